@@ -1,0 +1,13 @@
+/* metrics: what each result metric means for a comparison. */
+#pragma once
+#include <stdbool.h>
+
+struct metric_desc {
+	const char *name;
+	bool higher_is_better; /* a rate: compared by Hmean */
+	const char *unit;
+};
+
+/* The description of @name (a "w<N>." prefix is ignored); unknown metrics
+ * are taken as lower-is-better times. */
+const struct metric_desc *metric_desc_find(const char *name);

@@ -1,0 +1,76 @@
+#include "report.h"
+#include "sim_engine.h"
+#include "version.h"
+
+void report_time(GString *out, double ns, int width)
+{
+	static const struct {
+		double div;
+		const char *unit;
+	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+	size_t i = 0;
+	while (i + 1 < G_N_ELEMENTS(units) && ns < units[i].div)
+		i++;
+	char num[64];
+	g_snprintf(num, sizeof(num), "%.2f %s", ns / units[i].div, units[i].unit);
+	g_string_append_printf(out, "%*s", width, num);
+}
+
+static void report_cpu_time(json_t *v, GString *out)
+{
+	json_t *cpu = json_object_get(v, "cpu_time_ns");
+	g_string_append(out, "CPU time (ms)");
+	for (int c = 0; c < SIM_CAT_N; c++)
+		g_string_append_printf(out, " %12s", sim_cat_names[c]);
+	g_string_append(out, "\n             ");
+	for (int c = 0; c < SIM_CAT_N; c++)
+		g_string_append_printf(
+			out, " %12.3f",
+			json_number_value(json_object_get(cpu, sim_cat_names[c])) / 1e6);
+	g_string_append(out, "\n");
+}
+
+static void report_metrics(json_t *v, GString *out)
+{
+	const char *k;
+	json_t *m;
+	g_string_append(out, "Metrics");
+	json_object_foreach (json_object_get(v, "metrics"), k, m)
+		g_string_append_printf(out, "  %s=%.6g", k, json_number_value(m));
+	g_string_append(out, "\n");
+}
+
+void report_text(json_t *result, GString *out)
+{
+	json_t *variants = json_object_get(result, "variants");
+	g_string_append_printf(out, "memcgsim %s: scenario \"%s\", seed %lld\n", MEMCGSIM_VERSION,
+			       json_string_value(json_object_get(result, "scenario")),
+			       (long long)json_integer_value(json_object_get(result, "seed")));
+	size_t i;
+	json_t *v;
+	json_array_foreach (variants, i, v) {
+		json_t *first = json_array_get(json_object_get(v, "per_replica"), 0);
+		int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
+		g_string_append_printf(out, "\n== variant %s (%d replica%s) ==\n",
+				       json_string_value(json_object_get(v, "name")), replicas,
+				       replicas == 1 ? "" : "s");
+		g_string_append(out, "Simulated elapsed: ");
+		report_time(out, json_number_value(json_object_get(v, "sim_time_ns")), 0);
+		g_string_append_printf(out, " on %lld CPUs%s\n",
+				       (long long)json_integer_value(json_object_get(first, "cpus")),
+				       replicas > 1 ? " (mean of replicas)" : "");
+		report_cpu_time(v, out);
+		report_metrics(v, out);
+		g_string_append(out, "\n");
+		report_lock_stat(json_object_get(v, "locks"), out);
+		g_string_append(out, "\n");
+		report_perf_lock(json_object_get(v, "locks"), out);
+	}
+	if (json_array_size(variants) >= 2) {
+		g_string_append(out, "\n== comparison (baseline first; positive % = better; "
+				     "*...* = significant, Welch's t-test p < 0.05) ==\n");
+		report_compare(variants, out);
+		g_string_append(out, "\n");
+		report_duration(variants, out);
+	}
+}

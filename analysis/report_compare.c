@@ -1,0 +1,132 @@
+/* The mmtests-style comparison (compare-kernels.sh): one column per variant,
+ * baseline first, each value followed by its change in percent where
+ * positive is better; the main row's parentheses become asterisks when
+ * Welch's t-test finds the difference significant at 95%. */
+#include "metrics.h"
+#include "report.h"
+#include "result.h"
+#include "stats.h"
+#include <math.h>
+
+#define COL 20
+
+enum row { ROW_MIN, ROW_MEAN, ROW_STDDEV, ROW_COEFFVAR, ROW_MAX, ROW_B50, ROW_B95, ROW_B99, ROW_N };
+
+static double row_value(const struct stats_summary *s, enum row r, bool hmean)
+{
+	switch (r) {
+	case ROW_MIN:
+		return s->min;
+	case ROW_MEAN:
+		return hmean ? s->hmean : s->amean;
+	case ROW_STDDEV:
+		return s->stddev;
+	case ROW_COEFFVAR:
+		return s->coeffvar;
+	case ROW_MAX:
+		return s->max;
+	case ROW_B50:
+		return s->bamean50;
+	case ROW_B95:
+		return s->bamean95;
+	case ROW_B99:
+		return s->bamean99;
+	case ROW_N:
+		break;
+	}
+	return 0;
+}
+
+/* Change against the baseline, positive = better. */
+static double gain(double base, double v, bool higher_is_better)
+{
+	if (base == 0)
+		return 0;
+	double g = higher_is_better ? v * 100 / base - 100 : 100 - v * 100 / base;
+	return fabs(g) < 0.005 ? 0 : g; /* no "-0.00%" */
+}
+
+static void compare_metric(json_t *variants, const char *metric, GString *out)
+{
+	const struct metric_desc *d = metric_desc_find(metric);
+	size_t nv = json_array_size(variants);
+	struct stats_summary *s = g_new0(struct stats_summary, nv);
+	double **x = g_new0(double *, nv);
+	size_t *n = g_new0(size_t, nv);
+	for (size_t i = 0; i < nv; i++) {
+		x[i] = result_samples(json_array_get(variants, i), metric, &n[i]);
+		stats_summarise(x[i], n[i], !d->higher_is_better, &s[i]);
+	}
+	static const char *const names[ROW_N] = {"Min",   "Amean",     "Stddev",    "CoeffVar",
+						 "Max",   "BAmean-50", "BAmean-95", "BAmean-99"};
+	for (int r = 0; r < ROW_N; r++) {
+		const char *label = r == ROW_MEAN && d->higher_is_better ? "Hmean" : names[r];
+		bool dispersion = r == ROW_STDDEV || r == ROW_COEFFVAR;
+		g_string_append_printf(out, "%-10s%-26s", label, metric);
+		double base = row_value(&s[0], r, d->higher_is_better);
+		for (size_t i = 0; i < nv; i++) {
+			double v = row_value(&s[i], r, d->higher_is_better);
+			double g = gain(base, v, dispersion ? false : d->higher_is_better);
+			bool sig = r == ROW_MEAN && i > 0 &&
+				   stats_welch_p(x[0], n[0], x[i], n[i]) < 0.05;
+			g_string_append_printf(out, " %12.2f %s%7.2f%%%s", v, sig ? "*" : "(", g,
+					       sig ? "*" : ")");
+		}
+		g_string_append_c(out, '\n');
+	}
+	for (size_t i = 0; i < nv; i++)
+		g_free(x[i]);
+	g_free(x);
+	g_free(n);
+	g_free(s);
+}
+
+static void header(json_t *variants, GString *out)
+{
+	g_string_append_printf(out, "%36s", "");
+	size_t i;
+	json_t *v;
+	json_array_foreach (variants, i, v)
+		g_string_append_printf(out, " %*s", 2 + 12 + 9, json_string_value(json_object_get(v, "name")));
+	g_string_append_c(out, '\n');
+}
+
+void report_compare(json_t *variants, GString *out)
+{
+	header(variants, out);
+	const char *k;
+	json_t *m;
+	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), k, m)
+		compare_metric(variants, k, out);
+}
+
+void report_duration(json_t *variants, GString *out)
+{
+	bool seconds = json_number_value(json_object_get(json_array_get(variants, 0),
+							 "sim_time_ns")) >= 1e9;
+	double div = seconds ? 1e9 : 1e6;
+	g_string_append_printf(out, "%-36s", seconds ? "(simulated, s)" : "(simulated, ms)");
+	size_t i;
+	json_t *v;
+	json_array_foreach (variants, i, v)
+		g_string_append_printf(out, " %14s", json_string_value(json_object_get(v, "name")));
+	g_string_append_c(out, '\n');
+	static const char *const rows[] = {"User", "System", "Elapsed"};
+	for (int r = 0; r < 3; r++) {
+		g_string_append_printf(out, "Duration %-27s", rows[r]);
+		json_array_foreach (variants, i, v) {
+			json_t *cpu = json_object_get(v, "cpu_time_ns");
+			double val;
+			if (r == 0)
+				val = json_number_value(json_object_get(cpu, "user"));
+			else if (r == 1)
+				val = json_number_value(json_object_get(cpu, "sys")) +
+				      json_number_value(json_object_get(cpu, "spin")) +
+				      json_number_value(json_object_get(cpu, "irq"));
+			else
+				val = json_number_value(json_object_get(v, "sim_time_ns"));
+			g_string_append_printf(out, " %14.3f", val / div);
+		}
+		g_string_append_c(out, '\n');
+	}
+}

@@ -1,0 +1,131 @@
+/* The lock_stat table (/proc/lock_stat, version 0.4) and the compact
+ * `perf lock contention` table. Times in the lock_stat table are in
+ * microseconds with two decimals, as the kernel prints them. */
+#include "report.h"
+
+#define LOCK_STAT_POINTS 4
+
+static double num(json_t *o, const char *a, const char *b)
+{
+	json_t *v = json_object_get(o, a);
+	return json_number_value(b ? json_object_get(v, b) : v);
+}
+
+static void dashes(GString *out, int n)
+{
+	for (int i = 0; i < n; i++)
+		g_string_append_c(out, '-');
+	g_string_append_c(out, '\n');
+}
+
+static void lock_stat_points(json_t *lock, const char *key, GString *out)
+{
+	json_t *points = json_object_get(lock, key);
+	size_t i;
+	json_t *p;
+	json_array_foreach (points, i, p) {
+		if (i == LOCK_STAT_POINTS)
+			break;
+		g_string_append_printf(out, "%40s %14lld          %s\n",
+				       json_string_value(json_object_get(lock, "class")),
+				       (long long)json_integer_value(json_object_get(p, "count")),
+				       json_string_value(json_object_get(p, "site")));
+	}
+}
+
+static gint by_contentions(gconstpointer a, gconstpointer b)
+{
+	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "contentions"));
+	json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "contentions"));
+	return x > y ? -1 : x < y;
+}
+
+void report_lock_stat(json_t *locks, GString *out)
+{
+	const int width = 40 + 12 * 15;
+	g_string_append(out, "lock_stat version 0.4\n");
+	dashes(out, width);
+	g_string_append_printf(out, "%40s", "class name");
+	static const char *const cols[] = {"con-bounces",  "contentions",    "waittime-min",
+					   "waittime-max", "waittime-total", "waittime-avg",
+					   "acq-bounces",  "acquisitions",   "holdtime-min",
+					   "holdtime-max", "holdtime-total", "holdtime-avg"};
+	for (size_t i = 0; i < G_N_ELEMENTS(cols); i++)
+		g_string_append_printf(out, " %14s", cols[i]);
+	g_string_append_c(out, '\n');
+	dashes(out, width);
+	GPtrArray *sorted = g_ptr_array_new();
+	size_t i;
+	json_t *l;
+	json_array_foreach (locks, i, l)
+		g_ptr_array_add(sorted, l);
+	g_ptr_array_sort(sorted, by_contentions);
+	for (guint k = 0; k < sorted->len; k++) {
+		l = sorted->pdata[k];
+		char *name = g_strdup_printf("%s:", json_string_value(json_object_get(l, "class")));
+		g_string_append_printf(
+			out, "\n%40s %14.0f %14.0f %14.2f %14.2f %14.2f %14.2f %14.0f %14.0f %14.2f "
+			     "%14.2f %14.2f %14.2f\n",
+			name, num(l, "con_bounces", NULL), num(l, "contentions", NULL),
+			num(l, "wait_ns", "min") / 1e3, num(l, "wait_ns", "max") / 1e3,
+			num(l, "wait_ns", "total") / 1e3, num(l, "wait_ns", "avg") / 1e3,
+			num(l, "acq_bounces", NULL), num(l, "acquisitions", NULL),
+			num(l, "hold_ns", "min") / 1e3, num(l, "hold_ns", "max") / 1e3,
+			num(l, "hold_ns", "total") / 1e3, num(l, "hold_ns", "avg") / 1e3);
+		g_free(name);
+		if (json_array_size(json_object_get(l, "contention_points")) == 0)
+			continue;
+		g_string_append_printf(out, "%40s\n", "-----------");
+		lock_stat_points(l, "contention_points", out);
+		g_string_append_printf(out, "%40s\n", "-----------");
+		lock_stat_points(l, "contending_points", out);
+	}
+	g_ptr_array_free(sorted, TRUE);
+	dashes(out, width);
+}
+
+struct perf_row {
+	json_t *lock;
+	json_t *point;
+};
+
+static gint by_total_wait(gconstpointer a, gconstpointer b)
+{
+	const struct perf_row *x = a, *y = b;
+	double wx = json_number_value(json_object_get(x->point, "wait_total_ns"));
+	double wy = json_number_value(json_object_get(y->point, "wait_total_ns"));
+	return wx > wy ? -1 : wx < wy;
+}
+
+void report_perf_lock(json_t *locks, GString *out)
+{
+	GArray *rows = g_array_new(FALSE, FALSE, sizeof(struct perf_row));
+	size_t i, j;
+	json_t *l, *p;
+	json_array_foreach (locks, i, l)
+		json_array_foreach (json_object_get(l, "contention_points"), j, p) {
+			struct perf_row r = {l, p};
+			g_array_append_val(rows, r);
+		}
+	g_array_sort(rows, by_total_wait);
+	g_string_append_printf(out, "%10s %12s %12s %12s %12s   %s\n", "contended", "total wait",
+			       "max wait", "avg wait", "type", "caller");
+	for (guint k = 0; k < rows->len; k++) {
+		struct perf_row *r = &g_array_index(rows, struct perf_row, k);
+		double n = json_number_value(json_object_get(r->point, "count"));
+		double total = json_number_value(json_object_get(r->point, "wait_total_ns"));
+		g_string_append_printf(out, "%10.0f ", n);
+		report_time(out, total, 12);
+		g_string_append_c(out, ' ');
+		report_time(out, json_number_value(json_object_get(r->point, "wait_max_ns")), 12);
+		g_string_append_c(out, ' ');
+		report_time(out, n ? total / n : 0, 12);
+		g_string_append_printf(out, " %12s   %s (%s)\n",
+				       json_string_value(json_object_get(r->lock, "type")),
+				       json_string_value(json_object_get(r->point, "site")),
+				       json_string_value(json_object_get(r->lock, "class")));
+	}
+	if (rows->len == 0)
+		g_string_append(out, "(no contention)\n");
+	g_array_free(rows, TRUE);
+}

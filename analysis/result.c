@@ -1,0 +1,216 @@
+#include "result.h"
+#include "sim_hist.h"
+#include <glib.h>
+#include <stdbool.h>
+#include <string.h>
+
+static void mean_members(json_t *into, json_t *replicas, const char *member)
+{
+	size_t n = json_array_size(replicas), i;
+	json_t *first = json_object_get(json_array_get(replicas, 0), member);
+	const char *k;
+	json_t *v;
+	json_object_foreach (first, k, v) {
+		double sum = 0;
+		json_t *r;
+		json_array_foreach (replicas, i, r)
+			sum += json_number_value(json_object_get(json_object_get(r, member), k));
+		json_object_set_new(into, k, json_real(sum / (double)n));
+	}
+}
+
+static double get(json_t *o, const char *path)
+{
+	char **parts = g_strsplit(path, ".", 2);
+	json_t *v = parts[1] ? json_object_get(json_object_get(o, parts[0]), parts[1])
+			     : json_object_get(o, parts[0]);
+	g_strfreev(parts);
+	return json_number_value(v);
+}
+
+static void add_int(json_t *o, const char *k, json_t *from)
+{
+	json_object_set_new(o, k, json_integer(json_integer_value(json_object_get(o, k)) +
+					       json_integer_value(json_object_get(from, k))));
+}
+
+static void add_real(json_t *o, const char *path, json_t *from)
+{
+	char **parts = g_strsplit(path, ".", 2);
+	json_t *target = parts[1] ? json_object_get(o, parts[0]) : o;
+	const char *k = parts[1] ? parts[1] : parts[0];
+	json_object_set_new(target, k, json_real(get(o, path) + get(from, path)));
+	g_strfreev(parts);
+}
+
+static void keep_extreme(json_t *o, const char *path, json_t *from, bool want_max)
+{
+	char **parts = g_strsplit(path, ".", 2);
+	double a = get(o, path), b = get(from, path);
+	json_object_set_new(json_object_get(o, parts[0]), parts[1],
+			    json_real(want_max ? MAX(a, b) : MIN(a, b)));
+	g_strfreev(parts);
+}
+
+static json_t *point_find(json_t *points, const char *site)
+{
+	size_t i;
+	json_t *p;
+	json_array_foreach (points, i, p)
+		if (g_str_equal(json_string_value(json_object_get(p, "site")), site))
+			return p;
+	return NULL;
+}
+
+static void merge_points(json_t *into, json_t *from, bool with_wait)
+{
+	size_t i;
+	json_t *p;
+	json_array_foreach (from, i, p) {
+		json_t *q = point_find(into, json_string_value(json_object_get(p, "site")));
+		if (!q) {
+			json_array_append_new(into, json_deep_copy(p));
+			continue;
+		}
+		add_int(q, "count", p);
+		if (with_wait) {
+			add_real(q, "wait_total_ns", p);
+			double a = get(q, "wait_max_ns"), b = get(p, "wait_max_ns");
+			json_object_set_new(q, "wait_max_ns", json_real(MAX(a, b)));
+		}
+	}
+}
+
+static void hist_add(struct sim_hist *h, json_t *arr)
+{
+	size_t i;
+	json_t *pair;
+	json_array_foreach (arr, i, pair) {
+		int idx = (int)json_integer_value(json_array_get(pair, 0));
+		uint64_t n = (uint64_t)json_integer_value(json_array_get(pair, 1));
+		sim_hist_add_bucket(h, idx, n);
+	}
+}
+
+/* Merge lock @from into @into, another replica's figures for the same class. */
+static void merge_lock(json_t *into, json_t *from)
+{
+	static const char *const counts[] = {"acquisitions", "contentions", "con_bounces",
+					     "acq_bounces"};
+	{
+		bool had = json_integer_value(json_object_get(into, "contentions")) > 0;
+		bool has = json_integer_value(json_object_get(from, "contentions")) > 0;
+		for (size_t i = 0; i < G_N_ELEMENTS(counts); i++)
+			add_int(into, counts[i], from);
+		add_real(into, "wait_ns.total", from);
+		add_real(into, "hold_ns.total", from);
+		add_real(into, "irqoff_ns", from);
+		if (had && has)
+			keep_extreme(into, "wait_ns.min", from, false);
+		else if (has)
+			json_object_set_new(json_object_get(into, "wait_ns"), "min",
+					    json_real(get(from, "wait_ns.min")));
+		keep_extreme(into, "wait_ns.max", from, true);
+		keep_extreme(into, "hold_ns.min", from, false);
+		keep_extreme(into, "hold_ns.max", from, true);
+		merge_points(json_object_get(into, "contention_points"),
+			     json_object_get(from, "contention_points"), true);
+		merge_points(json_object_get(into, "contending_points"),
+			     json_object_get(from, "contending_points"), false);
+	}
+}
+
+static void finish_lock(json_t *lock, struct sim_hist *h)
+{
+	double con = (double)json_integer_value(json_object_get(lock, "contentions"));
+	double acq = (double)json_integer_value(json_object_get(lock, "acquisitions"));
+	json_t *wait = json_object_get(lock, "wait_ns"), *hold = json_object_get(lock, "hold_ns");
+	json_object_set_new(wait, "avg", json_real(con ? get(lock, "wait_ns.total") / con : 0));
+	json_object_set_new(hold, "avg", json_real(acq ? get(lock, "hold_ns.total") / acq : 0));
+	static const struct {
+		const char *key;
+		double q;
+	} qs[] = {{"p50", 0.5}, {"p99", 0.99}, {"p999", 0.999}};
+	for (size_t i = 0; i < G_N_ELEMENTS(qs); i++)
+		json_object_set_new(wait, qs[i].key,
+				    json_real(sim_to_ns(sim_hist_quantile(h, qs[i].q))));
+	json_object_del(lock, "wait_hist");
+}
+
+static json_t *merge_locks(json_t *replicas)
+{
+	json_t *merged = json_array();
+	GPtrArray *hists = g_ptr_array_new();
+	size_t i, j;
+	json_t *r, *l;
+	json_array_foreach (replicas, i, r) {
+		json_array_foreach (json_object_get(r, "locks"), j, l) {
+			const char *cls = json_string_value(json_object_get(l, "class"));
+			json_t *into = NULL;
+			size_t k;
+			json_t *m;
+			json_array_foreach (merged, k, m)
+				if (g_str_equal(json_string_value(json_object_get(m, "class")), cls))
+					into = m;
+			if (!into) {
+				into = json_deep_copy(l);
+				json_array_append_new(merged, into);
+				g_ptr_array_add(hists, g_new0(struct sim_hist, 1));
+				k = json_array_size(merged) - 1;
+			} else {
+				json_array_foreach (merged, k, m)
+					if (m == into)
+						break;
+				merge_lock(into, l);
+			}
+			hist_add(hists->pdata[k], json_object_get(l, "wait_hist"));
+		}
+	}
+	json_array_foreach (merged, i, l) {
+		finish_lock(l, hists->pdata[i]);
+		sim_hist_free(hists->pdata[i]);
+		g_free(hists->pdata[i]);
+	}
+	g_ptr_array_free(hists, TRUE);
+	return merged;
+}
+
+json_t *result_variant(const char *name, const char *description, json_t *replicas)
+{
+	size_t n = json_array_size(replicas), i;
+	json_t *r;
+	double t = 0;
+	json_array_foreach (replicas, i, r)
+		t += json_number_value(json_object_get(r, "sim_time_ns"));
+	json_t *cpu = json_object(), *metrics = json_object();
+	mean_members(cpu, replicas, "cpu_time_ns");
+	mean_members(metrics, replicas, "metrics");
+	json_t *per = json_array();
+	json_array_foreach (replicas, i, r) {
+		json_t *c = json_deep_copy(r);
+		size_t j;
+		json_t *l;
+		json_array_foreach (json_object_get(c, "locks"), j, l)
+			json_object_del(l, "wait_hist");
+		json_array_append_new(per, c);
+	}
+	return json_pack("{s:s, s:s, s:i, s:f, s:o, s:o, s:o, s:o}", "name", name, "description",
+			 description ? description : "", "replicas", (int)n, "sim_time_ns",
+			 t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
+			 "metrics", metrics, "per_replica", per);
+}
+
+double *result_samples(json_t *variant, const char *key, size_t *n)
+{
+	json_t *per = json_object_get(variant, "per_replica");
+	*n = json_array_size(per);
+	double *x = g_new0(double, *n ? *n : 1);
+	bool cpu = g_str_has_prefix(key, "cpu_time_ns.");
+	size_t i;
+	json_t *r;
+	json_array_foreach (per, i, r)
+		x[i] = cpu ? json_number_value(json_object_get(json_object_get(r, "cpu_time_ns"),
+							       key + strlen("cpu_time_ns.")))
+			   : json_number_value(json_object_get(json_object_get(r, "metrics"), key));
+	return x;
+}

@@ -1,0 +1,15 @@
+/* result: the result document and the aggregation of replicas.
+ *
+ * A variant's aggregate takes, over its replicas: the mean of sim_time_ns,
+ * of each cpu_time_ns category and of each metric; lock statistics merged
+ * (counts and totals summed, min/max over all, averages and percentiles
+ * recomputed from the merged samples). Per-replica values are kept under
+ * "per_replica". */
+#pragma once
+#include <jansson.h>
+
+/* @replicas: the replica results of runner_run_one (not stolen). */
+json_t *result_variant(const char *name, const char *description, json_t *replicas);
+/* Per-replica values of a metric (or of a cpu_time_ns category when
+ * @key starts with "cpu_time_ns."), as a newly allocated array of doubles. */
+double *result_samples(json_t *variant, const char *key, size_t *n);

@@ -1,0 +1,180 @@
+#include "lock_stat.h"
+#include <string.h>
+
+static GPtrArray *classes;	/* creation order */
+static GHashTable *by_name;
+
+static void class_free(gpointer p)
+{
+	struct lock_class *c = p;
+	g_hash_table_destroy(c->contention_points);
+	g_hash_table_destroy(c->contending_points);
+	sim_hist_free(&c->wait_hist);
+	g_free(c->name);
+	g_free(c);
+}
+
+static void registry_init(void)
+{
+	if (classes)
+		return;
+	classes = g_ptr_array_new_with_free_func(class_free);
+	by_name = g_hash_table_new(g_str_hash, g_str_equal);
+}
+
+struct lock_class *lock_class_get(const char *name)
+{
+	registry_init();
+	struct lock_class *c = g_hash_table_lookup(by_name, name);
+	if (c)
+		return c;
+	c = g_new0(struct lock_class, 1);
+	c->name = g_strdup(name);
+	c->type = "spinlock";
+	c->wait_min = c->hold_min = SIM_TIME_MAX;
+	c->contention_points = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	c->contending_points = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	g_ptr_array_add(classes, c);
+	g_hash_table_insert(by_name, c->name, c);
+	return c;
+}
+
+GPtrArray *lock_class_all(void)
+{
+	registry_init();
+	return classes;
+}
+
+void lock_class_reset_all(void)
+{
+	if (!classes)
+		return;
+	g_hash_table_destroy(by_name);
+	g_ptr_array_free(classes, TRUE);
+	classes = NULL;
+	by_name = NULL;
+}
+
+static struct lock_point *point_get(GHashTable *points, const char *site)
+{
+	struct lock_point *p = g_hash_table_lookup(points, site);
+	if (!p) {
+		p = g_new0(struct lock_point, 1);
+		p->site = site;
+		g_hash_table_insert(points, (gpointer)site, p);
+	}
+	return p;
+}
+
+void lock_stat_acquired(struct lock_class *c, const char *site, bool contended, bool bounced,
+			const char *holder_site)
+{
+	c->acquisitions++;
+	c->acq_bounces += bounced;
+	if (!contended)
+		return;
+	c->contentions++;
+	c->con_bounces += bounced;
+	point_get(c->contention_points, site)->count++;
+	if (holder_site)
+		point_get(c->contending_points, holder_site)->count++;
+}
+
+void lock_stat_waited(struct lock_class *c, const char *site, sim_time_t wait)
+{
+	c->wait_total += wait;
+	if (wait < c->wait_min)
+		c->wait_min = wait;
+	if (wait > c->wait_max)
+		c->wait_max = wait;
+	sim_hist_record(&c->wait_hist, wait);
+	struct lock_point *p = point_get(c->contention_points, site);
+	p->wait_total += wait;
+	if (wait > p->wait_max)
+		p->wait_max = wait;
+}
+
+void lock_stat_held(struct lock_class *c, sim_time_t hold, sim_time_t irqoff)
+{
+	c->hold_total += hold;
+	if (hold < c->hold_min)
+		c->hold_min = hold;
+	if (hold > c->hold_max)
+		c->hold_max = hold;
+	c->irqoff_total += irqoff;
+}
+
+static gint point_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct lock_point *x = *(struct lock_point *const *)a;
+	const struct lock_point *y = *(struct lock_point *const *)b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->site, y->site);
+}
+
+GPtrArray *lock_stat_top_points(GHashTable *points, guint max)
+{
+	GPtrArray *a = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer v;
+	g_hash_table_iter_init(&it, points);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		g_ptr_array_add(a, v);
+	g_ptr_array_sort(a, point_cmp);
+	if (a->len > max)
+		g_ptr_array_set_size(a, max);
+	return a;
+}
+
+static json_t *ns(sim_time_t t)
+{
+	return json_real(sim_to_ns(t));
+}
+
+static json_t *points_to_json(GHashTable *points, bool with_wait)
+{
+	json_t *a = json_array();
+	GPtrArray *top = lock_stat_top_points(points, G_MAXUINT);
+	for (guint i = 0; i < top->len; i++) {
+		const struct lock_point *p = top->pdata[i];
+		json_t *o = json_pack("{s:s, s:I}", "site", p->site, "count", (json_int_t)p->count);
+		if (with_wait) {
+			json_object_set_new(o, "wait_total_ns", ns(p->wait_total));
+			json_object_set_new(o, "wait_max_ns", ns(p->wait_max));
+		}
+		json_array_append_new(a, o);
+	}
+	g_ptr_array_free(top, TRUE);
+	return a;
+}
+
+json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
+{
+	uint64_t con = c->contentions, acq = c->acquisitions;
+	json_t *wait = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "min",
+				 ns(con ? c->wait_min : 0), "max", ns(c->wait_max), "total",
+				 ns(c->wait_total), "avg", ns(con ? c->wait_total / (sim_time_t)con : 0),
+				 "p50", ns(sim_hist_quantile(&c->wait_hist, 0.5)), "p99",
+				 ns(sim_hist_quantile(&c->wait_hist, 0.99)), "p999",
+				 ns(sim_hist_quantile(&c->wait_hist, 0.999)));
+	json_t *hold = json_pack("{s:o, s:o, s:o, s:o}", "min", ns(acq ? c->hold_min : 0), "max",
+				 ns(c->hold_max), "total", ns(c->hold_total), "avg",
+				 ns(acq ? c->hold_total / (sim_time_t)acq : 0));
+	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "class",
+			      c->name, "type", c->type, "acquisitions", (json_int_t)acq,
+			      "contentions", (json_int_t)con, "con_bounces",
+			      (json_int_t)c->con_bounces, "acq_bounces", (json_int_t)c->acq_bounces,
+			      "wait_ns", wait, "hold_ns", hold, "irqoff_ns", ns(c->irqoff_total),
+			      "contention_points", points_to_json(c->contention_points, true),
+			      "contending_points", points_to_json(c->contending_points, false));
+	if (with_hist && c->wait_hist.bucket) {
+		json_t *h = json_array();
+		for (int i = 0; i < SIM_HIST_BUCKETS; i++)
+			if (c->wait_hist.bucket[i])
+				json_array_append_new(
+					h, json_pack("[i, I]", i, (json_int_t)c->wait_hist.bucket[i]));
+		json_object_set_new(o, "wait_hist", h);
+	}
+	return o;
+}

@@ -1,0 +1,50 @@
+/* lock_stat: per-lock-class statistics, as /proc/lock_stat keeps them.
+ *
+ * Lock instances share a class (every per-node lock of one list_lru is one
+ * class, as lockdep sees it). Contention points are the model functions of
+ * waiters; contending points those where the holder took the lock. */
+#pragma once
+#include "sim_hist.h"
+#include "sim_time.h"
+#include <glib.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct lock_point {
+	const char *site;
+	uint64_t count;
+	sim_time_t wait_total; /* contention points only */
+	sim_time_t wait_max;
+};
+
+struct lock_class {
+	char *name;
+	const char *type; /* "spinlock" */
+	uint64_t acquisitions;
+	uint64_t contentions;
+	uint64_t con_bounces; /* contentions whose lock line came from another CPU */
+	uint64_t acq_bounces; /* acquisitions whose lock line came from another CPU */
+	sim_time_t wait_min, wait_max, wait_total;
+	sim_time_t hold_min, hold_max, hold_total;
+	sim_time_t irqoff_total; /* interrupts-off time of _irq / _irqsave users */
+	struct sim_hist wait_hist; /* contended waits */
+	GHashTable *contention_points; /* site -> struct lock_point */
+	GHashTable *contending_points;
+};
+
+/* The class named @name, created on first use; classes keep creation order. */
+struct lock_class *lock_class_get(const char *name);
+GPtrArray *lock_class_all(void);
+void lock_class_reset_all(void);
+
+void lock_stat_acquired(struct lock_class *c, const char *site, bool contended, bool bounced,
+			const char *holder_site);
+void lock_stat_waited(struct lock_class *c, const char *site, sim_time_t wait);
+void lock_stat_held(struct lock_class *c, sim_time_t hold, sim_time_t irqoff);
+/* Points sorted by count (then name), at most @max. */
+GPtrArray *lock_stat_top_points(GHashTable *points, guint max);
+
+/* The class's statistics as a result object (docs/results.md); with
+ * @with_hist, the wait histogram too, for merging replicas. */
+json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist);

@@ -1,0 +1,207 @@
+#include "spinlock.h"
+
+#define UNKNOWN SIM_TIME_MAX
+
+/* One acquisition of a lock, from arrival to release, in FIFO order. */
+struct spin_entry {
+	struct spin_entry *next;
+	struct sim_task *task;
+	const char *site;
+	enum spin_flavour fl;
+	int cpu;
+	int pred_cpu; /* where the line comes from when a blocked waiter is granted */
+	bool blocked; /* waits in the engine until its predecessor releases */
+	sim_time_t arrive;
+	sim_time_t grant;
+	/* Release time if known in advance. UNKNOWN for a critical section of
+	 * unknown length, and for one that must release explicitly because
+	 * blocked waiters queued behind it. */
+	sim_time_t free_at;
+};
+
+void spin_lock_init(struct spinlock *l, struct lock_class *cls)
+{
+	memset(l, 0, sizeof(*l));
+	l->cls = cls;
+	l->last_cpu = -1;
+}
+
+static void entry_put(struct spinlock *l, struct spin_entry *e)
+{
+	e->next = l->free_entries;
+	l->free_entries = e;
+}
+
+static struct spin_entry *entry_get(struct spinlock *l)
+{
+	struct spin_entry *e = l->free_entries;
+	if (e)
+		l->free_entries = e->next;
+	else
+		e = g_new(struct spin_entry, 1);
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static void entry_list_free(struct spin_entry *e)
+{
+	while (e) {
+		struct spin_entry *n = e->next;
+		g_free(e);
+		e = n;
+	}
+}
+
+void spin_lock_destroy(struct spinlock *l)
+{
+	entry_list_free(l->head);
+	entry_list_free(l->free_entries);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Cost of bringing the lock's cache line from CPU @from to CPU @to. */
+static sim_time_t line_cost(int from, int to)
+{
+	const struct sim_machine *m = sim_machine();
+	if (from < 0 || from == to)
+		return m->cost[SIM_COST_LINE_SAME_CPU];
+	if (sim_cpu_node(from) == sim_cpu_node(to))
+		return m->cost[SIM_COST_LINE_SAME_NODE];
+	return m->cost[SIM_COST_LINE_OTHER_NODE];
+}
+
+static sim_time_t grant_after(int line_from, int cpu, sim_time_t start)
+{
+	return start + line_cost(line_from, cpu) + sim_machine()->cost[SIM_COST_LOCK_ACQ_REL];
+}
+
+/* Drop the acquisitions whose planned release is at or before @now. */
+static void spin_prune(struct spinlock *l, sim_time_t now)
+{
+	while (l->head && l->head->free_at <= now) {
+		struct spin_entry *e = l->head;
+		l->head = e->next;
+		entry_put(l, e);
+	}
+	if (!l->head)
+		l->tail = NULL;
+}
+
+bool spin_is_locked(struct spinlock *l, sim_time_t at)
+{
+	spin_prune(l, at);
+	return l->head != NULL;
+}
+
+/* Queue @t on @l at its (flushed) clock and advance it to the grant.
+ * @hold >= 0 plans the release; < 0 leaves it unknown. */
+static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,
+				       const char *site, sim_time_t hold)
+{
+	sim_time_t now = sim_task_clock(t);
+	spin_prune(l, now);
+	struct spin_entry *e = entry_get(l);
+	struct spin_entry *pred = l->tail;
+	e->task = t;
+	e->site = site;
+	e->fl = fl;
+	e->cpu = sim_task_cpu(t);
+	e->arrive = now;
+	e->free_at = UNKNOWN;
+
+	int line_from = pred ? pred->cpu : l->last_cpu;
+	lock_stat_acquired(l->cls, site, pred != NULL, line_from >= 0 && line_from != e->cpu,
+			   l->head ? l->head->site : NULL);
+	if (pred)
+		pred->next = e;
+	else
+		l->head = e;
+	l->tail = e;
+	l->last_cpu = e->cpu;
+
+	if (!pred) { /* free: take it */
+		e->grant = grant_after(line_from, e->cpu, now);
+		sim_task_charge(t, SIM_CAT_SYS, e->grant - now);
+	} else if (pred->free_at != UNKNOWN) { /* release planned: spin until then */
+		e->grant = grant_after(pred->cpu, e->cpu, pred->free_at);
+		sim_task_charge(t, SIM_CAT_SPIN, e->grant - now);
+		lock_stat_waited(l->cls, site, e->grant - now);
+	} else { /* spin until the holder ahead releases and hands over */
+		e->blocked = true;
+		sim_task_block(t, SIM_CAT_SPIN);
+		e->blocked = false;
+		sim_time_t woken = sim_task_clock(t);
+		e->grant = grant_after(e->pred_cpu, e->cpu, woken);
+		sim_task_charge(t, SIM_CAT_SPIN, e->grant - woken);
+		lock_stat_waited(l->cls, site, e->grant - now);
+	}
+	/* Waiters that blocked behind us need an explicit release to wake them. */
+	if (hold >= 0 && !e->next)
+		e->free_at = e->grant + hold;
+	return e;
+}
+
+/* Release @e at the engine's current time and hand over to the next waiter. */
+static void spin_release(struct spinlock *l, struct spin_entry *e)
+{
+	spin_prune(l, sim_now());
+	g_assert(l->head == e);
+	struct spin_entry *next = e->next;
+	l->head = next;
+	if (!next)
+		l->tail = NULL;
+	if (next) {
+		g_assert(next->blocked);
+		next->pred_cpu = e->cpu;
+		sim_task_wake(next->task);
+	}
+	entry_put(l, e);
+}
+
+static void irq_flags_cost(struct sim_task *t, enum spin_flavour fl)
+{
+	if (fl == SPIN_IRQSAVE)
+		sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_IRQ_SAVE_RESTORE]);
+}
+
+static sim_time_t irqoff_time(const struct spin_entry *e, sim_time_t release)
+{
+	return e->fl == SPIN_PLAIN ? 0 : release - e->arrive;
+}
+
+void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enum sim_cat cat,
+		    enum spin_flavour fl, const char *site)
+{
+	sim_task_preempt_disable(t);
+	irq_flags_cost(t, fl);
+	sim_task_flush(t);
+	struct spin_entry *e = spin_enqueue(t, l, fl, site, hold);
+	bool explicit_release = e->free_at == UNKNOWN;
+	sim_task_charge(t, cat, hold);
+	lock_stat_held(l->cls, hold, irqoff_time(e, e->grant + hold));
+	if (explicit_release) {
+		sim_task_flush(t);
+		spin_release(l, e);
+	}
+	sim_task_preempt_enable(t);
+}
+
+struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,
+			     const char *site)
+{
+	sim_task_preempt_disable(t);
+	irq_flags_cost(t, fl);
+	sim_task_flush(t);
+	struct spin_entry *e = spin_enqueue(t, l, fl, site, -1);
+	sim_task_flush(t);
+	return e;
+}
+
+void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held)
+{
+	sim_task_flush(t);
+	sim_time_t now = sim_now();
+	lock_stat_held(l->cls, now - held->grant, irqoff_time(held, now));
+	spin_release(l, held);
+	sim_task_preempt_enable(t);
+}

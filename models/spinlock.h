@@ -1,0 +1,51 @@
+/* spinlock: a queued spinlock (qspinlock) model.
+ *
+ * Waiters are granted the lock in FIFO order (the MCS queue). Taking the lock
+ * costs lock_acquire_release_ns plus moving its cache line from wherever it
+ * was last (same CPU, same node, other node); a contended waiter spins, which
+ * is CPU time (category spin), until the holder ahead of it releases and the
+ * line arrives. Preemption is off while a task spins or holds the lock.
+ *
+ * Two ways to hold a lock:
+ *  - spin_lock_hold(): a critical section that is a known amount of work.
+ *    The whole acquire / hold / release is planned at arrival, so an
+ *    uncontended or contended acquisition costs the engine nothing beyond the
+ *    task's next sleep.
+ *  - spin_lock() ... spin_unlock(): a critical section that does things (takes
+ *    other locks, reads shared state) and so ends at a time nobody can know in
+ *    advance. Waiters behind it block in the engine until it releases.
+ * Both can be mixed on one lock; the grant order stays FIFO. */
+#pragma once
+#include "lock_stat.h"
+#include "sim_engine.h"
+
+enum spin_flavour {
+	SPIN_PLAIN,   /* spin_lock */
+	SPIN_IRQ,     /* spin_lock_irq: interrupts off from before the wait to release */
+	SPIN_IRQSAVE, /* spin_lock_irqsave: as _irq, plus the flags save/restore cost */
+};
+
+struct spin_entry;
+
+struct spinlock {
+	struct lock_class *cls;
+	struct spin_entry *head; /* current holder (or the one the line is moving to) */
+	struct spin_entry *tail; /* last in FIFO order */
+	int last_cpu;		 /* CPU that last held (or will hold) the lock, -1 never */
+	struct spin_entry *free_entries;
+};
+
+void spin_lock_init(struct spinlock *l, struct lock_class *cls);
+void spin_lock_destroy(struct spinlock *l);
+
+/* Acquire @l, hold it for @hold charged to @cat, release it. @site names the
+ * model function taking the lock (a contention point). */
+void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enum sim_cat cat,
+		    enum spin_flavour fl, const char *site);
+
+/* Acquire @l for a critical section of unknown length; returns at the grant
+ * time (the task's clock), flushed. */
+struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,
+			     const char *site);
+void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held);
+bool spin_is_locked(struct spinlock *l, sim_time_t at);

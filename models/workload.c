@@ -1,0 +1,87 @@
+#include "workload.h"
+#include "lock_stat.h"
+#include "scenario.h"
+#include "sim_engine.h"
+#include <glib.h>
+
+static const struct workload_ops *const workload_table[] = {&lockbench_ops, NULL};
+
+const struct workload_ops *workload_ops_find(const char *type)
+{
+	for (int i = 0; workload_table[i]; i++)
+		if (g_str_equal(workload_table[i]->type, type))
+			return workload_table[i];
+	return NULL;
+}
+
+static json_t *ns(sim_time_t t)
+{
+	return json_real(sim_to_ns(t));
+}
+
+static json_t *cpu_time_json(void)
+{
+	json_t *o = json_object();
+	for (int cat = 0; cat < SIM_CAT_N; cat++) {
+		sim_time_t total = 0;
+		for (int c = 0; c < sim_ncpus(); c++)
+			total += sim_cpu_time(c, cat);
+		json_object_set_new(o, sim_cat_names[cat], ns(total));
+	}
+	return o;
+}
+
+static json_t *locks_json(void)
+{
+	json_t *a = json_array();
+	GPtrArray *classes = lock_class_all();
+	for (guint i = 0; i < classes->len; i++)
+		json_array_append_new(a, lock_stat_to_json(classes->pdata[i], true));
+	return a;
+}
+
+json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
+{
+	struct sim_machine m;
+	scenario_machine(doc, &m);
+	sim_engine_init(&m, scenario_stop_at(doc), scenario_time_limit(doc), seed);
+	json_t *ws = json_object_get(doc, "workloads");
+	size_t n = json_array_size(ws);
+	const struct workload_ops **ops = g_new0(const struct workload_ops *, n);
+	void **state = g_new0(void *, n);
+	for (size_t i = 0; i < n; i++) {
+		json_t *w = json_array_get(ws, i);
+		ops[i] = workload_ops_find(json_string_value(json_object_get(w, "type")));
+		state[i] = ops[i]->setup(w, (int)i);
+	}
+	bool completed = sim_engine_run();
+	*violation = !completed;
+
+	json_t *metrics = json_object();
+	json_object_set_new(metrics, "elapsed_ns", ns(sim_end()));
+	for (size_t i = 0; i < n; i++) {
+		json_t *own = i ? json_object() : metrics;
+		ops[i]->metrics(state[i], own);
+		if (i) { /* later workloads' figures are prefixed "w<index>." */
+			const char *k;
+			json_t *v;
+			json_object_foreach (own, k, v) {
+				char *key = g_strdup_printf("w%zu.%s", i, k);
+				json_object_set(metrics, key, v);
+				g_free(key);
+			}
+			json_decref(own);
+		}
+	}
+	json_t *r = json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:I, s:b}", "seed", (json_int_t)seed,
+			      "sim_time_ns", ns(sim_end()), "cpus", sim_ncpus(), "cpu_time_ns",
+			      cpu_time_json(), "locks", locks_json(), "metrics", metrics,
+			      "engine_calls", (json_int_t)sim_engine_calls(), "completed", completed);
+	for (size_t i = 0; i < n; i++)
+		ops[i]->destroy(state[i]);
+	g_free(ops);
+	g_free(state);
+	lock_class_reset_all();
+	sim_engine_fini();
+	return r;
+}

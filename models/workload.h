@@ -1,0 +1,22 @@
+/* workload: what runs on the simulated machine, one table of operations per
+ * workload type ("lockbench", ...). Adding a type touches its own file,
+ * workload_specs.c (its scenario keys) and the table in workload.c. */
+#pragma once
+#include <jansson.h>
+
+struct workload_ops {
+	const char *type;
+	/* Create the workload's locks and tasks from its validated scenario
+	 * object; @index is its position in "workloads". */
+	void *(*setup)(json_t *w, int index);
+	/* Add the workload's figures to @metrics once the run is over. */
+	void (*metrics)(void *state, json_t *metrics);
+	void (*destroy)(void *state);
+};
+
+const struct workload_ops *workload_ops_find(const char *type);
+extern const struct workload_ops lockbench_ops;
+
+/* Run one simulation of a validated scenario document with @seed and return
+ * its result (see docs/results.md); *violation is set when the run failed. */
+json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation);

@@ -1,0 +1,125 @@
+#include "workload_specs.h"
+#include "sim_dist.h"
+#include <math.h>
+#include <string.h>
+
+const struct spec workload_dist_spec = {
+	.kind = SPEC_ENUM,
+	.doc = "distribution: const, exp (exponential), uniform (mean +- sqrt(3) cv mean), "
+	       "lognormal (mean, cv)",
+	.values = sim_dist_names};
+const struct spec workload_cv_spec = {
+	.kind = SPEC_NUMBER,
+	.doc = "coefficient of variation for uniform (default 0.577: U(0, 2 mean)) and "
+	       "lognormal (default 1)",
+	.min = 0,
+	.max = 10};
+
+bool workload_check_dist(json_t *w, const char *prefix, const char *path, GHashTable *locs,
+			 GError **err)
+{
+	char *dkey = g_strdup_printf("%s_dist", prefix), *ckey = g_strdup_printf("%s_cv", prefix);
+	enum sim_dist_kind kind = SIM_DIST_CONST;
+	sim_dist_kind_from_name(json_string_value(json_object_get(w, dkey)), &kind);
+	json_t *cv = json_object_get(w, ckey);
+	bool ok = true;
+	if (cv && kind == SIM_DIST_UNIFORM && json_number_value(cv) > 1 / sqrt(3.0) + 1e-12) {
+		char *p = g_strdup_printf("%s.%s", path, ckey);
+		ok = spec_fail(locs, w, ckey, p, err,
+			       "expected at most 0.57735 for a uniform distribution (it would go "
+			       "below 0), got %g",
+			       json_number_value(cv));
+		g_free(p);
+	}
+	g_free(dkey);
+	g_free(ckey);
+	return ok;
+}
+
+/* lockbench ------------------------------------------------------------- */
+
+static const char *const lockbench_types[] = {"lockbench", NULL};
+static const char *const lockbench_scopes[] = {"global", "node", NULL};
+static const char *const lockbench_placements[] = {"spread", "pack", NULL};
+
+static const struct spec lockbench_type = {.kind = SPEC_ENUM, .values = lockbench_types};
+static const struct spec lockbench_cpus = {
+	.kind = SPEC_INTEGER,
+	.doc = "CPUs running the loop, one task each; at most the machine's CPUs",
+	.min = 1,
+	.max = SIM_MACHINE_MAX_CPUS};
+static const struct spec lockbench_think = {
+	.kind = SPEC_NUMBER, .doc = "mean time between release and the next acquire (user)",
+	.min = 0, .max = 1e12};
+static const struct spec lockbench_hold = {
+	.kind = SPEC_NUMBER, .doc = "mean time the lock is held (sys)", .min = 0, .max = 1e12};
+static const struct spec lockbench_scope = {
+	.kind = SPEC_ENUM,
+	.doc = "one lock for all CPUs (global) or one lock per NUMA node (node)",
+	.values = lockbench_scopes};
+static const struct spec lockbench_placement = {
+	.kind = SPEC_ENUM,
+	.doc = "spread: task i on node i mod nodes; pack: task i on CPU i",
+	.values = lockbench_placements};
+static const struct spec lockbench_iterations = {
+	.kind = SPEC_INTEGER,
+	.doc = "acquisitions per task, 0 for no limit (needs a duration stop)",
+	.min = 0,
+	.max = 1e12};
+
+static const struct spec_field lockbench_fields[] = {
+	{"type", &lockbench_type, true, NULL},
+	{"cpus", &lockbench_cpus, true, NULL},
+	{"think_ns", &lockbench_think, true, NULL},
+	{"think_dist", &workload_dist_spec, false, "\"exp\""},
+	{"think_cv", &workload_cv_spec, false, NULL},
+	{"hold_ns", &lockbench_hold, true, NULL},
+	{"hold_dist", &workload_dist_spec, false, "\"exp\""},
+	{"hold_cv", &workload_cv_spec, false, NULL},
+	{"lock_scope", &lockbench_scope, false, "\"global\""},
+	{"placement", &lockbench_placement, false, "\"spread\""},
+	{"iterations", &lockbench_iterations, false, "0"},
+	{NULL, NULL, false, NULL},
+};
+
+static const struct spec lockbench_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "validation workload: each CPU loops think, lock, hold, unlock on a shared spinlock",
+	.fields = lockbench_fields};
+
+static bool lockbench_check(json_t *w, const char *path, const struct sim_machine *m,
+			    GHashTable *locs, GError **err)
+{
+	json_int_t cpus = json_integer_value(json_object_get(w, "cpus"));
+	if (cpus > sim_machine_cpus(m)) {
+		char *p = g_strdup_printf("%s.cpus", path);
+		spec_fail(locs, w, "cpus", p, err,
+			  "expected at most %d (the machine's CPUs), got %" JSON_INTEGER_FORMAT,
+			  sim_machine_cpus(m), cpus);
+		g_free(p);
+		return false;
+	}
+	return workload_check_dist(w, "think", path, locs, err) &&
+	       workload_check_dist(w, "hold", path, locs, err);
+}
+
+static bool lockbench_finite(json_t *w)
+{
+	return json_integer_value(json_object_get(w, "iterations")) > 0;
+}
+
+static const struct workload_spec lockbench_wspec = {"lockbench", &lockbench_spec,
+						     lockbench_check, lockbench_finite};
+
+/* registry -------------------------------------------------------------- */
+
+const struct workload_spec *const workload_specs[] = {&lockbench_wspec, NULL};
+const struct spec_tag workload_tags[] = {{"lockbench", &lockbench_spec}, {NULL, NULL}};
+
+const struct workload_spec *workload_spec_find(const char *type)
+{
+	for (int i = 0; workload_specs[i]; i++)
+		if (strcmp(workload_specs[i]->type, type) == 0)
+			return workload_specs[i];
+	return NULL;
+}

@@ -1,0 +1,262 @@
+#include "json_pos.h"
+#include <stdbool.h>
+#include <string.h>
+
+#define SCAN_MAX_DEPTH 4096
+
+struct scanner {
+	const char *s;
+	size_t n, i;
+	int line, col;
+	GHashTable *map;
+	const char *source;
+	size_t stop; /* json_pos_path_at: stop at this offset */
+	GPtrArray *path; /* components while descending */
+	bool stopped;
+};
+
+static void json_loc_free(gpointer p)
+{
+	g_free(p);
+}
+
+GHashTable *json_loc_map_new(void)
+{
+	return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, json_loc_free);
+}
+
+static char *loc_key(const json_t *parent, const char *key)
+{
+	return g_strdup_printf("%p\x1f%s", (const void *)parent, key);
+}
+
+void json_loc_set(GHashTable *map, const json_t *parent, const char *key, const char *source,
+		  int line, int col)
+{
+	struct json_loc *l = g_new(struct json_loc, 1);
+	l->source = g_intern_string(source);
+	l->line = line;
+	l->col = col;
+	g_hash_table_replace(map, loc_key(parent, key), l);
+}
+
+const struct json_loc *json_loc_get(GHashTable *map, const json_t *parent, const char *key)
+{
+	char *k = loc_key(parent, key);
+	const struct json_loc *l = g_hash_table_lookup(map, k);
+	g_free(k);
+	return l;
+}
+
+static bool at_end(struct scanner *sc)
+{
+	if (sc->i >= sc->n || sc->i >= sc->stop) {
+		sc->stopped = true;
+		return true;
+	}
+	return false;
+}
+
+static void advance(struct scanner *sc)
+{
+	unsigned char c = (unsigned char)sc->s[sc->i++];
+	if (c == '\n') {
+		sc->line++;
+		sc->col = 1;
+	} else if ((c & 0xc0) != 0x80) { /* count characters, not UTF-8 continuation bytes */
+		sc->col++;
+	}
+}
+
+static void skip_ws(struct scanner *sc)
+{
+	while (!at_end(sc) && strchr(" \t\r\n", sc->s[sc->i]))
+		advance(sc);
+}
+
+/* Skips a string; returns its raw (still escaped) text. */
+static char *skip_string(struct scanner *sc)
+{
+	advance(sc); /* opening quote */
+	size_t start = sc->i;
+	while (!at_end(sc) && sc->s[sc->i] != '"') {
+		if (sc->s[sc->i] == '\\')
+			advance(sc);
+		if (!at_end(sc))
+			advance(sc);
+	}
+	char *raw = g_strndup(sc->s + start, sc->i - start);
+	if (!at_end(sc))
+		advance(sc);
+	return raw;
+}
+
+static bool scan_value(struct scanner *sc, json_t *parent, json_t *v, int depth);
+
+static bool scan_object(struct scanner *sc, json_t *v, int depth)
+{
+	void *it = v ? json_object_iter(v) : NULL;
+	advance(sc);
+	skip_ws(sc);
+	if (!at_end(sc) && sc->s[sc->i] == '}') {
+		advance(sc);
+		return true;
+	}
+	while (!at_end(sc)) {
+		if (sc->s[sc->i] != '"')
+			return false;
+		char *key = skip_string(sc);
+		g_ptr_array_add(sc->path, key);
+		skip_ws(sc);
+		if (at_end(sc) || sc->s[sc->i] != ':')
+			return false;
+		advance(sc);
+		skip_ws(sc);
+		json_t *child = it ? json_object_iter_value(it) : NULL;
+		if (!scan_value(sc, v, child, depth + 1))
+			return false;
+		g_ptr_array_remove_index(sc->path, sc->path->len - 1);
+		if (it)
+			it = json_object_iter_next(v, it);
+		skip_ws(sc);
+		if (at_end(sc))
+			return false;
+		if (sc->s[sc->i] == '}') {
+			advance(sc);
+			return true;
+		}
+		if (sc->s[sc->i] != ',')
+			return false;
+		advance(sc);
+		skip_ws(sc);
+	}
+	return false;
+}
+
+static bool scan_array(struct scanner *sc, json_t *v, int depth)
+{
+	advance(sc);
+	skip_ws(sc);
+	if (!at_end(sc) && sc->s[sc->i] == ']') {
+		advance(sc);
+		return true;
+	}
+	for (size_t idx = 0; !at_end(sc); idx++) {
+		g_ptr_array_add(sc->path, g_strdup_printf("%zu", idx));
+		if (!scan_value(sc, v, v ? json_array_get(v, idx) : NULL, depth + 1))
+			return false;
+		g_ptr_array_remove_index(sc->path, sc->path->len - 1);
+		skip_ws(sc);
+		if (at_end(sc))
+			return false;
+		if (sc->s[sc->i] == ']') {
+			advance(sc);
+			return true;
+		}
+		if (sc->s[sc->i] != ',')
+			return false;
+		advance(sc);
+		skip_ws(sc);
+	}
+	return false;
+}
+
+static bool scan_value(struct scanner *sc, json_t *parent, json_t *v, int depth)
+{
+	if (at_end(sc) || depth > SCAN_MAX_DEPTH)
+		return false;
+	if (v && sc->map && parent)
+		json_loc_set(sc->map, parent, sc->path->pdata[sc->path->len - 1], sc->source,
+			     sc->line, sc->col);
+	char c = sc->s[sc->i];
+	if (c == '{')
+		return scan_object(sc, v, depth);
+	if (c == '[')
+		return scan_array(sc, v, depth);
+	if (c == '"') {
+		g_free(skip_string(sc));
+		return true;
+	}
+	size_t start = sc->i;
+	while (!at_end(sc) && !strchr(" \t\r\n,]}:", sc->s[sc->i]))
+		advance(sc);
+	return sc->i > start;
+}
+
+static void scanner_init(struct scanner *sc, const char *text, size_t len)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->s = text;
+	sc->n = len;
+	sc->line = 1;
+	sc->col = 1;
+	sc->stop = len;
+	sc->path = g_ptr_array_new_with_free_func(g_free);
+}
+
+void json_pos_scan(GHashTable *map, const char *source, const char *text, size_t len,
+		   const json_t *parent, const char *key, json_t *root, int first_col)
+{
+	struct scanner sc;
+	scanner_init(&sc, text, len);
+	sc.map = map;
+	sc.source = source;
+	sc.col = first_col;
+	skip_ws(&sc);
+	json_loc_set(map, parent, key, source, sc.line, sc.col);
+	g_ptr_array_add(sc.path, g_strdup(key));
+	scan_value(&sc, NULL, root, 0);
+	g_ptr_array_free(sc.path, TRUE);
+}
+
+char *json_pos_path_at(const char *text, size_t len, size_t offset)
+{
+	struct scanner sc;
+	scanner_init(&sc, text, len);
+	sc.stop = offset < len ? offset : len;
+	skip_ws(&sc);
+	scan_value(&sc, NULL, NULL, 0);
+	char *path;
+	if (sc.path->len == 0) {
+		path = g_strdup("(root)");
+	} else {
+		g_ptr_array_add(sc.path, NULL);
+		path = g_strjoinv(".", (char **)sc.path->pdata);
+	}
+	g_ptr_array_free(sc.path, TRUE);
+	return path;
+}
+
+static void copy_loc(GHashTable *map, const json_t *from, const json_t *to, const char *key)
+{
+	const struct json_loc *l = json_loc_get(map, from, key);
+	if (l)
+		json_loc_set(map, to, key, l->source, l->line, l->col);
+}
+
+json_t *json_pos_copy(GHashTable *map, json_t *v)
+{
+	if (json_is_object(v)) {
+		json_t *c = json_object();
+		const char *k;
+		json_t *x;
+		json_object_foreach (v, k, x) {
+			json_object_set_new(c, k, json_pos_copy(map, x));
+			copy_loc(map, v, c, k);
+		}
+		return c;
+	}
+	if (json_is_array(v)) {
+		json_t *c = json_array();
+		size_t i;
+		json_t *x;
+		json_array_foreach (v, i, x) {
+			char idx[24];
+			g_snprintf(idx, sizeof(idx), "%zu", i);
+			json_array_append_new(c, json_pos_copy(map, x));
+			copy_loc(map, v, c, idx);
+		}
+		return c;
+	}
+	return json_copy(v);
+}

@@ -1,0 +1,382 @@
+#include "sim_engine.h"
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <xbt/config.h>
+#include <xbt/log.h>
+
+const char *const sim_cat_names[SIM_CAT_N] = {"user", "sys", "spin", "irq", "idle"};
+
+struct sim_cpu {
+	int id;
+	int node;
+	sg_host_t host;
+	struct sim_task *curr; /* task owning the CPU, NULL when idle */
+	GQueue runq;	       /* runnable tasks waiting for this CPU */
+	sim_time_t idle_since;
+	sim_time_t acct[SIM_CAT_N];
+};
+
+struct sim_task {
+	char *name;
+	struct sim_cpu *cpu;
+	sg_sem_t sem;	  /* blocks the task's actor: spinning or waiting for its CPU */
+	sim_time_t clock; /* the task's own time, >= the engine's */
+	sim_time_t slice_used;
+	int preempt_count;
+	bool blocked; /* blocked while owning its CPU */
+	enum sim_cat blocked_cat;
+	sim_task_fn fn;
+	void *arg;
+};
+
+static struct {
+	struct sim_machine m;
+	sim_time_t stop_at;
+	sim_time_t limit;
+	sim_time_t end;
+	uint64_t seed;
+	uint64_t calls;
+	int ncpus;
+	struct sim_cpu *cpus;
+	GPtrArray *tasks;
+} W;
+
+const struct sim_machine *sim_machine(void)
+{
+	return &W.m;
+}
+
+int sim_ncpus(void)
+{
+	return W.ncpus;
+}
+
+int sim_cpu_node(int cpu)
+{
+	return W.cpus[cpu].node;
+}
+
+uint64_t sim_seed(void)
+{
+	return W.seed;
+}
+
+sim_time_t sim_now(void)
+{
+	return (sim_time_t)simgrid_get_clock();
+}
+
+sim_time_t sim_end(void)
+{
+	return W.end;
+}
+
+sim_time_t sim_stop_at(void)
+{
+	return W.stop_at;
+}
+
+uint64_t sim_engine_calls(void)
+{
+	return W.calls;
+}
+
+sim_time_t sim_cpu_time(int cpu, enum sim_cat cat)
+{
+	return W.cpus[cpu].acct[cat];
+}
+
+/* Add [from, to) to a CPU's category, clipped to the run's end. */
+static void cpu_account(struct sim_cpu *cpu, enum sim_cat cat, sim_time_t from, sim_time_t to)
+{
+	if (W.stop_at) {
+		if (to > W.stop_at)
+			to = W.stop_at;
+		if (from > W.stop_at)
+			from = W.stop_at;
+	}
+	if (to > from)
+		cpu->acct[cat] += to - from;
+}
+
+static char *platform_xml(const struct sim_machine *m)
+{
+	GString *s = g_string_new("<?xml version='1.0'?>\n"
+				  "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+				  "<platform version=\"4.1\">\n"
+				  "<zone id=\"machine\" routing=\"Full\">\n");
+	for (int n = 0; n < m->nodes; n++) {
+		g_string_append_printf(s, " <zone id=\"node%d\" routing=\"None\">\n", n);
+		for (int c = 0; c < m->cpus_per_node; c++)
+			g_string_append_printf(s,
+					       "  <host id=\"cpu%d\" speed=\"%gGf\">"
+					       "<prop id=\"node\" value=\"%d\"/></host>\n",
+					       n * m->cpus_per_node + c, m->clock_ghz, n);
+		g_string_append(s, " </zone>\n");
+	}
+	g_string_append(s, "</zone>\n</platform>\n");
+	return g_string_free(s, FALSE);
+}
+
+static void load_platform(const struct sim_machine *m)
+{
+	char *path = NULL;
+	GError *err = NULL;
+	int fd = g_file_open_tmp("memcgsim-platform-XXXXXX.xml", &path, &err);
+	if (fd < 0)
+		g_error("cannot create platform file: %s", err->message);
+	char *xml = platform_xml(m);
+	gboolean ok = g_file_set_contents(path, xml, -1, &err);
+	close(fd);
+	g_free(xml);
+	if (!ok)
+		g_error("cannot write platform file: %s", err->message);
+	simgrid_load_platform(path);
+	g_unlink(path);
+	g_free(path);
+}
+
+void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t limit,
+		     uint64_t seed)
+{
+	memset(&W, 0, sizeof(W));
+	W.m = *m;
+	W.stop_at = stop_at;
+	W.limit = limit;
+	W.seed = seed;
+	W.ncpus = sim_machine_cpus(m);
+	W.tasks = g_ptr_array_new();
+
+	int argc = 1;
+	char arg0[] = "memcgsim";
+	char *argv[] = {arg0, NULL};
+	xbt_log_control_set("root.thresh:critical");
+	simgrid_init(&argc, argv);
+	sg_cfg_set_int("contexts/stack-size", 64); /* KiB: thousands of CPUs fit */
+	load_platform(m);
+
+	W.cpus = g_new0(struct sim_cpu, W.ncpus);
+	for (int c = 0; c < W.ncpus; c++) {
+		char name[32];
+		snprintf(name, sizeof(name), "cpu%d", c);
+		W.cpus[c].id = c;
+		W.cpus[c].node = sim_machine_cpu_node(m, c);
+		W.cpus[c].host = sg_host_by_name(name);
+		g_queue_init(&W.cpus[c].runq);
+	}
+}
+
+static void engine_sleep(sim_time_t d)
+{
+	W.calls++;
+	sg_actor_sleep_for((double)d);
+}
+
+static void engine_block(struct sim_task *t)
+{
+	W.calls++;
+	sg_sem_acquire(t->sem);
+}
+
+void sim_task_wake(struct sim_task *t)
+{
+	W.calls++;
+	sg_sem_release(t->sem);
+}
+
+/* The task @t starts owning @cpu at the engine's current time. */
+static void cpu_take(struct sim_cpu *cpu, struct sim_task *t)
+{
+	cpu_account(cpu, SIM_CAT_IDLE, cpu->idle_since, sim_now());
+	cpu->curr = t;
+	t->clock = sim_now();
+	t->slice_used = 0;
+}
+
+/* The current task leaves @cpu at the engine's current time. */
+static void cpu_put(struct sim_cpu *cpu)
+{
+	struct sim_task *next = g_queue_pop_head(&cpu->runq);
+	cpu->curr = next;
+	if (!next) {
+		cpu->idle_since = sim_now();
+		return;
+	}
+	next->clock = sim_now();
+	next->slice_used = 0;
+	sim_task_wake(next);
+}
+
+static void task_wait_for_cpu(struct sim_task *t)
+{
+	g_queue_push_tail(&t->cpu->runq, t);
+	engine_block(t); /* cpu_put() made us current before waking us */
+	sim_task_charge(t, SIM_CAT_SYS, W.m.cost[SIM_COST_CONTEXT_SWITCH]);
+}
+
+static void task_main(int argc, char **argv)
+{
+	struct sim_task *t = sg_actor_self_get_data();
+	if (W.stop_at)
+		sg_actor_daemonize(sg_actor_self());
+	if (t->cpu->curr)
+		task_wait_for_cpu(t);
+	else
+		cpu_take(t->cpu, t);
+	t->fn(t, t->arg);
+	if (sim_task_should_stop(t) && g_queue_is_empty(&t->cpu->runq)) {
+		/* The run is over: leave without sleeping; the CPU is idle from
+		 * the task's clock on, which the accounting clips to the end. */
+		t->cpu->curr = NULL;
+		t->cpu->idle_since = t->clock;
+		return;
+	}
+	sim_task_flush(t);
+	cpu_put(t->cpu);
+}
+
+struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void *arg)
+{
+	g_assert_cmpint(cpu, >=, 0);
+	g_assert_cmpint(cpu, <, W.ncpus);
+	struct sim_task *t = g_new0(struct sim_task, 1);
+	t->name = g_strdup(name);
+	t->cpu = &W.cpus[cpu];
+	t->sem = sg_sem_init(0);
+	t->fn = fn;
+	t->arg = arg;
+	g_ptr_array_add(W.tasks, t);
+	sg_actor_t a = sg_actor_init(name, t->cpu->host);
+	sg_actor_set_data(a, t);
+	sg_actor_start(a, task_main, 0, NULL);
+	return t;
+}
+
+const char *sim_task_name(const struct sim_task *t)
+{
+	return t->name;
+}
+
+int sim_task_cpu(const struct sim_task *t)
+{
+	return t->cpu->id;
+}
+
+sim_time_t sim_task_clock(const struct sim_task *t)
+{
+	return t->clock;
+}
+
+bool sim_task_should_stop(const struct sim_task *t)
+{
+	return W.stop_at && t->clock >= W.stop_at;
+}
+
+void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
+{
+	if (d <= 0)
+		return;
+	cpu_account(t->cpu, cat, t->clock, t->clock + d);
+	t->clock += d;
+}
+
+void sim_task_flush(struct sim_task *t)
+{
+	sim_time_t d = t->clock - sim_now();
+	if (d > 0)
+		engine_sleep(d);
+}
+
+static void task_yield(struct sim_task *t)
+{
+	sim_task_flush(t);
+	if (g_queue_is_empty(&t->cpu->runq))
+		return;
+	cpu_put(t->cpu);
+	task_wait_for_cpu(t);
+}
+
+void sim_task_run(struct sim_task *t, enum sim_cat cat, sim_time_t d)
+{
+	while (d > 0) {
+		sim_time_t room = W.m.sched_slice - t->slice_used;
+		sim_time_t chunk = d < room ? d : room;
+		sim_task_charge(t, cat, chunk);
+		t->slice_used += chunk;
+		d -= chunk;
+		if (t->slice_used >= W.m.sched_slice) {
+			t->slice_used = 0;
+			if (t->preempt_count == 0 && !sim_task_should_stop(t))
+				task_yield(t);
+		}
+	}
+}
+
+void sim_task_block(struct sim_task *t, enum sim_cat cat)
+{
+	g_assert_cmpint(t->clock, ==, sim_now());
+	t->blocked = true;
+	t->blocked_cat = cat;
+	engine_block(t);
+	t->blocked = false;
+	sim_task_charge(t, cat, sim_now() - t->clock);
+}
+
+void sim_task_preempt_disable(struct sim_task *t)
+{
+	t->preempt_count++;
+}
+
+void sim_task_preempt_enable(struct sim_task *t)
+{
+	g_assert_cmpint(t->preempt_count, >, 0);
+	t->preempt_count--;
+}
+
+static void controller_main(int argc, char **argv)
+{
+	engine_sleep(W.stop_at);
+}
+
+bool sim_engine_run(void)
+{
+	bool completed = true;
+	if (W.stop_at) {
+		sg_actor_create("controller", W.cpus[0].host, controller_main, 0, NULL);
+		simgrid_run();
+		W.end = W.stop_at;
+	} else {
+		simgrid_run_until((double)W.limit);
+		completed = sg_actor_count() == 0;
+		W.end = sim_now();
+	}
+	for (int c = 0; c < W.ncpus; c++) {
+		struct sim_cpu *cpu = &W.cpus[c];
+		if (!cpu->curr)
+			cpu_account(cpu, SIM_CAT_IDLE, cpu->idle_since, W.end);
+		else if (cpu->curr->blocked) /* still spinning when the run ended */
+			cpu_account(cpu, cpu->curr->blocked_cat, cpu->curr->clock, W.end);
+	}
+	return completed;
+}
+
+void sim_engine_fini(void)
+{
+	for (guint i = 0; i < W.tasks->len; i++) {
+		struct sim_task *t = W.tasks->pdata[i];
+		sg_sem_destroy(t->sem);
+		g_free(t->name);
+		g_free(t);
+	}
+	g_ptr_array_free(W.tasks, TRUE);
+	for (int c = 0; c < W.ncpus; c++)
+		g_queue_clear(&W.cpus[c].runq);
+	g_free(W.cpus);
+	memset(&W, 0, sizeof(W));
+}

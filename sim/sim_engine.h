@@ -1,0 +1,63 @@
+/* sim_engine: the thin layer over SimGrid.
+ *
+ * A simulation is one machine (CPUs grouped in NUMA nodes, generated as a
+ * SimGrid platform), tasks (SimGrid actors) placed on CPUs, and per-CPU time
+ * accounting by category. One simulation per process, as SimGrid allows.
+ *
+ * Tasks do not call SimGrid for every cost. A task keeps its own clock, which
+ * runs ahead of the engine's as costs are charged (sim_task_charge); it only
+ * sleeps (sim_task_flush) before it reads or writes state shared with other
+ * tasks, so that every shared-state change happens at its exact simulated
+ * time while consecutive costs cost one engine call. */
+#pragma once
+#include "sim_machine.h"
+#include "sim_time.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+enum sim_cat { SIM_CAT_USER, SIM_CAT_SYS, SIM_CAT_SPIN, SIM_CAT_IRQ, SIM_CAT_IDLE, SIM_CAT_N };
+extern const char *const sim_cat_names[SIM_CAT_N];
+
+struct sim_task;
+typedef void (*sim_task_fn)(struct sim_task *t, void *arg);
+
+/* @stop_at: end of the run in simulated time, or 0 to run until every task
+ * has returned, but no longer than @limit. */
+void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t limit,
+		     uint64_t seed);
+/* Returns false when a run to completion hit its limit with tasks left. */
+bool sim_engine_run(void);
+void sim_engine_fini(void);
+
+const struct sim_machine *sim_machine(void);
+int sim_ncpus(void);
+int sim_cpu_node(int cpu);
+uint64_t sim_seed(void);
+sim_time_t sim_now(void);
+/* Simulated time at which the run ended (valid after sim_engine_run). */
+sim_time_t sim_end(void);
+sim_time_t sim_stop_at(void);
+sim_time_t sim_cpu_time(int cpu, enum sim_cat cat);
+/* Engine calls (sleeps, blocks, wakes) the layer has made so far. */
+uint64_t sim_engine_calls(void);
+
+struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void *arg);
+const char *sim_task_name(const struct sim_task *t);
+int sim_task_cpu(const struct sim_task *t);
+sim_time_t sim_task_clock(const struct sim_task *t);
+/* True once the task's clock has passed the end of a timed run. */
+bool sim_task_should_stop(const struct sim_task *t);
+
+/* Spend @d on the task's CPU in category @cat, not preemptible. */
+void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d);
+/* Spend @d in category @cat, preemptible at time-slice ends when other tasks
+ * wait for this CPU and the task holds no spinlock. */
+void sim_task_run(struct sim_task *t, enum sim_cat cat, sim_time_t d);
+/* Bring the engine's clock up to the task's clock. */
+void sim_task_flush(struct sim_task *t);
+/* Block keeping the CPU (spinning): the time until sim_task_wake() is
+ * charged to @cat. The caller must have flushed. */
+void sim_task_block(struct sim_task *t, enum sim_cat cat);
+void sim_task_wake(struct sim_task *t);
+void sim_task_preempt_disable(struct sim_task *t);
+void sim_task_preempt_enable(struct sim_task *t);

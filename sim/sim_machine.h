@@ -1,0 +1,48 @@
+/* sim_machine: the simulated machine (NUMA nodes x CPUs) and its cost table.
+ *
+ * Plain data, shared by the scenario loader (which fills it) and the engine
+ * (which runs it). Every cost is a scenario parameter: machine.costs.<key>. */
+#pragma once
+#include "sim_time.h"
+
+enum sim_cost_id {
+	SIM_COST_LOCK_ACQ_REL,     /* uncontended spin_lock + spin_unlock */
+	SIM_COST_LINE_SAME_CPU,    /* lock cache line last held by this CPU */
+	SIM_COST_LINE_SAME_NODE,   /* ... by another CPU of the same node */
+	SIM_COST_LINE_OTHER_NODE,  /* ... by a CPU of another node */
+	SIM_COST_IRQ_SAVE_RESTORE, /* local_irq_save + local_irq_restore */
+	SIM_COST_CONTEXT_SWITCH,   /* switching a CPU from one task to another */
+	SIM_COST_N
+};
+
+struct sim_cost_desc {
+	const char *key;
+	double default_ns;
+	const char *doc;
+	const char *source;
+};
+
+/* Indexed by enum sim_cost_id. */
+extern const struct sim_cost_desc sim_cost_table[SIM_COST_N];
+
+#define SIM_MACHINE_MAX_NODES 64
+#define SIM_MACHINE_MAX_CPUS 4096
+
+struct sim_machine {
+	int nodes;
+	int cpus_per_node;
+	double clock_ghz;
+	sim_time_t sched_slice; /* time slice when tasks share a CPU */
+	sim_time_t cost[SIM_COST_N];
+};
+
+static inline int sim_machine_cpus(const struct sim_machine *m)
+{
+	return m->nodes * m->cpus_per_node;
+}
+
+/* CPUs are numbered node by node: CPU c is on node c / cpus_per_node. */
+static inline int sim_machine_cpu_node(const struct sim_machine *m, int cpu)
+{
+	return cpu / m->cpus_per_node;
+}
