@@ -3,6 +3,7 @@
 #include <string.h>
 
 #define SCAN_MAX_DEPTH 4096
+#define PATH_SHOWN 8
 
 struct scanner {
 	const char *s;
@@ -113,7 +114,7 @@ static bool scan_object(struct scanner *sc, json_t *v, int depth)
 		advance(sc);
 		skip_ws(sc);
 		json_t *child = it ? json_object_iter_value(it) : NULL;
-		if (!scan_value(sc, v, child, depth + 1))
+		if (!scan_value(sc, v, child, depth + 1) || sc->stopped)
 			return false;
 		g_ptr_array_remove_index(sc->path, sc->path->len - 1);
 		if (it)
@@ -143,7 +144,7 @@ static bool scan_array(struct scanner *sc, json_t *v, int depth)
 	}
 	for (size_t idx = 0; !at_end(sc); idx++) {
 		g_ptr_array_add(sc->path, g_strdup_printf("%zu", idx));
-		if (!scan_value(sc, v, v ? json_array_get(v, idx) : NULL, depth + 1))
+		if (!scan_value(sc, v, v ? json_array_get(v, idx) : NULL, depth + 1) || sc->stopped)
 			return false;
 		g_ptr_array_remove_index(sc->path, sc->path->len - 1);
 		skip_ws(sc);
@@ -217,11 +218,18 @@ char *json_pos_path_at(const char *text, size_t len, size_t offset)
 	skip_ws(&sc);
 	scan_value(&sc, NULL, NULL, 0);
 	char *path;
-	if (sc.path->len == 0) {
+	guint depth = sc.path->len;
+	if (depth == 0) {
 		path = g_strdup("(root)");
 	} else {
+		if (depth > PATH_SHOWN) /* hostile nesting: name the first levels only */
+			g_ptr_array_set_size(sc.path, PATH_SHOWN);
 		g_ptr_array_add(sc.path, NULL);
-		path = g_strjoinv(".", (char **)sc.path->pdata);
+		char *head = g_strjoinv(".", (char **)sc.path->pdata);
+		path = depth > PATH_SHOWN
+			       ? g_strdup_printf("%s...(%u levels deep)", head, depth)
+			       : g_strdup(head);
+		g_free(head);
 	}
 	g_ptr_array_free(sc.path, TRUE);
 	return path;

@@ -40,6 +40,7 @@ static struct {
 	sim_time_t stop_at;
 	sim_time_t limit;
 	sim_time_t end;
+	sim_time_t last_exit; /* when the last task returned */
 	uint64_t seed;
 	uint64_t calls;
 	int ncpus;
@@ -238,6 +239,8 @@ static void task_main(int argc, char **argv)
 		return;
 	}
 	sim_task_flush(t);
+	if (sim_now() > W.last_exit)
+		W.last_exit = sim_now();
 	cpu_put(t->cpu);
 }
 
@@ -354,7 +357,8 @@ bool sim_engine_run(void)
 	} else {
 		simgrid_run_until((double)W.limit);
 		completed = sg_actor_count() == 0;
-		W.end = sim_now();
+		/* run_until moves the clock to the limit even when all is done */
+		W.end = completed ? W.last_exit : W.limit;
 	}
 	for (int c = 0; c < W.ncpus; c++) {
 		struct sim_cpu *cpu = &W.cpus[c];

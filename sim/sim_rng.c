@@ -7,15 +7,6 @@ struct sim_rng {
 	gsl_rng *r;
 };
 
-/* splitmix64 finaliser: a bijective mix with good avalanche. */
-uint64_t sim_rng_mix(uint64_t seed, uint64_t salt)
-{
-	uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (salt + 1);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static uint64_t fnv1a(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;

@@ -9,7 +9,15 @@
 
 struct sim_rng;
 
-uint64_t sim_rng_mix(uint64_t seed, uint64_t salt);
+/* splitmix64 finaliser: a bijective mix with good avalanche. */
+static inline uint64_t sim_rng_mix(uint64_t seed, uint64_t salt)
+{
+	uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (salt + 1);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 struct sim_rng *sim_rng_new(uint64_t scenario_seed, const char *stream_name);
 void sim_rng_free(struct sim_rng *rng);
 double sim_rng_uniform01(struct sim_rng *rng);

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-G_DEFINE_QUARK(memcgsim - scenario - error, mcs_error)
+G_DEFINE_QUARK(memcgsim_scenario_error, mcs_error)
 
 #define DESCRIBE_MAX 40
 
@@ -111,8 +111,8 @@ static bool fail_expected(struct vctx *c, const struct at *a, const char *what)
 static char *range_text(const char *noun, double min, double max)
 {
 	if (max >= 1e300)
-		return g_strdup_printf("%s >= %.15g", noun, min);
-	return g_strdup_printf("%s in [%.15g, %.15g]", noun, min, max);
+		return g_strdup_printf("%s >= %.16g", noun, min);
+	return g_strdup_printf("%s in [%.16g, %.16g]", noun, min, max);
 }
 
 static bool check_number(struct vctx *c, const struct spec *s, const struct at *a)
@@ -383,8 +383,8 @@ static const struct spec *member_spec(const struct spec *s, json_t *node, const 
 		guint64 i = g_ascii_strtoull(key, &end, 10);
 		if (*key && !*end && i < json_array_size(node))
 			return s->items;
-		*why = g_strdup_printf("no element \"%s\" (the array has %zu)", key,
-				       json_array_size(node));
+		*why = g_strdup_printf("index %s out of range (the array has %zu element%s)", key,
+				       json_array_size(node), json_array_size(node) == 1 ? "" : "s");
 		return NULL;
 	}
 	*why = g_strdup("cannot descend into a value that is not an object or array");

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Set up, build, and run the default comparison scenario, printing its report.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+./build/memcgsim run scenarios/lockbench_scope.json

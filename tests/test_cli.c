@@ -1,0 +1,133 @@
+/* The memcgsim command line: exit statuses, error text on stderr, no output
+ * file left behind on bad input, byte-identical results for one seed. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
+
+static int run(const char *const *args, char **out, char **err)
+{
+	GPtrArray *argv = g_ptr_array_new();
+	g_ptr_array_add(argv, (gpointer)MCS_BINARY);
+	for (; *args; args++)
+		g_ptr_array_add(argv, (gpointer)*args);
+	g_ptr_array_add(argv, NULL);
+	int status = 0;
+	GError *e = NULL;
+	g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+				   out, err, &status, &e));
+	g_assert_no_error(e);
+	g_ptr_array_free(argv, TRUE);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_version(void)
+{
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"--version", NULL}, &out, &err), ==, 0);
+	g_assert_true(g_str_has_prefix(out, "memcgsim "));
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"frobnicate", NULL}, &out, &err), ==, 2);
+	g_assert_true(g_str_has_prefix(err, "memcgsim: unknown command \"frobnicate\""));
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", NULL}, &out, &err), ==, 2);
+	g_assert_cmpstr(err, ==, "memcgsim: expected exactly one scenario FILE\n");
+	g_free(out);
+	g_free(err);
+}
+
+static void test_bad_input_leaves_nothing(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-cli-XXXXXX", NULL);
+	char *bad = g_build_filename(dir, "bad.json", NULL);
+	char *res = g_build_filename(dir, "result.json", NULL);
+	g_assert_true(g_file_set_contents(bad, "{\n  \"name\": \"x\",\n  \"sede\": 1\n}\n", -1, NULL));
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"run", bad, "-o", res, NULL}, &out, &err), ==, 2);
+	char *want = g_strdup_printf("%s:3:11: sede: unknown key \"sede\" (did you mean \"seed\"?)\n",
+				     bad);
+	g_assert_cmpstr(err, ==, want);
+	g_assert_false(g_file_test(res, G_FILE_TEST_EXISTS));
+	g_free(want);
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", "nope", "-o", res, NULL}, &out,
+			    &err),
+			==, 2);
+	g_assert_cmpstr(err, ==,
+			SCEN ": --variant: no variant \"nope\" (the scenario has \"global\", "
+			     "\"per-node\")\n");
+	g_assert_false(g_file_test(res, G_FILE_TEST_EXISTS));
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"validate", SCEN, NULL}, &out, &err), ==, 0);
+	g_assert_cmpstr(out, ==, SCEN ": ok, 2 variants\n");
+	g_free(out);
+	g_free(err);
+	g_unlink(bad);
+	g_rmdir(dir);
+	g_free(bad);
+	g_free(res);
+	g_free(dir);
+}
+
+static char *run_json(const char *seed)
+{
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--format", "json", "--seed", seed,
+					     "--set", "replicas=2", "--set",
+					     "stop.duration_ns=200000", NULL},
+			    &out, &err),
+			==, 0);
+	g_free(err);
+	return out;
+}
+
+static void test_determinism(void)
+{
+	char *a = run_json("42"), *b = run_json("42"), *c = run_json("43");
+	g_assert_cmpuint(strlen(a), >, 1000);
+	g_assert_cmpstr(a, ==, b);
+	g_assert_cmpstr(a, !=, c);
+	g_free(a);
+	g_free(b);
+	g_free(c);
+}
+
+static void test_output_file(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-cli-XXXXXX", NULL);
+	char *res = g_build_filename(dir, "report.txt", NULL);
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "-o",
+					     res, NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_cmpstr(out, ==, "");
+	char *text;
+	g_assert_true(g_file_get_contents(res, &text, NULL, NULL));
+	g_assert_nonnull(strstr(text, "lock_stat version 0.4\n"));
+	g_assert_nonnull(strstr(text, "Hmean     acquisitions_per_us"));
+	g_assert_nonnull(strstr(text, " contended   total wait     max wait     avg wait"));
+	g_free(text);
+	g_free(out);
+	g_free(err);
+	g_unlink(res);
+	g_rmdir(dir);
+	g_free(res);
+	g_free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/cli/usage", test_version);
+	g_test_add_func("/cli/bad-input-leaves-nothing", test_bad_input_leaves_nothing);
+	g_test_add_func("/cli/determinism", test_determinism);
+	g_test_add_func("/cli/output-file", test_output_file);
+	return g_test_run();
+}

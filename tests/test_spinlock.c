@@ -1,0 +1,107 @@
+/* The qspinlock model against hand-computed timelines.
+ * Costs: acquire+release 15.4 ns, line same node 47.5 ns, other node 148.8 ns.
+ * A (CPU 0) takes the lock at 0: granted 0 + 15.4 = 15.4, released 115.4.
+ * B (CPU 1, same node) arrives at 10: granted 115.4 + 47.5 + 15.4 = 178.3,
+ *   waits 168.3, releases 278.3.
+ * C (CPU 2, other node) arrives at 20: granted 278.3 + 148.8 + 15.4 = 442.5,
+ *   waits 422.5. */
+#include "sim_engine.h"
+#include "spinlock.h"
+
+static struct spinlock lock;
+static bool a_dynamic;
+static sim_time_t granted[3];
+
+static void task_a(struct sim_task *t, void *arg)
+{
+	if (a_dynamic) {
+		struct spin_entry *e = spin_lock(t, &lock, SPIN_PLAIN, "task_a");
+		granted[0] = sim_task_clock(t);
+		sim_task_charge(t, SIM_CAT_SYS, 100 * SIM_NS);
+		spin_unlock(t, &lock, e);
+	} else {
+		spin_lock_hold(t, &lock, 100 * SIM_NS, SIM_CAT_SYS, SPIN_PLAIN, "task_a");
+		granted[0] = sim_task_clock(t) - 100 * SIM_NS;
+	}
+}
+
+static void task_bc(struct sim_task *t, void *arg)
+{
+	int i = GPOINTER_TO_INT(arg);
+	sim_task_charge(t, SIM_CAT_USER, i * 10 * SIM_NS);
+	spin_lock_hold(t, &lock, 100 * SIM_NS, SIM_CAT_SYS, i == 2 ? SPIN_IRQSAVE : SPIN_PLAIN,
+		       i == 1 ? "task_b" : "task_c");
+	granted[i] = sim_task_clock(t) - 100 * SIM_NS;
+}
+
+static void run_timeline(bool dynamic)
+{
+	struct sim_machine m = {.nodes = 2, .cpus_per_node = 2, .clock_ghz = 2.1,
+				.sched_slice = 750 * SIM_US};
+	m.cost[SIM_COST_LOCK_ACQ_REL] = 15400;
+	m.cost[SIM_COST_LINE_SAME_NODE] = 47500;
+	m.cost[SIM_COST_LINE_OTHER_NODE] = 148800;
+	m.cost[SIM_COST_IRQ_SAVE_RESTORE] = 7500;
+	a_dynamic = dynamic;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	struct lock_class *cls = lock_class_get("&test->lock");
+	spin_lock_init(&lock, cls);
+	sim_task_create("a", 0, task_a, NULL);
+	sim_task_create("b", 1, task_bc, GINT_TO_POINTER(1));
+	sim_task_create("c", 2, task_bc, GINT_TO_POINTER(2));
+	g_assert_true(sim_engine_run());
+
+	g_assert_cmpint(granted[0], ==, 15400);
+	g_assert_cmpint(granted[1], ==, 178300);
+	/* C pays the irqsave cost before it arrives (at 27.5), so it waits
+	 * 442.5 - 27.5 = 415 ns. */
+	g_assert_cmpint(granted[2], ==, 442500);
+	g_assert_cmpint(cls->acquisitions, ==, 3);
+	g_assert_cmpint(cls->contentions, ==, 2);
+	g_assert_cmpint(cls->acq_bounces, ==, 2);
+	g_assert_cmpint(cls->con_bounces, ==, 2);
+	g_assert_cmpint(cls->wait_total, ==, 168300 + 415000);
+	g_assert_cmpint(cls->wait_min, ==, 168300);
+	g_assert_cmpint(cls->wait_max, ==, 415000);
+	g_assert_cmpint(cls->hold_total, ==, 300 * SIM_NS);
+	g_assert_cmpint(cls->irqoff_total, ==, 542500 - 27500);
+	g_assert_cmpint(sim_cpu_time(1, SIM_CAT_SPIN), ==, 168300);
+	g_assert_cmpint(sim_cpu_time(2, SIM_CAT_SPIN), ==, 415000);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, 115400);
+	/* Both waiters found A holding the lock. */
+	struct lock_point *p = g_hash_table_lookup(cls->contending_points, "task_a");
+	g_assert_nonnull(p);
+	g_assert_cmpint(p->count, ==, 2);
+	g_assert_cmpint(g_hash_table_size(cls->contention_points), ==, 2);
+	spin_lock_destroy(&lock);
+	lock_class_reset_all();
+	sim_engine_fini();
+}
+
+static void test_planned(void)
+{
+	if (g_test_subprocess()) {
+		run_timeline(false);
+		return;
+	}
+	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+	g_test_trap_assert_passed();
+}
+
+static void test_dynamic_holder(void)
+{
+	if (g_test_subprocess()) {
+		run_timeline(true);
+		return;
+	}
+	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+	g_test_trap_assert_passed();
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/spinlock/fifo/planned-holds", test_planned);
+	g_test_add_func("/spinlock/fifo/dynamic-holder-blocked-waiters", test_dynamic_holder);
+	return g_test_run();
+}

@@ -1,0 +1,40 @@
+/* Summary statistics and Welch's t-test against hand-computed values. */
+#include "stats.h"
+#include <glib.h>
+
+static void test_summary(void)
+{
+	const double x[] = {510, 520, 530, 556};
+	struct stats_summary s;
+	stats_summarise(x, 4, true, &s);
+	g_assert_cmpfloat_with_epsilon(s.min, 510, 1e-12);
+	g_assert_cmpfloat_with_epsilon(s.max, 556, 1e-12);
+	g_assert_cmpfloat_with_epsilon(s.amean, 529, 1e-12);
+	/* sample sd: sqrt(((-19)^2 + (-9)^2 + 1^2 + 27^2) / 3) = sqrt(1172/3) */
+	g_assert_cmpfloat_with_epsilon(s.stddev, 19.7652894, 1e-6);
+	g_assert_cmpfloat_with_epsilon(s.bamean50, 515, 1e-12); /* best half: 510, 520 */
+	g_assert_cmpfloat_with_epsilon(s.hmean, 4 / (1 / 510.0 + 1 / 520.0 + 1 / 530.0 + 1 / 556.0),
+				       1e-9);
+	stats_summarise(x, 4, false, &s);
+	g_assert_cmpfloat_with_epsilon(s.bamean50, 543, 1e-12); /* best half, higher: 556, 530 */
+}
+
+static void test_welch(void)
+{
+	/* a: mean 2, var 1 (n=3); b: mean 5, var 1 (n=3):
+	 * t = -3 / sqrt(2/3) = -3.674235, df = 4, two-sided p = 0.021312. */
+	const double a[] = {1, 2, 3}, b[] = {4, 5, 6};
+	g_assert_cmpfloat_with_epsilon(stats_welch_p(a, 3, b, 3), 0.021312, 2e-6);
+	g_assert_cmpfloat_with_epsilon(stats_welch_p(a, 3, a, 3), 1.0, 1e-12);
+	g_assert_cmpfloat_with_epsilon(stats_welch_p(a, 1, b, 3), 1.0, 1e-12);
+	/* 95% CI half-width of {1,2,3}: t(0.975, 2) * 1 / sqrt(3) = 4.302653 / 1.732051 */
+	g_assert_cmpfloat_with_epsilon(stats_ci95(a, 3), 2.484138, 1e-6);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/stats/summary", test_summary);
+	g_test_add_func("/stats/welch", test_welch);
+	return g_test_run();
+}
