@@ -94,6 +94,26 @@ static char *skip_string(struct scanner *sc)
 
 static bool scan_value(struct scanner *sc, json_t *parent, json_t *v, int depth);
 
+enum sep { SEP_ERROR, SEP_CLOSED, SEP_MORE };
+
+/* After a member or element: the container closes with @close, or a comma
+ * says another follows. */
+static enum sep scan_separator(struct scanner *sc, char close)
+{
+	skip_ws(sc);
+	if (at_end(sc))
+		return SEP_ERROR;
+	if (sc->s[sc->i] == close) {
+		advance(sc);
+		return SEP_CLOSED;
+	}
+	if (sc->s[sc->i] != ',')
+		return SEP_ERROR;
+	advance(sc);
+	skip_ws(sc);
+	return SEP_MORE;
+}
+
 static bool scan_object(struct scanner *sc, json_t *v, int depth)
 {
 	void *it = v ? json_object_iter(v) : NULL;
@@ -119,17 +139,9 @@ static bool scan_object(struct scanner *sc, json_t *v, int depth)
 		g_ptr_array_remove_index(sc->path, sc->path->len - 1);
 		if (it)
 			it = json_object_iter_next(v, it);
-		skip_ws(sc);
-		if (at_end(sc))
-			return false;
-		if (sc->s[sc->i] == '}') {
-			advance(sc);
-			return true;
-		}
-		if (sc->s[sc->i] != ',')
-			return false;
-		advance(sc);
-		skip_ws(sc);
+		enum sep sep = scan_separator(sc, '}');
+		if (sep != SEP_MORE)
+			return sep == SEP_CLOSED;
 	}
 	return false;
 }
@@ -147,17 +159,9 @@ static bool scan_array(struct scanner *sc, json_t *v, int depth)
 		if (!scan_value(sc, v, v ? json_array_get(v, idx) : NULL, depth + 1) || sc->stopped)
 			return false;
 		g_ptr_array_remove_index(sc->path, sc->path->len - 1);
-		skip_ws(sc);
-		if (at_end(sc))
-			return false;
-		if (sc->s[sc->i] == ']') {
-			advance(sc);
-			return true;
-		}
-		if (sc->s[sc->i] != ',')
-			return false;
-		advance(sc);
-		skip_ws(sc);
+		enum sep sep = scan_separator(sc, ']');
+		if (sep != SEP_MORE)
+			return sep == SEP_CLOSED;
 	}
 	return false;
 }

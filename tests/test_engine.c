@@ -3,6 +3,7 @@
 #include "runner.h"
 #include "scenario.h"
 #include "sim_engine.h"
+#include "test_util.h"
 #include "sim_hist.h"
 #include "sim_rng.h"
 
@@ -30,19 +31,14 @@ static void seven_ns(struct sim_task *t, void *arg)
 
 static void test_time_7ns(void)
 {
-	if (g_test_subprocess()) {
-		struct sim_machine m = small_machine(1, 1);
-		sim_engine_init(&m, 0, SIM_S, 1);
-		sim_task_create("t", 0, seven_ns, NULL);
-		g_assert_true(sim_engine_run());
-		g_assert_cmpint(sim_end(), ==, 7007 * SIM_NS + 15400);
-		g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, sim_end());
-		g_assert_cmpint(sim_engine_calls(), ==, 1002);
-		sim_engine_fini();
-		return;
-	}
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_passed();
+	struct sim_machine m = small_machine(1, 1);
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("t", 0, seven_ns, NULL);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(sim_end(), ==, 7007 * SIM_NS + 15400);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, sim_end());
+	g_assert_cmpint(sim_engine_calls(), ==, 1002);
+	sim_engine_fini();
 }
 
 static void ten_ms_user(struct sim_task *t, void *arg)
@@ -53,44 +49,34 @@ static void ten_ms_user(struct sim_task *t, void *arg)
 
 static void test_timeshare(void)
 {
-	if (g_test_subprocess()) {
-		/* Two tasks on one CPU, 10 ms each, 0.75 ms slices, alternating:
-		 * A's 14th slice (0.25 ms) runs 19.5..19.75 ms, B ends at 20 ms. */
-		struct sim_machine m = small_machine(1, 1);
-		sim_time_t done[2];
-		sim_engine_init(&m, 0, SIM_S, 1);
-		sim_task_create("a", 0, ten_ms_user, &done[0]);
-		sim_task_create("b", 0, ten_ms_user, &done[1]);
-		g_assert_true(sim_engine_run());
-		g_assert_cmpint(done[0], ==, 19750 * SIM_US);
-		g_assert_cmpint(done[1], ==, 20 * SIM_MS);
-		g_assert_cmpint(sim_end(), ==, 20 * SIM_MS);
-		g_assert_cmpint(sim_cpu_time(0, SIM_CAT_USER), ==, 20 * SIM_MS);
-		g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IDLE), ==, 0);
-		sim_engine_fini();
-		return;
-	}
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_passed();
+	/* Two tasks on one CPU, 10 ms each, 0.75 ms slices, alternating:
+	 * A's 14th slice (0.25 ms) runs 19.5..19.75 ms, B ends at 20 ms. */
+	struct sim_machine m = small_machine(1, 1);
+	sim_time_t done[2];
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("a", 0, ten_ms_user, &done[0]);
+	sim_task_create("b", 0, ten_ms_user, &done[1]);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(done[0], ==, 19750 * SIM_US);
+	g_assert_cmpint(done[1], ==, 20 * SIM_MS);
+	g_assert_cmpint(sim_end(), ==, 20 * SIM_MS);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_USER), ==, 20 * SIM_MS);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IDLE), ==, 0);
+	sim_engine_fini();
 }
 
 static void test_idle_then_work(void)
 {
-	if (g_test_subprocess()) {
-		/* 2 CPUs, one task of 10 ms: the other CPU is idle all along. */
-		struct sim_machine m = small_machine(1, 2);
-		sim_time_t done;
-		sim_engine_init(&m, 0, SIM_S, 1);
-		sim_task_create("a", 1, ten_ms_user, &done);
-		g_assert_true(sim_engine_run());
-		g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IDLE), ==, 10 * SIM_MS);
-		g_assert_cmpint(sim_cpu_time(1, SIM_CAT_USER), ==, 10 * SIM_MS);
-		g_assert_cmpint(sim_cpu_time(1, SIM_CAT_IDLE), ==, 0);
-		sim_engine_fini();
-		return;
-	}
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_passed();
+	/* 2 CPUs, one task of 10 ms: the other CPU is idle all along. */
+	struct sim_machine m = small_machine(1, 2);
+	sim_time_t done;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("a", 1, ten_ms_user, &done);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IDLE), ==, 10 * SIM_MS);
+	g_assert_cmpint(sim_cpu_time(1, SIM_CAT_USER), ==, 10 * SIM_MS);
+	g_assert_cmpint(sim_cpu_time(1, SIM_CAT_IDLE), ==, 0);
+	sim_engine_fini();
 }
 
 /* Categories add up to elapsed x CPUs exactly, for runs that stop at a
@@ -170,9 +156,9 @@ static void test_hist(void)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	g_test_add_func("/engine/time/7ns", test_time_7ns);
-	g_test_add_func("/engine/sched/timeshare", test_timeshare);
-	g_test_add_func("/engine/accounting/idle", test_idle_then_work);
+	mcs_test_add_subprocess("/engine/time/7ns", test_time_7ns);
+	mcs_test_add_subprocess("/engine/sched/timeshare", test_timeshare);
+	mcs_test_add_subprocess("/engine/accounting/idle", test_idle_then_work);
 	g_test_add_func("/engine/accounting/sum", test_accounting_sum);
 	g_test_add_func("/engine/rng/streams", test_rng_streams);
 	g_test_add_func("/engine/hist/quantiles", test_hist);

@@ -6,6 +6,7 @@
  * C (CPU 2, other node) arrives at 20: granted 278.3 + 148.8 + 15.4 = 442.5,
  *   waits 422.5. */
 #include "sim_engine.h"
+#include "test_util.h"
 #include "spinlock.h"
 
 static struct spinlock lock;
@@ -80,28 +81,18 @@ static void run_timeline(bool dynamic)
 
 static void test_planned(void)
 {
-	if (g_test_subprocess()) {
-		run_timeline(false);
-		return;
-	}
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_passed();
+	run_timeline(false);
 }
 
 static void test_dynamic_holder(void)
 {
-	if (g_test_subprocess()) {
-		run_timeline(true);
-		return;
-	}
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_passed();
+	run_timeline(true);
 }
 
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	g_test_add_func("/spinlock/fifo/planned-holds", test_planned);
-	g_test_add_func("/spinlock/fifo/dynamic-holder-blocked-waiters", test_dynamic_holder);
+	mcs_test_add_subprocess("/spinlock/fifo/planned-holds", test_planned);
+	mcs_test_add_subprocess("/spinlock/fifo/dynamic-holder-blocked-waiters", test_dynamic_holder);
 	return g_test_run();
 }
