@@ -168,6 +168,7 @@ json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
 			      "wait_ns", wait, "hold_ns", hold, "irqoff_ns", ns(c->irqoff_total),
 			      "contention_points", points_to_json(c->contention_points, true),
 			      "contending_points", points_to_json(c->contending_points, false));
+	json_object_set_new(o, "trylock_failures", json_integer((json_int_t)c->trylock_failures));
 	if (with_hist && c->wait_hist.bucket) {
 		json_t *h = json_array();
 		for (int i = 0; i < SIM_HIST_BUCKETS; i++)

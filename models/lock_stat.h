@@ -28,6 +28,7 @@ struct lock_class {
 	sim_time_t wait_min, wait_max, wait_total;
 	sim_time_t hold_min, hold_max, hold_total;
 	sim_time_t irqoff_total; /* interrupts-off time of _irq / _irqsave users */
+	uint64_t trylock_failures;
 	struct sim_hist wait_hist; /* contended waits */
 	GHashTable *contention_points; /* site -> struct lock_point */
 	GHashTable *contending_points;

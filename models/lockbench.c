@@ -45,14 +45,6 @@ static void lockbench_loop(struct sim_task *t, void *arg)
 	}
 }
 
-static int lockbench_cpu(int i, bool spread)
-{
-	const struct sim_machine *m = sim_machine();
-	if (!spread || m->nodes == 1)
-		return i;
-	return (i % m->nodes) * m->cpus_per_node + i / m->nodes;
-}
-
 static void *lockbench_setup(json_t *w, int index)
 {
 	struct lockbench *lb = g_new0(struct lockbench, 1);
@@ -70,7 +62,7 @@ static void *lockbench_setup(json_t *w, int index)
 	lb->tasks = g_new0(struct lockbench_task, lb->cpus);
 	for (int i = 0; i < lb->cpus; i++) {
 		struct lockbench_task *lt = &lb->tasks[i];
-		int cpu = lockbench_cpu(i, spread);
+		int cpu = workload_cpu_for(i, spread);
 		char *name = g_strdup_printf("lockbench.%d.%d", index, i);
 		char *stream = g_strdup_printf("%s.think", name);
 		lt->lb = lb;

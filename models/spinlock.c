@@ -197,6 +197,21 @@ struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_f
 	return e;
 }
 
+struct spin_entry *spin_trylock(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,
+				const char *site)
+{
+	sim_task_flush(t);
+	if (spin_is_locked(l, sim_now())) {
+		l->cls->trylock_failures++;
+		return NULL;
+	}
+	sim_task_preempt_disable(t);
+	irq_flags_cost(t, fl);
+	struct spin_entry *e = spin_enqueue(t, l, fl, site, -1);
+	sim_task_flush(t);
+	return e;
+}
+
 void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held)
 {
 	sim_task_flush(t);

@@ -48,4 +48,7 @@ void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enu
 struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,
 			     const char *site);
 void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held);
+/* Take @l only if it is free at the task's time; NULL otherwise. */
+struct spin_entry *spin_trylock(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,
+				const char *site);
 bool spin_is_locked(struct spinlock *l, sim_time_t at);

@@ -1,10 +1,11 @@
 #include "workload.h"
 #include "lock_stat.h"
+#include "mm.h"
 #include "scenario.h"
 #include "sim_engine.h"
 #include <glib.h>
 
-static const struct workload_ops *const workload_table[] = {&lockbench_ops, NULL};
+static const struct workload_ops *const workload_table[] = {&lockbench_ops, &memhog_ops, NULL};
 
 const struct workload_ops *workload_ops_find(const char *type)
 {
@@ -12,6 +13,16 @@ const struct workload_ops *workload_ops_find(const char *type)
 		if (g_str_equal(workload_table[i]->type, type))
 			return workload_table[i];
 	return NULL;
+}
+
+int workload_cpu_for(int i, bool spread)
+{
+	const struct sim_machine *m = sim_machine();
+	int ncpus = sim_ncpus();
+	if (!spread || m->nodes == 1)
+		return i % ncpus;
+	int per = m->cpus_per_node;
+	return (i % m->nodes) * per + (i / m->nodes) % per;
 }
 
 static json_t *ns(sim_time_t t)
@@ -45,6 +56,7 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 	struct sim_machine m;
 	scenario_machine(doc, &m);
 	sim_engine_init(&m, scenario_stop_at(doc), scenario_time_limit(doc), seed);
+	mm_setup(doc);
 	json_t *ws = json_object_get(doc, "workloads");
 	size_t n = json_array_size(ws);
 	const struct workload_ops **ops = g_new0(const struct workload_ops *, n);
@@ -77,10 +89,13 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 			      "sim_time_ns", ns(sim_end()), "cpus", sim_ncpus(), "cpu_time_ns",
 			      cpu_time_json(), "locks", locks_json(), "metrics", metrics,
 			      "engine_calls", (json_int_t)sim_engine_calls(), "completed", completed);
+	if (!mm_results(r))
+		*violation = 1;
 	for (size_t i = 0; i < n; i++)
 		ops[i]->destroy(state[i]);
 	g_free(ops);
 	g_free(state);
+	mm_teardown();
 	lock_class_reset_all();
 	sim_engine_fini();
 	return r;

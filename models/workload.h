@@ -3,6 +3,7 @@
  * workload_specs.c (its scenario keys) and the table in workload.c. */
 #pragma once
 #include <jansson.h>
+#include <stdbool.h>
 
 struct workload_ops {
 	const char *type;
@@ -15,7 +16,11 @@ struct workload_ops {
 };
 
 const struct workload_ops *workload_ops_find(const char *type);
+/* CPU of a workload's task @i: spread over the nodes (node i mod nodes), or
+ * packed (CPU i); wraps around the machine's CPUs. */
+int workload_cpu_for(int i, bool spread);
 extern const struct workload_ops lockbench_ops;
+extern const struct workload_ops memhog_ops;
 
 /* Run one simulation of a validated scenario document with @seed and return
  * its result (see docs/results.md); *violation is set when the run failed. */

@@ -111,10 +111,53 @@ static bool lockbench_finite(json_t *w)
 static const struct workload_spec lockbench_wspec = {"lockbench", &lockbench_spec,
 						     lockbench_check, lockbench_finite};
 
+/* memhog --------------------------------------------------------------- */
+
+static const char *const memhog_types[] = {"memhog", NULL};
+static const struct spec memhog_type = {.kind = SPEC_ENUM, .values = memhog_types};
+static const struct spec memhog_cgroup = {
+	.kind = SPEC_STRING,
+	.doc = "cgroup of task i: a memcg.cgroups name; \"%d\" is replaced by i",
+	.min = 0,
+	.max = 128};
+static const struct spec memhog_count = {
+	.kind = SPEC_INTEGER, .doc = "tasks, one per cgroup instance", .min = 1, .max = 4096};
+static const struct spec memhog_size = {
+	.kind = SPEC_NUMBER, .doc = "memory each task writes once, MiB", .min = 0, .max = 1048576};
+
+static const struct spec_field memhog_fields[] = {
+	{"type", &memhog_type, true, NULL},
+	{"cgroup", &memhog_cgroup, true, NULL},
+	{"count", &memhog_count, false, "1"},
+	{"size_mb", &memhog_size, true, NULL},
+	{"placement", &lockbench_placement, false, "\"spread\""},
+	{NULL, NULL, false, NULL},
+};
+
+static const struct spec memhog_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "memhog: each task writes size_mb of anonymous memory once, charged to its cgroup",
+	.fields = memhog_fields};
+
+static bool memhog_check(json_t *w, const char *path, const struct sim_machine *m,
+			 GHashTable *locs, GError **err)
+{
+	return true; /* the cgroup names are checked with the memcg section */
+}
+
+static bool memhog_finite(json_t *w)
+{
+	return true;
+}
+
+static const struct workload_spec memhog_wspec = {"memhog", &memhog_spec, memhog_check,
+						  memhog_finite};
+
 /* registry -------------------------------------------------------------- */
 
-const struct workload_spec *const workload_specs[] = {&lockbench_wspec, NULL};
-const struct spec_tag workload_tags[] = {{"lockbench", &lockbench_spec}, {NULL, NULL}};
+const struct workload_spec *const workload_specs[] = {&lockbench_wspec, &memhog_wspec, NULL};
+const struct spec_tag workload_tags[] = {
+	{"lockbench", &lockbench_spec}, {"memhog", &memhog_spec}, {NULL, NULL}};
 
 const struct workload_spec *workload_spec_find(const char *type)
 {

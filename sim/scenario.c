@@ -1,4 +1,5 @@
 #include "scenario.h"
+#include "scenario_memcg.h"
 #include "sim_dist.h"
 #include "sim_rng.h"
 #include "workload_specs.h"
@@ -85,6 +86,61 @@ static const struct spec variants_spec = {
 	.max = SCENARIO_MAX_VARIANTS,
 	.items = &(const struct spec){.kind = SPEC_OBJECT, .fields = variant_fields}};
 
+static const char *const lru_scopes[] = {"node", "memcg", NULL};
+static const struct spec cgroup_name_spec = {
+	.kind = SPEC_STRING,
+	.doc = "path below the root (\"a/b\"); with count > 1 it must hold one \"%d\"",
+	.min = 1,
+	.max = 128};
+static const struct spec_field cgroup_fields[] = {
+	{"name", &cgroup_name_spec, true, NULL},
+	{"count", &(const struct spec){.kind = SPEC_INTEGER, .doc = "instances, %d = 0..count-1",
+				       .min = 1, .max = 4096},
+	 false, "1"},
+	{"memory_max_mb", &(const struct spec){.kind = SPEC_NUMBER,
+					       .doc = "memory.max, MiB; 0 for no limit",
+					       .min = 0, .max = 1 << 30},
+	 false, "0"},
+	{NULL, NULL, false, NULL}};
+static const char *const swap_types[] = {"zram", NULL};
+static const char *const cluster_orders[] = {"sequential", "interleave", NULL};
+static const struct spec_field swap_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = swap_types}, false, "\"zram\""},
+	{"size_mb", &(const struct spec){.kind = SPEC_NUMBER, .doc = "swap device size, MiB",
+					 .min = 0, .max = 1 << 24},
+	 true, NULL},
+	{"batch_pages", &(const struct spec){.kind = SPEC_INTEGER,
+					     .doc = "folios swapped out per simulated step "
+						    "(their locks merged); see docs/calibration.md",
+					     .min = 1, .max = 512},
+	 false, "32"},
+	{"cluster_order", &(const struct spec){.kind = SPEC_ENUM,
+					       .doc = "which free cluster a CPU takes: the next in "
+						      "device order (sequential: every CPU in one "
+						      "64 MiB swap-cache address space), or one in "
+						      "its own address space (interleave)",
+					       .values = cluster_orders},
+	 false, "\"sequential\""},
+	{NULL, NULL, false, NULL}};
+static const struct spec_field memcg_fields[] = {
+	{"list_lru_scope", &(const struct spec){.kind = SPEC_ENUM,
+						.doc = "list_lru locking: node (one lock per "
+						       "node) or memcg (one lock per list)",
+						.values = lru_scopes},
+	 false, "\"node\""},
+	{"cgroups", &(const struct spec){.kind = SPEC_ARRAY, .doc = "the cgroup tree, parents first",
+					 .min = 0, .max = 1024,
+					 .items = &(const struct spec){.kind = SPEC_OBJECT,
+								       .fields = cgroup_fields}},
+	 false, "[]"},
+	{"swap", &(const struct spec){.kind = SPEC_OBJECT, .doc = "a swap device",
+				      .fields = swap_fields},
+	 false, NULL},
+	{NULL, NULL, false, NULL}};
+static const struct spec memcg_spec = {
+	.kind = SPEC_OBJECT, .doc = "memory cgroups, list_lru locking and swap",
+	.fields = memcg_fields};
+
 static const struct spec_field top_fields[] = {
 	{"name", &(const struct spec){.kind = SPEC_STRING, .doc = "scenario name", .min = 1, .max = 128},
 	 true, NULL},
@@ -98,6 +154,7 @@ static const struct spec_field top_fields[] = {
 	 false, "1"},
 	{"machine", &machine_spec, true, NULL},
 	{"workloads", &workloads_spec, true, NULL},
+	{"memcg", &memcg_spec, false, "{}"},
 	{"stop", &stop_spec, true, NULL},
 	{"variants", &variants_spec, false, "[]"},
 	{NULL, NULL, false, NULL}};
@@ -206,6 +263,8 @@ static bool check_doc(json_t *doc, GHashTable *locs, GError **err)
 		return spec_fail(locs, mj, "cpus_per_node", "machine.cpus_per_node", err,
 				 "expected nodes x cpus_per_node <= %d, got %d x %d",
 				 SIM_MACHINE_MAX_CPUS, m.nodes, m.cpus_per_node);
+	if (!scenario_memcg_check(doc, locs, err))
+		return false;
 	json_t *ws = json_object_get(doc, "workloads");
 	bool needs_end = scenario_stop_at(doc) == 0;
 	size_t i;

@@ -12,6 +12,16 @@ enum sim_cost_id {
 	SIM_COST_LINE_OTHER_NODE,  /* ... by a CPU of another node */
 	SIM_COST_IRQ_SAVE_RESTORE, /* local_irq_save + local_irq_restore */
 	SIM_COST_CONTEXT_SWITCH,   /* switching a CPU from one task to another */
+	SIM_COST_ATOMIC,	   /* atomic on a shared counter (page_counter) */
+	SIM_COST_LIST_OP,	   /* list_add / list_del of a list_lru item, under its lock */
+	SIM_COST_XA_STORE,	   /* one swap-cache xarray store, under i_pages */
+	SIM_COST_XA_NODE_FREE,	   /* xa_delete_node of a shadow node */
+	SIM_COST_LRU_PAGE,	   /* isolating or putting back one page, under lru_lock */
+	SIM_COST_MEMSET_PAGE,	   /* user time writing one 4 KiB page */
+	SIM_COST_ANON_FAULT,	   /* kernel time of one anonymous page fault */
+	SIM_COST_RECLAIM_PAGE,	   /* shrink_folio_list work per page, not counting the below */
+	SIM_COST_ZRAM_WRITE,	   /* compressing and storing one page in zram */
+	SIM_COST_SHRINKER_CALL,	   /* one do_shrink_slab call: count_objects and setup */
 	SIM_COST_N
 };
 

@@ -1,0 +1,151 @@
+/* list_lru: memcg-aware reclaimable-object lists, as mm/list_lru.c.
+ *
+ * One list_lru_one (a list + nr_items) per (memcg, node), plus one per node
+ * for the root. Which lock protects a list is the lock scope, a table of
+ * operations chosen by the scenario:
+ *  - list_lru_scope_node:  one lock per node for every memcg's list on it
+ *    (Linux 3.19 .. 6.12), node nr_items under that lock;
+ *  - list_lru_scope_memcg: one lock per list_lru_one, looked up under RCU
+ *    with a dead marker (Linux 6.13), node nr_items atomic outside it. */
+#pragma once
+#include "memcg.h"
+#include "spinlock.h"
+#include <limits.h>
+
+enum lru_status {
+	LRU_REMOVED,	   /* item removed, lock still held */
+	LRU_REMOVED_RETRY, /* item removed, lock dropped: restart the walk */
+	LRU_ROTATE,	   /* item moved to the tail */
+	LRU_SKIP,	   /* item left where it is */
+	LRU_RETRY,	   /* item not freeable now, lock dropped: restart */
+	LRU_STOP,	   /* stop walking, lock still held */
+};
+
+struct list_lru_one;
+
+/* Embedded first in every object kept on a list_lru. */
+struct lru_item {
+	struct lru_item *prev, *next;
+	struct list_lru_one *on; /* the list it is on, NULL when off (checker) */
+};
+
+struct list_lru_one {
+	struct lru_item head;
+	long nr_items;		 /* the list's lock; LONG_MIN once reparented (memcg scope) */
+	struct spinlock lock;	 /* memcg scope: protects this list */
+	struct mem_cgroup *memcg; /* owner */
+	int nid;
+};
+
+struct list_lru_node {
+	struct spinlock lock;	  /* node scope: protects every list of the node */
+	struct spinlock nr_line;  /* memcg scope: the atomic nr_items cache line */
+	struct list_lru_one lru;  /* the root's list */
+	long nr_items;		  /* node scope: lock; memcg scope: atomic */
+};
+
+/* What a caller holds after locking a list. */
+struct lru_locked {
+	struct spinlock *lock;
+	struct spin_entry *entry;
+	enum spin_flavour fl;
+};
+
+struct list_lru;
+
+struct list_lru_scope_ops {
+	const char *name;	 /* "node" or "memcg" */
+	const char *lock_class;	 /* lock_stat class of the list lock */
+	bool reparent_objcg_first; /* Linux <= 6.12 reparented objcgs before the lists */
+	/* Linux <= 6.12 pointed the dying memcg's kmemcg_id at its parent's
+	 * before splicing, so that new items go to the parent's list. */
+	bool switch_kmemcg_id;
+	/* Lock the list of @memcg on @nid. With @skip_empty a reparented
+	 * (dead) list gives NULL; without, the parent's list is locked. */
+	struct list_lru_one *(*lock_list)(struct sim_task *t, struct list_lru *lru, int nid,
+					  struct mem_cgroup *memcg, enum spin_flavour fl,
+					  bool skip_empty, const char *site, struct lru_locked *held);
+	/* @delta items were added to (removed from) list @l on @nid, which
+	 * is locked: its count, and the node's where the node lock covers it. */
+	void (*count_locked)(struct list_lru *lru, int nid, struct list_lru_one *l, long delta);
+	/* Once unlocked: the node's count where it is an atomic, @nr_ops
+	 * atomic operations in all. */
+	void (*count_unlocked)(struct sim_task *t, struct list_lru *lru, int nid, long delta,
+			       long nr_ops);
+	/* Move every item of the dying memcg's list @src on @nid to @parent's. */
+	void (*reparent_one)(struct sim_task *t, struct list_lru *lru, int nid,
+			     struct list_lru_one *src, struct mem_cgroup *parent);
+	/* After every node: drop index @src_idx's lists from the lookup table. */
+	void (*reparent_done)(struct list_lru *lru, int src_idx);
+};
+
+extern const struct list_lru_scope_ops list_lru_scope_node;
+extern const struct list_lru_scope_ops list_lru_scope_memcg;
+const struct list_lru_scope_ops *list_lru_scope_find(const char *name);
+
+struct list_lru_stats {
+	long added, deleted, isolated, rotated, retries, reparented_items, wrong_list_del;
+};
+
+struct list_lru {
+	char *name;
+	const struct list_lru_scope_ops *scope;
+	int shrinker_id;
+	int nodes;
+	struct list_lru_node *node;
+	GHashTable *xa;	 /* kmemcg_id + 1 -> struct list_lru_one[nodes] */
+	GPtrArray *dead; /* erased lists awaiting their grace period */
+	struct lock_class *cls, *nr_class;
+	struct list_lru_stats stat;
+};
+
+typedef enum lru_status (*list_lru_walk_cb)(struct sim_task *t, struct list_lru *lru,
+					    struct lru_item *item, struct list_lru_one *l,
+					    struct lru_locked *held, void *arg);
+
+void list_lru_init_memcg(struct list_lru *lru, const char *name,
+			 const struct list_lru_scope_ops *scope, int shrinker_id);
+void list_lru_destroy(struct list_lru *lru);
+/* Every registered list_lru, for reparenting and the checker. */
+GPtrArray *list_lru_all(void);
+
+bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
+		  struct mem_cgroup *memcg);
+bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
+		  struct mem_cgroup *memcg);
+/* @n list_lru_del + list_lru_add pairs of one item, as @n folios stored one
+ * after the other into a shadow-only xarray node cause, merged into one
+ * critical section: the item ends at the tail of its memcg's list. */
+void list_lru_del_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
+		      struct mem_cgroup *memcg, long n);
+/* Lockless reads of nr_items. */
+long list_lru_count_one(struct list_lru *lru, int nid, struct mem_cgroup *memcg);
+long list_lru_count_node(struct list_lru *lru, int nid);
+long list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int nid,
+		       struct mem_cgroup *memcg, list_lru_walk_cb isolate, void *arg,
+		       long *nr_to_walk);
+long list_lru_walk_one_irq(struct sim_task *t, struct list_lru *lru, int nid,
+			   struct mem_cgroup *memcg, list_lru_walk_cb isolate, void *arg,
+			   long *nr_to_walk);
+/* For isolate callbacks: take @item off @l (the lock is held). */
+void list_lru_isolate(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,
+		      struct lru_item *item);
+void list_lru_unlock(struct sim_task *t, struct lru_locked *held);
+
+/* memcg_offline_kmem's list part: reparent every list_lru of @memcg. */
+void memcg_reparent_list_lrus(struct sim_task *t, struct mem_cgroup *memcg,
+			      struct mem_cgroup *parent);
+
+/* Internal, shared by the two scopes (list_lru_scope_*.c). */
+struct list_lru_one *list_lru_memcg_lists(struct list_lru *lru, struct mem_cgroup *memcg,
+					  bool create);
+struct list_lru_one *list_lru_lists_by_idx(struct list_lru *lru, int idx);
+void list_lru_erase_idx(struct list_lru *lru, int idx);
+void list_lru_splice(struct list_lru_one *src, struct list_lru_one *dst);
+void list_lru_lock(struct sim_task *t, struct spinlock *lock, enum spin_flavour fl,
+		   const char *site, struct lru_locked *held);
+void set_shrinker_bit(struct mem_cgroup *memcg, int nid, int shrinker_id);
+static inline bool list_lru_one_dead(const struct list_lru_one *l)
+{
+	return l->nr_items == LONG_MIN;
+}

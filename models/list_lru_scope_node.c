@@ -1,0 +1,69 @@
+/* list_lru lock scope "node" (Linux 3.19 .. 6.12): struct list_lru_node's
+ * one spinlock protects adding, deleting, isolating and reparenting for every
+ * memcg's list on the node, and the node's nr_items. */
+#include "list_lru.h"
+
+/* list_lru_from_memcg_idx: the list of memcg index @idx on @nid. */
+static struct list_lru_one *list_lru_from_memcg_idx(struct list_lru *lru, int nid,
+						    struct mem_cgroup *memcg)
+{
+	if (!memcg->parent || memcg->kmemcg_id < 0)
+		return &lru->node[nid].lru;
+	return &list_lru_memcg_lists(lru, memcg, true)[nid];
+}
+
+static struct list_lru_one *node_lock_list(struct sim_task *t, struct list_lru *lru, int nid,
+					   struct mem_cgroup *memcg, enum spin_flavour fl,
+					   bool skip_empty, const char *site, struct lru_locked *held)
+{
+	list_lru_lock(t, &lru->node[nid].lock, fl, site, held);
+	/* An offline memcg's kmemcg_id is its parent's (see reparent_one):
+	 * the lookup itself redirects to the parent's list. */
+	return list_lru_from_memcg_idx(lru, nid, memcg);
+}
+
+static void node_count_locked(struct list_lru *lru, int nid, struct list_lru_one *l, long delta)
+{
+	l->nr_items += delta;
+	lru->node[nid].nr_items += delta; /* the node lock covers it */
+}
+
+static void node_count_unlocked(struct sim_task *t, struct list_lru *lru, int nid, long delta,
+				long nr_ops)
+{
+}
+
+/* memcg_reparent_list_lru_node: under the node lock, irqs off. */
+static void node_reparent_one(struct sim_task *t, struct list_lru *lru, int nid,
+			      struct list_lru_one *src, struct mem_cgroup *parent)
+{
+	struct lru_locked held;
+	list_lru_lock(t, &lru->node[nid].lock, SPIN_IRQ, "memcg_reparent_list_lrus", &held);
+	struct list_lru_one *dst = list_lru_from_memcg_idx(lru, nid, parent);
+	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_LIST_OP]);
+	list_lru_splice(src, dst);
+	if (src->nr_items) {
+		dst->nr_items += src->nr_items;
+		set_shrinker_bit(dst->memcg, nid, lru->shrinker_id);
+		lru->stat.reparented_items += src->nr_items;
+		src->nr_items = 0;
+	}
+	list_lru_unlock(t, &held);
+}
+
+static void node_reparent_done(struct list_lru *lru, int src_idx)
+{
+	list_lru_erase_idx(lru, src_idx);
+}
+
+const struct list_lru_scope_ops list_lru_scope_node = {
+	.name = "node",
+	.lock_class = "&nlru->lock",
+	.reparent_objcg_first = true,
+	.switch_kmemcg_id = true,
+	.lock_list = node_lock_list,
+	.count_locked = node_count_locked,
+	.count_unlocked = node_count_unlocked,
+	.reparent_one = node_reparent_one,
+	.reparent_done = node_reparent_done,
+};

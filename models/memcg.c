@@ -1,0 +1,283 @@
+#include "memcg.h"
+#include "list_lru.h"
+#include "shrinker.h"
+#include "vmscan.h"
+#include <string.h>
+
+struct memcg_tree *memcg_tree;
+
+static sim_time_t cost(enum sim_cost_id id)
+{
+	return sim_machine()->cost[id];
+}
+
+static void page_counter_init(struct page_counter *c, long max, struct page_counter *parent)
+{
+	c->usage = 0;
+	c->max = max;
+	c->parent = parent;
+	spin_lock_init(&c->line, memcg_tree->counter_class);
+}
+
+static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *parent, long max)
+{
+	struct memcg_tree *T = memcg_tree;
+	struct mem_cgroup *m = g_new0(struct mem_cgroup, 1);
+	m->id = (int)T->all->len;
+	m->name = g_strdup(name);
+	m->parent = parent;
+	m->children = g_ptr_array_new();
+	m->online = true;
+	m->kmemcg_id = parent ? T->next_kmemcg_id++ : -1;
+	page_counter_init(&m->memory, max, parent && parent->parent ? &parent->memory : NULL);
+	m->nodeinfo = g_new0(struct lruvec, T->nodes);
+	for (int n = 0; n < T->nodes; n++)
+		spin_lock_init(&m->nodeinfo[n].lru_lock, T->lruvec_class);
+	m->shrinker_bits = g_new0(uint64_t, T->nodes);
+	m->nr_deferred = g_new0(long, (size_t)T->nodes * SHRINKER_MAX);
+	m->objcg = g_new0(struct obj_cgroup, 1);
+	m->objcg->memcg = m;
+	g_ptr_array_add(T->all, m);
+	g_hash_table_insert(T->by_name, m->name, m);
+	if (parent)
+		g_ptr_array_add(parent->children, m);
+	return m;
+}
+
+void memcg_tree_init(int nodes, int ncpus)
+{
+	struct memcg_tree *T = g_new0(struct memcg_tree, 1);
+	memcg_tree = T;
+	T->nodes = nodes;
+	T->all = g_ptr_array_new();
+	T->by_name = g_hash_table_new(g_str_hash, g_str_equal);
+	T->counter_class = lock_class_get("&memcg->memory");
+	T->counter_class->type = "atomic";
+	T->lruvec_class = lock_class_get("&lruvec->lru_lock");
+	T->stock = g_malloc0(sizeof(*T->stock) * (size_t)ncpus);
+	T->root = memcg_alloc("", NULL, G_MAXLONG);
+}
+
+void memcg_tree_destroy(void)
+{
+	struct memcg_tree *T = memcg_tree;
+	if (!T)
+		return;
+	for (guint i = 0; i < T->all->len; i++) {
+		struct mem_cgroup *m = T->all->pdata[i];
+		for (int n = 0; n < T->nodes; n++)
+			spin_lock_destroy(&m->nodeinfo[n].lru_lock);
+		spin_lock_destroy(&m->memory.line);
+		g_ptr_array_free(m->children, TRUE);
+		g_free(m->nodeinfo);
+		g_free(m->shrinker_bits);
+		g_free(m->nr_deferred);
+		g_free(m->objcg);
+		g_free(m->name);
+		g_free(m);
+	}
+	g_ptr_array_free(T->all, TRUE);
+	g_hash_table_destroy(T->by_name);
+	g_free(T->stock);
+	g_free(T);
+	memcg_tree = NULL;
+}
+
+struct mem_cgroup *mem_cgroup_lookup(const char *name)
+{
+	return g_hash_table_lookup(memcg_tree->by_name, name);
+}
+
+struct mem_cgroup *mem_cgroup_create(const char *name, long max_pages)
+{
+	const char *slash = strrchr(name, '/');
+	char *parent_name = slash ? g_strndup(name, (gsize)(slash - name)) : g_strdup("");
+	struct mem_cgroup *parent = mem_cgroup_lookup(parent_name);
+	g_free(parent_name);
+	g_assert_nonnull(parent); /* the scenario loader checked the tree */
+	return memcg_alloc(name, parent, max_pages);
+}
+
+struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *prev)
+{
+	if (!prev)
+		return root;
+	if (prev->children->len)
+		return prev->children->pdata[0];
+	for (struct mem_cgroup *m = prev; m != root; m = m->parent) {
+		GPtrArray *sib = m->parent->children;
+		for (guint i = 0; i + 1 < sib->len; i++)
+			if (sib->pdata[i] == m)
+				return sib->pdata[i + 1];
+	}
+	return NULL;
+}
+
+/* One atomic on the counter's cache line. */
+static void page_counter_atomic(struct sim_task *t, struct page_counter *c, const char *site)
+{
+	spin_lock_hold(t, &c->line, cost(SIM_COST_ATOMIC), SIM_CAT_SYS, SPIN_PLAIN, site);
+}
+
+bool page_counter_try_charge(struct sim_task *t, struct page_counter *counter, long nr,
+			     struct page_counter **fail)
+{
+	for (struct page_counter *c = counter; c; c = c->parent) {
+		page_counter_atomic(t, c, __func__);
+		c->usage += nr;
+		if (c->usage > c->max) {
+			c->usage -= nr;
+			for (struct page_counter *u = counter; u != c; u = u->parent) {
+				page_counter_atomic(t, u, __func__);
+				u->usage -= nr;
+			}
+			*fail = c;
+			return false;
+		}
+	}
+	return true;
+}
+
+void page_counter_uncharge(struct sim_task *t, struct page_counter *counter, long nr)
+{
+	for (struct page_counter *c = counter; c; c = c->parent) {
+		page_counter_atomic(t, c, __func__);
+		c->usage -= nr;
+		g_assert_cmpint(c->usage, >=, 0);
+	}
+}
+
+static struct mem_cgroup *memcg_of_counter(struct page_counter *c)
+{
+	return (struct mem_cgroup *)((char *)c - offsetof(struct mem_cgroup, memory));
+}
+
+long mem_cgroup_margin(struct mem_cgroup *memcg)
+{
+	long margin = G_MAXLONG;
+	for (struct page_counter *c = &memcg->memory; c; c = c->parent)
+		margin = MIN(margin, c->max - c->usage);
+	return margin;
+}
+
+static bool consume_stock(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	int cpu = sim_task_cpu(t);
+	if (memcg_tree->stock[cpu].cached != memcg || memcg_tree->stock[cpu].nr_pages < nr)
+		return false;
+	memcg_tree->stock[cpu].nr_pages -= nr;
+	return true;
+}
+
+static void drain_stock(struct sim_task *t, int cpu)
+{
+	struct mem_cgroup *old = memcg_tree->stock[cpu].cached;
+	if (old && memcg_tree->stock[cpu].nr_pages)
+		page_counter_uncharge(t, &old->memory, memcg_tree->stock[cpu].nr_pages);
+	memcg_tree->stock[cpu].cached = NULL;
+	memcg_tree->stock[cpu].nr_pages = 0;
+}
+
+static void refill_stock(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	int cpu = sim_task_cpu(t);
+	if (memcg_tree->stock[cpu].cached != memcg) {
+		drain_stock(t, cpu);
+		memcg_tree->stock[cpu].cached = memcg;
+	}
+	memcg_tree->stock[cpu].nr_pages += nr;
+	if (memcg_tree->stock[cpu].nr_pages > MEMCG_CHARGE_BATCH)
+		drain_stock(t, cpu);
+}
+
+/* try_charge_memcg: stock, then the counters with a batch, then reclaim. */
+static bool try_charge_memcg(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	long batch = MAX(MEMCG_CHARGE_BATCH, nr);
+	int retries = MAX_RECLAIM_RETRIES;
+	if (consume_stock(t, memcg, nr))
+		return true;
+	for (;;) {
+		struct page_counter *fail = NULL;
+		if (page_counter_try_charge(t, &memcg->memory, batch, &fail)) {
+			if (batch > nr)
+				refill_stock(t, memcg, batch - nr);
+			return true;
+		}
+		if (batch > nr) {
+			batch = nr;
+			continue;
+		}
+		struct mem_cgroup *over = memcg_of_counter(fail);
+		long reclaimed = try_to_free_mem_cgroup_pages(t, over, nr);
+		if (mem_cgroup_margin(over) >= nr)
+			continue;
+		if (reclaimed && retries-- > 0)
+			continue;
+		if (retries-- > 0)
+			continue;
+		/* OOM: counted; the OOM killer is not modelled, the charge is forced. */
+		over->stat.oom++;
+		for (struct page_counter *c = &memcg->memory; c; c = c->parent)
+			c->usage += nr;
+		return false;
+	}
+}
+
+bool mem_cgroup_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	if (!memcg->parent) /* the root is not charged */
+		return true;
+	memcg->stat.charged += nr;
+	return try_charge_memcg(t, memcg, nr);
+}
+
+void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	if (!memcg->parent)
+		return;
+	memcg->stat.uncharged += nr;
+	page_counter_uncharge(t, &memcg->memory, nr);
+}
+
+void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file)
+{
+	struct lruvec *lv = &memcg->nodeinfo[nid];
+	spin_lock_hold(t, &lv->lru_lock, (anon + file) * cost(SIM_COST_LRU_PAGE), SIM_CAT_SYS,
+		       SPIN_IRQ, "folio_batch_move_lru");
+	lv->nr_anon += anon;
+	lv->nr_file += file;
+}
+
+long lruvec_pages(struct mem_cgroup *memcg, int nid)
+{
+	return memcg->nodeinfo[nid].nr_anon + memcg->nodeinfo[nid].nr_file;
+}
+
+static void memcg_reparent_objcgs(struct mem_cgroup *memcg, struct mem_cgroup *parent)
+{
+	for (guint i = 0; i < memcg_tree->all->len; i++) {
+		struct mem_cgroup *m = memcg_tree->all->pdata[i];
+		if (m->objcg->memcg == memcg)
+			m->objcg->memcg = parent;
+	}
+}
+
+/* Linux <= 6.12 reparented objcgs first; the split list_lru lock moved it
+ * after the lists, so that items keep a stable memcg until they are drained. */
+void memcg_offline_kmem(struct sim_task *t, struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *parent = memcg->parent;
+	bool objcg_first = memcg_tree->lru_scope->reparent_objcg_first;
+	if (objcg_first)
+		memcg_reparent_objcgs(memcg, parent);
+	memcg_reparent_list_lrus(t, memcg, parent);
+	if (!objcg_first)
+		memcg_reparent_objcgs(memcg, parent);
+}
+
+void mem_cgroup_css_offline(struct sim_task *t, struct mem_cgroup *memcg)
+{
+	memcg->online = false;
+	memcg_offline_kmem(t, memcg);
+}

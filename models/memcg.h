@@ -1,0 +1,92 @@
+/* memcg: memory cgroups, their page counters, charging with a per-CPU stock,
+ * per-node lruvecs, and the cgroup lifecycle (mkdir, rmdir -> offline ->
+ * reparent). Function names follow mm/memcontrol.c and mm/page_counter.c. */
+#pragma once
+#include "mm_const.h"
+#include "spinlock.h"
+#include <glib.h>
+#include <stdint.h>
+
+struct mem_cgroup;
+
+/* A hierarchical page counter. Its cache line is a FIFO server: every
+ * charge or uncharge is one atomic on it (lock class "&memcg->memory"). */
+struct page_counter {
+	long usage; /* pages; atomic in the kernel */
+	long max;
+	struct page_counter *parent;
+	struct spinlock line;
+};
+
+/* Per (memcg, node): the page LRU lists, protected by lru_lock. */
+struct lruvec {
+	struct spinlock lru_lock;
+	long nr_anon; /* lru_lock */
+	long nr_file; /* lru_lock */
+};
+
+struct obj_cgroup {
+	struct mem_cgroup *memcg; /* redirected to the parent on reparenting */
+};
+
+struct memcg_stats {
+	long charged, uncharged, pgscan, pgsteal, pswpout, file_dropped;
+	long reclaim_calls, oom, shrinker_calls, slab_scanned, slab_freed;
+	sim_time_t reclaim_time; /* in try_to_free_mem_cgroup_pages */
+};
+
+struct mem_cgroup {
+	int id;		/* index in creation order; 0 is the root */
+	char *name;	/* path below the root, "" for the root */
+	struct mem_cgroup *parent;
+	GPtrArray *children;
+	struct page_counter memory;
+	int kmemcg_id; /* list_lru index; the root and offline memcgs: -1 */
+	bool online;
+	struct lruvec *nodeinfo; /* [nodes] */
+	uint64_t *shrinker_bits; /* [nodes]: bit per shrinker id */
+	long *nr_deferred;	 /* [nodes x SHRINKER_MAX]: deferred scan work */
+	struct obj_cgroup *objcg;
+	struct memcg_stats stat;
+};
+
+struct list_lru_scope_ops;
+
+struct memcg_tree {
+	struct mem_cgroup *root;
+	const struct list_lru_scope_ops *lru_scope; /* of every list_lru of the run */
+	GPtrArray *all; /* every memcg ever created, by id */
+	GHashTable *by_name;
+	int nodes;
+	int next_kmemcg_id;
+	struct lock_class *counter_class, *lruvec_class;
+	struct { struct mem_cgroup *cached; long nr_pages; } *stock; /* per CPU */
+};
+
+extern struct memcg_tree *memcg_tree;
+
+void memcg_tree_init(int nodes, int ncpus);
+void memcg_tree_destroy(void);
+/* mkdir: create @name (parent is the path up to its last '/'). */
+struct mem_cgroup *mem_cgroup_create(const char *name, long max_pages);
+struct mem_cgroup *mem_cgroup_lookup(const char *name);
+/* Pre-order iteration over @root's subtree, as mem_cgroup_iter(). */
+struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *prev);
+
+/* Charge @nr pages to @memcg from task @t; false when reclaim failed and the
+ * charge ended in OOM (counted, then forced as memory.oom.group-less
+ * kernels do for the faulting task's next retry). */
+bool mem_cgroup_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr);
+void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr);
+long mem_cgroup_margin(struct mem_cgroup *memcg);
+/* Add pages to the memcg's LRU on @nid (lru_add under the lruvec lock). */
+void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file);
+long lruvec_pages(struct mem_cgroup *memcg, int nid);
+
+/* rmdir: offline and reparent (memcg_offline_kmem). */
+void mem_cgroup_css_offline(struct sim_task *t, struct mem_cgroup *memcg);
+void memcg_offline_kmem(struct sim_task *t, struct mem_cgroup *memcg);
+
+bool page_counter_try_charge(struct sim_task *t, struct page_counter *c, long nr,
+			     struct page_counter **fail);
+void page_counter_uncharge(struct sim_task *t, struct page_counter *c, long nr);

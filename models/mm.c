@@ -1,0 +1,135 @@
+#include "mm.h"
+#include "list_lru.h"
+#include "lru_check.h"
+#include "scenario_memcg.h"
+#include "shrinker.h"
+#include "swap.h"
+
+void mm_setup(json_t *doc)
+{
+	json_t *mj = json_object_get(doc, "memcg");
+	memcg_tree_init(sim_machine()->nodes, sim_ncpus());
+	memcg_tree->lru_scope =
+		list_lru_scope_find(json_string_value(json_object_get(mj, "list_lru_scope")));
+	shrinker_registry_init();
+	GPtrArray *cgroups = scenario_cgroups(doc);
+	for (guint i = 0; i < cgroups->len; i++) {
+		struct scenario_cgroup *c = cgroups->pdata[i];
+		mem_cgroup_create(c->name, c->max_pages ? c->max_pages : G_MAXLONG);
+	}
+	g_ptr_array_free(cgroups, TRUE);
+	json_t *swap = json_object_get(mj, "swap");
+	if (swap)
+		swap_device_init((long)(json_number_value(json_object_get(swap, "size_mb")) * 256),
+				 (long)json_integer_value(json_object_get(swap, "batch_pages")),
+				 g_str_equal(json_string_value(json_object_get(swap, "cluster_order")),
+					     "interleave"),
+				 memcg_tree->lru_scope);
+}
+
+static json_t *ns(sim_time_t t)
+{
+	return json_real(sim_to_ns(t));
+}
+
+#define STAT_FIELDS(X)                                                                          \
+	X(charged) X(uncharged) X(pgscan) X(pgsteal) X(pswpout) X(file_dropped) X(reclaim_calls) \
+	X(oom) X(shrinker_calls) X(slab_scanned) X(slab_freed)
+
+static json_t *memcg_stats_json(const struct memcg_stats *st)
+{
+	json_t *o = json_object();
+#define X(f) json_object_set_new(o, #f, json_integer(st->f));
+	STAT_FIELDS(X)
+#undef X
+	json_object_set_new(o, "reclaim_time_ns", ns(st->reclaim_time));
+	return o;
+}
+
+static void stats_add(struct memcg_stats *into, const struct memcg_stats *from)
+{
+#define X(f) into->f += from->f;
+	STAT_FIELDS(X)
+#undef X
+	into->reclaim_time += from->reclaim_time;
+}
+
+static json_t *cgroups_json(struct memcg_stats *total)
+{
+	json_t *a = json_array();
+	for (guint i = 1; i < memcg_tree->all->len; i++) {
+		struct mem_cgroup *m = memcg_tree->all->pdata[i];
+		json_t *o = json_pack("{s:s, s:b, s:I, s:I}", "name", m->name, "online", m->online,
+				      "usage_pages", (json_int_t)m->memory.usage, "max_pages",
+				      (json_int_t)(m->memory.max == G_MAXLONG ? 0 : m->memory.max));
+		json_object_update(o, memcg_stats_json(&m->stat));
+		json_array_append_new(a, o);
+		stats_add(total, &m->stat);
+	}
+	return a;
+}
+
+static json_t *lrus_json(void)
+{
+	json_t *a = json_array();
+	GPtrArray *lrus = list_lru_all();
+	for (guint i = 0; i < lrus->len; i++) {
+		struct list_lru *l = lrus->pdata[i];
+		long items = 0;
+		for (int n = 0; n < l->nodes; n++)
+			items += list_lru_count_node(l, n);
+		json_array_append_new(
+			a, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "name",
+				     l->name, "scope", l->scope->name, "items", (json_int_t)items,
+				     "added", (json_int_t)l->stat.added, "deleted",
+				     (json_int_t)l->stat.deleted, "isolated",
+				     (json_int_t)l->stat.isolated, "rotated",
+				     (json_int_t)l->stat.rotated, "retries",
+				     (json_int_t)l->stat.retries, "reparented_items",
+				     (json_int_t)l->stat.reparented_items, "wrong_list_del",
+				     (json_int_t)l->stat.wrong_list_del));
+	}
+	return a;
+}
+
+static json_t *shrinkers_json(void)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < shrinker_count(); i++) {
+		struct shrinker *s = shrinker_by_id(i);
+		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I}", "name", s->name, "calls",
+						   (json_int_t)s->calls, "scanned",
+						   (json_int_t)s->scanned, "freed",
+						   (json_int_t)s->freed));
+	}
+	return a;
+}
+
+bool mm_results(json_t *replica)
+{
+	struct memcg_stats total = {0};
+	json_t *cgroups = cgroups_json(&total);
+	json_t *check = lru_check_all();
+	bool ok = json_array_size(check) == 0;
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "list_lru_scope",
+			      memcg_tree->lru_scope->name, "reclaim", memcg_stats_json(&total),
+			      "list_lrus", lrus_json(), "shrinkers", shrinkers_json(), "cgroups",
+			      cgroups, "violations", check);
+	if (swap_active)
+		json_object_set_new(
+			o, "swap",
+			json_pack("{s:I, s:I, s:I, s:I}", "slots_used",
+				  (json_int_t)swap_active->stat.slots_used, "nodes_allocated",
+				  (json_int_t)swap_active->stat.nodes_allocated, "nodes_reclaimed",
+				  (json_int_t)swap_active->stat.nodes_reclaimed, "isolate_retries",
+				  (json_int_t)swap_active->stat.isolate_retries));
+	json_object_set_new(replica, "memcg", o);
+	return ok;
+}
+
+void mm_teardown(void)
+{
+	swap_device_destroy();
+	memcg_tree_destroy();
+	shrinker_registry_destroy();
+}

@@ -1,0 +1,162 @@
+#include "swap.h"
+#include "workingset.h"
+
+struct swap_device *swap_active;
+
+static sim_time_t cost(enum sim_cost_id id)
+{
+	return sim_machine()->cost[id];
+}
+
+void swap_device_init(long pages, long batch, bool interleave,
+		      const struct list_lru_scope_ops *scope)
+{
+	struct swap_device *si = g_new0(struct swap_device, 1);
+	swap_active = si;
+	si->nr_slots = pages;
+	si->batch = batch;
+	si->interleave = interleave;
+	spin_lock_init(&si->lock, lock_class_get("&si->lock"));
+	si->percpu_cluster = g_malloc0(sizeof(*si->percpu_cluster) * (size_t)sim_ncpus());
+	si->nr_spaces = (int)((pages + SWAP_ADDRESS_SPACE_PAGES - 1) / SWAP_ADDRESS_SPACE_PAGES);
+	si->spaces = g_new0(struct swap_space, si->nr_spaces);
+	si->space_next_cluster = g_new0(long, si->nr_spaces);
+	for (int i = 0; i < si->nr_spaces; i++)
+		si->space_next_cluster[i] = i * (SWAP_ADDRESS_SPACE_PAGES / SWAPFILE_CLUSTER);
+	struct lock_class *xa = lock_class_get("&xa->xa_lock (swapper_spaces)");
+	for (int i = 0; i < si->nr_spaces; i++)
+		spin_lock_init(&si->spaces[i].i_pages, xa);
+	si->nr_nodes = (pages + XA_CHUNK_SIZE - 1) / XA_CHUNK_SIZE;
+	si->nodes = g_new0(struct xa_node *, si->nr_nodes);
+	workingset_init(si, scope);
+}
+
+void swap_device_destroy(void)
+{
+	struct swap_device *si = swap_active;
+	if (!si)
+		return;
+	for (long i = 0; i < si->nr_nodes; i++)
+		g_free(si->nodes[i]);
+	for (int i = 0; i < si->nr_spaces; i++)
+		spin_lock_destroy(&si->spaces[i].i_pages);
+	list_lru_destroy(&si->shadow_nodes);
+	spin_lock_destroy(&si->lock);
+	g_free(si->nodes);
+	g_free(si->spaces);
+	g_free(si->space_next_cluster);
+	g_free(si->percpu_cluster);
+	g_free(si);
+	swap_active = NULL;
+}
+
+bool swap_available(void)
+{
+	return swap_active && swap_active->stat.slots_used < swap_active->nr_slots;
+}
+
+static long take_cluster(struct swap_device *si, long space)
+{
+	const long per_space = SWAP_ADDRESS_SPACE_PAGES / SWAPFILE_CLUSTER;
+	long nr_clusters = (si->nr_slots + SWAPFILE_CLUSTER - 1) / SWAPFILE_CLUSTER;
+	long c = si->space_next_cluster[space];
+	if (c >= MIN((space + 1) * per_space, nr_clusters))
+		return -1;
+	si->space_next_cluster[space]++;
+	return c;
+}
+
+/* The next free cluster: in device order, or (interleave) from the CPU's
+ * stripe of address spaces (cpu, cpu + ncpus, ...), then from any. -1: none. */
+static long next_free_cluster(struct swap_device *si, int cpu)
+{
+	long nr_clusters = (si->nr_slots + SWAPFILE_CLUSTER - 1) / SWAPFILE_CLUSTER, c;
+	if (!si->interleave)
+		return si->next_cluster < nr_clusters ? si->next_cluster++ : -1;
+	for (long space = cpu % si->nr_spaces; space < si->nr_spaces; space += sim_ncpus())
+		if ((c = take_cluster(si, space)) >= 0)
+			return c;
+	for (long space = 0; space < si->nr_spaces; space++)
+		if ((c = take_cluster(si, space)) >= 0)
+			return c;
+	return -1;
+}
+
+/* get_swap_pages: up to @nr consecutive slots from this CPU's cluster,
+ * taking a new cluster under si->lock when it is used up. */
+static long get_swap_pages(struct sim_task *t, long nr, long *first)
+{
+	struct swap_device *si = swap_active;
+	int cpu = sim_task_cpu(t);
+	if (si->percpu_cluster[cpu].next >= si->percpu_cluster[cpu].end) {
+		spin_lock_hold(t, &si->lock, cost(SIM_COST_LIST_OP), SIM_CAT_SYS, SPIN_PLAIN,
+			       "get_swap_pages");
+		long c = next_free_cluster(si, cpu);
+		if (c < 0)
+			return 0;
+		si->percpu_cluster[cpu].next = c * SWAPFILE_CLUSTER;
+		si->percpu_cluster[cpu].end = MIN((c + 1) * SWAPFILE_CLUSTER, si->nr_slots);
+	}
+	*first = si->percpu_cluster[cpu].next;
+	long got = MIN(nr, si->percpu_cluster[cpu].end - *first);
+	si->percpu_cluster[cpu].next += got;
+	si->stat.slots_used += got;
+	return got;
+}
+
+static struct xa_node *xa_node_get(struct sim_task *t, long slot, struct mem_cgroup *memcg,
+				   int nid)
+{
+	struct swap_device *si = swap_active;
+	long idx = slot / XA_CHUNK_SIZE;
+	if (!si->nodes[idx]) {
+		struct xa_node *node = g_new0(struct xa_node, 1);
+		node->index = idx;
+		node->objcg = memcg->objcg;
+		node->nid = nid;
+		si->nodes[idx] = node;
+		si->stat.nodes_allocated++;
+	}
+	return si->nodes[idx];
+}
+
+/* One step of shrink_folio_list for @nr anonymous folios whose slots are
+ * consecutive in one address space. Per folio the kernel stores the folio
+ * in the swap cache (add_to_swap_cache), writes it to zram, and replaces it
+ * with a shadow entry (__remove_mapping); both stores update the xarray
+ * node's place on shadow_nodes (workingset_update_node). The step keeps
+ * every per-folio cost, with the folios' i_pages critical sections merged
+ * into one and their list_lru operations per node merged likewise. */
+static void swap_out_step(struct sim_task *t, struct mem_cgroup *memcg, int nid, long first,
+			  long nr)
+{
+	struct swap_device *si = swap_active;
+	struct swap_space *space = &si->spaces[first >> SWAP_ADDRESS_SPACE_SHIFT];
+	sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_ZRAM_WRITE)); /* swap_writepage */
+	struct spin_entry *xa = spin_lock(t, &space->i_pages, SPIN_IRQ, "__remove_mapping");
+	sim_task_charge(t, SIM_CAT_SYS, 2 * nr * cost(SIM_COST_XA_STORE));
+	for (long slot = first; slot < first + nr;) {
+		struct xa_node *node = xa_node_get(t, slot, memcg, nid);
+		long end = MIN(first + nr, (node->index + 1) * XA_CHUNK_SIZE);
+		long k = end - slot;
+		node->count += (int)k;
+		node->nr_values += (int)k;
+		workingset_update_node_folios(t, node, k);
+		slot = end;
+	}
+	spin_unlock(t, &space->i_pages, xa);
+}
+
+long swap_writeout_folios(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr)
+{
+	long done = 0;
+	while (done < nr) {
+		long first;
+		long got = get_swap_pages(t, MIN(nr - done, swap_active->batch), &first);
+		if (!got)
+			break;
+		swap_out_step(t, memcg, nid, first, got);
+		done += got;
+	}
+	return done;
+}

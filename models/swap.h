@@ -1,0 +1,53 @@
+/* swap: a zram swap device and its swap cache, as mm/swapfile.c and
+ * mm/swap_state.c: slots handed out in per-CPU clusters of SWAPFILE_CLUSTER,
+ * one swap-cache address space (xarray, i_pages lock) per 64 MiB of slots,
+ * xarray nodes of 64 slots that keep shadow entries after swap-out. */
+#pragma once
+#include "list_lru.h"
+#include "shrinker.h"
+
+struct swap_space {
+	struct spinlock i_pages; /* the address space's xarray lock */
+};
+
+/* A swap-cache xarray node. */
+struct xa_node {
+	struct lru_item private_list; /* on shadow_nodes when only shadows remain */
+	long index;		      /* first slot / XA_CHUNK_SIZE */
+	int count;		      /* entries: pages and shadows (i_pages) */
+	int nr_values;		      /* shadow entries (i_pages) */
+	struct obj_cgroup *objcg;     /* charged to: the allocating task's memcg */
+	int nid;		      /* allocated on */
+};
+
+struct swap_stats {
+	long slots_used, nodes_allocated, nodes_reclaimed, isolate_retries;
+};
+
+struct swap_device {
+	long nr_slots;
+	long next_cluster; /* si->lock */
+	struct spinlock lock; /* si->lock: cluster allocation */
+	struct { long next, end; } *percpu_cluster;
+	int nr_spaces;
+	struct swap_space *spaces;
+	long nr_nodes;
+	struct xa_node **nodes; /* by index, NULL when not allocated */
+	long batch;		/* pages per simulated swap-out step */
+	bool interleave;	/* CPU c takes clusters from address space c mod spaces */
+	long *space_next_cluster; /* interleave: next free cluster per space (si->lock) */
+	struct list_lru shadow_nodes;
+	struct shrinker workingset_shadow_shrinker;
+	struct swap_stats stat;
+};
+
+extern struct swap_device *swap_active;
+
+/* swapon: a zram device of @pages; @batch pages are swapped out per step. */
+void swap_device_init(long pages, long batch, bool interleave,
+		      const struct list_lru_scope_ops *scope);
+void swap_device_destroy(void);
+bool swap_available(void);
+/* Swap out @nr anonymous pages of @memcg on @nid: add_to_swap, zram write,
+ * __remove_mapping leaving shadow entries. Returns the pages freed. */
+long swap_writeout_folios(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);

@@ -1,0 +1,98 @@
+#include "vmscan.h"
+#include "shrinker.h"
+#include "swap.h"
+
+static sim_time_t cost(enum sim_cost_id id)
+{
+	return sim_machine()->cost[id];
+}
+
+/* shrink_folio_list: unmap and free; anonymous folios go to swap. */
+static long shrink_folio_list(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr,
+			      bool file)
+{
+	sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_RECLAIM_PAGE));
+	long freed;
+	if (file) {
+		sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_XA_STORE)); /* __remove_mapping */
+		freed = nr;
+		memcg->stat.file_dropped += nr;
+	} else {
+		freed = swap_writeout_folios(t, memcg, nid, nr);
+		memcg->stat.pswpout += freed;
+	}
+	mem_cgroup_uncharge(t, memcg, freed);
+	return freed;
+}
+
+/* shrink_inactive_list: isolate a batch under lru_lock, reclaim it, put
+ * back what could not be freed. */
+static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, int nid,
+				 long nr_to_scan, bool file, struct scan_control *sc)
+{
+	struct lruvec *lv = &memcg->nodeinfo[nid];
+	spin_lock_hold(t, &lv->lru_lock, nr_to_scan * cost(SIM_COST_LRU_PAGE), SIM_CAT_SYS,
+		       SPIN_IRQ, "isolate_lru_folios");
+	long *lru = file ? &lv->nr_file : &lv->nr_anon;
+	long taken = MIN(nr_to_scan, *lru);
+	*lru -= taken;
+	sc->nr_scanned += taken;
+	memcg->stat.pgscan += taken;
+	long freed = taken ? shrink_folio_list(t, memcg, nid, taken, file) : 0;
+	if (freed < taken) {
+		spin_lock_hold(t, &lv->lru_lock, (taken - freed) * cost(SIM_COST_LRU_PAGE),
+			       SIM_CAT_SYS, SPIN_IRQ, "move_folios_to_lru");
+		*lru += taken - freed;
+	}
+	memcg->stat.pgsteal += freed;
+	return freed;
+}
+
+/* shrink_lruvec: file pages first (swappiness is not modelled), in batches. */
+static void shrink_lruvec(struct sim_task *t, struct mem_cgroup *memcg, int nid,
+			  struct scan_control *sc)
+{
+	struct lruvec *lv = &memcg->nodeinfo[nid];
+	long nr[2] = {lv->nr_file >> sc->priority, lv->nr_anon >> sc->priority};
+	if (!swap_available())
+		nr[1] = 0;
+	for (int file = 1; file >= 0; file--) {
+		long *left = &nr[!file];
+		while (*left > 0 && sc->nr_reclaimed < sc->nr_to_reclaim) {
+			long batch = MIN(*left, SWAP_CLUSTER_MAX);
+			*left -= batch;
+			sc->nr_reclaimed += shrink_inactive_list(t, memcg, nid, batch, file, sc);
+		}
+	}
+}
+
+static void shrink_node_memcgs(struct sim_task *t, int nid, struct scan_control *sc)
+{
+	struct mem_cgroup *target = sc->target_mem_cgroup;
+	for (struct mem_cgroup *memcg = mem_cgroup_iter(target, NULL); memcg;
+	     memcg = mem_cgroup_iter(target, memcg)) {
+		shrink_lruvec(t, memcg, nid, sc);
+		sc->nr_reclaimed += shrink_slab(t, nid, memcg, sc->priority);
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+			break;
+	}
+}
+
+long try_to_free_mem_cgroup_pages(struct sim_task *t, struct mem_cgroup *memcg, long nr_pages)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = MAX(nr_pages, SWAP_CLUSTER_MAX),
+		.target_mem_cgroup = memcg,
+	};
+	sim_time_t start = sim_task_clock(t);
+	int nodes = memcg_tree->nodes, local = sim_cpu_node(sim_task_cpu(t));
+	memcg->stat.reclaim_calls++;
+	for (sc.priority = DEF_PRIORITY; sc.priority >= 0; sc.priority--) {
+		for (int i = 0; i < nodes && sc.nr_reclaimed < sc.nr_to_reclaim; i++)
+			shrink_node_memcgs(t, (local + i) % nodes, &sc);
+		if (sc.nr_reclaimed >= sc.nr_to_reclaim)
+			break;
+	}
+	memcg->stat.reclaim_time += sim_task_clock(t) - start;
+	return sc.nr_reclaimed;
+}
