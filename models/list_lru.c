@@ -109,9 +109,12 @@ struct list_lru_one *list_lru_memcg_lists(struct list_lru *lru, struct mem_cgrou
 	struct list_lru_one *lists = g_hash_table_lookup(lru->xa, key);
 	if (lists || !create || memcg->kmemcg_id < 0)
 		return lists;
+	/* The lists belong to the index's memcg: before the split, a dead
+	 * memcg's index is its parent's. */
+	struct mem_cgroup *owner = mem_cgroup_from_kmemcg_id(memcg->kmemcg_id);
 	lists = g_new0(struct list_lru_one, lru->nodes);
 	for (int n = 0; n < lru->nodes; n++) {
-		list_head_init(&lists[n], memcg, n);
+		list_head_init(&lists[n], owner, n);
 		spin_lock_init(&lists[n].lock, lru->cls);
 	}
 	g_hash_table_insert(lru->xa, key, lists);
@@ -285,12 +288,8 @@ restart:
 			isolated++;
 			/* fall through */
 		case LRU_RETRY:
-			/* The lock was dropped: the list may have been reparented
-			 * meanwhile, so look it up and lock it again. (Before the
-			 * split lock, the isolate callback re-took the node lock
-			 * itself; the walk restarts either way.) */
 			lru->stat.retries += ret == LRU_RETRY;
-			l = lru->scope->lock_list(t, lru, nid, memcg, fl, true, site, &held);
+			l = lru->scope->relock(t, lru, nid, memcg, l, fl, site, &held);
 			if (!l)
 				goto done;
 			goto restart;

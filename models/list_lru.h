@@ -65,6 +65,15 @@ struct list_lru_scope_ops {
 	struct list_lru_one *(*lock_list)(struct sim_task *t, struct list_lru *lru, int nid,
 					  struct mem_cgroup *memcg, enum spin_flavour fl,
 					  bool skip_empty, const char *site, struct lru_locked *held);
+	/* After an isolate callback dropped the lock of @l (LRU_RETRY,
+	 * LRU_REMOVED_RETRY): lock again for the walk to restart. Before the
+	 * split, the callback re-took the same node lock and the walk went on
+	 * with the same list; after it, the list is looked up again (it may
+	 * have been reparented) and a dead one ends the walk (NULL). */
+	struct list_lru_one *(*relock)(struct sim_task *t, struct list_lru *lru, int nid,
+				       struct mem_cgroup *memcg, struct list_lru_one *l,
+				       enum spin_flavour fl, const char *site,
+				       struct lru_locked *held);
 	/* @delta items were added to (removed from) list @l on @nid, which
 	 * is locked: its count, and the node's where the node lock covers it. */
 	void (*count_locked)(struct list_lru *lru, int nid, struct list_lru_one *l, long delta);

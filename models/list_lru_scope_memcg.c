@@ -35,6 +35,16 @@ static struct list_lru_one *memcg_lock_list(struct sim_task *t, struct list_lru 
 	}
 }
 
+/* The list may be gone once the lock was dropped: look it up again; a dead
+ * one (reparented meanwhile) ends the walk. */
+static struct list_lru_one *memcg_relock(struct sim_task *t, struct list_lru *lru, int nid,
+					 struct mem_cgroup *memcg, struct list_lru_one *l,
+					 enum spin_flavour fl, const char *site,
+					 struct lru_locked *held)
+{
+	return memcg_lock_list(t, lru, nid, memcg, fl, true, site, held);
+}
+
 static void memcg_count_locked(struct list_lru *lru, int nid, struct list_lru_one *l, long delta)
 {
 	l->nr_items += delta;
@@ -84,6 +94,7 @@ const struct list_lru_scope_ops list_lru_scope_memcg = {
 	.reparent_objcg_first = false,
 	.switch_kmemcg_id = false,
 	.lock_list = memcg_lock_list,
+	.relock = memcg_relock,
 	.count_locked = memcg_count_locked,
 	.count_unlocked = memcg_count_unlocked,
 	.reparent_one = memcg_reparent_one,

@@ -22,6 +22,17 @@ static struct list_lru_one *node_lock_list(struct sim_task *t, struct list_lru *
 	return list_lru_from_memcg_idx(lru, nid, memcg);
 }
 
+/* The isolate callback re-took the node lock: the walk restarts on the same
+ * list, which reparenting may have emptied meanwhile. */
+static struct list_lru_one *node_relock(struct sim_task *t, struct list_lru *lru, int nid,
+					struct mem_cgroup *memcg, struct list_lru_one *l,
+					enum spin_flavour fl, const char *site,
+					struct lru_locked *held)
+{
+	list_lru_lock(t, &lru->node[nid].lock, fl, site, held);
+	return l;
+}
+
 static void node_count_locked(struct list_lru *lru, int nid, struct list_lru_one *l, long delta)
 {
 	l->nr_items += delta;
@@ -62,6 +73,7 @@ const struct list_lru_scope_ops list_lru_scope_node = {
 	.reparent_objcg_first = true,
 	.switch_kmemcg_id = true,
 	.lock_list = node_lock_list,
+	.relock = node_relock,
 	.count_locked = node_count_locked,
 	.count_unlocked = node_count_unlocked,
 	.reparent_one = node_reparent_one,

@@ -29,6 +29,8 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 	m->children = g_ptr_array_new();
 	m->online = true;
 	m->kmemcg_id = parent ? T->next_kmemcg_id++ : -1;
+	if (parent)
+		g_ptr_array_add(T->by_kmemcg, m);
 	page_counter_init(&m->memory, max, parent && parent->parent ? &parent->memory : NULL);
 	m->nodeinfo = g_new0(struct lruvec, T->nodes);
 	for (int n = 0; n < T->nodes; n++)
@@ -50,6 +52,7 @@ void memcg_tree_init(int nodes, int ncpus)
 	memcg_tree = T;
 	T->nodes = nodes;
 	T->all = g_ptr_array_new();
+	T->by_kmemcg = g_ptr_array_new();
 	T->by_name = g_hash_table_new(g_str_hash, g_str_equal);
 	T->counter_class = lock_class_get("&memcg->memory");
 	T->counter_class->type = "atomic";
@@ -77,10 +80,17 @@ void memcg_tree_destroy(void)
 		g_free(m);
 	}
 	g_ptr_array_free(T->all, TRUE);
+	g_ptr_array_free(T->by_kmemcg, TRUE);
 	g_hash_table_destroy(T->by_name);
 	g_free(T->stock);
 	g_free(T);
 	memcg_tree = NULL;
+}
+
+struct mem_cgroup *mem_cgroup_from_kmemcg_id(int id)
+{
+	return id >= 0 && (guint)id < memcg_tree->by_kmemcg->len ? memcg_tree->by_kmemcg->pdata[id]
+								   : memcg_tree->root;
 }
 
 struct mem_cgroup *mem_cgroup_lookup(const char *name)
@@ -278,6 +288,7 @@ void memcg_offline_kmem(struct sim_task *t, struct mem_cgroup *memcg)
 
 void mem_cgroup_css_offline(struct sim_task *t, struct mem_cgroup *memcg)
 {
+	sim_task_flush(t); /* shared state changes happen at the task's time */
 	memcg->online = false;
 	memcg_offline_kmem(t, memcg);
 }

@@ -55,7 +55,8 @@ struct list_lru_scope_ops;
 struct memcg_tree {
 	struct mem_cgroup *root;
 	const struct list_lru_scope_ops *lru_scope; /* of every list_lru of the run */
-	GPtrArray *all; /* every memcg ever created, by id */
+	GPtrArray *all;	     /* every memcg ever created, by id */
+	GPtrArray *by_kmemcg; /* the memcg each kmemcg_id was given to */
 	GHashTable *by_name;
 	int nodes;
 	int next_kmemcg_id;
@@ -70,6 +71,8 @@ void memcg_tree_destroy(void);
 /* mkdir: create @name (parent is the path up to its last '/'). */
 struct mem_cgroup *mem_cgroup_create(const char *name, long max_pages);
 struct mem_cgroup *mem_cgroup_lookup(const char *name);
+/* The memcg that kmemcg_id @id was given to (it may be offline since). */
+struct mem_cgroup *mem_cgroup_from_kmemcg_id(int id);
 /* Pre-order iteration over @root's subtree, as mem_cgroup_iter(). */
 struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *prev);
 

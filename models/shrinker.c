@@ -49,6 +49,7 @@ static long do_shrink_slab(struct sim_task *t, struct shrink_control *sc, struct
 	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_SHRINKER_CALL]);
 	s->calls++;
 	sc->memcg->stat.shrinker_calls++;
+	sim_task_flush(t); /* count_objects reads shared counters */
 	long freeable = s->count_objects(t, s, sc);
 	if (freeable == 0 || freeable == SHRINK_EMPTY)
 		return freeable;

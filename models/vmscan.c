@@ -53,6 +53,7 @@ static void shrink_lruvec(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 			  struct scan_control *sc)
 {
 	struct lruvec *lv = &memcg->nodeinfo[nid];
+	sim_task_flush(t); /* lockless reads of the LRU sizes */
 	long nr[2] = {lv->nr_file >> sc->priority, lv->nr_anon >> sc->priority};
 	if (!swap_available())
 		nr[1] = 0;
