@@ -7,6 +7,7 @@
 #include "result.h"
 #include "stats.h"
 #include <math.h>
+#include <string.h>
 
 #define COL 20
 
@@ -46,6 +47,25 @@ static double gain(double base, double v, bool higher_is_better)
 	return fabs(g) < 0.005 ? 0 : g; /* no "-0.00%" */
 }
 
+/* A "*_ns" metric is shown in the unit its baseline mean reads best in. */
+static char *display_name(const char *metric, double baseline, double *scale)
+{
+	static const struct {
+		double div;
+		const char *unit;
+	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}};
+	*scale = 1;
+	if (!g_str_has_suffix(metric, "_ns"))
+		return g_strdup(metric);
+	for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
+		if (fabs(baseline) >= units[i].div) {
+			*scale = units[i].div;
+			return g_strdup_printf("%.*s (%s)", (int)strlen(metric) - 3, metric,
+					       units[i].unit);
+		}
+	return g_strdup_printf("%.*s (ns)", (int)strlen(metric) - 3, metric);
+}
+
 static void compare_metric(json_t *variants, const char *metric, GString *out)
 {
 	const struct metric_desc *d = metric_desc_find(metric);
@@ -53,16 +73,24 @@ static void compare_metric(json_t *variants, const char *metric, GString *out)
 	struct stats_summary *s = g_new0(struct stats_summary, nv);
 	double **x = g_new0(double *, nv);
 	size_t *n = g_new0(size_t, nv);
+	double scale = 1;
+	char *label = NULL;
 	for (size_t i = 0; i < nv; i++) {
 		x[i] = result_samples(json_array_get(variants, i), metric, &n[i]);
+		if (i == 0) {
+			stats_summarise(x[0], n[0], !d->higher_is_better, &s[0]);
+			label = display_name(metric, s[0].amean, &scale);
+		}
+		for (size_t k = 0; k < n[i]; k++)
+			x[i][k] /= scale;
 		stats_summarise(x[i], n[i], !d->higher_is_better, &s[i]);
 	}
 	static const char *const names[ROW_N] = {"Min",   "Amean",     "Stddev",    "CoeffVar",
 						 "Max",   "BAmean-50", "BAmean-95", "BAmean-99"};
 	for (int r = 0; r < ROW_N; r++) {
-		const char *label = r == ROW_MEAN && d->higher_is_better ? "Hmean" : names[r];
+		const char *row_label = r == ROW_MEAN && d->higher_is_better ? "Hmean" : names[r];
 		bool dispersion = r == ROW_STDDEV || r == ROW_COEFFVAR;
-		g_string_append_printf(out, "%-10s%-26s", label, metric);
+		g_string_append_printf(out, "%-10s%-26s", row_label, label);
 		double base = row_value(&s[0], r, d->higher_is_better);
 		for (size_t i = 0; i < nv; i++) {
 			double v = row_value(&s[i], r, d->higher_is_better);
@@ -76,6 +104,7 @@ static void compare_metric(json_t *variants, const char *metric, GString *out)
 	}
 	for (size_t i = 0; i < nv; i++)
 		g_free(x[i]);
+	g_free(label);
 	g_free(x);
 	g_free(n);
 	g_free(s);

@@ -96,7 +96,7 @@ static void hist_add(struct sim_hist *h, json_t *arr)
 static void merge_lock(json_t *into, json_t *from)
 {
 	static const char *const counts[] = {"acquisitions", "contentions", "con_bounces",
-					     "acq_bounces"};
+					     "acq_bounces", "trylock_failures"};
 	{
 		bool had = json_integer_value(json_object_get(into, "contentions")) > 0;
 		bool has = json_integer_value(json_object_get(from, "contentions")) > 0;
@@ -175,6 +175,55 @@ static json_t *merge_locks(json_t *replicas)
 	return merged;
 }
 
+/* The mean of @objs (same shape): numbers averaged, other values from the
+ * first; nested objects and arrays of objects (matched by index) likewise. */
+static json_t *mean_of(json_t **objs, size_t n)
+{
+	if (json_is_array(objs[0])) {
+		json_t *out = json_array();
+		for (size_t i = 0; i < json_array_size(objs[0]); i++) {
+			json_t **items = g_new(json_t *, n);
+			for (size_t r = 0; r < n; r++)
+				items[r] = json_array_get(objs[r], i) ? json_array_get(objs[r], i)
+								      : json_array_get(objs[0], i);
+			json_array_append_new(out, mean_of(items, n));
+			g_free(items);
+		}
+		return out;
+	}
+	if (!json_is_object(objs[0]))
+		return json_deep_copy(objs[0]);
+	json_t *out = json_object();
+	const char *k;
+	json_t *v;
+	json_object_foreach (objs[0], k, v) {
+		json_t **members = g_new(json_t *, n);
+		bool numeric = json_is_number(v);
+		double sum = 0;
+		for (size_t r = 0; r < n; r++) {
+			json_t *m = json_object_get(objs[r], k);
+			members[r] = m ? m : v;
+			sum += json_number_value(members[r]);
+		}
+		json_object_set_new(out, k, numeric ? json_real(sum / (double)n) : mean_of(members, n));
+		g_free(members);
+	}
+	return out;
+}
+
+static json_t *mean_member(json_t *replicas, const char *member)
+{
+	size_t n = json_array_size(replicas);
+	if (!json_object_get(json_array_get(replicas, 0), member))
+		return NULL;
+	json_t **objs = g_new(json_t *, n);
+	for (size_t r = 0; r < n; r++)
+		objs[r] = json_object_get(json_array_get(replicas, r), member);
+	json_t *out = mean_of(objs, n);
+	g_free(objs);
+	return out;
+}
+
 json_t *result_variant(const char *name, const char *description, json_t *replicas)
 {
 	size_t n = json_array_size(replicas), i;
@@ -194,10 +243,22 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 			json_object_del(l, "wait_hist");
 		json_array_append_new(per, c);
 	}
-	return json_pack("{s:s, s:s, s:i, s:f, s:o, s:o, s:o, s:o}", "name", name, "description",
-			 description ? description : "", "replicas", (int)n, "sim_time_ns",
-			 t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
-			 "metrics", metrics, "per_replica", per);
+	json_t *v = json_pack("{s:s, s:s, s:i, s:f, s:o, s:o, s:o}", "name", name, "description",
+			      description ? description : "", "replicas", (int)n, "sim_time_ns",
+			      t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
+			      "metrics", metrics);
+	json_t *mm = mean_member(replicas, "memcg");
+	if (mm) /* violations: those of every replica */
+		json_object_set_new(mm, "violations", json_array());
+	json_array_foreach (replicas, i, r) {
+		json_t *viol = json_object_get(json_object_get(r, "memcg"), "violations");
+		if (mm && viol)
+			json_array_extend(json_object_get(mm, "violations"), viol);
+	}
+	if (mm)
+		json_object_set_new(v, "memcg", mm);
+	json_object_set_new(v, "per_replica", per);
+	return v;
 }
 
 double *result_samples(json_t *variant, const char *key, size_t *n)

@@ -38,16 +38,16 @@ void list_lru_init_memcg(struct list_lru *lru, const char *name,
 		spin_lock_init(&lru->node[n].nr_line, lru->nr_class);
 		list_head_init(&lru->node[n].lru, memcg_tree->root, n);
 	}
-	lru->xa = g_hash_table_new(g_direct_hash, g_direct_equal);
+	lru->xa = g_ptr_array_new();
 	if (!memcg_list_lrus)
 		memcg_list_lrus = g_ptr_array_new();
 	g_ptr_array_add(memcg_list_lrus, lru);
 }
 
-static void free_lists(gpointer key, gpointer value, gpointer lru_p)
+static void free_lists(struct list_lru *lru, struct list_lru_one *lists)
 {
-	struct list_lru *lru = lru_p;
-	struct list_lru_one *lists = value;
+	if (!lists)
+		return;
 	for (int n = 0; n < lru->nodes; n++)
 		spin_lock_destroy(&lists[n].lock);
 	g_free(lists);
@@ -55,10 +55,11 @@ static void free_lists(gpointer key, gpointer value, gpointer lru_p)
 
 void list_lru_destroy(struct list_lru *lru)
 {
-	g_hash_table_foreach(lru->xa, free_lists, lru);
-	g_hash_table_destroy(lru->xa);
+	for (guint i = 0; i < lru->xa->len; i++)
+		free_lists(lru, lru->xa->pdata[i]);
+	g_ptr_array_free(lru->xa, TRUE);
 	for (guint i = 0; lru->dead && i < lru->dead->len; i++)
-		free_lists(NULL, lru->dead->pdata[i], lru);
+		free_lists(lru, lru->dead->pdata[i]);
 	if (lru->dead)
 		g_ptr_array_free(lru->dead, TRUE);
 	for (int n = 0; n < lru->nodes; n++) {
@@ -85,7 +86,7 @@ GPtrArray *list_lru_all(void)
  * (the kernel allocates them when an object is first charged). */
 struct list_lru_one *list_lru_lists_by_idx(struct list_lru *lru, int idx)
 {
-	return g_hash_table_lookup(lru->xa, GINT_TO_POINTER(idx + 1));
+	return idx >= 0 && (guint)idx < lru->xa->len ? lru->xa->pdata[idx] : NULL;
 }
 
 /* xa_erase: later lookups of @idx find nothing. The lists stay allocated
@@ -96,7 +97,7 @@ void list_lru_erase_idx(struct list_lru *lru, int idx)
 	struct list_lru_one *lists = list_lru_lists_by_idx(lru, idx);
 	if (!lists)
 		return;
-	g_hash_table_steal(lru->xa, GINT_TO_POINTER(idx + 1));
+	lru->xa->pdata[idx] = NULL;
 	if (!lru->dead)
 		lru->dead = g_ptr_array_new();
 	g_ptr_array_add(lru->dead, lists);
@@ -105,9 +106,9 @@ void list_lru_erase_idx(struct list_lru *lru, int idx)
 struct list_lru_one *list_lru_memcg_lists(struct list_lru *lru, struct mem_cgroup *memcg,
 					  bool create)
 {
-	gpointer key = GINT_TO_POINTER(memcg->kmemcg_id + 1);
-	struct list_lru_one *lists = g_hash_table_lookup(lru->xa, key);
-	if (lists || !create || memcg->kmemcg_id < 0)
+	int idx = memcg->kmemcg_id;
+	struct list_lru_one *lists = list_lru_lists_by_idx(lru, idx);
+	if (lists || !create || idx < 0)
 		return lists;
 	/* The lists belong to the index's memcg: before the split, a dead
 	 * memcg's index is its parent's. */
@@ -117,7 +118,9 @@ struct list_lru_one *list_lru_memcg_lists(struct list_lru *lru, struct mem_cgrou
 		list_head_init(&lists[n], owner, n);
 		spin_lock_init(&lists[n].lock, lru->cls);
 	}
-	g_hash_table_insert(lru->xa, key, lists);
+	if ((guint)idx >= lru->xa->len)
+		g_ptr_array_set_size(lru->xa, idx + 1);
+	lru->xa->pdata[idx] = lists;
 	return lists;
 }
 
@@ -126,12 +129,16 @@ void list_lru_lock(struct sim_task *t, struct spinlock *lock, enum spin_flavour 
 {
 	held->lock = lock;
 	held->fl = fl;
-	held->entry = spin_lock(t, lock, fl, site);
+	if (held->planned)
+		spin_lock_hold(t, lock, held->hold, SIM_CAT_SYS, fl, site);
+	else
+		held->entry = spin_lock(t, lock, fl, site);
 }
 
 void list_lru_unlock(struct sim_task *t, struct lru_locked *held)
 {
-	spin_unlock(t, held->lock, held->entry);
+	if (!held->planned)
+		spin_unlock(t, held->lock, held->entry);
 	held->entry = NULL;
 }
 
@@ -172,15 +179,20 @@ void list_lru_splice(struct list_lru_one *src, struct list_lru_one *dst)
 	src->head.next = src->head.prev = &src->head;
 }
 
+/* The simple operations hold the list lock for a known time: planned. */
+static struct lru_locked planned_hold(sim_time_t hold)
+{
+	return (struct lru_locked){.planned = true, .hold = hold};
+}
+
 bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		  struct mem_cgroup *memcg)
 {
-	struct lru_locked held;
+	struct lru_locked held = planned_hold(cost(SIM_COST_LIST_OP));
 	struct list_lru_one *l =
 		lru->scope->lock_list(t, lru, nid, memcg, SPIN_PLAIN, false, __func__, &held);
 	bool added = !item->on;
 	if (added) {
-		sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_LIST_OP));
 		list_add_tail_item(l, item);
 		lru->scope->count_locked(lru, nid, l, +1);
 		if (l->nr_items == 1)
@@ -196,7 +208,7 @@ bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *ite
 bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		  struct mem_cgroup *memcg)
 {
-	struct lru_locked held;
+	struct lru_locked held = planned_hold(cost(SIM_COST_LIST_OP));
 	struct list_lru_one *l =
 		lru->scope->lock_list(t, lru, nid, memcg, SPIN_PLAIN, false, __func__, &held);
 	bool deleted = item->on != NULL;
@@ -205,7 +217,6 @@ bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *ite
 		 * list it locked: a different list here is a lost count. */
 		if (item->on != l)
 			lru->stat.wrong_list_del++;
-		sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_LIST_OP));
 		list_del_item(item);
 		lru->scope->count_locked(lru, nid, l, -1);
 		lru->stat.deleted++;
@@ -219,10 +230,9 @@ bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *ite
 void list_lru_del_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		      struct mem_cgroup *memcg, long n)
 {
-	struct lru_locked held;
+	struct lru_locked held = planned_hold(2 * n * cost(SIM_COST_LIST_OP));
 	struct list_lru_one *l =
 		lru->scope->lock_list(t, lru, nid, memcg, SPIN_PLAIN, false, "list_lru_del", &held);
-	sim_task_charge(t, SIM_CAT_SYS, 2 * n * cost(SIM_COST_LIST_OP));
 	if (item->on) {
 		if (item->on != l)
 			lru->stat.wrong_list_del++;
@@ -270,7 +280,7 @@ static long __list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int ni
 				struct mem_cgroup *memcg, list_lru_walk_cb isolate, void *arg,
 				long *nr_to_walk, enum spin_flavour fl, const char *site)
 {
-	struct lru_locked held;
+	struct lru_locked held = {0}; /* a walk's length is not known: dynamic */
 	long isolated = 0;
 	struct list_lru_one *l = lru->scope->lock_list(t, lru, nid, memcg, fl, true, site, &held);
 	if (!l)

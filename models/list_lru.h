@@ -44,11 +44,14 @@ struct list_lru_node {
 	long nr_items;		  /* node scope: lock; memcg scope: atomic */
 };
 
-/* What a caller holds after locking a list. */
+/* What a caller holds after locking a list. With @planned, the critical
+ * section is a known @hold (spin_lock_hold): nothing to unlock. */
 struct lru_locked {
 	struct spinlock *lock;
 	struct spin_entry *entry;
 	enum spin_flavour fl;
+	bool planned;
+	sim_time_t hold;
 };
 
 struct list_lru;
@@ -102,7 +105,7 @@ struct list_lru {
 	int shrinker_id;
 	int nodes;
 	struct list_lru_node *node;
-	GHashTable *xa;	 /* kmemcg_id + 1 -> struct list_lru_one[nodes] */
+	GPtrArray *xa;	 /* by kmemcg_id: struct list_lru_one[nodes], NULL once erased */
 	GPtrArray *dead; /* erased lists awaiting their grace period */
 	struct lock_class *cls, *nr_class;
 	struct list_lru_stats stat;

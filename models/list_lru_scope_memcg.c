@@ -65,7 +65,7 @@ static void memcg_count_unlocked(struct sim_task *t, struct list_lru *lru, int n
 static void memcg_reparent_one(struct sim_task *t, struct list_lru *lru, int nid,
 			       struct list_lru_one *src, struct mem_cgroup *parent)
 {
-	struct lru_locked src_held, dst_held;
+	struct lru_locked src_held = {0}, dst_held = {0};
 	list_lru_lock(t, &src->lock, SPIN_IRQ, "memcg_reparent_list_lrus", &src_held);
 	/* The parent cannot be dying before its child has been reparented. */
 	struct list_lru_one *dst = list_lru_from_memcg(lru, nid, parent);

@@ -48,7 +48,7 @@ static void node_count_unlocked(struct sim_task *t, struct list_lru *lru, int ni
 static void node_reparent_one(struct sim_task *t, struct list_lru *lru, int nid,
 			      struct list_lru_one *src, struct mem_cgroup *parent)
 {
-	struct lru_locked held;
+	struct lru_locked held = {0};
 	list_lru_lock(t, &lru->node[nid].lock, SPIN_IRQ, "memcg_reparent_list_lrus", &held);
 	struct list_lru_one *dst = list_lru_from_memcg_idx(lru, nid, parent);
 	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_LIST_OP]);

@@ -45,11 +45,10 @@ static void check_lru(json_t *out, struct list_lru *lru)
 	long *sum = g_new0(long, lru->nodes);
 	for (int n = 0; n < lru->nodes; n++)
 		sum[n] = check_list(out, lru, &lru->node[n].lru, true);
-	GHashTableIter it;
-	gpointer v;
-	g_hash_table_iter_init(&it, lru->xa);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		struct list_lru_one *lists = v;
+	for (guint x = 0; x < lru->xa->len; x++) {
+		struct list_lru_one *lists = lru->xa->pdata[x];
+		if (!lists)
+			continue;
 		for (int n = 0; n < lru->nodes; n++)
 			sum[n] += check_list(out, lru, &lists[n], !list_lru_one_dead(&lists[n]));
 	}

@@ -33,16 +33,20 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 		g_ptr_array_add(T->by_kmemcg, m);
 	page_counter_init(&m->memory, max, parent && parent->parent ? &parent->memory : NULL);
 	m->nodeinfo = g_new0(struct lruvec, T->nodes);
-	for (int n = 0; n < T->nodes; n++)
+	for (int n = 0; n < T->nodes; n++) {
 		spin_lock_init(&m->nodeinfo[n].lru_lock, T->lruvec_class);
+		g_queue_init(&m->nodeinfo[n].file_owners);
+	}
 	m->shrinker_bits = g_new0(uint64_t, T->nodes);
 	m->nr_deferred = g_new0(long, (size_t)T->nodes * SHRINKER_MAX);
 	m->objcg = g_new0(struct obj_cgroup, 1);
 	m->objcg->memcg = m;
 	g_ptr_array_add(T->all, m);
 	g_hash_table_insert(T->by_name, m->name, m);
-	if (parent)
+	if (parent) {
+		m->sibling_idx = parent->children->len;
 		g_ptr_array_add(parent->children, m);
+	}
 	return m;
 }
 
@@ -68,8 +72,10 @@ void memcg_tree_destroy(void)
 		return;
 	for (guint i = 0; i < T->all->len; i++) {
 		struct mem_cgroup *m = T->all->pdata[i];
-		for (int n = 0; n < T->nodes; n++)
+		for (int n = 0; n < T->nodes; n++) {
 			spin_lock_destroy(&m->nodeinfo[n].lru_lock);
+			g_queue_clear(&m->nodeinfo[n].file_owners);
+		}
 		spin_lock_destroy(&m->memory.line);
 		g_ptr_array_free(m->children, TRUE);
 		g_free(m->nodeinfo);
@@ -116,9 +122,8 @@ struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *p
 		return prev->children->pdata[0];
 	for (struct mem_cgroup *m = prev; m != root; m = m->parent) {
 		GPtrArray *sib = m->parent->children;
-		for (guint i = 0; i + 1 < sib->len; i++)
-			if (sib->pdata[i] == m)
-				return sib->pdata[i + 1];
+		if (m->sibling_idx + 1 < sib->len)
+			return sib->pdata[m->sibling_idx + 1];
 	}
 	return NULL;
 }
@@ -257,6 +262,57 @@ void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long a
 		       SPIN_IRQ, "folio_batch_move_lru");
 	lv->nr_anon += anon;
 	lv->nr_file += file;
+}
+
+void folio_batch_move_lru(struct sim_task *t, struct folio_batch *fb)
+{
+	if (!fb->nr)
+		return;
+	struct lruvec *lv = &fb->memcg->nodeinfo[fb->nid];
+	spin_lock_hold(t, &lv->lru_lock, fb->nr * cost(SIM_COST_LRU_PAGE), SIM_CAT_SYS, SPIN_IRQ,
+		       __func__);
+	lv->nr_file += fb->nr;
+	for (int i = 0; i < fb->nr; i++)
+		g_queue_push_tail(&lv->file_owners, fb->owners[i]);
+	fb->nr = 0;
+}
+
+void folio_batch_add_file(struct sim_task *t, struct folio_batch *fb, struct mem_cgroup *memcg,
+			  int nid, void *owner)
+{
+	if (fb->nr && (fb->memcg != memcg || fb->nid != nid))
+		folio_batch_move_lru(t, fb);
+	fb->memcg = memcg;
+	fb->nid = nid;
+	fb->owners[fb->nr++] = owner;
+	if (fb->nr == FOLIO_BATCH_SIZE)
+		folio_batch_move_lru(t, fb);
+}
+
+static long pages_for(long bytes)
+{
+	return (bytes + PAGE_SIZE_BYTES - 1) / PAGE_SIZE_BYTES;
+}
+
+bool obj_cgroup_charge(struct sim_task *t, struct obj_cgroup *objcg, long bytes)
+{
+	objcg->nr_bytes += bytes;
+	long need = pages_for(objcg->nr_bytes) - objcg->nr_pages;
+	if (need <= 0)
+		return true;
+	objcg->nr_pages += need;
+	return mem_cgroup_charge(t, objcg->memcg, need);
+}
+
+long obj_cgroup_uncharge(struct sim_task *t, struct obj_cgroup *objcg, long bytes)
+{
+	objcg->nr_bytes -= bytes;
+	long extra = objcg->nr_pages - pages_for(objcg->nr_bytes);
+	if (extra <= 0)
+		return 0;
+	objcg->nr_pages -= extra;
+	mem_cgroup_uncharge(t, objcg->memcg, extra);
+	return extra;
 }
 
 long lruvec_pages(struct mem_cgroup *memcg, int nid)

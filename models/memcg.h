@@ -21,12 +21,15 @@ struct page_counter {
 /* Per (memcg, node): the page LRU lists, protected by lru_lock. */
 struct lruvec {
 	struct spinlock lru_lock;
-	long nr_anon; /* lru_lock */
-	long nr_file; /* lru_lock */
+	long nr_anon;	     /* lru_lock */
+	long nr_file;	     /* lru_lock */
+	GQueue file_owners; /* lru_lock: the owner of each file page, oldest first */
 };
 
 struct obj_cgroup {
 	struct mem_cgroup *memcg; /* redirected to the parent on reparenting */
+	long nr_bytes;		  /* slab bytes charged through this objcg */
+	long nr_pages;		  /* pages charged for them */
 };
 
 struct memcg_stats {
@@ -40,6 +43,7 @@ struct mem_cgroup {
 	char *name;	/* path below the root, "" for the root */
 	struct mem_cgroup *parent;
 	GPtrArray *children;
+	guint sibling_idx; /* index in parent->children */
 	struct page_counter memory;
 	int kmemcg_id; /* list_lru index; the root and offline memcgs: -1 */
 	bool online;
@@ -62,6 +66,10 @@ struct memcg_tree {
 	int next_kmemcg_id;
 	struct lock_class *counter_class, *lruvec_class;
 	struct { struct mem_cgroup *cached; long nr_pages; } *stock; /* per CPU */
+	/* Reclaim dropped @nr file pages of @memcg on @nid, oldest first:
+	 * tell their owners (the filesystem model sets it). */
+	void (*file_pages_dropped)(struct sim_task *t, struct mem_cgroup *memcg, int nid,
+				   long nr);
 };
 
 extern struct memcg_tree *memcg_tree;
@@ -85,6 +93,25 @@ long mem_cgroup_margin(struct mem_cgroup *memcg);
 /* Add pages to the memcg's LRU on @nid (lru_add under the lruvec lock). */
 void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file);
 long lruvec_pages(struct mem_cgroup *memcg, int nid);
+/* New file pages wait in a batch before they join their memcg's file LRU
+ * (the kernel's per-CPU lru_add folio batch, PAGEVEC_SIZE folios). */
+#define FOLIO_BATCH_SIZE 15
+struct folio_batch {
+	struct mem_cgroup *memcg;
+	int nid;
+	int nr;
+	void *owners[FOLIO_BATCH_SIZE];
+};
+/* Add a file page owned by @owner; the batch moves to the LRU when full or
+ * when the page belongs elsewhere. */
+void folio_batch_add_file(struct sim_task *t, struct folio_batch *fb, struct mem_cgroup *memcg,
+			  int nid, void *owner);
+/* folio_batch_move_lru: the batched pages join the LRU under lru_lock. */
+void folio_batch_move_lru(struct sim_task *t, struct folio_batch *fb);
+/* Slab objects: charge @bytes to @objcg's memcg, a page at a time
+ * (obj_cgroup_charge); uncharging returns the pages given back. */
+bool obj_cgroup_charge(struct sim_task *t, struct obj_cgroup *objcg, long bytes);
+long obj_cgroup_uncharge(struct sim_task *t, struct obj_cgroup *objcg, long bytes);
 
 /* rmdir: offline and reparent (memcg_offline_kmem). */
 void mem_cgroup_css_offline(struct sim_task *t, struct mem_cgroup *memcg);

@@ -4,11 +4,13 @@
 #include "memhog.h"
 #include "memcg.h"
 #include "scenario_memcg.h"
+#include "sim_rng.h"
 #include <glib.h>
 
 struct memhog_task {
 	struct mem_cgroup *memcg;
 	long pages;
+	sim_time_t start; /* launched this long after the run starts */
 };
 
 struct memhog {
@@ -25,6 +27,8 @@ static void memhog_loop(struct sim_task *t, void *arg)
 {
 	struct memhog_task *mt = arg;
 	int nid = sim_cpu_node(sim_task_cpu(t));
+	if (mt->start)
+		sim_task_sleep(t, mt->start);
 	for (long done = 0; done < mt->pages;) {
 		long n = MIN(MEMCG_CHARGE_BATCH, mt->pages - done);
 		sim_task_run(t, SIM_CAT_USER, n * cost(SIM_COST_MEMSET_PAGE));
@@ -43,7 +47,15 @@ static void *memhog_setup(json_t *w, int index)
 	const char *tmpl = json_string_value(json_object_get(w, "cgroup"));
 	long pages = (long)(json_number_value(json_object_get(w, "size_mb")) * 256);
 	bool spread = g_str_equal(json_string_value(json_object_get(w, "placement")), "spread");
+	struct sim_dist start = {SIM_DIST_UNIFORM,
+				 json_number_value(json_object_get(w, "start_spread_ns")) / 2 *
+					 (double)SIM_NS,
+				 sim_dist_default_cv(SIM_DIST_UNIFORM)};
+	char *stream = g_strdup_printf("memhog.%d.start", index);
+	struct sim_rng *rng = sim_rng_new(sim_seed(), stream);
+	g_free(stream);
 	for (int i = 0; i < mh->count; i++) {
+		mh->tasks[i].start = sim_rng_sample(rng, &start);
 		char *cg = scenario_cgroup_instance(tmpl, i);
 		mh->tasks[i].memcg = mem_cgroup_lookup(cg);
 		mh->tasks[i].pages = pages;
@@ -52,6 +64,7 @@ static void *memhog_setup(json_t *w, int index)
 		sim_task_create(name, workload_cpu_for(i, spread), memhog_loop, &mh->tasks[i]);
 		g_free(name);
 	}
+	sim_rng_free(rng);
 	return mh;
 }
 

@@ -49,7 +49,6 @@ static long do_shrink_slab(struct sim_task *t, struct shrink_control *sc, struct
 	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_SHRINKER_CALL]);
 	s->calls++;
 	sc->memcg->stat.shrinker_calls++;
-	sim_task_flush(t); /* count_objects reads shared counters */
 	long freeable = s->count_objects(t, s, sc);
 	if (freeable == 0 || freeable == SHRINK_EMPTY)
 		return freeable;
@@ -82,10 +81,11 @@ static long do_shrink_slab(struct sim_task *t, struct shrink_control *sc, struct
 }
 
 /* shrink_slab_memcg: only the shrinkers whose bit is set for this memcg and
- * node; a shrinker that reports empty has its bit cleared. */
+ * node; a shrinker that reports empty has its bit cleared. Returns the pages
+ * the freed objects gave back (reclaim_state->reclaimed). */
 long shrink_slab(struct sim_task *t, int nid, struct mem_cgroup *memcg, int priority)
 {
-	long freed = 0;
+	long pages = 0;
 	for (int id = 0; id < nr_shrinkers; id++) {
 		uint64_t bit = 1ULL << id;
 		if (!(memcg->shrinker_bits[nid] & bit))
@@ -96,12 +96,10 @@ long shrink_slab(struct sim_task *t, int nid, struct mem_cgroup *memcg, int prio
 			memcg->shrinker_bits[nid] &= ~bit;
 			/* A racing list_lru_add may have set it again: re-check. */
 			ret = do_shrink_slab(t, &sc, registry[id], priority);
-			if (ret == SHRINK_EMPTY)
-				ret = 0;
-			else
+			if (ret != SHRINK_EMPTY)
 				memcg->shrinker_bits[nid] |= bit;
 		}
-		freed += ret;
+		pages += sc.nr_reclaimed_pages;
 	}
-	return freed;
+	return pages;
 }

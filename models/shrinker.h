@@ -12,6 +12,7 @@ struct shrink_control {
 	struct mem_cgroup *memcg;
 	long nr_to_scan;
 	long nr_scanned;
+	long nr_reclaimed_pages; /* kmem pages the scan's frees uncharged */
 };
 
 struct shrinker {

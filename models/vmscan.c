@@ -11,13 +11,15 @@ static sim_time_t cost(enum sim_cost_id id)
 static long shrink_folio_list(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr,
 			      bool file)
 {
-	sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_RECLAIM_PAGE));
 	long freed;
 	if (file) {
-		sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_XA_STORE)); /* __remove_mapping */
+		sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_RECLAIM_FILE_PAGE));
 		freed = nr;
 		memcg->stat.file_dropped += nr;
+		if (memcg_tree->file_pages_dropped)
+			memcg_tree->file_pages_dropped(t, memcg, nid, nr);
 	} else {
+		sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_RECLAIM_PAGE));
 		freed = swap_writeout_folios(t, memcg, nid, nr);
 		memcg->stat.pswpout += freed;
 	}
@@ -53,7 +55,6 @@ static void shrink_lruvec(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 			  struct scan_control *sc)
 {
 	struct lruvec *lv = &memcg->nodeinfo[nid];
-	sim_task_flush(t); /* lockless reads of the LRU sizes */
 	long nr[2] = {lv->nr_file >> sc->priority, lv->nr_anon >> sc->priority};
 	if (!swap_available())
 		nr[1] = 0;

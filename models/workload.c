@@ -5,7 +5,8 @@
 #include "sim_engine.h"
 #include <glib.h>
 
-static const struct workload_ops *const workload_table[] = {&lockbench_ops, &memhog_ops, NULL};
+static const struct workload_ops *const workload_table[] = {&lockbench_ops, &memhog_ops,
+							   &fileread_ops, &cgchurn_ops, NULL};
 
 const struct workload_ops *workload_ops_find(const char *type)
 {

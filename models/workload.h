@@ -21,6 +21,8 @@ const struct workload_ops *workload_ops_find(const char *type);
 int workload_cpu_for(int i, bool spread);
 extern const struct workload_ops lockbench_ops;
 extern const struct workload_ops memhog_ops;
+extern const struct workload_ops fileread_ops;
+extern const struct workload_ops cgchurn_ops;
 
 /* Run one simulation of a validated scenario document with @seed and return
  * its result (see docs/results.md); *violation is set when the run failed. */

@@ -122,6 +122,12 @@ static const struct spec memhog_cgroup = {
 	.max = 128};
 static const struct spec memhog_count = {
 	.kind = SPEC_INTEGER, .doc = "tasks, one per cgroup instance", .min = 1, .max = 4096};
+static const struct spec memhog_start_spread = {
+	.kind = SPEC_NUMBER,
+	.doc = "tasks start at uniform random times in [0, this] ns: a shell launching them "
+	       "'together' (default 2 ms)",
+	.min = 0,
+	.max = 1e12};
 static const struct spec memhog_size = {
 	.kind = SPEC_NUMBER, .doc = "memory each task writes once, MiB", .min = 0, .max = 1048576};
 
@@ -131,6 +137,7 @@ static const struct spec_field memhog_fields[] = {
 	{"count", &memhog_count, false, "1"},
 	{"size_mb", &memhog_size, true, NULL},
 	{"placement", &lockbench_placement, false, "\"spread\""},
+	{"start_spread_ns", &memhog_start_spread, false, "2000000"},
 	{NULL, NULL, false, NULL},
 };
 
@@ -153,11 +160,101 @@ static bool memhog_finite(json_t *w)
 static const struct workload_spec memhog_wspec = {"memhog", &memhog_spec, memhog_check,
 						  memhog_finite};
 
+/* fileread -------------------------------------------------------------- */
+
+static const char *const fileread_types[] = {"fileread", NULL};
+static const struct spec fileread_files = {
+	.kind = SPEC_INTEGER, .doc = "files each task reads once", .min = 0, .max = 1e8};
+static const struct spec fileread_start = {
+	.kind = SPEC_NUMBER,
+	.doc = "when the tasks start, ns (after cgroup churn scheduled before)",
+	.min = 0,
+	.max = 3.6e12};
+static const struct spec object_bytes = {
+	.kind = SPEC_INTEGER, .doc = "slab object size, bytes", .min = 1, .max = 65536};
+
+static const struct spec_field fileread_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = fileread_types}, true, NULL},
+	{"cgroup", &memhog_cgroup, true, NULL},
+	{"count", &memhog_count, false, "1"},
+	{"files", &fileread_files, true, NULL},
+	{"start_ns", &fileread_start, false, "0"},
+	{"dentry_bytes", &object_bytes, false, "192"},
+	{"inode_bytes", &object_bytes, false, "1024"},
+	{"placement", &lockbench_placement, false, "\"spread\""},
+	{NULL, NULL, false, NULL},
+};
+
+static const struct spec fileread_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "fileread: each task reads its files once; a dentry, an inode (sizes: dentry "
+	       "192 B, XFS inode 1 KiB) and one page of page cache per file",
+	.fields = fileread_fields};
+
+static bool fileread_check(json_t *w, const char *path, const struct sim_machine *m,
+			   GHashTable *locs, GError **err)
+{
+	return true;
+}
+
+static const struct workload_spec fileread_wspec = {"fileread", &fileread_spec, fileread_check,
+						    memhog_finite};
+
+/* cgchurn --------------------------------------------------------------- */
+
+static const char *const cgchurn_types[] = {"cgchurn", NULL};
+static const struct spec churn_time = {.kind = SPEC_NUMBER, .doc = "ns", .min = 0, .max = 3.6e12};
+static const struct spec_field cgchurn_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = cgchurn_types}, true, NULL},
+	{"cgroup", &memhog_cgroup, true, NULL},
+	{"count", &memhog_count, false, "1"},
+	{"at_ns", &churn_time, false, "0"},
+	{"interval_ns", &churn_time, false, "0"},
+	{"period_ns", &churn_time, false, "0"},
+	{"cycles", &(const struct spec){.kind = SPEC_INTEGER, .doc = "rmdir (+ mkdir) rounds",
+					.min = 1, .max = 1e6},
+	 false, "1"},
+	{"recreate", &(const struct spec){.kind = SPEC_BOOLEAN,
+					  .doc = "mkdir each cgroup again after its rmdir"},
+	 false, "true"},
+	{"cpu", &(const struct spec){.kind = SPEC_INTEGER, .doc = "CPU running the events",
+				     .min = 0, .max = SIM_MACHINE_MAX_CPUS - 1},
+	 false, "0"},
+	{NULL, NULL, false, NULL},
+};
+
+static const struct spec cgchurn_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "cgchurn: rmdir (offline + reparent) and mkdir of cgroup instances at given times",
+	.fields = cgchurn_fields};
+
+static bool cgchurn_check(json_t *w, const char *path, const struct sim_machine *m,
+			  GHashTable *locs, GError **err)
+{
+	json_int_t cpu = json_integer_value(json_object_get(w, "cpu"));
+	if (cpu >= sim_machine_cpus(m)) {
+		char *p = g_strdup_printf("%s.cpu", path);
+		spec_fail(locs, w, "cpu", p, err,
+			  "expected a CPU below %d (the machine's CPUs), got %" JSON_INTEGER_FORMAT,
+			  sim_machine_cpus(m), cpu);
+		g_free(p);
+		return false;
+	}
+	return true;
+}
+
+static const struct workload_spec cgchurn_wspec = {"cgchurn", &cgchurn_spec, cgchurn_check,
+						   memhog_finite};
+
 /* registry -------------------------------------------------------------- */
 
-const struct workload_spec *const workload_specs[] = {&lockbench_wspec, &memhog_wspec, NULL};
-const struct spec_tag workload_tags[] = {
-	{"lockbench", &lockbench_spec}, {"memhog", &memhog_spec}, {NULL, NULL}};
+const struct workload_spec *const workload_specs[] = {&lockbench_wspec, &memhog_wspec,
+						       &fileread_wspec, &cgchurn_wspec, NULL};
+const struct spec_tag workload_tags[] = {{"lockbench", &lockbench_spec},
+					 {"memhog", &memhog_spec},
+					 {"fileread", &fileread_spec},
+					 {"cgchurn", &cgchurn_spec},
+					 {NULL, NULL}};
 
 const struct workload_spec *workload_spec_find(const char *type)
 {

@@ -331,6 +331,18 @@ void sim_task_block(struct sim_task *t, enum sim_cat cat)
 	sim_task_charge(t, cat, sim_now() - t->clock);
 }
 
+void sim_task_sleep(struct sim_task *t, sim_time_t d)
+{
+	g_assert_cmpint(t->preempt_count, ==, 0);
+	sim_task_flush(t);
+	cpu_put(t->cpu);
+	engine_sleep(d);
+	if (t->cpu->curr)
+		task_wait_for_cpu(t);
+	else
+		cpu_take(t->cpu, t);
+}
+
 void sim_task_preempt_disable(struct sim_task *t)
 {
 	t->preempt_count++;

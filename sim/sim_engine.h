@@ -8,7 +8,12 @@
  * runs ahead of the engine's as costs are charged (sim_task_charge); it only
  * sleeps (sim_task_flush) before it reads or writes state shared with other
  * tasks, so that every shared-state change happens at its exact simulated
- * time while consecutive costs cost one engine call. */
+ * time while consecutive costs cost one engine call.
+ *
+ * The rule for models: flush before writing shared state or taking a lock
+ * (the lock functions do it); a lockless read (a counter the kernel reads
+ * racily) may run ahead of the engine by the task's pending time, as a
+ * racy read may see an older value. */
 #pragma once
 #include "sim_machine.h"
 #include "sim_time.h"
@@ -58,6 +63,9 @@ void sim_task_flush(struct sim_task *t);
 /* Block keeping the CPU (spinning): the time until sim_task_wake() is
  * charged to @cat. The caller must have flushed. */
 void sim_task_block(struct sim_task *t, enum sim_cat cat);
+/* Sleep off the CPU for @d (the CPU idles or runs another task), then wait
+ * for the CPU again. */
+void sim_task_sleep(struct sim_task *t, sim_time_t d);
 void sim_task_wake(struct sim_task *t);
 void sim_task_preempt_disable(struct sim_task *t);
 void sim_task_preempt_enable(struct sim_task *t);

@@ -55,4 +55,20 @@ const struct sim_cost_desc sim_cost_table[SIM_COST_N] = {
 	[SIM_COST_SHRINKER_CALL] = {"shrinker_call_ns", 100.0,
 				    "one do_shrink_slab call: count_objects and set-up",
 				    "estimate: a few cache misses; see docs/calibration.md"},
+	[SIM_COST_RECLAIM_FILE_PAGE] = {"reclaim_file_page_ns", 1000.0,
+					"dropping one clean, unmapped page-cache page "
+					"(isolate excluded)",
+					"estimate: a page free plus a few cache misses; see "
+					"docs/calibration.md"},
+	[SIM_COST_FILE_READ] = {"file_read_ns", 20000.0,
+				"path walk, inode read from the ramdisk, open, read of one "
+				"page, close: one small file not in cache",
+				"fitted to the inode/dentry benchmark's per-node figures; see "
+				"docs/calibration.md"},
+	[SIM_COST_DENTRY_FREE] = {"dentry_free_ns", 300.0,
+				  "__dentry_kill: unhash, d_lock, free one dentry",
+				  "estimate: a few cache misses; see docs/calibration.md"},
+	[SIM_COST_INODE_FREE] = {"inode_free_ns", 1000.0,
+				 "evict and destroy one clean inode (XFS inode reclaim)",
+				 "estimate; see docs/calibration.md"},
 };

@@ -22,6 +22,10 @@ enum sim_cost_id {
 	SIM_COST_RECLAIM_PAGE,	   /* shrink_folio_list work per page, not counting the below */
 	SIM_COST_ZRAM_WRITE,	   /* compressing and storing one page in zram */
 	SIM_COST_SHRINKER_CALL,	   /* one do_shrink_slab call: count_objects and setup */
+	SIM_COST_RECLAIM_FILE_PAGE, /* dropping one clean, unmapped page-cache page */
+	SIM_COST_FILE_READ,	   /* open + read + close of one small cached-miss file */
+	SIM_COST_DENTRY_FREE,	   /* __dentry_kill: unhash and free one dentry */
+	SIM_COST_INODE_FREE,	   /* evict + destroy_inode of one clean inode */
 	SIM_COST_N
 };
 

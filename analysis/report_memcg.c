@@ -1,0 +1,93 @@
+/* Reclaim statistics, list_lru and shrinker counters, and a per-cgroup
+ * summary, for variants that ran the memcg model. */
+#include "report.h"
+
+#define CGROUP_ROWS 8
+
+static double num(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static void reclaim_table(json_t *mm, GString *out)
+{
+	json_t *r = json_object_get(mm, "reclaim");
+	g_string_append_printf(
+		out,
+		"Reclaim (list_lru scope %s): %.0f direct reclaims, %.0f pages scanned, %.0f "
+		"reclaimed (%.0f swapped out, %.0f file pages dropped), %.0f OOM events\n"
+		"  shrinkers: %.0f calls, %.0f objects scanned, %.0f freed; time in direct "
+		"reclaim: ",
+		json_string_value(json_object_get(mm, "list_lru_scope")), num(r, "reclaim_calls"),
+		num(r, "pgscan"), num(r, "pgsteal"), num(r, "pswpout"), num(r, "file_dropped"),
+		num(r, "oom"), num(r, "shrinker_calls"), num(r, "slab_scanned"),
+		num(r, "slab_freed"));
+	report_time(out, num(r, "reclaim_time_ns"), 0);
+	g_string_append_c(out, '\n');
+	size_t i;
+	json_t *l;
+	json_array_foreach (json_object_get(mm, "list_lrus"), i, l)
+		g_string_append_printf(out,
+				       "  list_lru %s: %.0f items left, %.0f added, %.0f deleted, "
+				       "%.0f isolated, %.0f walk retries, %.0f reparented\n",
+				       json_string_value(json_object_get(l, "name")), num(l, "items"),
+				       num(l, "added"), num(l, "deleted"), num(l, "isolated"),
+				       num(l, "retries"), num(l, "reparented_items"));
+	json_t *swap = json_object_get(mm, "swap");
+	if (swap)
+		g_string_append_printf(out,
+				       "  swap: %.0f slots used, %.0f xarray nodes allocated, %.0f "
+				       "shadow nodes reclaimed, %.0f i_pages trylock retries\n",
+				       num(swap, "slots_used"), num(swap, "nodes_allocated"),
+				       num(swap, "nodes_reclaimed"), num(swap, "isolate_retries"));
+}
+
+static gint by_reclaim_time(gconstpointer a, gconstpointer b)
+{
+	double x = num(*(json_t *const *)a, "reclaim_time_ns");
+	double y = num(*(json_t *const *)b, "reclaim_time_ns");
+	return x > y ? -1 : x < y;
+}
+
+static void cgroup_table(json_t *mm, GString *out)
+{
+	json_t *cgroups = json_object_get(mm, "cgroups");
+	if (!json_array_size(cgroups))
+		return;
+	GPtrArray *rows = g_ptr_array_new();
+	size_t i;
+	json_t *c;
+	json_array_foreach (cgroups, i, c)
+		g_ptr_array_add(rows, c);
+	g_ptr_array_sort(rows, by_reclaim_time);
+	g_string_append_printf(out, "Per cgroup (%zu; the %d with most reclaim time):\n",
+			       json_array_size(cgroups), CGROUP_ROWS);
+	g_string_append_printf(out, "  %-20s %10s %10s %12s %12s %9s %6s %14s\n", "cgroup",
+			       "max MiB", "usage MiB", "charged", "reclaimed", "reclaims", "OOM",
+			       "reclaim time");
+	for (guint k = 0; k < rows->len && k < CGROUP_ROWS; k++) {
+		c = rows->pdata[k];
+		g_string_append_printf(out, "  %-20s %10.1f %10.1f %12.0f %12.0f %9.0f %6.0f ",
+				       json_string_value(json_object_get(c, "name")),
+				       num(c, "max_pages") / 256, num(c, "usage_pages") / 256,
+				       num(c, "charged"), num(c, "pgsteal"), num(c, "reclaim_calls"),
+				       num(c, "oom"));
+		report_time(out, num(c, "reclaim_time_ns"), 14);
+		g_string_append_c(out, '\n');
+	}
+	g_ptr_array_free(rows, TRUE);
+}
+
+void report_memcg(json_t *variant, GString *out)
+{
+	json_t *mm = json_object_get(variant, "memcg");
+	if (!mm)
+		return;
+	reclaim_table(mm, out);
+	cgroup_table(mm, out);
+	size_t i;
+	json_t *v;
+	json_array_foreach (json_object_get(mm, "violations"), i, v)
+		g_string_append_printf(out, "VIOLATION: %s\n", json_string_value(v));
+	g_string_append_c(out, '\n');
+}

@@ -1,0 +1,60 @@
+/* fs: one filesystem's dentries and inodes on its superblock's memcg-aware
+ * list_lrus (s_dentry_lru, s_inode_lru), reclaimed by the superblock
+ * shrinker, as fs/dcache.c, fs/inode.c and fs/super.c do it. Each file has
+ * one page of page cache on its reader's memcg file LRU. */
+#pragma once
+#include "list_lru.h"
+#include "shrinker.h"
+
+/* The page-cache side of an inode: its pages sit on a memcg's file LRU. */
+struct address_space {
+	int nrpages;
+	struct mem_cgroup *memcg; /* charged to */
+	int nid;
+};
+
+struct inode {
+	struct lru_item i_lru; /* first: on s_inode_lru */
+	int i_count;
+	bool i_referenced;     /* I_REFERENCED */
+	struct address_space i_data;
+	struct obj_cgroup *objcg;
+	int nid;
+	struct super_block *sb;
+	struct inode *lru_next; /* next owner of a file page on the memcg's LRU */
+};
+
+struct dentry {
+	struct lru_item d_lru; /* first: on s_dentry_lru */
+	int d_count;
+	bool d_referenced; /* DCACHE_REFERENCED */
+	struct inode *d_inode;
+	struct obj_cgroup *objcg;
+	int nid;
+};
+
+struct fs_stats {
+	long files_read, dentries_freed, inodes_freed, inode_pages_dropped;
+};
+
+struct super_block {
+	struct list_lru s_dentry_lru;
+	struct list_lru s_inode_lru;
+	struct shrinker s_shrink;
+	long dentry_bytes, inode_bytes; /* slab object sizes, charged to memcgs */
+	long nr_dentries, nr_inodes;	/* allocated */
+	struct fs_stats stat;
+};
+
+void super_block_init(struct super_block *sb, const struct list_lru_scope_ops *scope,
+		      long dentry_bytes, long inode_bytes);
+void super_block_destroy(struct super_block *sb);
+/* open + read + close of one file not in cache, by @t in @memcg: a dentry
+ * and an inode are allocated and charged, one page is read into the page
+ * cache (through the reader's folio batch @fb), and the unused dentry goes
+ * on the LRU (dput). */
+void fs_read_file(struct sim_task *t, struct super_block *sb, struct mem_cgroup *memcg,
+		  struct folio_batch *fb);
+/* Reclaim dropped @nr page-cache pages from @memcg's file LRU on @nid;
+ * called by vmscan (the pages' owners lose them in LRU order). */
+void fs_drop_file_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);

@@ -1,0 +1,177 @@
+/* memcg charging, reclaim and shrinkers against hand-computed values. */
+#include "memcg.h"
+#include "shrinker.h"
+#include "test_util.h"
+#include "vmscan.h"
+
+static void setup(void)
+{
+	struct sim_machine m = {.nodes = 1, .cpus_per_node = 2, .clock_ghz = 2.1,
+				.sched_slice = 750 * SIM_US};
+	for (int i = 0; i < SIM_COST_N; i++)
+		m.cost[i] = sim_from_ns(sim_cost_table[i].default_ns);
+	sim_engine_init(&m, 0, SIM_S, 1);
+	memcg_tree_init(1, 2);
+	shrinker_registry_init();
+}
+
+static void teardown(void)
+{
+	memcg_tree_destroy();
+	shrinker_registry_destroy();
+	lock_class_reset_all();
+	sim_engine_fini();
+}
+
+/* --- the per-CPU stock ------------------------------------------------ */
+
+static void stock_task(struct sim_task *t, void *arg)
+{
+	struct mem_cgroup *m = arg;
+	mem_cgroup_charge(t, m, 1);
+	g_assert_cmpint(m->memory.usage, ==, MEMCG_CHARGE_BATCH); /* a batch, 63 in stock */
+	for (int i = 0; i < 63; i++)
+		mem_cgroup_charge(t, m, 1);
+	g_assert_cmpint(m->memory.usage, ==, 64);
+	mem_cgroup_charge(t, m, 1);
+	g_assert_cmpint(m->memory.usage, ==, 128);
+}
+
+static void test_stock(void)
+{
+	setup();
+	struct mem_cgroup *m = mem_cgroup_create("a", G_MAXLONG);
+	sim_task_create("t", 0, stock_task, m);
+	g_assert_true(sim_engine_run());
+	/* Two batches: two atomics on the counter line. */
+	g_assert_cmpint(memcg_tree->counter_class->acquisitions, ==, 2);
+	teardown();
+}
+
+/* --- over the limit without anything reclaimable: OOM --------------- */
+
+static void oom_task(struct sim_task *t, void *arg)
+{
+	struct mem_cgroup *child = arg;
+	for (int i = 0; i < 100; i++) {
+		mem_cgroup_charge(t, child, 1);
+		lru_add_pages(t, child, 0, 1, 0); /* anonymous, and no swap */
+	}
+	/* 101st page: the parent is full, reclaim finds nothing to swap to. */
+	g_assert_false(mem_cgroup_charge(t, child, 1));
+}
+
+static void test_oom(void)
+{
+	setup();
+	struct mem_cgroup *p = mem_cgroup_create("p", 100);
+	struct mem_cgroup *c = mem_cgroup_create("p/c", G_MAXLONG);
+	sim_task_create("t", 0, oom_task, c);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(p->stat.oom, ==, 1);
+	/* 1 + MAX_RECLAIM_RETRIES reclaim attempts (the last also fails). */
+	g_assert_cmpint(p->stat.reclaim_calls, ==, 1 + MAX_RECLAIM_RETRIES);
+	g_assert_cmpint(p->memory.usage, ==, 101); /* forced */
+	g_assert_cmpint(c->memory.usage, ==, 101);
+	teardown();
+}
+
+/* --- file pages are reclaimed down to the limit ---------------------- */
+
+static void file_task(struct sim_task *t, void *arg)
+{
+	struct mem_cgroup *m = arg;
+	for (int i = 0; i < 1000; i++) {
+		mem_cgroup_charge(t, m, 1);
+		lru_add_pages(t, m, 0, 0, 1);
+	}
+}
+
+static void test_file_reclaim(void)
+{
+	setup();
+	struct mem_cgroup *m = mem_cgroup_create("f", 256);
+	sim_task_create("t", 0, file_task, m);
+	g_assert_true(sim_engine_run());
+	long stock = memcg_tree->stock[0].cached == m ? memcg_tree->stock[0].nr_pages : 0;
+	g_assert_cmpint(m->memory.usage, <=, 256);
+	g_assert_cmpint(m->stat.oom, ==, 0);
+	/* Every page charged is on the LRU, reclaimed, or in the stock. */
+	g_assert_cmpint(m->nodeinfo[0].nr_file + m->stat.pgsteal, ==, 1000);
+	g_assert_cmpint(m->memory.usage, ==, m->nodeinfo[0].nr_file + stock);
+	/* Each reclaim frees at least SWAP_CLUSTER_MAX (at the priority where
+	 * 256 >> priority reaches 32 the batch is exactly 32). */
+	g_assert_cmpint(m->stat.pgsteal, >=, m->stat.reclaim_calls * SWAP_CLUSTER_MAX);
+	teardown();
+}
+
+/* --- do_shrink_slab arithmetic ----------------------------------------- */
+
+static long fake_count(struct sim_task *t, struct shrinker *s, struct shrink_control *sc)
+{
+	return *(long *)s->private_data;
+}
+
+static long fake_scan(struct sim_task *t, struct shrinker *s, struct shrink_control *sc)
+{
+	/* frees what it scans; the count stays, as if refilled */
+	return sc->nr_to_scan;
+}
+
+static long freeable = 1000;
+static struct shrinker seeks2 = {.name = "seeks2", .seeks = 2, .count_objects = fake_count,
+				 .scan_objects = fake_scan, .private_data = &freeable};
+static struct shrinker seeks0 = {.name = "seeks0", .seeks = 0, .count_objects = fake_count,
+				 .scan_objects = fake_scan, .private_data = &freeable};
+
+static void shrink_task(struct sim_task *t, void *arg)
+{
+	struct mem_cgroup *m = arg;
+	m->shrinker_bits[0] = 1ULL << seeks2.id;
+	/* priority 0, seeks 2: delta = 1000 * 4 / 2 = 2000, total = min(2000,
+	 * 2 * 1000) = 2000: 15 batches of 128 (1920), 80 left and deferred. */
+	shrink_slab(t, 0, m, 0);
+	g_assert_cmpint(seeks2.scanned, ==, 1920);
+	g_assert_cmpint(m->nr_deferred[seeks2.id], ==, 80);
+	/* again: 80 + 2000 capped at 2000: 1920 more, deferred 80 + 2000 - 1920 */
+	shrink_slab(t, 0, m, 0);
+	g_assert_cmpint(seeks2.scanned, ==, 3840);
+	g_assert_cmpint(m->nr_deferred[seeks2.id], ==, 160);
+	/* priority 12: delta = (1000 >> 12) * 2 = 0, total = 160 >> 12 = 0:
+	 * nothing scanned, 160 stays deferred. */
+	shrink_slab(t, 0, m, DEF_PRIORITY);
+	g_assert_cmpint(seeks2.scanned, ==, 3840);
+	g_assert_cmpint(m->nr_deferred[seeks2.id], ==, 160);
+	/* seeks 0 (shadow nodes): delta = 1000 / 2 = 500 at any priority:
+	 * 3 batches (384), 116 deferred. */
+	m->shrinker_bits[0] = 1ULL << seeks0.id;
+	shrink_slab(t, 0, m, DEF_PRIORITY);
+	g_assert_cmpint(seeks0.scanned, ==, 384);
+	g_assert_cmpint(m->nr_deferred[seeks0.id], ==, 116);
+	/* An empty shrinker has its bit cleared. */
+	freeable = SHRINK_EMPTY;
+	shrink_slab(t, 0, m, DEF_PRIORITY);
+	g_assert_cmpint(m->shrinker_bits[0], ==, 0);
+	freeable = 1000;
+}
+
+static void test_do_shrink_slab(void)
+{
+	setup();
+	shrinker_register(&seeks2);
+	shrinker_register(&seeks0);
+	struct mem_cgroup *m = mem_cgroup_create("s", G_MAXLONG);
+	sim_task_create("t", 0, shrink_task, m);
+	g_assert_true(sim_engine_run());
+	teardown();
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	mcs_test_add_subprocess("/memcg/charge/stock", test_stock);
+	mcs_test_add_subprocess("/memcg/charge/oom", test_oom);
+	mcs_test_add_subprocess("/memcg/reclaim/file-pages", test_file_reclaim);
+	mcs_test_add_subprocess("/shrinker/do_shrink_slab", test_do_shrink_slab);
+	return g_test_run();
+}
