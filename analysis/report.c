@@ -16,6 +16,17 @@ void report_time(GString *out, double ns, int width)
 	g_string_append_printf(out, "%*s", width, num);
 }
 
+GPtrArray *report_sorted(json_t *array, GCompareFunc cmp)
+{
+	GPtrArray *a = g_ptr_array_new();
+	size_t i;
+	json_t *v;
+	json_array_foreach (array, i, v)
+		g_ptr_array_add(a, v);
+	g_ptr_array_sort(a, cmp);
+	return a;
+}
+
 static void report_cpu_time(json_t *v, GString *out)
 {
 	json_t *cpu = json_object_get(v, "cpu_time_ns");

@@ -16,5 +16,8 @@ void report_memcg(json_t *variant, GString *out);
 /* report_compare.c */
 void report_compare(json_t *variants, GString *out);
 void report_duration(json_t *variants, GString *out);
+/* The elements of @array, sorted with @cmp (on json_t **); free with
+ * g_ptr_array_free(a, TRUE). */
+GPtrArray *report_sorted(json_t *array, GCompareFunc cmp);
 /* A duration in ns with a scaled unit ("2.13 us"), @width wide. */
 void report_time(GString *out, double ns, int width);

@@ -54,14 +54,9 @@ void report_lock_stat(json_t *locks, GString *out)
 		g_string_append_printf(out, " %14s", cols[i]);
 	g_string_append_c(out, '\n');
 	dashes(out, width);
-	GPtrArray *sorted = g_ptr_array_new();
-	size_t i;
-	json_t *l;
-	json_array_foreach (locks, i, l)
-		g_ptr_array_add(sorted, l);
-	g_ptr_array_sort(sorted, by_contentions);
+	GPtrArray *sorted = report_sorted(locks, by_contentions);
 	for (guint k = 0; k < sorted->len; k++) {
-		l = sorted->pdata[k];
+		json_t *l = sorted->pdata[k];
 		char *name = g_strdup_printf("%s:", json_string_value(json_object_get(l, "class")));
 		g_string_append_printf(
 			out, "\n%40s %14.0f %14.0f %14.2f %14.2f %14.2f %14.2f %14.0f %14.0f %14.2f "

@@ -54,12 +54,8 @@ static void cgroup_table(json_t *mm, GString *out)
 	json_t *cgroups = json_object_get(mm, "cgroups");
 	if (!json_array_size(cgroups))
 		return;
-	GPtrArray *rows = g_ptr_array_new();
-	size_t i;
+	GPtrArray *rows = report_sorted(cgroups, by_reclaim_time);
 	json_t *c;
-	json_array_foreach (cgroups, i, c)
-		g_ptr_array_add(rows, c);
-	g_ptr_array_sort(rows, by_reclaim_time);
 	g_string_append_printf(out, "Per cgroup (%zu; the %d with most reclaim time):\n",
 			       json_array_size(cgroups), CGROUP_ROWS);
 	g_string_append_printf(out, "  %-20s %10s %10s %12s %12s %9s %6s %14s\n", "cgroup",

@@ -2,96 +2,147 @@
 #include "result.h"
 #include "workload.h"
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void child_main(int fd, json_t *doc, uint64_t seed)
+/* One simulation: a variant's replica, run in a child process that writes
+ * its result to a temporary file. */
+struct job {
+	json_t *doc;
+	uint64_t seed;
+	pid_t pid;
+	char *path;
+	json_t *result;
+	bool violation;
+};
+
+static void child_main(const struct job *j)
 {
 	int violation = 0;
-	json_t *r = workload_simulate(doc, seed, &violation);
-	char *text = json_dumps(r, JSON_COMPACT);
-	size_t len = strlen(text), off = 0;
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			_exit(3);
-		off += (size_t)n;
-	}
+	json_t *r = workload_simulate(j->doc, j->seed, &violation);
+	if (json_dump_file(r, j->path, JSON_COMPACT) != 0)
+		_exit(3);
 	_exit(violation ? 1 : 0);
+}
+
+static bool job_start(struct job *j, GError **err)
+{
+	int fd = g_file_open_tmp("memcgsim-run-XXXXXX.json", &j->path, err);
+	if (fd < 0)
+		return false;
+	close(fd);
+	fflush(NULL);
+	j->pid = fork();
+	if (j->pid < 0) {
+		g_set_error(err, MCS_ERROR, 0, "fork: %s", g_strerror(errno));
+		return false;
+	}
+	if (j->pid == 0)
+		child_main(j);
+	return true;
+}
+
+static bool job_finish(struct job *j, int status, GError **err)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+		j->result = json_load_file(j->path, 0, NULL);
+	g_unlink(j->path);
+	g_clear_pointer(&j->path, g_free);
+	j->pid = 0;
+	j->violation = WIFEXITED(status) && WEXITSTATUS(status) == 1;
+	if (!j->result)
+		g_set_error(err, MCS_ERROR, 0, "simulation process failed (%s %d)",
+			    WIFSIGNALED(status) ? "signal" : "exit status",
+			    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	return j->result != NULL;
+}
+
+static struct job *job_by_pid(struct job *jobs, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].pid == pid)
+			return &jobs[i];
+	return NULL;
+}
+
+/* Run @n jobs, at most @parallel at a time; false (with @err) when one
+ * failed, after waiting for the others. */
+static bool run_jobs(struct job *jobs, size_t n, int parallel, GError **err)
+{
+	size_t next = 0, running = 0;
+	bool ok = true;
+	while (running || (ok && next < n)) {
+		while (ok && next < n && running < (size_t)MAX(parallel, 1)) {
+			ok = job_start(&jobs[next++], err);
+			running += ok;
+		}
+		if (!running)
+			break;
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		struct job *j = pid > 0 ? job_by_pid(jobs, n, pid) : NULL;
+		if (!j)
+			continue;
+		running--;
+		GError *e = NULL;
+		if (!job_finish(j, status, ok ? err : &e))
+			ok = false;
+		g_clear_error(&e);
+	}
+	return ok;
 }
 
 json_t *runner_run_one(json_t *doc, uint64_t seed, bool *violation, GError **err)
 {
-	int fds[2];
-	if (pipe(fds) < 0) {
-		g_set_error(err, MCS_ERROR, 0, "pipe: %s", g_strerror(errno));
+	struct job j = {.doc = doc, .seed = seed};
+	if (!run_jobs(&j, 1, 1, err))
 		return NULL;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		g_set_error(err, MCS_ERROR, 0, "fork: %s", g_strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return NULL;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		child_main(fds[1], doc, seed);
-	}
-	close(fds[1]);
-	GString *out = g_string_new(NULL);
-	char buf[65536];
-	for (;;) {
-		ssize_t n = read(fds[0], buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		g_string_append_len(out, buf, n);
-	}
-	close(fds[0]);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	json_t *r = NULL;
-	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
-		r = json_loadb(out->str, out->len, 0, NULL);
-	if (!r)
-		g_set_error(err, MCS_ERROR, 0, "simulation process failed (%s %d)",
-			    WIFSIGNALED(status) ? "signal" : "exit status",
-			    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	*violation = WIFEXITED(status) && WEXITSTATUS(status) == 1;
-	g_string_free(out, TRUE);
-	return r;
+	*violation = j.violation;
+	return j.result;
 }
 
-json_t *runner_run(const struct scenario *sc, const char *only, bool *violation, GError **err)
+json_t *runner_run(const struct scenario *sc, const char *only, int parallel, bool *violation,
+		   GError **err)
 {
-	json_t *variants = json_array();
-	*violation = false;
+	GArray *jobs = g_array_new(FALSE, TRUE, sizeof(struct job));
+	GArray *owner = g_array_new(FALSE, FALSE, sizeof(guint)); /* variant of each job */
 	for (guint i = 0; i < sc->variants->len; i++) {
 		const struct scenario_variant *v = sc->variants->pdata[i];
 		if (only && !g_str_equal(only, v->name))
 			continue;
-		uint64_t seed = scenario_seed(v->doc);
-		json_t *reps = json_array();
 		for (int r = 0; r < scenario_replicas(v->doc); r++) {
-			bool bad = false;
-			json_t *one = runner_run_one(v->doc, scenario_replica_seed(seed, r), &bad, err);
-			if (!one) {
-				json_decref(reps);
-				json_decref(variants);
-				return NULL;
-			}
-			*violation |= bad;
-			json_array_append_new(reps, one);
+			struct job j = {.doc = v->doc,
+					.seed = scenario_replica_seed(scenario_seed(v->doc), r)};
+			g_array_append_val(jobs, j);
+			g_array_append_val(owner, i);
+		}
+	}
+	struct job *js = (struct job *)(void *)jobs->data;
+	bool ok = run_jobs(js, jobs->len, parallel, err);
+	json_t *variants = json_array();
+	*violation = false;
+	for (guint k = 0; ok && k < jobs->len;) {
+		guint vi = g_array_index(owner, guint, k);
+		const struct scenario_variant *v = sc->variants->pdata[vi];
+		json_t *reps = json_array();
+		for (; k < jobs->len && g_array_index(owner, guint, k) == vi; k++) {
+			*violation |= js[k].violation;
+			json_array_append(reps, js[k].result);
 		}
 		json_array_append_new(variants, result_variant(v->name, v->description, reps));
 		json_decref(reps);
+	}
+	for (guint k = 0; k < jobs->len; k++)
+		json_decref(js[k].result);
+	g_array_free(jobs, TRUE);
+	g_array_free(owner, TRUE);
+	if (!ok) {
+		json_decref(variants);
+		return NULL;
 	}
 	json_t *base = sc->base;
 	return json_pack("{s:s, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1", "scenario",

@@ -8,5 +8,7 @@
  * replica result, or NULL with @err set when the child died; *violation is
  * set when the run reported a failure (exit status 1). */
 json_t *runner_run_one(json_t *doc, uint64_t seed, bool *violation, GError **err);
-/* Run every variant (or only @only, when not NULL) with all its replicas. */
-json_t *runner_run(const struct scenario *sc, const char *only, bool *violation, GError **err);
+/* Run every variant (or only @only, when not NULL) with all its replicas,
+ * @parallel simulations at a time; the result does not depend on @parallel. */
+json_t *runner_run(const struct scenario *sc, const char *only, int parallel, bool *violation,
+		   GError **err);

@@ -7,6 +7,7 @@
 #include "version.h"
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_VIOLATION 1
 #define EXIT_USAGE 2
@@ -26,6 +27,7 @@ struct cli {
 	char *format;
 	char *output;
 	char **files;
+	int jobs;
 };
 
 static int usage_error(GOptionContext *ctx, const char *msg)
@@ -75,6 +77,10 @@ static struct scenario *load(struct cli *c)
 
 static int cmd_run(struct cli *c)
 {
+	if (c->jobs < 1 || c->jobs > 1024) {
+		fprintf(stderr, "memcgsim: --jobs: expected 1 to 1024, got %d\n", c->jobs);
+		return EXIT_USAGE;
+	}
 	if (!g_str_equal(c->format, "text") && !g_str_equal(c->format, "json")) {
 		fprintf(stderr, "memcgsim: --format: expected text or json, got \"%s\"\n",
 			c->format);
@@ -85,7 +91,7 @@ static int cmd_run(struct cli *c)
 		return EXIT_USAGE;
 	bool violation = false;
 	GError *err = NULL;
-	json_t *result = runner_run(sc, c->variant, &violation, &err);
+	json_t *result = runner_run(sc, c->variant, c->jobs, &violation, &err);
 	scenario_free(sc);
 	if (!result) {
 		fprintf(stderr, "memcgsim: %s\n", err->message);
@@ -137,7 +143,7 @@ static int cmd_schema(void)
 
 int main(int argc, char **argv)
 {
-	struct cli c = {.format = g_strdup("text")};
+	struct cli c = {.format = g_strdup("text"), .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN)};
 	gboolean version = FALSE;
 	GOptionEntry common[] = {
 		{"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.sets,
@@ -151,6 +157,9 @@ int main(int argc, char **argv)
 		 "FMT"},
 		{"output", 'o', 0, G_OPTION_ARG_FILENAME, &c.output,
 		 "Write the output to FILE (atomically)", "FILE"},
+		{"jobs", 'j', 0, G_OPTION_ARG_INT, &c.jobs,
+		 "Simulations run at once (default: the CPUs online); results do not depend on it",
+		 "N"},
 		{NULL}};
 	GOptionEntry top[] = {{"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version",
 			       NULL},

@@ -43,16 +43,19 @@ static void *fileread_setup(json_t *w, int index)
 			 (long)json_integer_value(json_object_get(w, "inode_bytes")));
 	const char *tmpl = json_string_value(json_object_get(w, "cgroup"));
 	bool spread = g_str_equal(json_string_value(json_object_get(w, "placement")), "spread");
+	long long *start = workload_start_times(w, "fileread", index, fr->count);
+	sim_time_t start0 = sim_from_ns(json_number_value(json_object_get(w, "start_ns")));
 	for (int i = 0; i < fr->count; i++) {
 		struct fileread_task *ft = &fr->tasks[i];
 		ft->sb = fr->sb;
 		ft->cgroup = scenario_cgroup_instance(tmpl, i);
 		ft->files = (long)json_integer_value(json_object_get(w, "files"));
-		ft->start = sim_from_ns(json_number_value(json_object_get(w, "start_ns")));
+		ft->start = start0 + start[i];
 		char *name = g_strdup_printf("fileread.%d.%d", index, i);
 		sim_task_create(name, workload_cpu_for(i, spread), fileread_loop, ft);
 		g_free(name);
 	}
+	g_free(start);
 	return fr;
 }
 

@@ -165,7 +165,7 @@ static void list_del_item(struct lru_item *item)
 	item->on = NULL;
 }
 
-void list_lru_splice(struct list_lru_one *src, struct list_lru_one *dst)
+static void list_lru_splice(struct list_lru_one *src, struct list_lru_one *dst)
 {
 	for (struct lru_item *i = src->head.next; i != &src->head; i = i->next)
 		i->on = dst;
@@ -183,6 +183,18 @@ void list_lru_splice(struct list_lru_one *src, struct list_lru_one *dst)
 static struct lru_locked planned_hold(sim_time_t hold)
 {
 	return (struct lru_locked){.planned = true, .hold = hold};
+}
+
+void list_lru_move_items(struct list_lru *lru, int nid, struct list_lru_one *src,
+			 struct list_lru_one *dst)
+{
+	list_lru_splice(src, dst);
+	if (src->nr_items > 0) {
+		dst->nr_items += src->nr_items;
+		set_shrinker_bit(dst->memcg, nid, lru->shrinker_id);
+		lru->stat.reparented_items += src->nr_items;
+	}
+	src->nr_items = 0;
 }
 
 bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
@@ -361,7 +373,7 @@ void memcg_reparent_list_lrus(struct sim_task *t, struct mem_cgroup *memcg,
 		struct list_lru_one *lists = list_lru_lists_by_idx(lru, src_idx);
 		for (int nid = 0; lists && nid < lru->nodes; nid++)
 			lru->scope->reparent_one(t, lru, nid, &lists[nid], parent);
-		lru->scope->reparent_done(lru, src_idx);
+		list_lru_erase_idx(lru, src_idx);
 	}
 }
 

@@ -84,11 +84,10 @@ struct list_lru_scope_ops {
 	 * atomic operations in all. */
 	void (*count_unlocked)(struct sim_task *t, struct list_lru *lru, int nid, long delta,
 			       long nr_ops);
-	/* Move every item of the dying memcg's list @src on @nid to @parent's. */
+	/* Move every item of the dying memcg's list @src on @nid to @parent's.
+	 * Once every node is done, the lists leave the lookup table. */
 	void (*reparent_one)(struct sim_task *t, struct list_lru *lru, int nid,
 			     struct list_lru_one *src, struct mem_cgroup *parent);
-	/* After every node: drop index @src_idx's lists from the lookup table. */
-	void (*reparent_done)(struct list_lru *lru, int src_idx);
 };
 
 extern const struct list_lru_scope_ops list_lru_scope_node;
@@ -153,7 +152,10 @@ struct list_lru_one *list_lru_memcg_lists(struct list_lru *lru, struct mem_cgrou
 					  bool create);
 struct list_lru_one *list_lru_lists_by_idx(struct list_lru *lru, int idx);
 void list_lru_erase_idx(struct list_lru *lru, int idx);
-void list_lru_splice(struct list_lru_one *src, struct list_lru_one *dst);
+/* Splice @src onto @dst (both locked) and move its count; @nid's shrinker
+ * bit is set for @dst's memcg when items moved. */
+void list_lru_move_items(struct list_lru *lru, int nid, struct list_lru_one *src,
+			 struct list_lru_one *dst);
 void list_lru_lock(struct sim_task *t, struct spinlock *lock, enum spin_flavour fl,
 		   const char *site, struct lru_locked *held);
 void set_shrinker_bit(struct mem_cgroup *memcg, int nid, int shrinker_id);

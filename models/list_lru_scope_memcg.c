@@ -71,21 +71,10 @@ static void memcg_reparent_one(struct sim_task *t, struct list_lru *lru, int nid
 	struct list_lru_one *dst = list_lru_from_memcg(lru, nid, parent);
 	list_lru_lock(t, &dst->lock, SPIN_PLAIN, "memcg_reparent_list_lrus", &dst_held);
 	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_LIST_OP]);
-	list_lru_splice(src, dst);
-	if (src->nr_items > 0) {
-		dst->nr_items += src->nr_items;
-		set_shrinker_bit(dst->memcg, nid, lru->shrinker_id);
-		lru->stat.reparented_items += src->nr_items;
-	}
+	list_lru_move_items(lru, nid, src, dst);
 	src->nr_items = LONG_MIN; /* dead: lookups go to the parent */
 	list_lru_unlock(t, &dst_held);
 	list_lru_unlock(t, &src_held);
-}
-
-static void memcg_reparent_done(struct list_lru *lru, int src_idx)
-{
-	/* Only now, with every node's list dead, leave the lookup table. */
-	list_lru_erase_idx(lru, src_idx);
 }
 
 const struct list_lru_scope_ops list_lru_scope_memcg = {
@@ -98,5 +87,4 @@ const struct list_lru_scope_ops list_lru_scope_memcg = {
 	.count_locked = memcg_count_locked,
 	.count_unlocked = memcg_count_unlocked,
 	.reparent_one = memcg_reparent_one,
-	.reparent_done = memcg_reparent_done,
 };

@@ -52,19 +52,8 @@ static void node_reparent_one(struct sim_task *t, struct list_lru *lru, int nid,
 	list_lru_lock(t, &lru->node[nid].lock, SPIN_IRQ, "memcg_reparent_list_lrus", &held);
 	struct list_lru_one *dst = list_lru_from_memcg_idx(lru, nid, parent);
 	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_LIST_OP]);
-	list_lru_splice(src, dst);
-	if (src->nr_items) {
-		dst->nr_items += src->nr_items;
-		set_shrinker_bit(dst->memcg, nid, lru->shrinker_id);
-		lru->stat.reparented_items += src->nr_items;
-		src->nr_items = 0;
-	}
+	list_lru_move_items(lru, nid, src, dst);
 	list_lru_unlock(t, &held);
-}
-
-static void node_reparent_done(struct list_lru *lru, int src_idx)
-{
-	list_lru_erase_idx(lru, src_idx);
 }
 
 const struct list_lru_scope_ops list_lru_scope_node = {
@@ -77,5 +66,4 @@ const struct list_lru_scope_ops list_lru_scope_node = {
 	.count_locked = node_count_locked,
 	.count_unlocked = node_count_unlocked,
 	.reparent_one = node_reparent_one,
-	.reparent_done = node_reparent_done,
 };

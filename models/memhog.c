@@ -4,7 +4,6 @@
 #include "memhog.h"
 #include "memcg.h"
 #include "scenario_memcg.h"
-#include "sim_rng.h"
 #include <glib.h>
 
 struct memhog_task {
@@ -47,15 +46,9 @@ static void *memhog_setup(json_t *w, int index)
 	const char *tmpl = json_string_value(json_object_get(w, "cgroup"));
 	long pages = (long)(json_number_value(json_object_get(w, "size_mb")) * 256);
 	bool spread = g_str_equal(json_string_value(json_object_get(w, "placement")), "spread");
-	struct sim_dist start = {SIM_DIST_UNIFORM,
-				 json_number_value(json_object_get(w, "start_spread_ns")) / 2 *
-					 (double)SIM_NS,
-				 sim_dist_default_cv(SIM_DIST_UNIFORM)};
-	char *stream = g_strdup_printf("memhog.%d.start", index);
-	struct sim_rng *rng = sim_rng_new(sim_seed(), stream);
-	g_free(stream);
+	long long *start = workload_start_times(w, "memhog", index, mh->count);
 	for (int i = 0; i < mh->count; i++) {
-		mh->tasks[i].start = sim_rng_sample(rng, &start);
+		mh->tasks[i].start = start[i];
 		char *cg = scenario_cgroup_instance(tmpl, i);
 		mh->tasks[i].memcg = mem_cgroup_lookup(cg);
 		mh->tasks[i].pages = pages;
@@ -64,7 +57,7 @@ static void *memhog_setup(json_t *w, int index)
 		sim_task_create(name, workload_cpu_for(i, spread), memhog_loop, &mh->tasks[i]);
 		g_free(name);
 	}
-	sim_rng_free(rng);
+	g_free(start);
 	return mh;
 }
 

@@ -5,9 +5,25 @@
 #include "shrinker.h"
 #include "swap.h"
 
+/* Does the scenario use the memory-management model at all? */
+static bool mm_used(json_t *doc)
+{
+	json_t *mj = json_object_get(doc, "memcg");
+	if (json_array_size(json_object_get(mj, "cgroups")) || json_object_get(mj, "swap"))
+		return true;
+	size_t i;
+	json_t *w;
+	json_array_foreach (json_object_get(doc, "workloads"), i, w)
+		if (json_object_get(w, "cgroup"))
+			return true;
+	return false;
+}
+
 void mm_setup(json_t *doc)
 {
 	json_t *mj = json_object_get(doc, "memcg");
+	if (!mm_used(doc))
+		return;
 	memcg_tree_init(sim_machine()->nodes, sim_ncpus());
 	memcg_tree->lru_scope =
 		list_lru_scope_find(json_string_value(json_object_get(mj, "list_lru_scope")));
@@ -107,6 +123,8 @@ static json_t *shrinkers_json(void)
 
 bool mm_results(json_t *replica)
 {
+	if (!memcg_tree)
+		return true;
 	struct memcg_stats total = {0};
 	json_t *cgroups = cgroups_json(&total);
 	json_t *check = lru_check_all();

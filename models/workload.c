@@ -3,6 +3,7 @@
 #include "mm.h"
 #include "scenario.h"
 #include "sim_engine.h"
+#include "sim_rng.h"
 #include <glib.h>
 
 static const struct workload_ops *const workload_table[] = {&lockbench_ops, &memhog_ops,
@@ -26,6 +27,22 @@ int workload_cpu_for(int i, bool spread)
 	return (i % m->nodes) * per + (i / m->nodes) % per;
 }
 
+long long *workload_start_times(json_t *w, const char *type, int index, int count)
+{
+	struct sim_dist start = {SIM_DIST_UNIFORM,
+				 json_number_value(json_object_get(w, "start_spread_ns")) / 2 *
+					 (double)SIM_NS,
+				 sim_dist_default_cv(SIM_DIST_UNIFORM)};
+	char *stream = g_strdup_printf("%s.%d.start", type, index);
+	struct sim_rng *rng = sim_rng_new(sim_seed(), stream);
+	long long *t = g_new(long long, count);
+	for (int i = 0; i < count; i++)
+		t[i] = sim_rng_sample(rng, &start);
+	sim_rng_free(rng);
+	g_free(stream);
+	return t;
+}
+
 static json_t *ns(sim_time_t t)
 {
 	return json_real(sim_to_ns(t));
@@ -47,8 +64,11 @@ static json_t *locks_json(void)
 {
 	json_t *a = json_array();
 	GPtrArray *classes = lock_class_all();
-	for (guint i = 0; i < classes->len; i++)
-		json_array_append_new(a, lock_stat_to_json(classes->pdata[i], true));
+	for (guint i = 0; i < classes->len; i++) {
+		const struct lock_class *c = classes->pdata[i];
+		if (c->acquisitions || c->trylock_failures) /* classes never taken: not listed */
+			json_array_append_new(a, lock_stat_to_json(c, true));
+	}
 	return a;
 }
 

@@ -19,6 +19,11 @@ const struct workload_ops *workload_ops_find(const char *type);
 /* CPU of a workload's task @i: spread over the nodes (node i mod nodes), or
  * packed (CPU i); wraps around the machine's CPUs. */
 int workload_cpu_for(int i, bool spread);
+/* When each of a workload's @count tasks starts: uniform in [0, the
+ * workload's "start_spread_ns"], drawn from the stream "<type>.<index>.start";
+ * g_free the array. */
+struct sim_task;
+long long *workload_start_times(json_t *w, const char *type, int index, int count);
 extern const struct workload_ops lockbench_ops;
 extern const struct workload_ops memhog_ops;
 extern const struct workload_ops fileread_ops;

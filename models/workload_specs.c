@@ -182,6 +182,7 @@ static const struct spec_field fileread_fields[] = {
 	{"dentry_bytes", &object_bytes, false, "192"},
 	{"inode_bytes", &object_bytes, false, "1024"},
 	{"placement", &lockbench_placement, false, "\"spread\""},
+	{"start_spread_ns", &memhog_start_spread, false, "2000000"},
 	{NULL, NULL, false, NULL},
 };
 

@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-./build/memcgsim run scenarios/lockbench_scope.json
+./build/memcgsim run scenarios/seeds/list_lru_swap.json

@@ -150,18 +150,29 @@ static char *quoted_list(const char *const *values)
 	return g_string_free(g, FALSE);
 }
 
+/* "expected one of ..., got X", with the nearest value when one is close. */
+static bool fail_one_of(struct vctx *c, const struct at *a, const char *const *values)
+{
+	char *list = quoted_list(values);
+	char *got = spec_describe(a->v);
+	const char *near = json_is_string(a->v) ? spec_near_miss(json_string_value(a->v), values)
+						: NULL;
+	if (near)
+		fail_at(c, a, "expected one of %s, got %s (did you mean \"%s\"?)", list, got, near);
+	else
+		fail_at(c, a, "expected one of %s, got %s", list, got);
+	g_free(got);
+	g_free(list);
+	return false;
+}
+
 static bool check_enum(struct vctx *c, const struct spec *s, const struct at *a)
 {
 	if (json_is_string(a->v))
 		for (int i = 0; s->values[i]; i++)
 			if (strcmp(s->values[i], json_string_value(a->v)) == 0)
 				return true;
-	char *list = quoted_list(s->values);
-	char *what = g_strdup_printf("one of %s", list);
-	fail_expected(c, a, what);
-	g_free(what);
-	g_free(list);
-	return false;
+	return fail_one_of(c, a, s->values);
 }
 
 static bool validate(struct vctx *c, const struct spec *s, const struct at *a);
@@ -294,14 +305,10 @@ static bool check_tagged(struct vctx *c, const struct spec *s, const struct at *
 	if (chosen)
 		return check_object(c, chosen, a);
 	const char **names = tag_names(s);
-	char *list = quoted_list(names);
-	char *what = g_strdup_printf("one of %s", list);
 	char *p = join_path(a->path, "type");
 	struct at child = {type, a->v, "type", p};
-	fail_expected(c, &child, what);
+	fail_one_of(c, &child, names);
 	g_free(p);
-	g_free(what);
-	g_free(list);
 	g_free(names);
 	return false;
 }

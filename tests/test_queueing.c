@@ -116,6 +116,7 @@ static void test_lockbench(gconstpointer data)
 	g_assert_no_error(err);
 	g_assert_false(violation);
 	json_t *lock = json_array_get(json_object_get(r, "locks"), 0);
+	g_assert_cmpstr(json_string_value(json_object_get(lock, "class")), ==, "&lb->lock");
 	double acq = (double)json_integer_value(json_object_get(lock, "acquisitions"));
 	double w = json_number_value(json_object_get(json_object_get(lock, "wait_ns"), "total")) / acq;
 	double u = json_number_value(json_object_get(json_object_get(r, "metrics"), "lock_utilisation"));
