@@ -141,8 +141,26 @@ static int cmd_schema(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* GOption reads "-j2" as grouped flags: split it into "-j" "2", as make does. */
+static char **split_jobs_option(int *argc, char **argv)
 {
+	GPtrArray *a = g_ptr_array_new();
+	for (int i = 0; i < *argc; i++) {
+		if (g_str_has_prefix(argv[i], "-j") && g_ascii_isdigit(argv[i][2])) {
+			g_ptr_array_add(a, g_strdup("-j"));
+			g_ptr_array_add(a, g_strdup(argv[i] + 2));
+		} else {
+			g_ptr_array_add(a, g_strdup(argv[i]));
+		}
+	}
+	*argc = (int)a->len;
+	g_ptr_array_add(a, NULL);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+int main(int argc, char **argv_in)
+{
+	char **argv = split_jobs_option(&argc, argv_in);
 	struct cli c = {.format = g_strdup("text"), .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN)};
 	gboolean version = FALSE;
 	GOptionEntry common[] = {
@@ -216,5 +234,6 @@ int main(int argc, char **argv)
 	g_free(c.variant);
 	g_free(c.format);
 	g_free(c.output);
+	g_strfreev(argv);
 	return rc;
 }

@@ -304,6 +304,9 @@ bool obj_cgroup_charge(struct sim_task *t, struct obj_cgroup *objcg, long bytes)
 	return mem_cgroup_charge(t, objcg->memcg, need);
 }
 
+/* The freed pages go back to this CPU's stock (obj_cgroup_uncharge_pages ->
+ * refill_stock), which gives them back to the counters once it holds more
+ * than a batch. */
 long obj_cgroup_uncharge(struct sim_task *t, struct obj_cgroup *objcg, long bytes)
 {
 	objcg->nr_bytes -= bytes;
@@ -311,7 +314,11 @@ long obj_cgroup_uncharge(struct sim_task *t, struct obj_cgroup *objcg, long byte
 	if (extra <= 0)
 		return 0;
 	objcg->nr_pages -= extra;
-	mem_cgroup_uncharge(t, objcg->memcg, extra);
+	struct mem_cgroup *memcg = objcg->memcg;
+	if (!memcg->parent)
+		return extra;
+	memcg->stat.uncharged += extra;
+	refill_stock(t, memcg, extra);
 	return extra;
 }
 

@@ -113,7 +113,7 @@ static const struct spec_field swap_fields[] = {
 					     .doc = "folios swapped out per simulated step "
 						    "(their locks merged); see docs/calibration.md",
 					     .min = 1, .max = 512},
-	 false, "32"},
+	 false, "8"},
 	{"cluster_order", &(const struct spec){.kind = SPEC_ENUM,
 					       .doc = "which free cluster a CPU takes: the next in "
 						      "device order (sequential: every CPU in one "

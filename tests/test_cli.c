@@ -75,12 +75,12 @@ static void test_bad_input_leaves_nothing(void)
 	g_free(dir);
 }
 
-static char *run_json(const char *seed, const char *jobs)
+static char *run_json(const char *seed, const char *jobs_option)
 {
 	char *out, *err;
 	g_assert_cmpint(run((const char *[]){"run", SCEN, "--format", "json", "--seed", seed,
 					     "--set", "replicas=2", "--set",
-					     "stop.duration_ns=200000", "-j", jobs, NULL},
+					     "stop.duration_ns=200000", jobs_option, NULL},
 			    &out, &err),
 			==, 0);
 	g_free(err);
@@ -90,7 +90,7 @@ static char *run_json(const char *seed, const char *jobs)
 static void test_determinism(void)
 {
 	/* Same seed: the same bytes, whether the runs go one or four at a time. */
-	char *a = run_json("42", "1"), *b = run_json("42", "4"), *c = run_json("43", "2");
+	char *a = run_json("42", "-j1"), *b = run_json("42", "-j4"), *c = run_json("43", "-j2");
 	g_assert_cmpuint(strlen(a), >, 1000);
 	g_assert_cmpstr(a, ==, b);
 	g_assert_cmpstr(a, !=, c);
