@@ -1,0 +1,121 @@
+/* The two list_lru benchmark scenarios, scaled down, end to end in both lock
+ * scopes: the list_lru checker finds nothing, and the books balance. */
+#include "runner.h"
+#include "scenario.h"
+
+static json_t *run_variant(const char *file, const char *variant, const char *const *sets)
+{
+	GError *err = NULL;
+	struct scenario *sc = scenario_load_file(file, sets, &err);
+	g_assert_no_error(err);
+	const struct scenario_variant *v = scenario_variant_find(sc, variant);
+	g_assert_nonnull(v);
+	bool violation = true;
+	json_t *r = runner_run_one(v->doc, 1, &violation, &err);
+	g_assert_no_error(err);
+	g_assert_false(violation);
+	scenario_free(sc);
+	return r;
+}
+
+static double num(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static void assert_cpu_sum(json_t *r)
+{
+	double sum = 0;
+	const char *k;
+	json_t *x;
+	json_object_foreach (json_object_get(r, "cpu_time_ns"), k, x)
+		sum += json_number_value(x);
+	g_assert_cmpfloat_with_epsilon(sum, num(r, "sim_time_ns") * num(r, "cpus"), 1e-3);
+}
+
+static json_t *lru_named(json_t *mm, const char *name)
+{
+	size_t i;
+	json_t *l;
+	json_array_foreach (json_object_get(mm, "list_lrus"), i, l)
+		if (g_str_equal(json_string_value(json_object_get(l, "name")), name))
+			return l;
+	g_assert_not_reached();
+	return NULL;
+}
+
+/* Items left = added - deleted - isolated (list_lru_del_add counts each
+ * pair as one of each). */
+static void assert_lru_books(json_t *l)
+{
+	g_assert_cmpfloat(num(l, "items"), ==,
+			  num(l, "added") - num(l, "deleted") - num(l, "isolated"));
+	g_assert_cmpfloat(num(l, "wrong_list_del"), ==, 0);
+}
+
+static void test_swap(gconstpointer scope)
+{
+	/* 16 cgroups of 8 MiB, 128 MiB memhogs: 480 shadow nodes each, over the
+	 * 2048 >> 3 = 256 the shrinker leaves, so it runs. */
+	const char *sets[] = {"memcg.cgroups.0.count=16", "memcg.cgroups.0.memory_max_mb=8",
+			      "workloads.0.count=16", "workloads.0.size_mb=128", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json", scope, sets);
+	json_t *mm = json_object_get(r, "memcg");
+	g_assert_cmpuint(json_array_size(json_object_get(mm, "violations")), ==, 0);
+	assert_cpu_sum(r);
+	json_t *rec = json_object_get(mm, "reclaim"), *swap = json_object_get(mm, "swap");
+	g_assert_cmpfloat(num(rec, "pswpout"), ==, num(swap, "slots_used"));
+	g_assert_cmpfloat(num(rec, "pswpout"), ==, num(rec, "pgsteal"));
+	g_assert_cmpfloat(num(rec, "charged"), ==, 16 * 128 * 256);
+	g_assert_cmpfloat(num(rec, "oom"), ==, 0);
+	g_assert_cmpfloat(num(swap, "nodes_reclaimed"), >, 0);
+	json_t *lru = lru_named(mm, "shadow_nodes");
+	assert_lru_books(lru);
+	g_assert_cmpfloat(num(lru, "isolated"), ==, num(swap, "nodes_reclaimed"));
+	size_t i;
+	json_t *c;
+	json_array_foreach (json_object_get(mm, "cgroups"), i, c)
+		g_assert_cmpfloat(num(c, "usage_pages"), <=, num(c, "max_pages"));
+	json_decref(r);
+}
+
+static void test_inode_dentry(gconstpointer scope)
+{
+	/* 32 readers of 2000 files under a 32 MiB parent: slab is reclaimed. */
+	const char *sets[] = {"memcg.cgroups.0.memory_max_mb=32", "memcg.cgroups.1.count=32",
+			      "workloads.0.count=32", "workloads.1.count=32",
+			      "workloads.1.files=2000", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/list_lru_inode_dentry.json",
+				scope, sets);
+	json_t *mm = json_object_get(r, "memcg"), *m = json_object_get(r, "metrics");
+	g_assert_cmpuint(json_array_size(json_object_get(mm, "violations")), ==, 0);
+	assert_cpu_sum(r);
+	g_assert_cmpfloat(num(m, "w1.files_read"), ==, 32 * 2000);
+	g_assert_cmpfloat(num(m, "rmdir_events"), ==, 32);
+	g_assert_cmpfloat(num(m, "w1.dentries_freed"), >, 0);
+	json_t *d = lru_named(mm, "s_dentry_lru"), *in = lru_named(mm, "s_inode_lru");
+	assert_lru_books(d);
+	assert_lru_books(in);
+	/* Each file's dentry went on the list once; freed dentries were isolated. */
+	g_assert_cmpfloat(num(d, "added"), ==, 32 * 2000);
+	g_assert_cmpfloat(num(d, "isolated"), ==, num(m, "w1.dentries_freed"));
+	/* The parent stays within its limit, but for pages cached in per-CPU
+	 * stocks (at most a batch per CPU). */
+	size_t i;
+	json_t *c;
+	json_array_foreach (json_object_get(mm, "cgroups"), i, c)
+		if (g_str_equal(json_string_value(json_object_get(c, "name")), "bench"))
+			g_assert_cmpfloat(num(c, "usage_pages"), <=, num(c, "max_pages"));
+	json_decref(r);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_data_func("/benchmarks/swap/per-node", "per-node", test_swap);
+	g_test_add_data_func("/benchmarks/swap/per-cgroup", "per-cgroup", test_swap);
+	g_test_add_data_func("/benchmarks/inode-dentry/per-node", "per-node", test_inode_dentry);
+	g_test_add_data_func("/benchmarks/inode-dentry/per-cgroup", "per-cgroup",
+			     test_inode_dentry);
+	return g_test_run();
+}
