@@ -97,27 +97,25 @@ static void merge_lock(json_t *into, json_t *from)
 {
 	static const char *const counts[] = {"acquisitions", "contentions", "con_bounces",
 					     "acq_bounces", "trylock_failures"};
-	{
-		bool had = json_integer_value(json_object_get(into, "contentions")) > 0;
-		bool has = json_integer_value(json_object_get(from, "contentions")) > 0;
-		for (size_t i = 0; i < G_N_ELEMENTS(counts); i++)
-			add_int(into, counts[i], from);
-		add_real(into, "wait_ns.total", from);
-		add_real(into, "hold_ns.total", from);
-		add_real(into, "irqoff_ns", from);
-		if (had && has)
-			keep_extreme(into, "wait_ns.min", from, false);
-		else if (has)
-			json_object_set_new(json_object_get(into, "wait_ns"), "min",
-					    json_real(get(from, "wait_ns.min")));
-		keep_extreme(into, "wait_ns.max", from, true);
-		keep_extreme(into, "hold_ns.min", from, false);
-		keep_extreme(into, "hold_ns.max", from, true);
-		merge_points(json_object_get(into, "contention_points"),
-			     json_object_get(from, "contention_points"), true);
-		merge_points(json_object_get(into, "contending_points"),
-			     json_object_get(from, "contending_points"), false);
-	}
+	bool had = json_integer_value(json_object_get(into, "contentions")) > 0;
+	bool has = json_integer_value(json_object_get(from, "contentions")) > 0;
+	for (size_t i = 0; i < G_N_ELEMENTS(counts); i++)
+		add_int(into, counts[i], from);
+	add_real(into, "wait_ns.total", from);
+	add_real(into, "hold_ns.total", from);
+	add_real(into, "irqoff_ns", from);
+	if (had && has) /* a replica without contentions has no wait minimum */
+		keep_extreme(into, "wait_ns.min", from, false);
+	else if (has)
+		json_object_set_new(json_object_get(into, "wait_ns"), "min",
+				    json_real(get(from, "wait_ns.min")));
+	keep_extreme(into, "wait_ns.max", from, true);
+	keep_extreme(into, "hold_ns.min", from, false);
+	keep_extreme(into, "hold_ns.max", from, true);
+	merge_points(json_object_get(into, "contention_points"),
+		     json_object_get(from, "contention_points"), true);
+	merge_points(json_object_get(into, "contending_points"),
+		     json_object_get(from, "contending_points"), false);
 }
 
 static void finish_lock(json_t *lock, struct sim_hist *h)

@@ -51,7 +51,7 @@ static void destroy_inode(struct sim_task *t, struct inode *inode, struct shrink
 	sc->nr_reclaimed_pages += obj_cgroup_uncharge(t, inode->objcg, sb->inode_bytes);
 	sb->nr_inodes--;
 	sb->stat.inodes_freed++;
-	if (inode->lru_next == inode) /* not in a file LRU queue any more: free now */
+	if (!inode->queued)
 		g_free(inode);
 	else
 		inode->sb = NULL; /* freed once reclaim pops its stale LRU entry */
@@ -181,7 +181,7 @@ void fs_drop_file_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, l
 	GQueue *q = &memcg->nodeinfo[nid].file_owners;
 	while (nr > 0 && !g_queue_is_empty(q)) {
 		struct inode *inode = g_queue_pop_head(q);
-		inode->lru_next = inode; /* out of the queue */
+		inode->queued = false;
 		if (!inode->sb) { /* freed while its entry waited */
 			g_free(inode);
 			continue;
@@ -237,6 +237,7 @@ void fs_read_file(struct sim_task *t, struct super_block *sb, struct mem_cgroup 
 	/* the read: one page into the page cache */
 	mem_cgroup_charge(t, memcg, 1);
 	inode->i_data = (struct address_space){1, memcg, nid};
+	inode->queued = true;
 	folio_batch_add_file(t, fb, memcg, nid, inode);
 	/* close, dput: the unused dentry stays cached on the LRU */
 	list_lru_add(t, &sb->s_dentry_lru, &d->d_lru, nid, obj_memcg(d->objcg));

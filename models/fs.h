@@ -20,8 +20,8 @@ struct inode {
 	struct address_space i_data;
 	struct obj_cgroup *objcg;
 	int nid;
-	struct super_block *sb;
-	struct inode *lru_next; /* next owner of a file page on the memcg's LRU */
+	struct super_block *sb; /* NULL once freed while still queued (below) */
+	bool queued; /* its page has an entry on the memcg's file LRU queue */
 };
 
 struct dentry {

@@ -22,7 +22,6 @@ int workload_cpu_for(int i, bool spread);
 /* When each of a workload's @count tasks starts: uniform in [0, the
  * workload's "start_spread_ns"], drawn from the stream "<type>.<index>.start";
  * g_free the array. */
-struct sim_task;
 long long *workload_start_times(json_t *w, const char *type, int index, int count);
 extern const struct workload_ops lockbench_ops;
 extern const struct workload_ops memhog_ops;

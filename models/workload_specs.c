@@ -146,10 +146,12 @@ static const struct spec memhog_spec = {
 	.doc = "memhog: each task writes size_mb of anonymous memory once, charged to its cgroup",
 	.fields = memhog_fields};
 
-static bool memhog_check(json_t *w, const char *path, const struct sim_machine *m,
-			 GHashTable *locs, GError **err)
+/* Workloads whose only cross-key rule, the cgroup names, is checked with the
+ * memcg section (scenario_memcg.c). */
+static bool no_more_checks(json_t *w, const char *path, const struct sim_machine *m,
+			   GHashTable *locs, GError **err)
 {
-	return true; /* the cgroup names are checked with the memcg section */
+	return true;
 }
 
 static bool memhog_finite(json_t *w)
@@ -157,7 +159,7 @@ static bool memhog_finite(json_t *w)
 	return true;
 }
 
-static const struct workload_spec memhog_wspec = {"memhog", &memhog_spec, memhog_check,
+static const struct workload_spec memhog_wspec = {"memhog", &memhog_spec, no_more_checks,
 						  memhog_finite};
 
 /* fileread -------------------------------------------------------------- */
@@ -192,13 +194,7 @@ static const struct spec fileread_spec = {
 	       "192 B, XFS inode 1 KiB) and one page of page cache per file",
 	.fields = fileread_fields};
 
-static bool fileread_check(json_t *w, const char *path, const struct sim_machine *m,
-			   GHashTable *locs, GError **err)
-{
-	return true;
-}
-
-static const struct workload_spec fileread_wspec = {"fileread", &fileread_spec, fileread_check,
+static const struct workload_spec fileread_wspec = {"fileread", &fileread_spec, no_more_checks,
 						    memhog_finite};
 
 /* cgchurn --------------------------------------------------------------- */

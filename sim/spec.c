@@ -253,15 +253,13 @@ static bool check_object(struct vctx *c, const struct spec *s, const struct at *
 static bool check_array(struct vctx *c, const struct spec *s, const struct at *a)
 {
 	size_t n = json_array_size(a->v);
-	if (!json_is_array(a->v) || n < s->min || n > s->max) {
+	if (json_is_array(a->v) && (n < s->min || n > s->max))
+		return fail_at(c, a, "expected an array of %.0f to %.0f elements, got %zu", s->min,
+			       s->max, n);
+	if (!json_is_array(a->v)) {
 		char *what = g_strdup_printf("an array of %.0f to %.0f elements", s->min, s->max);
 		fail_expected(c, a, what);
 		g_free(what);
-		if (json_is_array(a->v)) {
-			g_clear_error(c->err);
-			fail_at(c, a, "expected an array of %.0f to %.0f elements, got %zu",
-				s->min, s->max, n);
-		}
 		return false;
 	}
 	for (size_t i = 0; i < n; i++) {
