@@ -73,6 +73,7 @@ void report_text(json_t *result, GString *out)
 		report_cpu_time(v, out);
 		report_metrics(v, out);
 		g_string_append(out, "\n");
+		report_irq(v, out);
 		report_memcg(v, out);
 		report_lock_stat(json_object_get(v, "locks"), out);
 		g_string_append(out, "\n");

@@ -245,6 +245,9 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 			      description ? description : "", "replicas", (int)n, "sim_time_ns",
 			      t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
 			      "metrics", metrics);
+	json_t *irq = mean_member(replicas, "interrupts");
+	if (irq)
+		json_object_set_new(v, "interrupts", irq);
 	json_t *mm = mean_member(replicas, "memcg");
 	if (mm) /* violations: those of every replica */
 		json_object_set_new(mm, "violations", json_array());

@@ -21,6 +21,7 @@ struct lockbench {
 	int cpus;
 	struct sim_dist think, hold;
 	long long iterations; /* per task; 0: until the run stops */
+	enum spin_flavour flavour;
 	int nlocks;
 	struct spinlock *locks; /* one, or one per node */
 	struct lock_class *cls;
@@ -30,7 +31,7 @@ struct lockbench {
 static void lockbench_critical_section(struct sim_task *t, struct lockbench_task *lt)
 {
 	sim_time_t hold = sim_rng_sample(lt->hold_rng, &lt->lb->hold);
-	spin_lock_hold(t, lt->lock, hold, SIM_CAT_SYS, SPIN_PLAIN, __func__);
+	spin_lock_hold(t, lt->lock, hold, SIM_CAT_SYS, lt->lb->flavour, __func__);
 }
 
 static void lockbench_loop(struct sim_task *t, void *arg)
@@ -50,6 +51,9 @@ static void *lockbench_setup(json_t *w, int index)
 	struct lockbench *lb = g_new0(struct lockbench, 1);
 	lb->cpus = (int)json_integer_value(json_object_get(w, "cpus"));
 	lb->iterations = json_integer_value(json_object_get(w, "iterations"));
+	const char *fl = json_string_value(json_object_get(w, "lock_flavour"));
+	lb->flavour = g_str_equal(fl, "irq") ? SPIN_IRQ : g_str_equal(fl, "irqsave") ? SPIN_IRQSAVE
+										 : SPIN_PLAIN;
 	scenario_dist(w, "think", &lb->think);
 	scenario_dist(w, "hold", &lb->hold);
 	bool per_node = g_str_equal(json_string_value(json_object_get(w, "lock_scope")), "node");

@@ -93,10 +93,11 @@ bool spin_is_locked(struct spinlock *l, sim_time_t at)
 	return l->head != NULL;
 }
 
-/* Queue @t on @l at its (flushed) clock and advance it to the grant.
- * @hold >= 0 plans the release; < 0 leaves it unknown. */
+/* Queue @t on @l at its (flushed) clock and advance it to the grant. The
+ * release stays unknown (free_at): a planned holder sets it once it has
+ * charged its hold. */
 static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,
-				       const char *site, sim_time_t hold)
+				       const char *site)
 {
 	sim_time_t now = sim_task_clock(t);
 	spin_prune(l, now);
@@ -135,9 +136,6 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 		sim_task_charge(t, SIM_CAT_SPIN, e->grant - woken);
 		lock_stat_waited(l->cls, site, e->grant - now);
 	}
-	/* Waiters that blocked behind us need an explicit release to wake them. */
-	if (hold >= 0 && !e->next)
-		e->free_at = e->grant + hold;
 	return e;
 }
 
@@ -158,10 +156,20 @@ static void spin_release(struct spinlock *l, struct spin_entry *e)
 	entry_put(l, e);
 }
 
-static void irq_flags_cost(struct sim_task *t, enum spin_flavour fl)
+/* spin_lock_irq / _irqsave: interrupts off from before the attempt. */
+static void irq_off(struct sim_task *t, enum spin_flavour fl)
 {
+	if (fl == SPIN_PLAIN)
+		return;
+	sim_task_irq_disable(t);
 	if (fl == SPIN_IRQSAVE)
 		sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_IRQ_SAVE_RESTORE]);
+}
+
+static void irq_on(struct sim_task *t, enum spin_flavour fl)
+{
+	if (fl != SPIN_PLAIN)
+		sim_task_irq_enable(t);
 }
 
 static sim_time_t irqoff_time(const struct spin_entry *e, sim_time_t release)
@@ -173,16 +181,23 @@ void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enu
 		    enum spin_flavour fl, const char *site)
 {
 	sim_task_preempt_disable(t);
-	irq_flags_cost(t, fl);
+	irq_off(t, fl);
 	sim_task_flush(t);
-	struct spin_entry *e = spin_enqueue(t, l, fl, site, hold);
-	bool explicit_release = e->free_at == UNKNOWN;
-	sim_task_charge(t, cat, hold);
-	lock_stat_held(l->cls, hold, irqoff_time(e, e->grant + hold));
+	struct spin_entry *e = spin_enqueue(t, l, fl, site);
+	sim_task_charge(t, cat, hold); /* interrupts taken meanwhile lengthen it */
+	sim_time_t release = sim_task_clock(t);
+	/* Waiters that blocked behind us need an explicit release to wake
+	 * them; otherwise the release is known now and later arrivals plan
+	 * around it. */
+	bool explicit_release = e->next != NULL;
+	if (!explicit_release)
+		e->free_at = release;
+	lock_stat_held(l->cls, release - e->grant, irqoff_time(e, release));
 	if (explicit_release) {
 		sim_task_flush(t);
 		spin_release(l, e);
 	}
+	irq_on(t, fl);
 	sim_task_preempt_enable(t);
 }
 
@@ -190,9 +205,9 @@ struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_f
 			     const char *site)
 {
 	sim_task_preempt_disable(t);
-	irq_flags_cost(t, fl);
+	irq_off(t, fl);
 	sim_task_flush(t);
-	struct spin_entry *e = spin_enqueue(t, l, fl, site, -1);
+	struct spin_entry *e = spin_enqueue(t, l, fl, site);
 	sim_task_flush(t);
 	return e;
 }
@@ -206,8 +221,8 @@ struct spin_entry *spin_trylock(struct sim_task *t, struct spinlock *l, enum spi
 		return NULL;
 	}
 	sim_task_preempt_disable(t);
-	irq_flags_cost(t, fl);
-	struct spin_entry *e = spin_enqueue(t, l, fl, site, -1);
+	irq_off(t, fl);
+	struct spin_entry *e = spin_enqueue(t, l, fl, site);
 	sim_task_flush(t);
 	return e;
 }
@@ -217,6 +232,8 @@ void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held
 	sim_task_flush(t);
 	sim_time_t now = sim_now();
 	lock_stat_held(l->cls, now - held->grant, irqoff_time(held, now));
+	enum spin_flavour fl = held->fl;
 	spin_release(l, held);
+	irq_on(t, fl);
 	sim_task_preempt_enable(t);
 }

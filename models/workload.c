@@ -3,6 +3,7 @@
 #include "mm.h"
 #include "scenario.h"
 #include "sim_engine.h"
+#include "sim_irq.h"
 #include "sim_rng.h"
 #include <glib.h>
 
@@ -60,6 +61,34 @@ static json_t *cpu_time_json(void)
 	return o;
 }
 
+static json_t *latency_json(uint64_t count, sim_time_t total, sim_time_t max)
+{
+	return json_pack("{s:I, s:o, s:o}", "count", (json_int_t)count, "mean_ns",
+			 json_real(count ? sim_to_ns(total) / (double)count : 0), "max_ns", ns(max));
+}
+
+static json_t *interrupts_json(void)
+{
+	json_t *sources = json_array(), *cpus = json_array();
+	for (int i = 0; i < sim_irq_nsources(); i++) {
+		struct sim_irq_source *s = sim_irq_source(i);
+		json_t *o = latency_json(s->count, s->latency_total, s->latency_max);
+		json_object_set_new(o, "name", json_string(s->name));
+		json_object_set_new(o, "p99_ns", ns(sim_hist_quantile(&s->latency, 0.99)));
+		json_object_set_new(o, "handler_ns_total", ns(s->handler_total));
+		json_array_append_new(sources, o);
+	}
+	for (int c = 0; c < sim_ncpus(); c++) {
+		uint64_t n;
+		sim_time_t total, max;
+		sim_irq_cpu_stats(c, &n, &total, &max);
+		json_t *o = latency_json(n, total, max);
+		json_object_set_new(o, "cpu", json_integer(c));
+		json_array_append_new(cpus, o);
+	}
+	return json_pack("{s:o, s:o}", "sources", sources, "cpus", cpus);
+}
+
 static json_t *locks_json(void)
 {
 	json_t *a = json_array();
@@ -77,6 +106,9 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 	struct sim_machine m;
 	scenario_machine(doc, &m);
 	sim_engine_init(&m, scenario_stop_at(doc), scenario_time_limit(doc), seed);
+	int nirqs;
+	struct sim_irq_source *irqs = scenario_irq_sources(doc, &nirqs);
+	sim_engine_irqs(irqs, nirqs);
 	mm_setup(doc);
 	json_t *ws = json_object_get(doc, "workloads");
 	size_t n = json_array_size(ws);
@@ -110,6 +142,8 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 			      "sim_time_ns", ns(sim_end()), "cpus", sim_ncpus(), "cpu_time_ns",
 			      cpu_time_json(), "locks", locks_json(), "metrics", metrics,
 			      "engine_calls", (json_int_t)sim_engine_calls(), "completed", completed);
+	if (nirqs)
+		json_object_set_new(r, "interrupts", interrupts_json());
 	if (!mm_results(r))
 		*violation = 1;
 	for (size_t i = 0; i < n; i++)
@@ -119,5 +153,6 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 	mm_teardown();
 	lock_class_reset_all();
 	sim_engine_fini();
+	scenario_irq_sources_free(irqs, nirqs);
 	return r;
 }

@@ -41,6 +41,7 @@ bool workload_check_dist(json_t *w, const char *prefix, const char *path, GHashT
 static const char *const lockbench_types[] = {"lockbench", NULL};
 static const char *const lockbench_scopes[] = {"global", "node", NULL};
 static const char *const lockbench_placements[] = {"spread", "pack", NULL};
+static const char *const lockbench_flavours[] = {"plain", "irq", "irqsave", NULL};
 
 static const struct spec lockbench_type = {.kind = SPEC_ENUM, .values = lockbench_types};
 static const struct spec lockbench_cpus = {
@@ -79,6 +80,10 @@ static const struct spec_field lockbench_fields[] = {
 	{"lock_scope", &lockbench_scope, false, "\"global\""},
 	{"placement", &lockbench_placement, false, "\"spread\""},
 	{"iterations", &lockbench_iterations, false, "0"},
+	{"lock_flavour", &(const struct spec){.kind = SPEC_ENUM,
+					      .doc = "spin_lock, spin_lock_irq or spin_lock_irqsave",
+					      .values = lockbench_flavours},
+	 false, "\"plain\""},
 	{NULL, NULL, false, NULL},
 };
 

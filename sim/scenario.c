@@ -1,6 +1,7 @@
 #include "scenario.h"
 #include "scenario_memcg.h"
 #include "sim_dist.h"
+#include "sim_irq.h"
 #include "sim_rng.h"
 #include "workload_specs.h"
 #include <glib/gstdio.h>
@@ -27,12 +28,64 @@ static const struct spec slice_spec = {
 	.doc = "time slice when tasks share a CPU, ns (kernel sysctl_sched_base_slice 0.75 ms)",
 	.min = 1000,
 	.max = 1e10};
+static const char *const periodic_types[] = {"periodic", NULL};
+static const char *const poisson_types[] = {"poisson", NULL};
+static const struct spec irq_name_spec = {
+	.kind = SPEC_STRING, .doc = "source name (\"tick\", \"nvme\" ...)", .min = 1, .max = 32};
+static const struct spec irq_handler_spec = {
+	.kind = SPEC_NUMBER, .doc = "handler cost, ns", .min = 0, .max = 1e9};
+static const struct spec irq_cpus_spec = {
+	.kind = SPEC_ARRAY,
+	.doc = "CPUs it interrupts (its affinity); all when absent",
+	.min = 1,
+	.max = SIM_MACHINE_MAX_CPUS,
+	.items = &(const struct spec){.kind = SPEC_INTEGER, .min = 0,
+				      .max = SIM_MACHINE_MAX_CPUS - 1}};
+static const struct spec_field periodic_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = periodic_types}, true, NULL},
+	{"name", &irq_name_spec, true, NULL},
+	{"hz", &(const struct spec){.kind = SPEC_NUMBER, .doc = "interrupts per second per CPU",
+				    .min = 1, .max = 1e6},
+	 true, NULL},
+	{"handler_ns", &irq_handler_spec, true, NULL},
+	{"skew", &(const struct spec){.kind = SPEC_BOOLEAN,
+				      .doc = "each CPU's phase at random (sched_skew_tick); "
+					     "default: all CPUs together"},
+	 false, "false"},
+	{"cpus", &irq_cpus_spec, false, NULL},
+	{NULL, NULL, false, NULL}};
+static const struct spec_field poisson_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = poisson_types}, true, NULL},
+	{"name", &irq_name_spec, true, NULL},
+	{"rate_per_s", &(const struct spec){.kind = SPEC_NUMBER,
+					    .doc = "mean interrupts per second per CPU",
+					    .min = 1e-3, .max = 1e7},
+	 true, NULL},
+	{"handler_ns", &irq_handler_spec, true, NULL},
+	{"cpus", &irq_cpus_spec, false, NULL},
+	{NULL, NULL, false, NULL}};
+static const struct spec_tag irq_tags[] = {
+	{"periodic", &(const struct spec){.kind = SPEC_OBJECT,
+					  .doc = "a periodic interrupt, such as the tick (HZ)",
+					  .fields = periodic_fields}},
+	{"poisson", &(const struct spec){.kind = SPEC_OBJECT,
+					 .doc = "a device's interrupts, arriving as a Poisson process",
+					 .fields = poisson_fields}},
+	{NULL, NULL}};
+static const struct spec interrupts_spec = {
+	.kind = SPEC_ARRAY,
+	.doc = "interrupt sources; interrupts are deferred while a CPU has them off",
+	.min = 0,
+	.max = 16,
+	.items = &(const struct spec){.kind = SPEC_TAGGED, .tags = irq_tags}};
+
 static const struct spec_field machine_fields[] = {
 	{"nodes", &nodes_spec, true, NULL},
 	{"cpus_per_node", &cpus_per_node_spec, true, NULL},
 	{"clock_ghz", &clock_spec, false, "2.1"},
 	{"sched_slice_ns", &slice_spec, false, "750000"},
 	{"costs", &costs_spec, false, "{}"},
+	{"interrupts", &interrupts_spec, false, "[]"},
 	{NULL, NULL, false, NULL}};
 static const struct spec machine_spec = {
 	.kind = SPEC_OBJECT, .doc = "the simulated machine", .fields = machine_fields};
@@ -208,6 +261,46 @@ void scenario_machine(json_t *doc, struct sim_machine *m)
 		m->cost[i] = sim_from_ns(num(costs, sim_cost_table[i].key));
 }
 
+struct sim_irq_source *scenario_irq_sources(json_t *doc, int *n)
+{
+	json_t *list = json_object_get(json_object_get(doc, "machine"), "interrupts");
+	struct sim_machine m;
+	scenario_machine(doc, &m);
+	*n = (int)json_array_size(list);
+	struct sim_irq_source *s = g_new0(struct sim_irq_source, *n ? *n : 1);
+	size_t i;
+	json_t *o;
+	json_array_foreach (list, i, o) {
+		bool periodic = g_str_equal(json_string_value(json_object_get(o, "type")), "periodic");
+		s[i].name = g_strdup(json_string_value(json_object_get(o, "name")));
+		s[i].kind = periodic ? SIM_IRQ_PERIODIC : SIM_IRQ_POISSON;
+		double per_s = num(o, periodic ? "hz" : "rate_per_s");
+		s[i].interval = (sim_time_t)llround((double)SIM_S / per_s);
+		s[i].handler = sim_from_ns(num(o, "handler_ns"));
+		s[i].skew = json_is_true(json_object_get(o, "skew"));
+		json_t *cpus = json_object_get(o, "cpus");
+		for (int c = 0; c < sim_machine_cpus(&m); c++) {
+			bool on = !cpus;
+			size_t k;
+			json_t *cj;
+			json_array_foreach (cpus, k, cj)
+				on |= json_integer_value(cj) == c;
+			if (on)
+				s[i].cpu_mask[c / 64] |= 1ULL << (c % 64);
+		}
+	}
+	return s;
+}
+
+void scenario_irq_sources_free(struct sim_irq_source *s, int n)
+{
+	for (int i = 0; i < n; i++) {
+		g_free(s[i].name);
+		sim_hist_free(&s[i].latency);
+	}
+	g_free(s);
+}
+
 sim_time_t scenario_stop_at(json_t *doc)
 {
 	json_t *stop = json_object_get(doc, "stop");
@@ -263,11 +356,28 @@ static bool check_doc(json_t *doc, GHashTable *locs, GError **err)
 		return spec_fail(locs, mj, "cpus_per_node", "machine.cpus_per_node", err,
 				 "expected nodes x cpus_per_node <= %d, got %d x %d",
 				 SIM_MACHINE_MAX_CPUS, m.nodes, m.cpus_per_node);
+	size_t i;
+	json_t *irq;
+	json_array_foreach (json_object_get(mj, "interrupts"), i, irq) {
+		size_t k;
+		json_t *cpu;
+		json_array_foreach (json_object_get(irq, "cpus"), k, cpu) {
+			if (json_integer_value(cpu) < sim_machine_cpus(&m))
+				continue;
+			char *path = g_strdup_printf("machine.interrupts.%zu.cpus.%zu", i, k);
+			char idx[24];
+			g_snprintf(idx, sizeof(idx), "%zu", k);
+			spec_fail(locs, json_object_get(irq, "cpus"), idx, path, err,
+				  "expected a CPU below %d (the machine's CPUs), got %" JSON_INTEGER_FORMAT,
+				  sim_machine_cpus(&m), json_integer_value(cpu));
+			g_free(path);
+			return false;
+		}
+	}
 	if (!scenario_memcg_check(doc, locs, err))
 		return false;
 	json_t *ws = json_object_get(doc, "workloads");
 	bool needs_end = scenario_stop_at(doc) == 0;
-	size_t i;
 	json_t *w;
 	json_array_foreach (ws, i, w) {
 		const struct workload_spec *s =

@@ -38,6 +38,9 @@ json_t *scenario_json_schema(void);
 /* Typed views of a validated document. */
 void scenario_machine(json_t *doc, struct sim_machine *m);
 sim_time_t scenario_stop_at(json_t *doc); /* 0: stop when the workloads complete */
+/* The machine's interrupt sources (*n of them); free with the function below. */
+struct sim_irq_source *scenario_irq_sources(json_t *doc, int *n);
+void scenario_irq_sources_free(struct sim_irq_source *s, int n);
 sim_time_t scenario_time_limit(json_t *doc);
 uint64_t scenario_seed(json_t *doc);
 int scenario_replicas(json_t *doc);

@@ -1,4 +1,5 @@
 #include "sim_engine.h"
+#include "sim_irq.h"
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <simgrid/actor.h>
@@ -20,6 +21,12 @@ struct sim_cpu {
 	GQueue runq;	       /* runnable tasks waiting for this CPU */
 	sim_time_t idle_since;
 	sim_time_t acct[SIM_CAT_N];
+	GArray *pending; /* struct pending_irq: arrived while interrupts were off */
+};
+
+struct pending_irq {
+	int source;
+	sim_time_t at;
 };
 
 struct sim_task {
@@ -29,6 +36,7 @@ struct sim_task {
 	sim_time_t clock; /* the task's own time, >= the engine's */
 	sim_time_t slice_used;
 	int preempt_count;
+	int irqs_off; /* local_irq_disable depth */
 	bool blocked; /* blocked while owning its CPU */
 	enum sim_cat blocked_cat;
 	sim_task_fn fn;
@@ -143,6 +151,12 @@ static void load_platform(const struct sim_machine *m)
 	g_free(path);
 }
 
+void sim_engine_irqs(struct sim_irq_source *sources, int n)
+{
+	sim_irq_fini();
+	sim_irq_init(sources, n, W.ncpus, W.seed);
+}
+
 void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t limit,
 		     uint64_t seed)
 {
@@ -169,8 +183,10 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 		W.cpus[c].id = c;
 		W.cpus[c].node = sim_machine_cpu_node(m, c);
 		W.cpus[c].host = sg_host_by_name(name);
+		W.cpus[c].pending = g_array_new(FALSE, FALSE, sizeof(struct pending_irq));
 		g_queue_init(&W.cpus[c].runq);
 	}
+	sim_irq_init(NULL, 0, W.ncpus, seed);
 }
 
 static void engine_sleep(sim_time_t d)
@@ -191,12 +207,32 @@ void sim_task_wake(struct sim_task *t)
 	sg_sem_release(t->sem);
 }
 
+/* @cpu idled from @from to @to, taking the interrupts that arrived meanwhile
+ * (handler time is irq, the rest idle). Returns when it is free again: @to,
+ * or later when a handler runs past it. */
+static sim_time_t cpu_idle_span(struct sim_cpu *cpu, sim_time_t from, sim_time_t to)
+{
+	sim_time_t busy_until = from;
+	while (sim_irq_next(cpu->id) < to) {
+		sim_time_t at;
+		int s = sim_irq_pop(cpu->id, &at);
+		sim_time_t start = MAX(at, busy_until);
+		cpu_account(cpu, SIM_CAT_IDLE, busy_until, start);
+		busy_until = start + sim_irq_source(s)->handler;
+		cpu_account(cpu, SIM_CAT_IRQ, start, busy_until);
+		sim_irq_record(cpu->id, s, start - at);
+	}
+	if (busy_until < to)
+		cpu_account(cpu, SIM_CAT_IDLE, busy_until, to);
+	return MAX(busy_until, to);
+}
+
 /* The task @t starts owning @cpu at the engine's current time. */
 static void cpu_take(struct sim_cpu *cpu, struct sim_task *t)
 {
-	cpu_account(cpu, SIM_CAT_IDLE, cpu->idle_since, sim_now());
+	sim_time_t free_at = cpu_idle_span(cpu, cpu->idle_since, sim_now());
 	cpu->curr = t;
-	t->clock = sim_now();
+	t->clock = free_at; /* after any handler still running */
 	t->slice_used = 0;
 }
 
@@ -281,12 +317,65 @@ bool sim_task_should_stop(const struct sim_task *t)
 	return W.stop_at && t->clock >= W.stop_at;
 }
 
-void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
+static void task_account(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 {
-	if (d <= 0)
-		return;
 	cpu_account(t->cpu, cat, t->clock, t->clock + d);
 	t->clock += d;
+}
+
+/* Run the handler of interrupt @source, which arrived at @at, now. */
+static void task_take_irq(struct sim_task *t, int source, sim_time_t at)
+{
+	sim_irq_record(t->cpu->id, source, t->clock - at);
+	t->irqs_off++; /* handlers run with interrupts off */
+	task_account(t, SIM_CAT_IRQ, sim_irq_source(source)->handler);
+	t->irqs_off--;
+}
+
+/* Spend @d of @cat; interrupts that arrive meanwhile are taken where they
+ * fall (the work resumes after the handler), or left pending while the task
+ * has interrupts off. */
+void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
+{
+	if (d < 0)
+		d = 0;
+	sim_time_t end = t->clock + d;
+	while (sim_irq_next(t->cpu->id) < end) {
+		sim_time_t at;
+		int s = sim_irq_pop(t->cpu->id, &at);
+		if (t->irqs_off) {
+			struct pending_irq p = {s, at};
+			g_array_append_val(t->cpu->pending, p);
+			continue;
+		}
+		if (at > t->clock)
+			task_account(t, cat, at - t->clock);
+		sim_time_t before = t->clock;
+		task_take_irq(t, s, at);
+		end += t->clock - before;
+	}
+	if (end > t->clock)
+		task_account(t, cat, end - t->clock);
+}
+
+void sim_task_irq_disable(struct sim_task *t)
+{
+	t->irqs_off++;
+}
+
+/* local_irq_enable: the interrupts that arrived meanwhile run now. */
+void sim_task_irq_enable(struct sim_task *t)
+{
+	g_assert_cmpint(t->irqs_off, >, 0);
+	if (--t->irqs_off)
+		return;
+	GArray *pending = t->cpu->pending;
+	for (guint i = 0; i < pending->len; i++) {
+		struct pending_irq *p = &g_array_index(pending, struct pending_irq, i);
+		task_take_irq(t, p->source, p->at);
+	}
+	g_array_set_size(pending, 0);
+	sim_task_charge(t, SIM_CAT_SYS, 0); /* those that arrived during the handlers */
 }
 
 void sim_task_flush(struct sim_task *t)
@@ -375,9 +464,9 @@ bool sim_engine_run(void)
 	for (int c = 0; c < W.ncpus; c++) {
 		struct sim_cpu *cpu = &W.cpus[c];
 		if (!cpu->curr)
-			cpu_account(cpu, SIM_CAT_IDLE, cpu->idle_since, W.end);
+			cpu_idle_span(cpu, cpu->idle_since, W.end);
 		else if (cpu->curr->blocked) /* still spinning when the run ended */
-			cpu_account(cpu, cpu->curr->blocked_cat, cpu->curr->clock, W.end);
+			sim_task_charge(cpu->curr, cpu->curr->blocked_cat, W.end - cpu->curr->clock);
 	}
 	return completed;
 }
@@ -391,8 +480,11 @@ void sim_engine_fini(void)
 		g_free(t);
 	}
 	g_ptr_array_free(W.tasks, TRUE);
-	for (int c = 0; c < W.ncpus; c++)
+	for (int c = 0; c < W.ncpus; c++) {
 		g_queue_clear(&W.cpus[c].runq);
+		g_array_free(W.cpus[c].pending, TRUE);
+	}
+	sim_irq_fini();
 	g_free(W.cpus);
 	memset(&W, 0, sizeof(W));
 }

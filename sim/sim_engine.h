@@ -30,6 +30,10 @@ typedef void (*sim_task_fn)(struct sim_task *t, void *arg);
  * has returned, but no longer than @limit. */
 void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t limit,
 		     uint64_t seed);
+/* Interrupt sources of the run (sim_irq.h), before it starts; the engine
+ * keeps the pointer. */
+struct sim_irq_source;
+void sim_engine_irqs(struct sim_irq_source *sources, int n);
 /* Returns false when a run to completion hit its limit with tasks left. */
 bool sim_engine_run(void);
 void sim_engine_fini(void);
@@ -68,4 +72,8 @@ void sim_task_block(struct sim_task *t, enum sim_cat cat);
 void sim_task_sleep(struct sim_task *t, sim_time_t d);
 void sim_task_wake(struct sim_task *t);
 void sim_task_preempt_disable(struct sim_task *t);
+/* local_irq_disable / local_irq_enable (nesting); enabling runs the pending
+ * interrupts' handlers. */
+void sim_task_irq_disable(struct sim_task *t);
+void sim_task_irq_enable(struct sim_task *t);
 void sim_task_preempt_enable(struct sim_task *t);

@@ -1,0 +1,64 @@
+/* Interrupt latency per source and per CPU, and interrupts-off time per lock
+ * class, for runs with interrupt sources. */
+#include "report.h"
+#include <stdbool.h>
+
+#define IRQ_CPU_ROWS 4
+
+static double num(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static gint by_max_latency(gconstpointer a, gconstpointer b)
+{
+	double x = num(*(json_t *const *)a, "max_ns"), y = num(*(json_t *const *)b, "max_ns");
+	return x > y ? -1 : x < y;
+}
+
+static void latency_row(GString *out, const char *label, json_t *o, bool p99)
+{
+	g_string_append_printf(out, "  %-16s %10.0f ", label, num(o, "count"));
+	report_time(out, num(o, "mean_ns"), 12);
+	g_string_append_c(out, ' ');
+	if (p99)
+		report_time(out, num(o, "p99_ns"), 12);
+	else
+		g_string_append_printf(out, "%12s", "");
+	g_string_append_c(out, ' ');
+	report_time(out, num(o, "max_ns"), 12);
+	g_string_append_c(out, '\n');
+}
+
+void report_irq(json_t *variant, GString *out)
+{
+	json_t *irq = json_object_get(variant, "interrupts");
+	if (!irq)
+		return;
+	g_string_append_printf(out, "Interrupt latency (arrival to handler)\n  %-16s %10s %12s %12s %12s\n",
+			       "source", "count", "mean", "p99", "max");
+	size_t i;
+	json_t *s;
+	json_array_foreach (json_object_get(irq, "sources"), i, s)
+		latency_row(out, json_string_value(json_object_get(s, "name")), s, true);
+	GPtrArray *cpus = report_sorted(json_object_get(irq, "cpus"), by_max_latency);
+	for (guint k = 0; k < cpus->len && k < IRQ_CPU_ROWS; k++) {
+		char label[32];
+		g_snprintf(label, sizeof(label), "cpu%.0f", num(cpus->pdata[k], "cpu"));
+		latency_row(out, label, cpus->pdata[k], false);
+	}
+	g_ptr_array_free(cpus, TRUE);
+	json_t *l;
+	bool header = false;
+	json_array_foreach (json_object_get(variant, "locks"), i, l) {
+		if (num(l, "irqoff_ns") <= 0)
+			continue;
+		if (!header)
+			g_string_append(out, "Interrupts off, by lock class:\n");
+		header = true;
+		g_string_append_printf(out, "  %-40s ", json_string_value(json_object_get(l, "class")));
+		report_time(out, num(l, "irqoff_ns"), 12);
+		g_string_append_c(out, '\n');
+	}
+	g_string_append_c(out, '\n');
+}

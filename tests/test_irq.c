@@ -1,0 +1,106 @@
+/* Interrupts: delivery deferred while interrupts are off, handlers taken
+ * where they fall otherwise, idle CPUs, against hand-computed timelines.
+ * One CPU, default costs (uncontended lock 15.4 ns), a periodic source every
+ * 5 us with a 1 us handler, not skewed: arrivals at 5, 10, 15 ... us. */
+#include "sim_engine.h"
+#include "sim_irq.h"
+#include "spinlock.h"
+#include "test_util.h"
+
+static struct sim_irq_source src;
+static struct spinlock lock;
+
+static void setup(void)
+{
+	struct sim_machine m = {.nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1,
+				.sched_slice = 750 * SIM_US};
+	for (int i = 0; i < SIM_COST_N; i++)
+		m.cost[i] = sim_from_ns(sim_cost_table[i].default_ns);
+	memset(&src, 0, sizeof(src));
+	src.name = "timer";
+	src.kind = SIM_IRQ_PERIODIC;
+	src.interval = 5 * SIM_US;
+	src.handler = 1 * SIM_US;
+	src.cpu_mask[0] = 1;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_engine_irqs(&src, 1);
+	spin_lock_init(&lock, lock_class_get("&test->lock"));
+}
+
+static void teardown(void)
+{
+	spin_lock_destroy(&lock);
+	lock_class_reset_all();
+	sim_engine_fini();
+	sim_hist_free(&src.latency);
+}
+
+static void holder(struct sim_task *t, void *arg)
+{
+	sim_task_charge(t, SIM_CAT_USER, 100 * SIM_NS);
+	spin_lock_hold(t, &lock, 10 * SIM_US, SIM_CAT_SYS, *(enum spin_flavour *)arg, "holder");
+}
+
+/* spin_lock_irq at 100 ns: granted 115.4 ns, released 10115.4 ns. The
+ * arrivals at 5 and 10 us wait: handlers at 10115.4 and 11115.4 ns. */
+static void test_irqs_off_window(void)
+{
+	setup();
+	enum spin_flavour fl = SPIN_IRQ;
+	sim_task_create("t", 0, holder, &fl);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(src.count, ==, 2);
+	g_assert_cmpint(src.latency_max, ==, 5115400);		 /* 10115.4 - 5000 ns */
+	g_assert_cmpint(src.latency_total, ==, 5115400 + 1115400); /* + 11115.4 - 10000 */
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IRQ), ==, 2 * SIM_US);
+	g_assert_cmpint(sim_end(), ==, 12115400);
+	g_assert_cmpint(lock.cls->irqoff_total, ==, 10015400); /* arrival to release */
+	g_assert_cmpint(lock.cls->hold_total, ==, 10 * SIM_US);
+	teardown();
+}
+
+/* spin_lock with interrupts on: both arrivals are taken at once and the
+ * handlers lengthen the hold to 12 us. */
+static void test_irqs_on(void)
+{
+	setup();
+	enum spin_flavour fl = SPIN_PLAIN;
+	sim_task_create("t", 0, holder, &fl);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(src.count, ==, 2);
+	g_assert_cmpint(src.latency_max, ==, 0);
+	g_assert_cmpint(lock.cls->hold_total, ==, 12 * SIM_US);
+	g_assert_cmpint(lock.cls->irqoff_total, ==, 0);
+	g_assert_cmpint(sim_end(), ==, 12115400);
+	teardown();
+}
+
+/* An idle CPU for 20 us takes the arrivals at 5, 10 and 15 us. */
+static void test_idle(void)
+{
+	struct sim_machine m = {.nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1,
+				.sched_slice = 750 * SIM_US};
+	memset(&src, 0, sizeof(src));
+	src.name = "timer";
+	src.kind = SIM_IRQ_PERIODIC;
+	src.interval = 5 * SIM_US;
+	src.handler = 1 * SIM_US;
+	src.cpu_mask[0] = 1;
+	sim_engine_init(&m, 20 * SIM_US, SIM_S, 1);
+	sim_engine_irqs(&src, 1);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(src.count, ==, 3);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IRQ), ==, 3 * SIM_US);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IDLE), ==, 17 * SIM_US);
+	sim_engine_fini();
+	sim_hist_free(&src.latency);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	mcs_test_add_subprocess("/irq/latency/irqs-off-window", test_irqs_off_window);
+	mcs_test_add_subprocess("/irq/latency/irqs-on", test_irqs_on);
+	mcs_test_add_subprocess("/irq/idle", test_idle);
+	return g_test_run();
+}
