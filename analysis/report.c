@@ -73,6 +73,10 @@ void report_text(json_t *result, GString *out)
 		report_cpu_time(v, out);
 		report_metrics(v, out);
 		g_string_append(out, "\n");
+		size_t k;
+		json_t *splat;
+		json_array_foreach (json_object_get(v, "lockdep"), k, splat)
+			g_string_append_printf(out, "%s\n", json_string_value(splat));
 		report_irq(v, out);
 		report_memcg(v, out);
 		report_lock_stat(json_object_get(v, "locks"), out);

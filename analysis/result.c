@@ -245,6 +245,21 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 			      description ? description : "", "replicas", (int)n, "sim_time_ns",
 			      t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
 			      "metrics", metrics);
+	json_t *lockdep = json_array(); /* every distinct report of the replicas */
+	json_array_foreach (replicas, i, r) {
+		size_t k;
+		json_t *rep;
+		json_array_foreach (json_object_get(r, "lockdep"), k, rep) {
+			bool seen = false;
+			size_t j;
+			json_t *x;
+			json_array_foreach (lockdep, j, x)
+				seen |= json_equal(x, rep);
+			if (!seen)
+				json_array_append(lockdep, rep);
+		}
+	}
+	json_object_set_new(v, "lockdep", lockdep);
 	json_t *irq = mean_member(replicas, "interrupts");
 	if (irq)
 		json_object_set_new(v, "interrupts", irq);

@@ -29,6 +29,11 @@ struct lock_class {
 	sim_time_t hold_min, hold_max, hold_total;
 	sim_time_t irqoff_total; /* interrupts-off time of _irq / _irqsave users */
 	uint64_t trylock_failures;
+	/* lockdep (lockdep.c): irq usage bits, the first site of each, reported */
+	unsigned lockdep_usage;
+	const char *lockdep_site[2];
+	bool lockdep_reported;
+	int lockdep_report; /* its index in lockdep_reports() */
 	struct sim_hist wait_hist; /* contended waits */
 	GHashTable *contention_points; /* site -> struct lock_point */
 	GHashTable *contending_points;

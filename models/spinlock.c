@@ -1,4 +1,5 @@
 #include "spinlock.h"
+#include "lockdep.h"
 
 #define UNKNOWN SIM_TIME_MAX
 
@@ -101,6 +102,10 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 {
 	sim_time_t now = sim_task_clock(t);
 	spin_prune(l, now);
+	if (sim_task_in_irq(t)) /* the task this handler interrupted may hold it */
+		for (struct spin_entry *h = l->head; h; h = h->next)
+			if (h->task == t)
+				lockdep_self_deadlock(t, l->cls, site, h->site);
 	struct spin_entry *e = entry_get(l);
 	struct spin_entry *pred = l->tail;
 	e->task = t;
@@ -182,6 +187,7 @@ void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enu
 {
 	sim_task_preempt_disable(t);
 	irq_off(t, fl);
+	lock_acquire(t, l->cls, site, false);
 	sim_task_flush(t);
 	struct spin_entry *e = spin_enqueue(t, l, fl, site);
 	sim_task_charge(t, cat, hold); /* interrupts taken meanwhile lengthen it */
@@ -197,6 +203,7 @@ void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enu
 		sim_task_flush(t);
 		spin_release(l, e);
 	}
+	lock_release(t, l->cls);
 	irq_on(t, fl);
 	sim_task_preempt_enable(t);
 }
@@ -206,6 +213,7 @@ struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_f
 {
 	sim_task_preempt_disable(t);
 	irq_off(t, fl);
+	lock_acquire(t, l->cls, site, false);
 	sim_task_flush(t);
 	struct spin_entry *e = spin_enqueue(t, l, fl, site);
 	sim_task_flush(t);
@@ -222,6 +230,7 @@ struct spin_entry *spin_trylock(struct sim_task *t, struct spinlock *l, enum spi
 	}
 	sim_task_preempt_disable(t);
 	irq_off(t, fl);
+	lock_acquire(t, l->cls, site, true);
 	struct spin_entry *e = spin_enqueue(t, l, fl, site);
 	sim_task_flush(t);
 	return e;
@@ -234,6 +243,7 @@ void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held
 	lock_stat_held(l->cls, now - held->grant, irqoff_time(held, now));
 	enum spin_flavour fl = held->fl;
 	spin_release(l, held);
+	lock_release(t, l->cls);
 	irq_on(t, fl);
 	sim_task_preempt_enable(t);
 }

@@ -1,5 +1,6 @@
 #include "workload.h"
 #include "lock_stat.h"
+#include "lockdep.h"
 #include "mm.h"
 #include "scenario.h"
 #include "sim_engine.h"
@@ -109,6 +110,7 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 	int nirqs;
 	struct sim_irq_source *irqs = scenario_irq_sources(doc, &nirqs);
 	sim_engine_irqs(irqs, nirqs);
+	lockdep_reset();
 	mm_setup(doc);
 	json_t *ws = json_object_get(doc, "workloads");
 	size_t n = json_array_size(ws);
@@ -120,7 +122,7 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 		state[i] = ops[i]->setup(w, (int)i);
 	}
 	bool completed = sim_engine_run();
-	*violation = !completed;
+	*violation = !completed || lockdep_deadlocked();
 
 	json_t *metrics = json_object();
 	json_object_set_new(metrics, "elapsed_ns", ns(sim_end()));
@@ -144,6 +146,10 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 			      "engine_calls", (json_int_t)sim_engine_calls(), "completed", completed);
 	if (nirqs)
 		json_object_set_new(r, "interrupts", interrupts_json());
+	json_t *lockdep = json_array();
+	for (guint i = 0; i < lockdep_reports()->len; i++)
+		json_array_append_new(lockdep, json_string(lockdep_reports()->pdata[i]));
+	json_object_set_new(r, "lockdep", lockdep);
 	if (!mm_results(r))
 		*violation = 1;
 	for (size_t i = 0; i < n; i++)

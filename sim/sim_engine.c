@@ -37,6 +37,8 @@ struct sim_task {
 	sim_time_t slice_used;
 	int preempt_count;
 	int irqs_off; /* local_irq_disable depth */
+	bool in_irq;  /* running an interrupt handler */
+	void *model;  /* per-task state of the models (lockdep) */
 	bool blocked; /* blocked while owning its CPU */
 	enum sim_cat blocked_cat;
 	sim_task_fn fn;
@@ -49,6 +51,7 @@ static struct {
 	sim_time_t limit;
 	sim_time_t end;
 	sim_time_t last_exit; /* when the last task returned */
+	bool aborted;	      /* a model stopped the run (a deadlock) */
 	uint64_t seed;
 	uint64_t calls;
 	int ncpus;
@@ -326,9 +329,17 @@ static void task_account(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 /* Run the handler of interrupt @source, which arrived at @at, now. */
 static void task_take_irq(struct sim_task *t, int source, sim_time_t at)
 {
+	struct sim_irq_source *s = sim_irq_source(source);
 	sim_irq_record(t->cpu->id, source, t->clock - at);
 	t->irqs_off++; /* handlers run with interrupts off */
-	task_account(t, SIM_CAT_IRQ, sim_irq_source(source)->handler);
+	bool nested = t->in_irq;
+	t->in_irq = true;
+	task_account(t, SIM_CAT_IRQ, s->handler);
+	if (s->action) {
+		sim_task_flush(t); /* the body touches shared state: at its time */
+		s->action(t, s->action_arg);
+	}
+	t->in_irq = nested;
 	t->irqs_off--;
 }
 
@@ -356,6 +367,34 @@ void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 	}
 	if (end > t->clock)
 		task_account(t, cat, end - t->clock);
+}
+
+bool sim_task_in_irq(const struct sim_task *t)
+{
+	return t->in_irq;
+}
+
+bool sim_task_irqs_enabled(const struct sim_task *t)
+{
+	return t->irqs_off == 0;
+}
+
+void **sim_task_model(struct sim_task *t)
+{
+	return &t->model;
+}
+
+void sim_engine_abort(void)
+{
+	W.aborted = true;
+	W.end = sim_now();
+	sg_actor_kill_all();
+	sg_actor_exit();
+}
+
+bool sim_engine_aborted(void)
+{
+	return W.aborted;
 }
 
 void sim_task_irq_disable(struct sim_task *t)
@@ -454,14 +493,14 @@ bool sim_engine_run(void)
 	if (W.stop_at) {
 		sg_actor_create("controller", W.cpus[0].host, controller_main, 0, NULL);
 		simgrid_run();
-		W.end = W.stop_at;
+		W.end = W.aborted ? W.end : W.stop_at;
 	} else {
 		simgrid_run_until((double)W.limit);
-		completed = sg_actor_count() == 0;
+		completed = sg_actor_count() == 0 && !W.aborted;
 		/* run_until moves the clock to the limit even when all is done */
-		W.end = completed ? W.last_exit : W.limit;
+		W.end = W.aborted ? W.end : completed ? W.last_exit : W.limit;
 	}
-	for (int c = 0; c < W.ncpus; c++) {
+	for (int c = 0; c < W.ncpus && !W.aborted; c++) {
 		struct sim_cpu *cpu = &W.cpus[c];
 		if (!cpu->curr)
 			cpu_idle_span(cpu, cpu->idle_since, W.end);
@@ -477,6 +516,7 @@ void sim_engine_fini(void)
 		struct sim_task *t = W.tasks->pdata[i];
 		sg_sem_destroy(t->sem);
 		g_free(t->name);
+		g_free(t->model);
 		g_free(t);
 	}
 	g_ptr_array_free(W.tasks, TRUE);

@@ -17,6 +17,7 @@
 #pragma once
 #include "sim_machine.h"
 #include "sim_time.h"
+#include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -76,4 +77,12 @@ void sim_task_preempt_disable(struct sim_task *t);
  * interrupts' handlers. */
 void sim_task_irq_disable(struct sim_task *t);
 void sim_task_irq_enable(struct sim_task *t);
+bool sim_task_in_irq(const struct sim_task *t);
+bool sim_task_irqs_enabled(const struct sim_task *t);
+/* A slot for the models' per-task state, g_free'd with the task. */
+void **sim_task_model(struct sim_task *t);
+/* Stop the run now (a model found a deadlock): every actor is killed and
+ * sim_engine_run returns false. Called from a task; does not return. */
+void sim_engine_abort(void) G_GNUC_NORETURN;
+bool sim_engine_aborted(void);
 void sim_task_preempt_enable(struct sim_task *t);

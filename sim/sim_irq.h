@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct sim_task;
+
 enum sim_irq_kind { SIM_IRQ_PERIODIC, SIM_IRQ_POISSON };
 
 struct sim_irq_source {
@@ -22,6 +24,11 @@ struct sim_irq_source {
 	sim_time_t handler;
 	bool skew;	     /* periodic: each CPU's phase drawn at random */
 	uint64_t cpu_mask[64]; /* CPUs it reaches (bit per CPU) */
+	/* A model's handler body, run in interrupt context at the arrival's
+	 * delivery (after the handler cost); NULL for a cost only. Runs only
+	 * on CPUs that have a task: an idle CPU takes the cost alone. */
+	void (*action)(struct sim_task *t, void *arg);
+	void *action_arg;
 	/* statistics */
 	uint64_t count;
 	sim_time_t latency_total, latency_max, handler_total;
