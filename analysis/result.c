@@ -260,6 +260,9 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 		}
 	}
 	json_object_set_new(v, "lockdep", lockdep);
+	json_t *rcu = mean_member(replicas, "rcu");
+	if (rcu)
+		json_object_set_new(v, "rcu", rcu);
 	json_t *irq = mean_member(replicas, "interrupts");
 	if (irq)
 		json_object_set_new(v, "interrupts", irq);

@@ -1,6 +1,7 @@
 #include "workload.h"
 #include "lock_stat.h"
 #include "lockdep.h"
+#include "rcu.h"
 #include "mm.h"
 #include "scenario.h"
 #include "sim_engine.h"
@@ -150,6 +151,8 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 	for (guint i = 0; i < lockdep_reports()->len; i++)
 		json_array_append_new(lockdep, json_string(lockdep_reports()->pdata[i]));
 	json_object_set_new(r, "lockdep", lockdep);
+	if (rcu_active())
+		json_object_set_new(r, "rcu", rcu_stats_json());
 	if (!mm_results(r))
 		*violation = 1;
 	for (size_t i = 0; i < n; i++)
@@ -157,6 +160,7 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 	g_free(ops);
 	g_free(state);
 	mm_teardown();
+	rcu_fini();
 	lock_class_reset_all();
 	sim_engine_fini();
 	scenario_irq_sources_free(irqs, nirqs);

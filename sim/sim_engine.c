@@ -38,6 +38,8 @@ struct sim_task {
 	int preempt_count;
 	int irqs_off; /* local_irq_disable depth */
 	bool in_irq;  /* running an interrupt handler */
+	enum sim_cat irq_cat; /* what the handler interrupted */
+	sim_time_t preempt_off_until; /* when its last preempt-off section ended */
 	void *model;  /* per-task state of the models (lockdep) */
 	bool blocked; /* blocked while owning its CPU */
 	enum sim_cat blocked_cat;
@@ -52,6 +54,8 @@ static struct {
 	sim_time_t end;
 	sim_time_t last_exit; /* when the last task returned */
 	bool aborted;	      /* a model stopped the run (a deadlock) */
+	void (*switch_hook)(int cpu);		/* a CPU left its task */
+	void (*preempt_hook)(struct sim_task *t); /* preemption enabled again */
 	uint64_t seed;
 	uint64_t calls;
 	int ncpus;
@@ -242,6 +246,8 @@ static void cpu_take(struct sim_cpu *cpu, struct sim_task *t)
 /* The current task leaves @cpu at the engine's current time. */
 static void cpu_put(struct sim_cpu *cpu)
 {
+	if (W.switch_hook)
+		W.switch_hook(cpu->id); /* a context switch, or going idle */
 	struct sim_task *next = g_queue_pop_head(&cpu->runq);
 	cpu->curr = next;
 	if (!next) {
@@ -362,6 +368,7 @@ void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 		if (at > t->clock)
 			task_account(t, cat, at - t->clock);
 		sim_time_t before = t->clock;
+		t->irq_cat = cat;
 		task_take_irq(t, s, at);
 		end += t->clock - before;
 	}
@@ -372,6 +379,53 @@ void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 bool sim_task_in_irq(const struct sim_task *t)
 {
 	return t->in_irq;
+}
+
+enum sim_cat sim_task_interrupted_cat(const struct sim_task *t)
+{
+	return t->irq_cat;
+}
+
+bool sim_cpu_idle(int cpu)
+{
+	return W.cpus[cpu].curr == NULL;
+}
+
+struct sim_task *sim_cpu_curr(int cpu)
+{
+	return W.cpus[cpu].curr;
+}
+
+int sim_task_preempt_count(const struct sim_task *t)
+{
+	return t->preempt_count;
+}
+
+sim_time_t sim_task_preempt_off_until(const struct sim_task *t)
+{
+	return t->preempt_off_until;
+}
+
+void sim_engine_on_switch(void (*hook)(int cpu))
+{
+	W.switch_hook = hook;
+}
+
+void sim_engine_on_preempt_enable(void (*hook)(struct sim_task *t))
+{
+	W.preempt_hook = hook;
+}
+
+void sim_task_wait(struct sim_task *t)
+{
+	g_assert_cmpint(t->preempt_count, ==, 0);
+	sim_task_flush(t);
+	cpu_put(t->cpu);
+	engine_block(t);
+	if (t->cpu->curr)
+		task_wait_for_cpu(t);
+	else
+		cpu_take(t->cpu, t);
 }
 
 bool sim_task_irqs_enabled(const struct sim_task *t)
@@ -409,6 +463,7 @@ void sim_task_irq_enable(struct sim_task *t)
 	if (--t->irqs_off)
 		return;
 	GArray *pending = t->cpu->pending;
+	t->irq_cat = SIM_CAT_SYS; /* they interrupted the kernel */
 	for (guint i = 0; i < pending->len; i++) {
 		struct pending_irq *p = &g_array_index(pending, struct pending_irq, i);
 		task_take_irq(t, p->source, p->at);
@@ -479,7 +534,11 @@ void sim_task_preempt_disable(struct sim_task *t)
 void sim_task_preempt_enable(struct sim_task *t)
 {
 	g_assert_cmpint(t->preempt_count, >, 0);
-	t->preempt_count--;
+	if (--t->preempt_count)
+		return;
+	t->preempt_off_until = t->clock; /* may be ahead of the engine */
+	if (W.preempt_hook)
+		W.preempt_hook(t);
 }
 
 static void controller_main(int argc, char **argv)

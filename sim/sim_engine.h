@@ -78,6 +78,20 @@ void sim_task_preempt_disable(struct sim_task *t);
 void sim_task_irq_disable(struct sim_task *t);
 void sim_task_irq_enable(struct sim_task *t);
 bool sim_task_in_irq(const struct sim_task *t);
+/* In a handler: the category of the work it interrupted (user, sys ...). */
+enum sim_cat sim_task_interrupted_cat(const struct sim_task *t);
+int sim_task_preempt_count(const struct sim_task *t);
+/* When the task's last preemption-off section ended, in its own time: a
+ * planned critical section ends ahead of the engine's clock. */
+sim_time_t sim_task_preempt_off_until(const struct sim_task *t);
+bool sim_cpu_idle(int cpu);
+struct sim_task *sim_cpu_curr(int cpu);
+/* Wait off the CPU until sim_task_wake(), then wait for the CPU again. */
+void sim_task_wait(struct sim_task *t);
+/* Hooks for RCU: a CPU leaves its task (a context switch, or going idle);
+ * a task's preemption count drops to zero. */
+void sim_engine_on_switch(void (*hook)(int cpu));
+void sim_engine_on_preempt_enable(void (*hook)(struct sim_task *t));
 bool sim_task_irqs_enabled(const struct sim_task *t);
 /* A slot for the models' per-task state, g_free'd with the task. */
 void **sim_task_model(struct sim_task *t);

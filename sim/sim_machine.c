@@ -71,4 +71,11 @@ const struct sim_cost_desc sim_cost_table[SIM_COST_N] = {
 	[SIM_COST_INODE_FREE] = {"inode_free_ns", 1000.0,
 				 "evict and destroy one clean inode (XFS inode reclaim)",
 				 "estimate; see docs/calibration.md"},
+	[SIM_COST_RCU_READ_LOCK] = {"rcu_read_lock_ns", 0.0,
+				    "rcu_read_lock + rcu_read_unlock",
+				    "CONFIG_PREEMPT=n: a compiler barrier, 0 ns (perfbook); "
+				    "preemptible RCU about 3 ns: set it for that flavour"},
+	[SIM_COST_IPI] = {"ipi_ns", 1000.0,
+			  "sending one IPI and its acknowledgement (expedited grace periods)",
+			  "estimate, not in the brief's sources: about 1 us"},
 };

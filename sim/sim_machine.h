@@ -26,6 +26,8 @@ enum sim_cost_id {
 	SIM_COST_FILE_READ,	   /* open + read + close of one small cached-miss file */
 	SIM_COST_DENTRY_FREE,	   /* __dentry_kill: unhash and free one dentry */
 	SIM_COST_INODE_FREE,	   /* evict + destroy_inode of one clean inode */
+	SIM_COST_RCU_READ_LOCK,	   /* rcu_read_lock + rcu_read_unlock */
+	SIM_COST_IPI,		   /* sending one IPI (synchronize_rcu_expedited) */
 	SIM_COST_N
 };
 
