@@ -1,15 +1,61 @@
 #include "mm.h"
+#include "page_cgroup.h"
+#include "rcu.h"
+#include "sim_irq.h"
+#include "sim_rng.h"
 #include "list_lru.h"
 #include "lru_check.h"
 #include "scenario_memcg.h"
 #include "shrinker.h"
 #include "swap.h"
 
+static struct page_cgroup_map *pc_map;
+static struct sim_rng *writeback_rng;
+
+struct page_cgroup_map *mm_page_cgroup_map(void)
+{
+	return pc_map;
+}
+
+/* test_clear_page_writeback on a random page of the file, in the handler. */
+static void writeback_end_io(struct sim_task *t, void *arg)
+{
+	long page = (long)(sim_rng_uniform01(writeback_rng) * (double)pc_map->nr_pages);
+	mem_cgroup_update_page_stat(t, pc_map, page, MEMCG_NR_WRITEBACK, -1,
+				    "test_clear_page_writeback");
+}
+
+/* The file's page_cgroups; RCU (its tick: the first periodic interrupt
+ * source) when updates use it; the writeback-completion handler. */
+static void page_cgroup_setup(json_t *pc, json_t *doc)
+{
+	if (!pc)
+		return;
+	const char *cg = json_string_value(json_object_get(pc, "cgroup"));
+	struct mem_cgroup *memcg = *cg ? mem_cgroup_lookup(cg) : memcg_tree->root;
+	pc_map = page_cgroup_map_new(
+		page_cgroup_ops_find(json_string_value(json_object_get(pc, "locking"))),
+		(long)json_integer_value(json_object_get(pc, "pages")), memcg);
+	int tick = -1;
+	const char *wb = json_string_value(json_object_get(pc, "writeback_irq"));
+	for (int i = 0; i < sim_irq_nsources(); i++) {
+		struct sim_irq_source *s = sim_irq_source(i);
+		if (tick < 0 && s->kind == SIM_IRQ_PERIODIC)
+			tick = i;
+		if (wb && g_str_equal(s->name, wb)) {
+			s->action = writeback_end_io;
+			writeback_rng = sim_rng_new(sim_seed(), "page_cgroup.writeback");
+		}
+	}
+	rcu_init(tick);
+}
+
 /* Does the scenario use the memory-management model at all? */
 static bool mm_used(json_t *doc)
 {
 	json_t *mj = json_object_get(doc, "memcg");
-	if (json_array_size(json_object_get(mj, "cgroups")) || json_object_get(mj, "swap"))
+	if (json_array_size(json_object_get(mj, "cgroups")) || json_object_get(mj, "swap") ||
+	    json_object_get(mj, "page_cgroup"))
 		return true;
 	size_t i;
 	json_t *w;
@@ -34,6 +80,7 @@ void mm_setup(json_t *doc)
 		mem_cgroup_create(c->name, c->max_pages ? c->max_pages : G_MAXLONG);
 	}
 	g_ptr_array_free(cgroups, TRUE);
+	page_cgroup_setup(json_object_get(mj, "page_cgroup"), doc);
 	json_t *swap = json_object_get(mj, "swap");
 	if (swap)
 		swap_device_init((long)(json_number_value(json_object_get(swap, "size_mb")) * 256),
@@ -133,6 +180,20 @@ bool mm_results(json_t *replica)
 			      memcg_tree->lru_scope->name, "reclaim", memcg_stats_json(&total),
 			      "list_lrus", lrus_json(), "shrinkers", shrinkers_json(), "cgroups",
 			      cgroups, "violations", check);
+	if (pc_map) {
+		struct page_cgroup_stats *s = &pc_map->s;
+		json_object_set_new(
+			o, "page_cgroup",
+			json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", "locking",
+				  pc_map->ops->name, "updates", (json_int_t)s->updates, "locked",
+				  (json_int_t)s->locked, "lockless", (json_int_t)s->lockless,
+				  "locked_outside_move", (json_int_t)s->locked_outside_move,
+				  "lockless_during_move", (json_int_t)s->lockless_during_move,
+				  "moves", (json_int_t)s->moves, "pages_moved",
+				  (json_int_t)s->pages_moved, "move_latency_mean_ns",
+				  s->moves ? sim_to_ns(s->move_total) / (double)s->moves : 0.0,
+				  "move_latency_max_ns", sim_to_ns(s->move_max)));
+	}
 	if (swap_active)
 		json_object_set_new(
 			o, "swap",
@@ -147,6 +208,11 @@ bool mm_results(json_t *replica)
 
 void mm_teardown(void)
 {
+	if (pc_map)
+		page_cgroup_map_free(pc_map);
+	pc_map = NULL;
+	sim_rng_free(writeback_rng);
+	writeback_rng = NULL;
 	swap_device_destroy();
 	memcg_tree_destroy();
 	shrinker_registry_destroy();

@@ -10,3 +10,5 @@ void mm_setup(json_t *doc);
  * a violation (described in the result). */
 bool mm_results(json_t *replica);
 void mm_teardown(void);
+/* The run's file of page_cgroups (memcg.page_cgroup), or NULL. */
+struct page_cgroup_map *mm_page_cgroup_map(void);

@@ -230,7 +230,7 @@ static const struct spec cgchurn_spec = {
 	.doc = "cgchurn: rmdir (offline + reparent) and mkdir of cgroup instances at given times",
 	.fields = cgchurn_fields};
 
-static bool cgchurn_check(json_t *w, const char *path, const struct sim_machine *m,
+static bool check_cpu_in_machine(json_t *w, const char *path, const struct sim_machine *m,
 			  GHashTable *locs, GError **err)
 {
 	json_int_t cpu = json_integer_value(json_object_get(w, "cpu"));
@@ -245,17 +245,74 @@ static bool cgchurn_check(json_t *w, const char *path, const struct sim_machine 
 	return true;
 }
 
-static const struct workload_spec cgchurn_wspec = {"cgchurn", &cgchurn_spec, cgchurn_check,
+static const struct workload_spec cgchurn_wspec = {"cgchurn", &cgchurn_spec, check_cpu_in_machine,
 						   memhog_finite};
+
+/* readfault, movecharge ---------------------------------------------------- */
+
+static const char *const readfault_types[] = {"readfault", NULL};
+static const struct spec_field readfault_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = readfault_types}, true, NULL},
+	{"iterations", &(const struct spec){.kind = SPEC_INTEGER,
+					    .doc = "times the file is mapped, read-faulted page by "
+						   "page, and unmapped",
+					    .min = 1, .max = 1e9},
+	 true, NULL},
+	{"cpu", &(const struct spec){.kind = SPEC_INTEGER, .doc = "CPU of the faulting task",
+				     .min = 0, .max = SIM_MACHINE_MAX_CPUS - 1},
+	 false, "0"},
+	{NULL, NULL, false, NULL},
+};
+static const struct spec readfault_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "readfault: the read-fault micro benchmark on memcg.page_cgroup's file, warm in "
+	       "the page cache: each fault updates FILE_MAPPED (page_add_file_rmap), each "
+	       "unmap again",
+	.fields = readfault_fields};
+
+static const char *const movecharge_types[] = {"movecharge", NULL};
+static const struct spec_field movecharge_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = movecharge_types}, true, NULL},
+	{"to", &(const struct spec){.kind = SPEC_STRING,
+				    .doc = "cgroup the charges move to (and back, every other "
+					   "cycle)",
+				    .min = 0, .max = 128},
+	 true, NULL},
+	{"pages", &(const struct spec){.kind = SPEC_INTEGER, .doc = "pages moved each time",
+				       .min = 1, .max = 1 << 24},
+	 true, NULL},
+	{"at_ns", &churn_time, false, "0"},
+	{"period_ns", &churn_time, false, "0"},
+	{"cycles", &(const struct spec){.kind = SPEC_INTEGER, .doc = "moves", .min = 1,
+					.max = 1e6},
+	 false, "1"},
+	{"cpu", &(const struct spec){.kind = SPEC_INTEGER, .doc = "CPU of the mover",
+				     .min = 0, .max = SIM_MACHINE_MAX_CPUS - 1},
+	 false, "0"},
+	{NULL, NULL, false, NULL},
+};
+static const struct spec movecharge_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "movecharge: task migration with move_charge: the file's page charges move "
+	       "between cgroups at given times",
+	.fields = movecharge_fields};
+
+static const struct workload_spec readfault_wspec = {"readfault", &readfault_spec,
+						     check_cpu_in_machine, memhog_finite};
+static const struct workload_spec movecharge_wspec = {"movecharge", &movecharge_spec,
+						      check_cpu_in_machine, memhog_finite};
 
 /* registry -------------------------------------------------------------- */
 
-const struct workload_spec *const workload_specs[] = {&lockbench_wspec, &memhog_wspec,
-						       &fileread_wspec, &cgchurn_wspec, NULL};
+const struct workload_spec *const workload_specs[] = {
+	&lockbench_wspec, &memhog_wspec, &fileread_wspec, &cgchurn_wspec,
+	&readfault_wspec, &movecharge_wspec, NULL};
 const struct spec_tag workload_tags[] = {{"lockbench", &lockbench_spec},
 					 {"memhog", &memhog_spec},
 					 {"fileread", &fileread_spec},
 					 {"cgchurn", &cgchurn_spec},
+					 {"readfault", &readfault_spec},
+					 {"movecharge", &movecharge_spec},
 					 {NULL, NULL}};
 
 const struct workload_spec *workload_spec_find(const char *type)

@@ -175,6 +175,29 @@ static const struct spec_field swap_fields[] = {
 					       .values = cluster_orders},
 	 false, "\"sequential\""},
 	{NULL, NULL, false, NULL}};
+static const char *const pc_lockings[] = {"plain", "irqsave", "rcu", NULL};
+static const struct spec_field page_cgroup_fields[] = {
+	{"locking", &(const struct spec){.kind = SPEC_ENUM,
+					 .doc = "how page_cgroup updates are protected: the bit "
+						"spinlock with interrupts on (plain), irqsave, or RCU "
+						"with the lock only while charges move",
+					 .values = pc_lockings},
+	 false, "\"plain\""},
+	{"pages", &(const struct spec){.kind = SPEC_INTEGER, .doc = "pages of the file",
+				       .min = 1, .max = 1 << 24},
+	 true, NULL},
+	{"cgroup", &(const struct spec){.kind = SPEC_STRING,
+					.doc = "the file's pages are charged to it (\"\": the root)",
+					.min = 0, .max = 128},
+	 false, "\"\""},
+	{"writeback_irq", &(const struct spec){.kind = SPEC_STRING,
+					       .doc = "a machine.interrupts source whose handler "
+						      "completes writeback of a random page of the "
+						      "file (an update from interrupt context)",
+					       .min = 1, .max = 32},
+	 false, NULL},
+	{NULL, NULL, false, NULL}};
+
 static const struct spec_field memcg_fields[] = {
 	{"list_lru_scope", &(const struct spec){.kind = SPEC_ENUM,
 						.doc = "list_lru locking: node (one lock per "
@@ -188,6 +211,11 @@ static const struct spec_field memcg_fields[] = {
 	 false, "[]"},
 	{"swap", &(const struct spec){.kind = SPEC_OBJECT, .doc = "a swap device",
 				      .fields = swap_fields},
+	 false, NULL},
+	{"page_cgroup", &(const struct spec){.kind = SPEC_OBJECT,
+					     .doc = "a file's page_cgroups and how their "
+						    "updates are locked",
+					     .fields = page_cgroup_fields},
 	 false, NULL},
 	{NULL, NULL, false, NULL}};
 static const struct spec memcg_spec = {

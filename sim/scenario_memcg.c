@@ -99,6 +99,61 @@ static bool check_workload_cgroups(json_t *doc, GHashTable *known, GHashTable *l
 	return true;
 }
 
+static bool known_cgroup(GHashTable *known, const char *name)
+{
+	return *name == '\0' || g_hash_table_contains(known, name);
+}
+
+/* memcg.page_cgroup's cgroup and interrupt source exist; the workloads that
+ * use the file have it. */
+static bool check_page_cgroup(json_t *doc, GHashTable *known, GHashTable *locs, GError **err)
+{
+	json_t *pc = json_object_get(json_object_get(doc, "memcg"), "page_cgroup");
+	if (pc && !known_cgroup(known, json_string_value(json_object_get(pc, "cgroup"))))
+		return spec_fail(locs, pc, "cgroup", "memcg.page_cgroup.cgroup", err,
+				 "\"%s\" is not in memcg.cgroups",
+				 json_string_value(json_object_get(pc, "cgroup")));
+	json_t *irq = pc ? json_object_get(pc, "writeback_irq") : NULL;
+	if (irq) {
+		bool found = false;
+		size_t i;
+		json_t *s;
+		json_array_foreach (json_object_get(json_object_get(doc, "machine"), "interrupts"),
+				    i, s)
+			found |= g_str_equal(json_string_value(json_object_get(s, "name")),
+					     json_string_value(irq));
+		if (!found)
+			return spec_fail(locs, pc, "writeback_irq",
+					 "memcg.page_cgroup.writeback_irq", err,
+					 "no interrupt source \"%s\" in machine.interrupts",
+					 json_string_value(irq));
+	}
+	size_t i;
+	json_t *w;
+	json_array_foreach (json_object_get(doc, "workloads"), i, w) {
+		const char *type = json_string_value(json_object_get(w, "type"));
+		bool uses = g_str_equal(type, "readfault") || g_str_equal(type, "movecharge");
+		char idx[24];
+		g_snprintf(idx, sizeof(idx), "%zu", i);
+		char *path = g_strdup_printf("workloads.%zu", i);
+		bool ok = true;
+		if (uses && !pc)
+			ok = spec_fail(locs, json_object_get(doc, "workloads"), idx, path, err,
+				       "a %s workload needs memcg.page_cgroup", type);
+		json_t *to = json_object_get(w, "to");
+		if (ok && g_str_equal(type, "movecharge") && !known_cgroup(known, json_string_value(to))) {
+			char *p = g_strdup_printf("%s.to", path);
+			ok = spec_fail(locs, w, "to", p, err, "\"%s\" is not in memcg.cgroups",
+				       json_string_value(to));
+			g_free(p);
+		}
+		g_free(path);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 bool scenario_memcg_check(json_t *doc, GHashTable *locs, GError **err)
 {
 	json_t *list = json_object_get(json_object_get(doc, "memcg"), "cgroups");
@@ -138,7 +193,8 @@ bool scenario_memcg_check(json_t *doc, GHashTable *locs, GError **err)
 		if (!ok)
 			break;
 	}
-	ok = ok && check_workload_cgroups(doc, known, locs, err);
+	ok = ok && check_workload_cgroups(doc, known, locs, err) &&
+	     check_page_cgroup(doc, known, locs, err);
 	g_hash_table_destroy(known);
 	return ok;
 }

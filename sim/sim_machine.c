@@ -78,4 +78,16 @@ const struct sim_cost_desc sim_cost_table[SIM_COST_N] = {
 	[SIM_COST_IPI] = {"ipi_ns", 1000.0,
 			  "sending one IPI and its acknowledgement (expedited grace periods)",
 			  "estimate, not in the brief's sources: about 1 us"},
+	[SIM_COST_READ_FAULT] = {"read_fault_ns", 1787.4,
+				 "a read fault on a cached file page with MEMCG=n",
+				 "fitted: 3753.6 cycles per fault (the brief's MEMCG=n figure) "
+				 "at the default 2.1 GHz"},
+	[SIM_COST_MEMCG_PAGE_STAT] = {"memcg_page_stat_ns", 188.3,
+				      "updating one per-memcg page statistic (FILE_MAPPED, "
+				      "dirty, writeback), the lock excluded",
+				      "fitted to plain locking's non-root read-fault figure; see "
+				      "docs/calibration.md"},
+	[SIM_COST_PAGE_CGROUP_LOOKUP] = {"page_cgroup_lookup_ns", 10.0,
+					 "lookup_page_cgroup and reading pc->mem_cgroup",
+					 "estimate: one cache line, usually local"},
 };

@@ -28,6 +28,9 @@ enum sim_cost_id {
 	SIM_COST_INODE_FREE,	   /* evict + destroy_inode of one clean inode */
 	SIM_COST_RCU_READ_LOCK,	   /* rcu_read_lock + rcu_read_unlock */
 	SIM_COST_IPI,		   /* sending one IPI (synchronize_rcu_expedited) */
+	SIM_COST_READ_FAULT,	   /* a read fault on a cached file page, MEMCG=n */
+	SIM_COST_MEMCG_PAGE_STAT,  /* mem_cgroup_update_page_stat's work, lock excluded */
+	SIM_COST_PAGE_CGROUP_LOOKUP, /* finding a page's page_cgroup and its memcg */
 	SIM_COST_N
 };
 

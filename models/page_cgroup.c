@@ -1,0 +1,171 @@
+#include "page_cgroup.h"
+#include "rcu.h"
+#include <glib.h>
+
+#define MAX_MEMCG_IDS 8192
+
+static sim_time_t cost(enum sim_cost_id id)
+{
+	return sim_machine()->cost[id];
+}
+
+static long *stat_of(struct page_cgroup_map *map, struct mem_cgroup *memcg,
+		     enum mem_cgroup_page_stat_item item)
+{
+	return &map->stat[(memcg->id % MAX_MEMCG_IDS) * MEMCG_NR_PAGE_STAT + item];
+}
+
+long mem_cgroup_page_stat(struct page_cgroup_map *map, struct mem_cgroup *memcg,
+			  enum mem_cgroup_page_stat_item item)
+{
+	return *stat_of(map, memcg, item);
+}
+
+/* The update itself, under whatever the scheme protects it with. */
+static void __mem_cgroup_update_page_stat(struct page_cgroup_map *map, struct page_cgroup *pc,
+					  enum mem_cgroup_page_stat_item item, long delta)
+{
+	*stat_of(map, pc->mem_cgroup, item) += delta;
+	map->s.updates++;
+}
+
+/* lock_page_cgroup ... unlock_page_cgroup around the update: a known hold. */
+static void update_locked(struct sim_task *t, struct page_cgroup_map *map, struct page_cgroup *pc,
+			  enum mem_cgroup_page_stat_item item, long delta, enum spin_flavour fl,
+			  const char *site)
+{
+	spin_lock_hold(t, &pc->lock, cost(SIM_COST_MEMCG_PAGE_STAT), SIM_CAT_SYS, fl, site);
+	__mem_cgroup_update_page_stat(map, pc, item, delta);
+	map->s.locked++;
+	map->s.locked_outside_move += map->moving == 0;
+}
+
+static void plain_update(struct sim_task *t, struct page_cgroup_map *map, struct page_cgroup *pc,
+			 enum mem_cgroup_page_stat_item item, long delta, const char *site)
+{
+	update_locked(t, map, pc, item, delta, SPIN_PLAIN, site);
+}
+
+static void irqsave_update(struct sim_task *t, struct page_cgroup_map *map,
+			   struct page_cgroup *pc, enum mem_cgroup_page_stat_item item, long delta,
+			   const char *site)
+{
+	update_locked(t, map, pc, item, delta, SPIN_IRQSAVE, site);
+}
+
+/* rcu: pc->mem_cgroup cannot change under rcu_read_lock unless a move is on. */
+static void rcu_update(struct sim_task *t, struct page_cgroup_map *map, struct page_cgroup *pc,
+		       enum mem_cgroup_page_stat_item item, long delta, const char *site)
+{
+	rcu_read_lock(t);
+	sim_task_flush(t); /* the flag is read at the updater's time */
+	if (map->moving) {
+		update_locked(t, map, pc, item, delta, SPIN_IRQSAVE, site);
+	} else {
+		sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_MEMCG_PAGE_STAT));
+		__mem_cgroup_update_page_stat(map, pc, item, delta);
+		map->s.lockless++;
+		map->s.lockless_during_move += map->move_phase;
+	}
+	rcu_read_unlock(t);
+}
+
+/* Plain and irqsave movers just take each page's lock. */
+static void move_lock_only(struct sim_task *t, struct page_cgroup_map *map)
+{
+}
+
+/* mem_cgroup_start_move: set the flag, then wait until every updater that
+ * may not have seen it has left its read-side section. */
+static void rcu_move_begin(struct sim_task *t, struct page_cgroup_map *map)
+{
+	sim_task_flush(t);
+	map->moving++;
+	synchronize_rcu(t);
+}
+
+static void rcu_move_end(struct sim_task *t, struct page_cgroup_map *map)
+{
+	sim_task_flush(t);
+	map->moving--;
+}
+
+const struct page_cgroup_ops page_cgroup_plain = {"plain", plain_update, move_lock_only,
+						  move_lock_only};
+const struct page_cgroup_ops page_cgroup_irqsave = {"irqsave", irqsave_update, move_lock_only,
+						    move_lock_only};
+const struct page_cgroup_ops page_cgroup_rcu = {"rcu", rcu_update, rcu_move_begin, rcu_move_end};
+
+const struct page_cgroup_ops *page_cgroup_ops_find(const char *name)
+{
+	static const struct page_cgroup_ops *const all[] = {&page_cgroup_plain,
+							   &page_cgroup_irqsave, &page_cgroup_rcu};
+	for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
+		if (g_str_equal(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, long nr_pages,
+					    struct mem_cgroup *memcg)
+{
+	struct page_cgroup_map *map = g_new0(struct page_cgroup_map, 1);
+	struct lock_class *cls = lock_class_get("&pc->lock");
+	map->ops = ops;
+	map->nr_pages = nr_pages;
+	map->pc = g_new0(struct page_cgroup, nr_pages);
+	map->stat = g_new0(long, MAX_MEMCG_IDS * MEMCG_NR_PAGE_STAT);
+	for (long i = 0; i < nr_pages; i++) {
+		spin_lock_init(&map->pc[i].lock, cls);
+		map->pc[i].mem_cgroup = memcg;
+	}
+	return map;
+}
+
+void page_cgroup_map_free(struct page_cgroup_map *map)
+{
+	for (long i = 0; i < map->nr_pages; i++)
+		spin_lock_destroy(&map->pc[i].lock);
+	g_free(map->pc);
+	g_free(map->stat);
+	g_free(map);
+}
+
+void mem_cgroup_update_page_stat(struct sim_task *t, struct page_cgroup_map *map, long page,
+				 enum mem_cgroup_page_stat_item item, long delta, const char *site)
+{
+	sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_PAGE_CGROUP_LOOKUP)); /* lookup_page_cgroup */
+	map->ops->update_page_stat(t, map, &map->pc[page], item, delta, site);
+}
+
+sim_time_t mem_cgroup_move_charge(struct sim_task *t, struct page_cgroup_map *map, long first,
+				  long n, struct mem_cgroup *to)
+{
+	sim_task_flush(t);
+	sim_time_t start = sim_now();
+	map->ops->move_begin(t, map);
+	map->move_phase = true;
+	for (long i = first; i < first + n && i < map->nr_pages; i++) {
+		struct page_cgroup *pc = &map->pc[i];
+		/* mem_cgroup_move_account: under the page's lock, irqs off */
+		spin_lock_hold(t, &pc->lock, 2 * cost(SIM_COST_MEMCG_PAGE_STAT), SIM_CAT_SYS,
+			       SPIN_IRQSAVE, "mem_cgroup_move_account");
+		for (int item = 0; item < MEMCG_NR_PAGE_STAT; item++) {
+			/* what this page contributes moves with it (one mapping) */
+			long *from = stat_of(map, pc->mem_cgroup, item);
+			long moved = item == MEMCG_NR_FILE_MAPPED && *from > 0 ? 1 : 0;
+			*from -= moved;
+			*stat_of(map, to, item) += moved;
+		}
+		pc->mem_cgroup = to;
+		map->s.pages_moved++;
+	}
+	sim_task_flush(t);
+	map->move_phase = false;
+	map->ops->move_end(t, map);
+	sim_time_t latency = sim_task_clock(t) - start;
+	map->s.moves++;
+	map->s.move_total += latency;
+	map->s.move_max = MAX(map->s.move_max, latency);
+	return latency;
+}

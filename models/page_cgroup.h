@@ -1,0 +1,70 @@
+/* page_cgroup: per-page memcg ownership and per-memcg page statistics, as
+ * Linux 2.6.3x kept them: a struct page_cgroup per page with a bit spinlock
+ * (lock_page_cgroup) guarding pc->mem_cgroup and the statistics updates
+ * (mem_cgroup_update_page_stat: FILE_MAPPED on every file map and unmap,
+ * dirty and writeback, the latter from writeback-completion interrupts).
+ *
+ * How the updates are protected is the locking scheme, a table of
+ * operations chosen by the scenario:
+ *  - plain:   the bit spinlock with interrupts left on;
+ *  - irqsave: local_irq_save around the bit spinlock;
+ *  - rcu:     rcu_read_lock only, unless a charge move is in progress (a
+ *             global flag), then the irqsave lock. Movers set the flag, wait
+ *             for a grace period, move, clear it. */
+#pragma once
+#include "memcg.h"
+#include "spinlock.h"
+
+enum mem_cgroup_page_stat_item { MEMCG_NR_FILE_MAPPED, MEMCG_NR_FILE_DIRTY, MEMCG_NR_WRITEBACK,
+				 MEMCG_NR_PAGE_STAT };
+
+struct page_cgroup {
+	struct spinlock lock; /* PCG_LOCK */
+	struct mem_cgroup *mem_cgroup; /* the lock, or RCU when no move is on */
+};
+
+struct page_cgroup_stats {
+	long updates, locked, lockless;
+	long locked_outside_move, lockless_during_move; /* both must stay 0 for rcu */
+	long moves, pages_moved;
+	sim_time_t move_total, move_max; /* mover latency */
+};
+
+struct page_cgroup_ops;
+
+struct page_cgroup_map {
+	const struct page_cgroup_ops *ops;
+	long nr_pages;
+	struct page_cgroup *pc;
+	long moving; /* charges being moved: the rcu scheme's flag (atomic) */
+	bool move_phase; /* a mover is moving pages now (after its grace period) */
+	long *stat;  /* per memcg id x MEMCG_NR_PAGE_STAT */
+	struct page_cgroup_stats s;
+};
+
+struct page_cgroup_ops {
+	const char *name;
+	/* Update @item of @pc's memcg by @delta, from task or interrupt context. */
+	void (*update_page_stat)(struct sim_task *t, struct page_cgroup_map *map,
+				 struct page_cgroup *pc, enum mem_cgroup_page_stat_item item,
+				 long delta, const char *site);
+	/* Move @pc's charge to @to (mem_cgroup_move_account), with movers' rules. */
+	void (*move_begin)(struct sim_task *t, struct page_cgroup_map *map);
+	void (*move_end)(struct sim_task *t, struct page_cgroup_map *map);
+};
+
+extern const struct page_cgroup_ops page_cgroup_plain, page_cgroup_irqsave, page_cgroup_rcu;
+const struct page_cgroup_ops *page_cgroup_ops_find(const char *name);
+
+/* One page_cgroup per page of a file of @nr_pages, all charged to @memcg. */
+struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, long nr_pages,
+					    struct mem_cgroup *memcg);
+void page_cgroup_map_free(struct page_cgroup_map *map);
+void mem_cgroup_update_page_stat(struct sim_task *t, struct page_cgroup_map *map, long page,
+				 enum mem_cgroup_page_stat_item item, long delta,
+				 const char *site);
+/* Move the charges of pages [first, first + n) to @to; returns its latency. */
+sim_time_t mem_cgroup_move_charge(struct sim_task *t, struct page_cgroup_map *map, long first,
+				  long n, struct mem_cgroup *to);
+long mem_cgroup_page_stat(struct page_cgroup_map *map, struct mem_cgroup *memcg,
+			  enum mem_cgroup_page_stat_item item);
