@@ -297,6 +297,64 @@ static const struct spec movecharge_spec = {
 	       "between cgroups at given times",
 	.fields = movecharge_fields};
 
+/* swapcycle -------------------------------------------------------------- */
+
+static const char *const swapcycle_types[] = {"swapcycle", NULL};
+static const char *const check_schemes[] = {"branch", "static-key", NULL};
+#define NUM_FIELD(key, doc_, lo, hi, def)                                                   \
+	{key, &(const struct spec){.kind = SPEC_NUMBER, .doc = doc_, .min = lo, .max = hi}, false, def}
+static const struct spec_field swapcycle_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = swapcycle_types}, true, NULL},
+	{"size_mb", &memhog_size, true, NULL},
+	{"check", &(const struct spec){.kind = SPEC_ENUM,
+				       .doc = "cgroup_memory_noswap as a plain branch or a static "
+					      "key",
+				       .values = check_schemes},
+	 false, "\"branch\""},
+	{"cpu", &(const struct spec){.kind = SPEC_INTEGER, .doc = "CPU of the task", .min = 0,
+				     .max = SIM_MACHINE_MAX_CPUS - 1},
+	 false, "0"},
+	NUM_FIELD("page_ns", "per-page work besides the checks (page-out and swap-in fault)", 0,
+		  1e9, "3400"),
+	NUM_FIELD("other_branches_per_page", "branches perf stat counts elsewhere, per page", 0,
+		  1e6, "0"),
+	NUM_FIELD("other_branch_misses_per_page", "branch misses elsewhere, per page", 0, 1e6,
+		  "0"),
+	{"extra_faults", &(const struct spec){.kind = SPEC_INTEGER,
+					      .doc = "page faults besides the swap-ins", .min = 0,
+					      .max = 1e12},
+	 false, "0"},
+	NUM_FIELD("load_hit_cycles", "loading the flag from L1", 0, 1e4, "4"),
+	NUM_FIELD("load_miss_cycles", "loading it on a cache miss", 0, 1e4, "40"),
+	NUM_FIELD("miss_prob", "probability of that miss", 0, 1, "0"),
+	NUM_FIELD("test_branch_cycles", "test and conditional branch", 0, 1e4, "1"),
+	NUM_FIELD("mispredict_cycles", "a mispredicted branch's penalty", 0, 1e4, "17"),
+	NUM_FIELD("mispredict_prob", "probability of a mispredict", 0, 1, "0"),
+	NUM_FIELD("nop_cycles", "a patched 5-byte NOP", 0, 1e4, "0.25"),
+	NUM_FIELD("jmp_cycles", "a patched JMP", 0, 1e4, "1"),
+	NUM_FIELD("patch_site_ns", "text_poke of one site, unbatched", 0, 1e10, "1017857"),
+	NUM_FIELD("patch_batch_ns", "a batched update of all sites", 0, 1e10, "1400000"),
+	NUM_FIELD("patch_stall_ns", "each other CPU's stall per IPI round", 0, 1e9, "2000"),
+	{"patch_sites", &(const struct spec){.kind = SPEC_INTEGER, .doc = "sites of the key",
+					     .min = 1, .max = 100000},
+	 false, "56"},
+	{"patch_batched", &(const struct spec){.kind = SPEC_BOOLEAN,
+					       .doc = "batched text patching"},
+	 false, "true"},
+	NUM_FIELD("flip_at_ns", "flip the key once at this time (static_branch_enable or "
+				"_disable), to see its cost; absent: never",
+		  0, 3.6e12, NULL),
+	{NULL, NULL, false, NULL},
+};
+static const struct spec swapcycle_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "swapcycle: map (populated), MADV_PAGEOUT, write again, as perf stat sees it; the "
+	       "swap hot paths check cgroup_memory_noswap as a branch or a static key",
+	.fields = swapcycle_fields};
+
+static const struct workload_spec swapcycle_wspec = {"swapcycle", &swapcycle_spec,
+						     check_cpu_in_machine, memhog_finite};
+
 static const struct workload_spec readfault_wspec = {"readfault", &readfault_spec,
 						     check_cpu_in_machine, memhog_finite};
 static const struct workload_spec movecharge_wspec = {"movecharge", &movecharge_spec,
@@ -306,13 +364,14 @@ static const struct workload_spec movecharge_wspec = {"movecharge", &movecharge_
 
 const struct workload_spec *const workload_specs[] = {
 	&lockbench_wspec, &memhog_wspec, &fileread_wspec, &cgchurn_wspec,
-	&readfault_wspec, &movecharge_wspec, NULL};
+	&readfault_wspec, &movecharge_wspec, &swapcycle_wspec, NULL};
 const struct spec_tag workload_tags[] = {{"lockbench", &lockbench_spec},
 					 {"memhog", &memhog_spec},
 					 {"fileread", &fileread_spec},
 					 {"cgchurn", &cgchurn_spec},
 					 {"readfault", &readfault_spec},
 					 {"movecharge", &movecharge_spec},
+					 {"swapcycle", &swapcycle_spec},
 					 {NULL, NULL}};
 
 const struct workload_spec *workload_spec_find(const char *type)

@@ -26,7 +26,7 @@ struct sim_cpu {
 
 struct pending_irq {
 	int source;
-	sim_time_t at;
+	sim_time_t at, handler;
 };
 
 struct sim_task {
@@ -221,11 +221,11 @@ static sim_time_t cpu_idle_span(struct sim_cpu *cpu, sim_time_t from, sim_time_t
 {
 	sim_time_t busy_until = from;
 	while (sim_irq_next(cpu->id) < to) {
-		sim_time_t at;
-		int s = sim_irq_pop(cpu->id, &at);
+		sim_time_t at, handler;
+		int s = sim_irq_pop(cpu->id, &at, &handler);
 		sim_time_t start = MAX(at, busy_until);
 		cpu_account(cpu, SIM_CAT_IDLE, busy_until, start);
-		busy_until = start + sim_irq_source(s)->handler;
+		busy_until = start + handler;
 		cpu_account(cpu, SIM_CAT_IRQ, start, busy_until);
 		sim_irq_record(cpu->id, s, start - at);
 	}
@@ -332,16 +332,17 @@ static void task_account(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 	t->clock += d;
 }
 
-/* Run the handler of interrupt @source, which arrived at @at, now. */
-static void task_take_irq(struct sim_task *t, int source, sim_time_t at)
+/* Run the handler (cost @handler) of interrupt @source, which arrived at
+ * @at, now. */
+static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_time_t handler)
 {
-	struct sim_irq_source *s = sim_irq_source(source);
+	struct sim_irq_source *s = source == SIM_IRQ_IPI ? NULL : sim_irq_source(source);
 	sim_irq_record(t->cpu->id, source, t->clock - at);
 	t->irqs_off++; /* handlers run with interrupts off */
 	bool nested = t->in_irq;
 	t->in_irq = true;
-	task_account(t, SIM_CAT_IRQ, s->handler);
-	if (s->action) {
+	task_account(t, SIM_CAT_IRQ, handler);
+	if (s && s->action) {
 		sim_task_flush(t); /* the body touches shared state: at its time */
 		s->action(t, s->action_arg);
 	}
@@ -358,10 +359,10 @@ void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 		d = 0;
 	sim_time_t end = t->clock + d;
 	while (sim_irq_next(t->cpu->id) < end) {
-		sim_time_t at;
-		int s = sim_irq_pop(t->cpu->id, &at);
+		sim_time_t at, handler;
+		int s = sim_irq_pop(t->cpu->id, &at, &handler);
 		if (t->irqs_off) {
-			struct pending_irq p = {s, at};
+			struct pending_irq p = {s, at, handler};
 			g_array_append_val(t->cpu->pending, p);
 			continue;
 		}
@@ -369,7 +370,7 @@ void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 			task_account(t, cat, at - t->clock);
 		sim_time_t before = t->clock;
 		t->irq_cat = cat;
-		task_take_irq(t, s, at);
+		task_take_irq(t, s, at, handler);
 		end += t->clock - before;
 	}
 	if (end > t->clock)
@@ -466,7 +467,7 @@ void sim_task_irq_enable(struct sim_task *t)
 	t->irq_cat = SIM_CAT_SYS; /* they interrupted the kernel */
 	for (guint i = 0; i < pending->len; i++) {
 		struct pending_irq *p = &g_array_index(pending, struct pending_irq, i);
-		task_take_irq(t, p->source, p->at);
+		task_take_irq(t, p->source, p->at, p->handler);
 	}
 	g_array_set_size(pending, 0);
 	sim_task_charge(t, SIM_CAT_SYS, 0); /* those that arrived during the handlers */

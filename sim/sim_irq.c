@@ -8,8 +8,13 @@ struct irq_stream {
 	struct sim_rng *rng;
 };
 
+struct posted_irq {
+	sim_time_t at, handler;
+};
+
 struct irq_cpu {
 	struct irq_stream *streams; /* per source */
+	GArray *posted;		    /* struct posted_irq, by time */
 	uint64_t count;
 	sim_time_t latency_total, latency_max;
 };
@@ -42,6 +47,7 @@ void sim_irq_init(struct sim_irq_source *sources, int nsources, int ncpus, uint6
 	I.ncpus = ncpus;
 	I.cpu = g_new0(struct irq_cpu, ncpus);
 	for (int c = 0; c < ncpus; c++) {
+		I.cpu[c].posted = g_array_new(FALSE, FALSE, sizeof(struct posted_irq));
 		I.cpu[c].streams = g_new0(struct irq_stream, nsources);
 		for (int s = 0; s < nsources; s++) {
 			struct sim_irq_source *src = &sources[s];
@@ -68,6 +74,7 @@ void sim_irq_fini(void)
 		for (int s = 0; s < I.nsrc; s++)
 			sim_rng_free(I.cpu[c].streams[s].rng);
 		g_free(I.cpu[c].streams);
+		g_array_free(I.cpu[c].posted, TRUE);
 	}
 	g_free(I.cpu);
 	memset(&I, 0, sizeof(I));
@@ -92,23 +99,54 @@ static int earliest(int cpu)
 	return best;
 }
 
+static sim_time_t posted_next(int cpu)
+{
+	GArray *p = I.cpu[cpu].posted;
+	return p->len ? g_array_index(p, struct posted_irq, 0).at : SIM_TIME_MAX;
+}
+
 sim_time_t sim_irq_next(int cpu)
 {
 	int s = earliest(cpu);
-	return s < 0 ? SIM_TIME_MAX : I.cpu[cpu].streams[s].next;
+	sim_time_t stream = s < 0 ? SIM_TIME_MAX : I.cpu[cpu].streams[s].next;
+	return MIN(stream, posted_next(cpu));
 }
 
-int sim_irq_pop(int cpu, sim_time_t *at)
+int sim_irq_pop(int cpu, sim_time_t *at, sim_time_t *handler)
 {
 	int s = earliest(cpu);
+	if (s < 0 || posted_next(cpu) < I.cpu[cpu].streams[s].next) {
+		struct posted_irq p = g_array_index(I.cpu[cpu].posted, struct posted_irq, 0);
+		g_array_remove_index(I.cpu[cpu].posted, 0);
+		*at = p.at;
+		*handler = p.handler;
+		return SIM_IRQ_IPI;
+	}
 	struct irq_stream *st = &I.cpu[cpu].streams[s];
 	*at = st->next;
+	*handler = I.src[s].handler;
 	st->next += gap(&I.src[s], st);
 	return s;
 }
 
+void sim_irq_post(int cpu, sim_time_t at, sim_time_t handler)
+{
+	GArray *p = I.cpu[cpu].posted;
+	guint i = p->len;
+	while (i > 0 && g_array_index(p, struct posted_irq, i - 1).at > at)
+		i--;
+	struct posted_irq x = {at, handler};
+	g_array_insert_val(p, i, x);
+}
+
 void sim_irq_record(int cpu, int source, sim_time_t latency)
 {
+	if (source == SIM_IRQ_IPI) { /* IPIs: counted per CPU only */
+		I.cpu[cpu].count++;
+		I.cpu[cpu].latency_total += latency;
+		I.cpu[cpu].latency_max = MAX(I.cpu[cpu].latency_max, latency);
+		return;
+	}
 	struct sim_irq_source *s = &I.src[source];
 	s->count++;
 	s->latency_total += latency;

@@ -41,8 +41,12 @@ int sim_irq_nsources(void);
 struct sim_irq_source *sim_irq_source(int i);
 /* The earliest arrival still to come on @cpu; SIM_TIME_MAX when none. */
 sim_time_t sim_irq_next(int cpu);
-/* Take that arrival: returns its source, *at its time. */
-int sim_irq_pop(int cpu, sim_time_t *at);
+/* Take that arrival: returns its source (SIM_IRQ_IPI for a posted one),
+ * *at its time and *handler its handler's cost. */
+#define SIM_IRQ_IPI (-1)
+int sim_irq_pop(int cpu, sim_time_t *at, sim_time_t *handler);
+/* Post a one-shot interrupt (an IPI) to @cpu at @at, its handler @handler. */
+void sim_irq_post(int cpu, sim_time_t at, sim_time_t handler);
 void sim_irq_record(int cpu, int source, sim_time_t latency);
 /* Per-CPU figures: arrivals delivered, total and largest latency. */
 void sim_irq_cpu_stats(int cpu, uint64_t *count, sim_time_t *total, sim_time_t *max);

@@ -1,0 +1,79 @@
+#include "static_key.h"
+#include "sim_irq.h"
+#include <math.h>
+
+static double cycles_to_ns(double cycles)
+{
+	return cycles / sim_machine()->clock_ghz;
+}
+
+/* A plain branch: load the flag (a hit, or a miss with miss_prob), test it,
+ * branch (mispredicted with mispredict_prob). */
+static double branch_check(struct static_key *k, struct hot_path *path)
+{
+	double c = sim_rng_uniform01(k->rng) < k->p.miss_prob ? k->p.load_miss_cycles
+							       : k->p.load_hit_cycles;
+	c += k->p.test_branch_cycles;
+	k->branches++;
+	if (k->p.mispredict_prob > 0 && sim_rng_uniform01(k->rng) < k->p.mispredict_prob) {
+		c += k->p.mispredict_cycles;
+		k->branch_misses++;
+	}
+	return c;
+}
+
+/* A static key (static_branch_likely): a NOP while the key is true, a JMP
+ * (an unconditional branch, never mispredicted) while it is false. */
+static double patched_check(struct static_key *k, struct hot_path *path)
+{
+	if (k->enabled)
+		return k->p.nop_cycles;
+	k->branches++;
+	return k->p.jmp_cycles;
+}
+
+const struct static_key_ops static_key_branch = {"branch", branch_check};
+const struct static_key_ops static_key_patched = {"static-key", patched_check};
+
+const struct static_key_ops *static_key_ops_find(const char *name)
+{
+	if (g_str_equal(name, static_key_branch.name))
+		return &static_key_branch;
+	if (g_str_equal(name, static_key_patched.name))
+		return &static_key_patched;
+	return NULL;
+}
+
+void static_branch_check(struct sim_task *t, struct static_key *key, struct hot_path *path)
+{
+	path->checks++;
+	double c = key->ops->check(key, path);
+	sim_task_charge(t, SIM_CAT_SYS, (sim_time_t)llround(cycles_to_ns(c) * (double)SIM_NS));
+}
+
+/* text_poke_bp: three IPI rounds per site (or per batch), every other CPU
+ * stalled in each. The plain branch only stores the flag. */
+void static_branch_set(struct sim_task *t, struct static_key *key, bool enabled)
+{
+	key->enabled = enabled;
+	if (key->ops != &static_key_patched)
+		return;
+	int rounds = key->p.batched ? 3 : 3 * key->p.sites;
+	double caller = key->p.batched ? key->p.patch_batch_ns : key->p.sites * key->p.patch_site_ns;
+	sim_task_flush(t);
+	sim_time_t start = sim_now(), step = sim_from_ns(caller) / rounds;
+	for (int r = 0; r < rounds; r++) /* every other CPU stalls in each round */
+		for (int c = 0; c < sim_ncpus(); c++)
+			if (c != sim_task_cpu(t))
+				sim_irq_post(c, start + r * step, sim_from_ns(key->p.patch_stall_ns));
+	sim_task_charge(t, SIM_CAT_SYS, sim_from_ns(caller));
+}
+
+json_t *static_key_json(const struct static_key *key)
+{
+	json_t *paths = json_object();
+	for (const struct hot_path *p = key->paths; p->name; p++)
+		json_object_set_new(paths, p->name, json_integer(p->checks));
+	return json_pack("{s:s, s:s, s:b, s:o}", "key", key->name, "scheme", key->ops->name,
+			 "enabled", key->enabled, "checks", paths);
+}
