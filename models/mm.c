@@ -17,9 +17,15 @@ struct page_cgroup_map *mm_page_cgroup_map(void)
 	return pc_map;
 }
 
-/* test_clear_page_writeback on a random page of the file, in the handler. */
+/* The completion interrupt: test_clear_page_writeback of the oldest page
+ * under writeback; with no writer in the scenario, of a random page (the
+ * update from interrupt context is what the locking schemes differ on). */
 static void writeback_end_io(struct sim_task *t, void *arg)
 {
+	if (!g_queue_is_empty(&pc_map->writeback)) {
+		page_cgroup_end_writeback(t, pc_map);
+		return;
+	}
 	long page = (long)(sim_rng_uniform01(writeback_rng) * (double)pc_map->nr_pages);
 	mem_cgroup_update_page_stat(t, pc_map, page, MEMCG_NR_WRITEBACK, -1,
 				    "test_clear_page_writeback");

@@ -126,6 +126,7 @@ void page_cgroup_map_free(struct page_cgroup_map *map)
 {
 	for (long i = 0; i < map->nr_pages; i++)
 		spin_lock_destroy(&map->pc[i].lock);
+	g_queue_clear(&map->writeback);
 	g_free(map->pc);
 	g_free(map->stat);
 	g_free(map);
@@ -136,6 +137,27 @@ void mem_cgroup_update_page_stat(struct sim_task *t, struct page_cgroup_map *map
 {
 	sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_PAGE_CGROUP_LOOKUP)); /* lookup_page_cgroup */
 	map->ops->update_page_stat(t, map, &map->pc[page], item, delta, site);
+}
+
+void page_cgroup_dirty(struct sim_task *t, struct page_cgroup_map *map, long page)
+{
+	mem_cgroup_update_page_stat(t, map, page, MEMCG_NR_FILE_DIRTY, +1, "account_page_dirtied");
+}
+
+void page_cgroup_start_writeback(struct sim_task *t, struct page_cgroup_map *map, long page)
+{
+	mem_cgroup_update_page_stat(t, map, page, MEMCG_NR_FILE_DIRTY, -1, "clear_page_dirty_for_io");
+	mem_cgroup_update_page_stat(t, map, page, MEMCG_NR_WRITEBACK, +1, "set_page_writeback");
+	g_queue_push_tail(&map->writeback, GINT_TO_POINTER((int)page + 1));
+}
+
+void page_cgroup_end_writeback(struct sim_task *t, struct page_cgroup_map *map)
+{
+	if (g_queue_is_empty(&map->writeback))
+		return;
+	long page = GPOINTER_TO_INT(g_queue_pop_head(&map->writeback)) - 1;
+	mem_cgroup_update_page_stat(t, map, page, MEMCG_NR_WRITEBACK, -1,
+				    "test_clear_page_writeback");
 }
 
 sim_time_t mem_cgroup_move_charge(struct sim_task *t, struct page_cgroup_map *map, long first,

@@ -39,6 +39,7 @@ struct page_cgroup_map {
 	long moving; /* charges being moved: the rcu scheme's flag (atomic) */
 	bool move_phase; /* a mover is moving pages now (after its grace period) */
 	long *stat;  /* per memcg id x MEMCG_NR_PAGE_STAT */
+	GQueue writeback; /* pages under writeback, oldest first */
 	struct page_cgroup_stats s;
 };
 
@@ -68,3 +69,10 @@ sim_time_t mem_cgroup_move_charge(struct sim_task *t, struct page_cgroup_map *ma
 				  long n, struct mem_cgroup *to);
 long mem_cgroup_page_stat(struct page_cgroup_map *map, struct mem_cgroup *memcg,
 			  enum mem_cgroup_page_stat_item item);
+/* A written page: dirty (account_page_dirtied). */
+void page_cgroup_dirty(struct sim_task *t, struct page_cgroup_map *map, long page);
+/* set_page_writeback: dirty -> writeback, in process context; the page waits
+ * for its completion interrupt. */
+void page_cgroup_start_writeback(struct sim_task *t, struct page_cgroup_map *map, long page);
+/* test_clear_page_writeback of the oldest page under writeback, if any. */
+void page_cgroup_end_writeback(struct sim_task *t, struct page_cgroup_map *map);

@@ -12,7 +12,7 @@
 static const struct workload_ops *const workload_table[] = {&lockbench_ops, &memhog_ops,
 							   &fileread_ops, &cgchurn_ops,
 							   &readfault_ops, &movecharge_ops,
-							   &swapcycle_ops, NULL};
+							   &swapcycle_ops, &filewrite_ops, &kbuild_ops, NULL};
 
 const struct workload_ops *workload_ops_find(const char *type)
 {

@@ -30,6 +30,8 @@ extern const struct workload_ops cgchurn_ops;
 extern const struct workload_ops readfault_ops;
 extern const struct workload_ops movecharge_ops;
 extern const struct workload_ops swapcycle_ops;
+extern const struct workload_ops filewrite_ops;
+extern const struct workload_ops kbuild_ops;
 
 /* Run one simulation of a validated scenario document with @seed and return
  * its result (see docs/results.md); *violation is set when the run failed. */

@@ -355,6 +355,61 @@ static const struct spec swapcycle_spec = {
 static const struct workload_spec swapcycle_wspec = {"swapcycle", &swapcycle_spec,
 						     check_cpu_in_machine, memhog_finite};
 
+/* filewrite, kbuild ---------------------------------------------------------- */
+
+static const char *const filewrite_types[] = {"filewrite", NULL};
+static const struct spec_field filewrite_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = filewrite_types}, true, NULL},
+	{"size_mb", &memhog_size, true, NULL},
+	NUM_FIELD("write_page_ns", "write(2) of one page into the page cache, accounting excluded",
+		  0, 1e9, "1000"),
+	{"writeback_batch", &(const struct spec){.kind = SPEC_INTEGER,
+						 .doc = "pages the flusher sends to writeback at "
+							"once",
+						 .min = 1, .max = 1 << 20},
+	 false, "64"},
+	{"cpu", &(const struct spec){.kind = SPEC_INTEGER, .doc = "CPU of the writer", .min = 0,
+				     .max = SIM_MACHINE_MAX_CPUS - 1},
+	 false, "0"},
+	{NULL, NULL, false, NULL},
+};
+static const struct spec filewrite_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "filewrite: dd into memcg.page_cgroup's file: pages dirtied, sent to writeback in "
+	       "batches, completed by the writeback interrupt",
+	.fields = filewrite_fields};
+
+static const char *const kbuild_types[] = {"kbuild", NULL};
+static const struct spec kbuild_count = {
+	.kind = SPEC_INTEGER, .doc = "make -j: one job stream per CPU", .min = 1, .max = 4096};
+static const struct spec_field kbuild_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = kbuild_types}, true, NULL},
+	{"count", &kbuild_count, true, NULL},
+	{"jobs", &(const struct spec){.kind = SPEC_INTEGER, .doc = "compile jobs per stream",
+				      .min = 1, .max = 1e7},
+	 true, NULL},
+	{"faults_per_job", &(const struct spec){.kind = SPEC_INTEGER,
+						.doc = "header pages read-faulted per job",
+						.min = 0, .max = 1e6},
+	 false, "200"},
+	{"writes_per_job", &(const struct spec){.kind = SPEC_INTEGER,
+						.doc = "object pages written per job", .min = 0,
+						.max = 1e6},
+	 false, "20"},
+	NUM_FIELD("compile_ns", "mean compile time of a job (user)", 0, 1e12, "50000000"),
+	{NULL, NULL, false, NULL},
+};
+static const struct spec kbuild_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "kbuild: a kernel-build-like mix on memcg.page_cgroup's file: header read faults, "
+	       "compiles, object writes",
+	.fields = kbuild_fields};
+
+static const struct workload_spec filewrite_wspec = {"filewrite", &filewrite_spec,
+						     check_cpu_in_machine, memhog_finite};
+static const struct workload_spec kbuild_wspec = {"kbuild", &kbuild_spec, no_more_checks,
+						  memhog_finite};
+
 static const struct workload_spec readfault_wspec = {"readfault", &readfault_spec,
 						     check_cpu_in_machine, memhog_finite};
 static const struct workload_spec movecharge_wspec = {"movecharge", &movecharge_spec,
@@ -364,7 +419,8 @@ static const struct workload_spec movecharge_wspec = {"movecharge", &movecharge_
 
 const struct workload_spec *const workload_specs[] = {
 	&lockbench_wspec, &memhog_wspec, &fileread_wspec, &cgchurn_wspec,
-	&readfault_wspec, &movecharge_wspec, &swapcycle_wspec, NULL};
+	&readfault_wspec, &movecharge_wspec, &swapcycle_wspec, &filewrite_wspec, &kbuild_wspec,
+	NULL};
 const struct spec_tag workload_tags[] = {{"lockbench", &lockbench_spec},
 					 {"memhog", &memhog_spec},
 					 {"fileread", &fileread_spec},
@@ -372,6 +428,8 @@ const struct spec_tag workload_tags[] = {{"lockbench", &lockbench_spec},
 					 {"readfault", &readfault_spec},
 					 {"movecharge", &movecharge_spec},
 					 {"swapcycle", &swapcycle_spec},
+					 {"filewrite", &filewrite_spec},
+					 {"kbuild", &kbuild_spec},
 					 {NULL, NULL}};
 
 const struct workload_spec *workload_spec_find(const char *type)

@@ -132,7 +132,8 @@ static bool check_page_cgroup(json_t *doc, GHashTable *known, GHashTable *locs, 
 	json_t *w;
 	json_array_foreach (json_object_get(doc, "workloads"), i, w) {
 		const char *type = json_string_value(json_object_get(w, "type"));
-		bool uses = g_str_equal(type, "readfault") || g_str_equal(type, "movecharge");
+		bool uses = g_str_equal(type, "readfault") || g_str_equal(type, "movecharge") ||
+			    g_str_equal(type, "filewrite") || g_str_equal(type, "kbuild");
 		char idx[24];
 		g_snprintf(idx, sizeof(idx), "%zu", i);
 		char *path = g_strdup_printf("workloads.%zu", i);

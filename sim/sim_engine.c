@@ -38,6 +38,7 @@ struct sim_task {
 	int preempt_count;
 	int irqs_off; /* local_irq_disable depth */
 	bool in_irq;  /* running an interrupt handler */
+	bool delivering; /* in deliver_pending: no nested delivery */
 	enum sim_cat irq_cat; /* what the handler interrupted */
 	sim_time_t preempt_off_until; /* when its last preempt-off section ended */
 	void *model;  /* per-task state of the models (lockdep) */
@@ -332,6 +333,25 @@ static void task_account(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 	t->clock += d;
 }
 
+static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_time_t handler);
+
+/* Interrupts became possible again: run those that arrived meanwhile, oldest
+ * first, including any that arrive during their handlers. */
+static void deliver_pending(struct sim_task *t)
+{
+	GArray *pending = t->cpu->pending;
+	if (t->delivering)
+		return; /* the outer loop takes them */
+	t->delivering = true;
+	t->irq_cat = SIM_CAT_SYS; /* they interrupted the kernel */
+	while (pending->len && !t->irqs_off) {
+		struct pending_irq p = g_array_index(pending, struct pending_irq, 0);
+		g_array_remove_index(pending, 0);
+		task_take_irq(t, p.source, p.at, p.handler);
+	}
+	t->delivering = false;
+}
+
 /* Run the handler (cost @handler) of interrupt @source, which arrived at
  * @at, now. */
 static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_time_t handler)
@@ -347,7 +367,8 @@ static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_tim
 		s->action(t, s->action_arg);
 	}
 	t->in_irq = nested;
-	t->irqs_off--;
+	if (--t->irqs_off == 0) /* what arrived during the handler, now */
+		deliver_pending(t);
 }
 
 /* Spend @d of @cat; interrupts that arrive meanwhile are taken where they
@@ -463,14 +484,8 @@ void sim_task_irq_enable(struct sim_task *t)
 	g_assert_cmpint(t->irqs_off, >, 0);
 	if (--t->irqs_off)
 		return;
-	GArray *pending = t->cpu->pending;
-	t->irq_cat = SIM_CAT_SYS; /* they interrupted the kernel */
-	for (guint i = 0; i < pending->len; i++) {
-		struct pending_irq *p = &g_array_index(pending, struct pending_irq, i);
-		task_take_irq(t, p->source, p->at, p->handler);
-	}
-	g_array_set_size(pending, 0);
-	sim_task_charge(t, SIM_CAT_SYS, 0); /* those that arrived during the handlers */
+	deliver_pending(t);
+	sim_task_charge(t, SIM_CAT_SYS, 0); /* any arrival due by now */
 }
 
 void sim_task_flush(struct sim_task *t)

@@ -96,11 +96,55 @@ static void test_idle(void)
 	sim_hist_free(&src.latency);
 }
 
+/* A handler whose body takes time (3 us of it, in the handler): arrivals of
+ * another source during it wait, and run once it returns; none is lost. */
+static struct sim_irq_source two[2];
+
+static void slow_body(struct sim_task *t, void *arg)
+{
+	sim_task_charge(t, SIM_CAT_SYS, 3 * SIM_US);
+}
+
+static void user_100us(struct sim_task *t, void *arg)
+{
+	sim_task_run(t, SIM_CAT_USER, 100 * SIM_US);
+}
+
+static void test_arrivals_during_handler(void)
+{
+	struct sim_machine m = {.nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1,
+				.sched_slice = 750 * SIM_US};
+	memset(two, 0, sizeof(two));
+	two[0] = (struct sim_irq_source){.name = "slow", .kind = SIM_IRQ_PERIODIC,
+					 .interval = 10 * SIM_US, .handler = 1 * SIM_US,
+					 .action = slow_body};
+	two[1] = (struct sim_irq_source){.name = "fast", .kind = SIM_IRQ_PERIODIC,
+					 .interval = 7 * SIM_US, .handler = 1 * SIM_US};
+	two[0].cpu_mask[0] = two[1].cpu_mask[0] = 1;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_engine_irqs(two, 2);
+	sim_task_create("t", 0, user_100us, NULL);
+	g_assert_true(sim_engine_run());
+	/* every arrival before the end ran (arrivals at k x interval) */
+	g_assert_cmpint(two[0].count, ==, (sim_end() - 1) / two[0].interval);
+	g_assert_cmpint(two[1].count, ==, (sim_end() - 1) / two[1].interval);
+	g_assert_cmpint(two[1].latency_max, >, 0); /* some waited for a slow body */
+	/* all the time is the task's, the handlers' or their bodies' */
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_USER), ==, 100 * SIM_US);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IRQ) + sim_cpu_time(0, SIM_CAT_SYS) +
+				sim_cpu_time(0, SIM_CAT_USER),
+			==, sim_end());
+	sim_engine_fini();
+	sim_hist_free(&two[0].latency);
+	sim_hist_free(&two[1].latency);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	mcs_test_add_subprocess("/irq/latency/irqs-off-window", test_irqs_off_window);
 	mcs_test_add_subprocess("/irq/latency/irqs-on", test_irqs_on);
 	mcs_test_add_subprocess("/irq/idle", test_idle);
+	mcs_test_add_subprocess("/irq/arrivals-during-a-handler", test_arrivals_during_handler);
 	return g_test_run();
 }
