@@ -1,6 +1,7 @@
 #include "report.h"
 #include "sim_engine.h"
 #include "version.h"
+#include <stdlib.h>
 
 void report_time(GString *out, double ns, int width)
 {
@@ -77,6 +78,15 @@ void report_text(json_t *result, GString *out)
 		json_t *splat;
 		json_array_foreach (json_object_get(v, "lockdep"), k, splat)
 			g_string_append_printf(out, "%s\n", json_string_value(splat));
+		json_t *det = json_object_get(json_array_get(json_object_get(v, "per_replica"), 0),
+					      "details");
+		const char *dk;
+		json_t *dv;
+		json_object_foreach (det, dk, dv) {
+			char *text = json_dumps(dv, JSON_COMPACT);
+			g_string_append_printf(out, "%s (first replica): %s\n", dk, text);
+			free(text);
+		}
 		report_irq(v, out);
 		report_memcg(v, out);
 		report_lock_stat(json_object_get(v, "locks"), out);

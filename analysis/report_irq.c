@@ -16,15 +16,12 @@ static gint by_max_latency(gconstpointer a, gconstpointer b)
 	return x > y ? -1 : x < y;
 }
 
-static void latency_row(GString *out, const char *label, json_t *o, bool p99)
+static void latency_row(GString *out, const char *label, json_t *o)
 {
 	g_string_append_printf(out, "  %-16s %10.0f ", label, num(o, "count"));
 	report_time(out, num(o, "mean_ns"), 12);
 	g_string_append_c(out, ' ');
-	if (p99)
-		report_time(out, num(o, "p99_ns"), 12);
-	else
-		g_string_append_printf(out, "%12s", "");
+	report_time(out, num(o, "p99_ns"), 12);
 	g_string_append_c(out, ' ');
 	report_time(out, num(o, "max_ns"), 12);
 	g_string_append_c(out, '\n');
@@ -40,12 +37,12 @@ void report_irq(json_t *variant, GString *out)
 	size_t i;
 	json_t *s;
 	json_array_foreach (json_object_get(irq, "sources"), i, s)
-		latency_row(out, json_string_value(json_object_get(s, "name")), s, true);
+		latency_row(out, json_string_value(json_object_get(s, "name")), s);
 	GPtrArray *cpus = report_sorted(json_object_get(irq, "cpus"), by_max_latency);
 	for (guint k = 0; k < cpus->len && k < IRQ_CPU_ROWS; k++) {
 		char label[32];
 		g_snprintf(label, sizeof(label), "cpu%.0f", num(cpus->pdata[k], "cpu"));
-		latency_row(out, label, cpus->pdata[k], false);
+		latency_row(out, label, cpus->pdata[k]);
 	}
 	g_ptr_array_free(cpus, TRUE);
 	json_t *l;

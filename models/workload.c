@@ -84,10 +84,11 @@ static json_t *interrupts_json(void)
 	}
 	for (int c = 0; c < sim_ncpus(); c++) {
 		uint64_t n;
-		sim_time_t total, max;
-		sim_irq_cpu_stats(c, &n, &total, &max);
+		sim_time_t total, max, p99;
+		sim_irq_cpu_stats(c, &n, &total, &max, &p99);
 		json_t *o = latency_json(n, total, max);
 		json_object_set_new(o, "cpu", json_integer(c));
+		json_object_set_new(o, "p99_ns", ns(p99));
 		json_array_append_new(cpus, o);
 	}
 	return json_pack("{s:o, s:o}", "sources", sources, "cpus", cpus);
@@ -143,10 +144,24 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 			json_decref(own);
 		}
 	}
+	json_t *details = json_object(); /* what a workload reports besides numbers */
+	const char *mk;
+	json_t *mv;
+	void *tmp;
+	json_object_foreach_safe (metrics, tmp, mk, mv) {
+		if (json_is_number(mv))
+			continue;
+		json_object_set(details, mk, mv);
+		json_object_del(metrics, mk);
+	}
 	json_t *r = json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:I, s:b}", "seed", (json_int_t)seed,
 			      "sim_time_ns", ns(sim_end()), "cpus", sim_ncpus(), "cpu_time_ns",
 			      cpu_time_json(), "locks", locks_json(), "metrics", metrics,
 			      "engine_calls", (json_int_t)sim_engine_calls(), "completed", completed);
+	if (json_object_size(details))
+		json_object_set_new(r, "details", details);
+	else
+		json_decref(details);
 	if (nirqs)
 		json_object_set_new(r, "interrupts", interrupts_json());
 	json_t *lockdep = json_array();

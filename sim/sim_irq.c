@@ -17,6 +17,7 @@ struct irq_cpu {
 	GArray *posted;		    /* struct posted_irq, by time */
 	uint64_t count;
 	sim_time_t latency_total, latency_max;
+	struct sim_hist latency;
 };
 
 static struct {
@@ -75,6 +76,7 @@ void sim_irq_fini(void)
 			sim_rng_free(I.cpu[c].streams[s].rng);
 		g_free(I.cpu[c].streams);
 		g_array_free(I.cpu[c].posted, TRUE);
+		sim_hist_free(&I.cpu[c].latency);
 	}
 	g_free(I.cpu);
 	memset(&I, 0, sizeof(I));
@@ -141,26 +143,25 @@ void sim_irq_post(int cpu, sim_time_t at, sim_time_t handler)
 
 void sim_irq_record(int cpu, int source, sim_time_t latency)
 {
-	if (source == SIM_IRQ_IPI) { /* IPIs: counted per CPU only */
-		I.cpu[cpu].count++;
-		I.cpu[cpu].latency_total += latency;
-		I.cpu[cpu].latency_max = MAX(I.cpu[cpu].latency_max, latency);
+	I.cpu[cpu].count++;
+	I.cpu[cpu].latency_total += latency;
+	I.cpu[cpu].latency_max = MAX(I.cpu[cpu].latency_max, latency);
+	sim_hist_record(&I.cpu[cpu].latency, latency);
+	if (source == SIM_IRQ_IPI) /* IPIs: counted per CPU only */
 		return;
-	}
 	struct sim_irq_source *s = &I.src[source];
 	s->count++;
 	s->latency_total += latency;
 	s->latency_max = MAX(s->latency_max, latency);
 	s->handler_total += s->handler;
 	sim_hist_record(&s->latency, latency);
-	I.cpu[cpu].count++;
-	I.cpu[cpu].latency_total += latency;
-	I.cpu[cpu].latency_max = MAX(I.cpu[cpu].latency_max, latency);
 }
 
-void sim_irq_cpu_stats(int cpu, uint64_t *count, sim_time_t *total, sim_time_t *max)
+void sim_irq_cpu_stats(int cpu, uint64_t *count, sim_time_t *total, sim_time_t *max,
+		       sim_time_t *p99)
 {
 	*count = I.cpu[cpu].count;
 	*total = I.cpu[cpu].latency_total;
 	*max = I.cpu[cpu].latency_max;
+	*p99 = sim_hist_quantile(&I.cpu[cpu].latency, 0.99);
 }

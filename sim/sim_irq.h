@@ -48,5 +48,6 @@ int sim_irq_pop(int cpu, sim_time_t *at, sim_time_t *handler);
 /* Post a one-shot interrupt (an IPI) to @cpu at @at, its handler @handler. */
 void sim_irq_post(int cpu, sim_time_t at, sim_time_t handler);
 void sim_irq_record(int cpu, int source, sim_time_t latency);
-/* Per-CPU figures: arrivals delivered, total and largest latency. */
-void sim_irq_cpu_stats(int cpu, uint64_t *count, sim_time_t *total, sim_time_t *max);
+/* Per-CPU figures: arrivals delivered, total, largest and p99 latency. */
+void sim_irq_cpu_stats(int cpu, uint64_t *count, sim_time_t *total, sim_time_t *max,
+		       sim_time_t *p99);
