@@ -88,6 +88,7 @@ void report_text(json_t *result, GString *out)
 			free(text);
 		}
 		report_irq(v, out);
+		report_rcu(v, out);
 		report_memcg(v, out);
 		report_lock_stat(json_object_get(v, "locks"), out);
 		g_string_append(out, "\n");

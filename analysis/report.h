@@ -13,6 +13,7 @@ void report_lock_stat(json_t *locks, GString *out);
 void report_perf_lock(json_t *locks, GString *out);
 /* report_irq.c */
 void report_irq(json_t *variant, GString *out);
+void report_rcu(json_t *variant, GString *out);
 /* report_memcg.c */
 void report_memcg(json_t *variant, GString *out);
 /* report_compare.c */

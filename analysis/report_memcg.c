@@ -74,11 +74,34 @@ static void cgroup_table(json_t *mm, GString *out)
 	g_ptr_array_free(rows, TRUE);
 }
 
+static void page_cgroup_line(json_t *mm, GString *out)
+{
+	json_t *pc = json_object_get(mm, "page_cgroup");
+	if (!pc)
+		return;
+	g_string_append_printf(out,
+			       "page_cgroup (%s): %.0f statistics updates, %.0f under the lock, "
+			       "%.0f lockless; %.0f charge moves (%.0f pages), mover latency mean ",
+			       json_string_value(json_object_get(pc, "locking")), num(pc, "updates"),
+			       num(pc, "locked"), num(pc, "lockless"), num(pc, "moves"),
+			       num(pc, "pages_moved"));
+	report_time(out, num(pc, "move_latency_mean_ns"), 0);
+	g_string_append(out, ", max ");
+	report_time(out, num(pc, "move_latency_max_ns"), 0);
+	g_string_append_c(out, '\n');
+}
+
 void report_memcg(json_t *variant, GString *out)
 {
 	json_t *mm = json_object_get(variant, "memcg");
 	if (!mm)
 		return;
+	page_cgroup_line(mm, out);
+	if (!json_object_get(mm, "reclaim") || !json_array_size(json_object_get(mm, "cgroups")) ||
+	    num(json_object_get(mm, "reclaim"), "charged") == 0) {
+		g_string_append_c(out, '\n');
+		return;
+	}
 	reclaim_table(mm, out);
 	cgroup_table(mm, out);
 	size_t i;
