@@ -22,6 +22,8 @@ struct sim_cpu {
 	sim_time_t idle_since;
 	sim_time_t acct[SIM_CAT_N];
 	GArray *pending; /* struct pending_irq: arrived while interrupts were off */
+	struct sim_task *irq_task; /* runs handler bodies while the CPU is idle */
+	bool irq_task_waiting;	   /* it waits for the CPU to go idle */
 };
 
 struct pending_irq {
@@ -39,6 +41,7 @@ struct sim_task {
 	int irqs_off; /* local_irq_disable depth */
 	bool in_irq;  /* running an interrupt handler */
 	bool delivering; /* in deliver_pending: no nested delivery */
+	bool daemon;	 /* never ends: the run does not wait for it */
 	enum sim_cat irq_cat; /* what the handler interrupted */
 	sim_time_t preempt_off_until; /* when its last preempt-off section ended */
 	void *model;  /* per-task state of the models (lockdep) */
@@ -55,6 +58,7 @@ static struct {
 	sim_time_t end;
 	sim_time_t last_exit; /* when the last task returned */
 	bool aborted;	      /* a model stopped the run (a deadlock) */
+	bool limit_hit;	      /* a run to completion reached its limit */
 	void (*switch_hook)(int cpu);		/* a CPU left its task */
 	void (*preempt_hook)(struct sim_task *t); /* preemption enabled again */
 	uint64_t seed;
@@ -253,6 +257,10 @@ static void cpu_put(struct sim_cpu *cpu)
 	cpu->curr = next;
 	if (!next) {
 		cpu->idle_since = sim_now();
+		if (cpu->irq_task_waiting) { /* interrupts may be due */
+			cpu->irq_task_waiting = false;
+			sim_task_wake(cpu->irq_task);
+		}
 		return;
 	}
 	next->clock = sim_now();
@@ -270,8 +278,12 @@ static void task_wait_for_cpu(struct sim_task *t)
 static void task_main(int argc, char **argv)
 {
 	struct sim_task *t = sg_actor_self_get_data();
-	if (W.stop_at)
+	if (W.stop_at || t->daemon)
 		sg_actor_daemonize(sg_actor_self());
+	if (t->daemon) { /* an interrupt task: it takes its CPU only when idle */
+		t->fn(t, t->arg);
+		return;
+	}
 	if (t->cpu->curr)
 		task_wait_for_cpu(t);
 	else
@@ -285,7 +297,7 @@ static void task_main(int argc, char **argv)
 		return;
 	}
 	sim_task_flush(t);
-	if (sim_now() > W.last_exit)
+	if (sim_now() > W.last_exit && !t->daemon)
 		W.last_exit = sim_now();
 	cpu_put(t->cpu);
 }
@@ -562,18 +574,78 @@ static void controller_main(int argc, char **argv)
 	engine_sleep(W.stop_at);
 }
 
+/* A run to completion that reaches its limit: stop everything. */
+static void watchdog_main(int argc, char **argv)
+{
+	sg_actor_daemonize(sg_actor_self());
+	sg_actor_sleep_for((double)W.limit); /* not one of the models' engine calls */
+	W.limit_hit = true;
+	W.end = W.limit;
+	sg_actor_kill_all();
+}
+
+/* The CPU's interrupt task: while the CPU is idle it takes the CPU at each
+ * arrival and runs the handler, body included, at its time; while a task
+ * owns the CPU, that task takes the arrivals. */
+static void irq_task_loop(struct sim_task *t, void *arg)
+{
+	struct sim_cpu *cpu = t->cpu;
+	for (;;) {
+		sim_time_t next = sim_irq_next(cpu->id);
+		if (next == SIM_TIME_MAX)
+			engine_block(t);
+		else if (next > sim_now())
+			engine_sleep(next - sim_now());
+		/* Let whatever else is due now go first: a run that ends now ends
+		 * before this arrival, as an idle span leaves it out too. */
+		sg_actor_yield();
+		while (cpu->curr) { /* busy: its task takes the arrivals */
+			cpu->irq_task_waiting = true;
+			engine_block(t);
+		}
+		cpu_take(cpu, t);
+		t->irq_cat = SIM_CAT_IDLE; /* what the handlers interrupt */
+		while (sim_irq_next(cpu->id) <= t->clock) {
+			sim_time_t at, handler;
+			int s = sim_irq_pop(cpu->id, &at, &handler);
+			task_take_irq(t, s, at, handler);
+		}
+		sim_task_flush(t);
+		cpu_put(cpu);
+	}
+}
+
+/* An interrupt task on each CPU that a source with a handler body reaches. */
+static void create_irq_tasks(void)
+{
+	for (int c = 0; c < W.ncpus; c++) {
+		bool body = false;
+		for (int s = 0; s < sim_irq_nsources(); s++)
+			body |= sim_irq_source(s)->action && sim_irq_reaches(sim_irq_source(s), c);
+		if (!body)
+			continue;
+		char name[32];
+		g_snprintf(name, sizeof(name), "irq/%d", c);
+		struct sim_task *t = sim_task_create(name, c, irq_task_loop, NULL);
+		t->daemon = true;
+		W.cpus[c].irq_task = t;
+	}
+}
+
 bool sim_engine_run(void)
 {
 	bool completed = true;
+	create_irq_tasks();
 	if (W.stop_at) {
 		sg_actor_create("controller", W.cpus[0].host, controller_main, 0, NULL);
 		simgrid_run();
 		W.end = W.aborted ? W.end : W.stop_at;
 	} else {
-		simgrid_run_until((double)W.limit);
-		completed = sg_actor_count() == 0 && !W.aborted;
-		/* run_until moves the clock to the limit even when all is done */
-		W.end = W.aborted ? W.end : completed ? W.last_exit : W.limit;
+		sg_actor_create("watchdog", W.cpus[0].host, watchdog_main, 0, NULL);
+		simgrid_run(); /* until the last task returns; daemons are killed */
+		completed = !W.limit_hit && !W.aborted;
+		if (completed)
+			W.end = W.last_exit;
 	}
 	for (int c = 0; c < W.ncpus && !W.aborted; c++) {
 		struct sim_cpu *cpu = &W.cpus[c];

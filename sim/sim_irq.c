@@ -27,7 +27,7 @@ static struct {
 	struct irq_cpu *cpu;
 } I;
 
-static bool reaches(const struct sim_irq_source *s, int cpu)
+bool sim_irq_reaches(const struct sim_irq_source *s, int cpu)
 {
 	return s->cpu_mask[cpu / 64] & (1ULL << (cpu % 64));
 }
@@ -54,7 +54,7 @@ void sim_irq_init(struct sim_irq_source *sources, int nsources, int ncpus, uint6
 			struct sim_irq_source *src = &sources[s];
 			struct irq_stream *st = &I.cpu[c].streams[s];
 			st->next = SIM_TIME_MAX;
-			if (!reaches(src, c))
+			if (!sim_irq_reaches(src, c))
 				continue;
 			char *name = g_strdup_printf("irq.%s.cpu%d", src->name, c);
 			st->rng = sim_rng_new(seed, name);

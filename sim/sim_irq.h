@@ -25,8 +25,8 @@ struct sim_irq_source {
 	bool skew;	     /* periodic: each CPU's phase drawn at random */
 	uint64_t cpu_mask[64]; /* CPUs it reaches (bit per CPU) */
 	/* A model's handler body, run in interrupt context at the arrival's
-	 * delivery (after the handler cost); NULL for a cost only. Runs only
-	 * on CPUs that have a task: an idle CPU takes the cost alone. */
+	 * delivery (after the handler cost); NULL for a cost only. On an idle
+	 * CPU the CPU's interrupt task runs it (sim_engine.c). */
 	void (*action)(struct sim_task *t, void *arg);
 	void *action_arg;
 	/* statistics */
@@ -36,6 +36,7 @@ struct sim_irq_source {
 };
 
 void sim_irq_init(struct sim_irq_source *sources, int nsources, int ncpus, uint64_t seed);
+bool sim_irq_reaches(const struct sim_irq_source *s, int cpu);
 void sim_irq_fini(void);
 int sim_irq_nsources(void);
 struct sim_irq_source *sim_irq_source(int i);

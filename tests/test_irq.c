@@ -139,6 +139,59 @@ static void test_arrivals_during_handler(void)
 	sim_hist_free(&two[1].latency);
 }
 
+/* A handler body on an idle CPU runs at its arrival, after the handler's
+ * cost: CPU 1 is idle while CPU 0 works 20 us; arrivals at 5, 10, 15 us. */
+static sim_time_t body_ran_at[8];
+static int bodies;
+
+static void record_body(struct sim_task *t, void *arg)
+{
+	g_assert_cmpint(sim_task_cpu(t), ==, 1);
+	body_ran_at[bodies++] = sim_now();
+}
+
+static void user_20us(struct sim_task *t, void *arg)
+{
+	sim_task_run(t, SIM_CAT_USER, 20 * SIM_US);
+}
+
+static void test_body_on_idle_cpu(void)
+{
+	struct sim_machine m = {.nodes = 1, .cpus_per_node = 2, .clock_ghz = 2.1,
+				.sched_slice = 750 * SIM_US};
+	memset(&src, 0, sizeof(src));
+	src = (struct sim_irq_source){.name = "dev", .kind = SIM_IRQ_PERIODIC,
+				      .interval = 5 * SIM_US, .handler = 1 * SIM_US,
+				      .action = record_body};
+	src.cpu_mask[0] = 2; /* CPU 1 only */
+	bodies = 0;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_engine_irqs(&src, 1);
+	sim_task_create("t", 0, user_20us, NULL);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(sim_end(), ==, 20 * SIM_US);
+	g_assert_cmpint(bodies, ==, 3);
+	g_assert_cmpint(body_ran_at[0], ==, 6 * SIM_US);
+	g_assert_cmpint(body_ran_at[1], ==, 11 * SIM_US);
+	g_assert_cmpint(body_ran_at[2], ==, 16 * SIM_US);
+	g_assert_cmpint(sim_cpu_time(1, SIM_CAT_IRQ), ==, 3 * SIM_US);
+	g_assert_cmpint(sim_cpu_time(1, SIM_CAT_IDLE), ==, 17 * SIM_US);
+	sim_engine_fini();
+	sim_hist_free(&src.latency);
+}
+
+/* A run to completion that reaches its limit stops there, unfinished. */
+static void test_limit(void)
+{
+	struct sim_machine m = {.nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1,
+				.sched_slice = 750 * SIM_US};
+	sim_engine_init(&m, 0, 10 * SIM_US, 1);
+	sim_task_create("t", 0, user_20us, NULL);
+	g_assert_false(sim_engine_run());
+	g_assert_cmpint(sim_end(), ==, 10 * SIM_US);
+	sim_engine_fini();
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -146,5 +199,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/irq/latency/irqs-on", test_irqs_on);
 	mcs_test_add_subprocess("/irq/idle", test_idle);
 	mcs_test_add_subprocess("/irq/arrivals-during-a-handler", test_arrivals_during_handler);
+	mcs_test_add_subprocess("/irq/body-on-idle-cpu", test_body_on_idle_cpu);
+	mcs_test_add_subprocess("/engine/limit", test_limit);
 	return g_test_run();
 }
