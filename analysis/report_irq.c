@@ -27,17 +27,6 @@ static void latency_row(GString *out, const char *label, json_t *o)
 	g_string_append_c(out, '\n');
 }
 
-static void gp_row(GString *out, const char *label, json_t *g)
-{
-	g_string_append_printf(out, "  %-16s %10.0f ", label, num(g, "count"));
-	report_time(out, num(g, "mean_ns"), 12);
-	g_string_append_c(out, ' ');
-	report_time(out, num(g, "p99_ns"), 12);
-	g_string_append_c(out, ' ');
-	report_time(out, num(g, "max_ns"), 12);
-	g_string_append_c(out, '\n');
-}
-
 /* RCU grace periods: synchronize_rcu and the expedited variant, call to
  * return. */
 void report_rcu(json_t *variant, GString *out)
@@ -47,8 +36,8 @@ void report_rcu(json_t *variant, GString *out)
 		return;
 	g_string_append_printf(out, "RCU grace periods (call to return)\n  %-16s %10s %12s %12s %12s\n",
 			       "", "count", "mean", "p99", "max");
-	gp_row(out, "synchronize_rcu", json_object_get(rcu, "grace_periods"));
-	gp_row(out, "expedited", json_object_get(rcu, "expedited"));
+	latency_row(out, "synchronize_rcu", json_object_get(rcu, "grace_periods"));
+	latency_row(out, "expedited", json_object_get(rcu, "expedited"));
 	g_string_append_c(out, '\n');
 }
 

@@ -12,10 +12,7 @@ static struct spinlock lock;
 
 static void setup(void)
 {
-	struct sim_machine m = {.nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
-	for (int i = 0; i < SIM_COST_N; i++)
-		m.cost[i] = sim_from_ns(sim_cost_table[i].default_ns);
+	struct sim_machine m = mcs_test_machine(1, 1);
 	memset(&src, 0, sizeof(src));
 	src.name = "timer";
 	src.kind = SIM_IRQ_PERIODIC;

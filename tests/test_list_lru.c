@@ -20,10 +20,7 @@ static struct mem_cgroup *A, *B; /* "a" and its child "a/b" */
 
 static void setup(int cpus)
 {
-	struct sim_machine m = {.nodes = 2, .cpus_per_node = cpus, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
-	for (int i = 0; i < SIM_COST_N; i++)
-		m.cost[i] = sim_from_ns(sim_cost_table[i].default_ns);
+	struct sim_machine m = mcs_test_machine(2, cpus);
 	sim_engine_init(&m, 0, SIM_S, 1);
 	memcg_tree_init(m.nodes, m.nodes * cpus);
 	memcg_tree->lru_scope = scope;

@@ -16,10 +16,7 @@ static void timer_handler(struct sim_task *t, void *arg)
 
 static void setup(int cpus)
 {
-	struct sim_machine m = {.nodes = 1, .cpus_per_node = cpus, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
-	for (int i = 0; i < SIM_COST_N; i++)
-		m.cost[i] = sim_from_ns(sim_cost_table[i].default_ns);
+	struct sim_machine m = mcs_test_machine(1, cpus);
 	memset(&src, 0, sizeof(src));
 	src.name = "timer";
 	src.kind = SIM_IRQ_PERIODIC;

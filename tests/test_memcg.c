@@ -6,10 +6,7 @@
 
 static void setup(void)
 {
-	struct sim_machine m = {.nodes = 1, .cpus_per_node = 2, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
-	for (int i = 0; i < SIM_COST_N; i++)
-		m.cost[i] = sim_from_ns(sim_cost_table[i].default_ns);
+	struct sim_machine m = mcs_test_machine(1, 2);
 	sim_engine_init(&m, 0, SIM_S, 1);
 	memcg_tree_init(1, 2);
 	shrinker_registry_init();

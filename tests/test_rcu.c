@@ -11,10 +11,7 @@ static sim_time_t latency;
 
 static void setup(bool with_tick)
 {
-	struct sim_machine m = {.nodes = 1, .cpus_per_node = 4, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
-	for (int i = 0; i < SIM_COST_N; i++)
-		m.cost[i] = sim_from_ns(sim_cost_table[i].default_ns);
+	struct sim_machine m = mcs_test_machine(1, 4);
 	memset(&tick, 0, sizeof(tick));
 	tick.name = "tick";
 	tick.kind = SIM_IRQ_PERIODIC;
