@@ -52,6 +52,7 @@ struct mem_cgroup {
 	long *nr_deferred;	 /* [nodes x SHRINKER_MAX]: deferred scan work */
 	struct obj_cgroup *objcg;
 	struct memcg_stats stat;
+	long page_stat[3]; /* page_cgroup.c: FILE_MAPPED, FILE_DIRTY, WRITEBACK */
 };
 
 struct list_lru_scope_ops;

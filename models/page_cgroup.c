@@ -2,8 +2,6 @@
 #include "rcu.h"
 #include <glib.h>
 
-#define MAX_MEMCG_IDS 8192
-
 static sim_time_t cost(enum sim_cost_id id)
 {
 	return sim_machine()->cost[id];
@@ -12,7 +10,8 @@ static sim_time_t cost(enum sim_cost_id id)
 static long *stat_of(struct page_cgroup_map *map, struct mem_cgroup *memcg,
 		     enum mem_cgroup_page_stat_item item)
 {
-	return &map->stat[(memcg->id % MAX_MEMCG_IDS) * MEMCG_NR_PAGE_STAT + item];
+	G_STATIC_ASSERT(G_N_ELEMENTS(((struct mem_cgroup *)0)->page_stat) == MEMCG_NR_PAGE_STAT);
+	return &memcg->page_stat[item];
 }
 
 long mem_cgroup_page_stat(struct page_cgroup_map *map, struct mem_cgroup *memcg,
@@ -114,7 +113,6 @@ struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, l
 	map->ops = ops;
 	map->nr_pages = nr_pages;
 	map->pc = g_new0(struct page_cgroup, nr_pages);
-	map->stat = g_new0(long, MAX_MEMCG_IDS * MEMCG_NR_PAGE_STAT);
 	for (long i = 0; i < nr_pages; i++) {
 		spin_lock_init(&map->pc[i].lock, cls);
 		map->pc[i].mem_cgroup = memcg;
@@ -128,7 +126,6 @@ void page_cgroup_map_free(struct page_cgroup_map *map)
 		spin_lock_destroy(&map->pc[i].lock);
 	g_queue_clear(&map->writeback);
 	g_free(map->pc);
-	g_free(map->stat);
 	g_free(map);
 }
 

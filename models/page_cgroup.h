@@ -38,7 +38,6 @@ struct page_cgroup_map {
 	struct page_cgroup *pc;
 	long moving; /* charges being moved: the rcu scheme's flag (atomic) */
 	bool move_phase; /* a mover is moving pages now (after its grace period) */
-	long *stat;  /* per memcg id x MEMCG_NR_PAGE_STAT */
 	GQueue writeback; /* pages under writeback, oldest first */
 	struct page_cgroup_stats s;
 };

@@ -230,9 +230,24 @@ static const struct spec cgchurn_spec = {
 	.doc = "cgchurn: rmdir (offline + reparent) and mkdir of cgroup instances at given times",
 	.fields = cgchurn_fields};
 
+#define MAX_CHURN_EVENTS 100000 /* each recreation is a new memcg */
+
 static bool check_cpu_in_machine(json_t *w, const char *path, const struct sim_machine *m,
 			  GHashTable *locs, GError **err)
 {
+	json_t *cycles = json_object_get(w, "cycles");
+	json_int_t events = json_integer_value(json_object_get(w, "count")) *
+			    (cycles ? json_integer_value(cycles) : 1);
+	if (g_str_equal(json_string_value(json_object_get(w, "type")), "cgchurn") &&
+	    events > MAX_CHURN_EVENTS) {
+		char *p = g_strdup_printf("%s.cycles", path);
+		spec_fail(locs, w, "cycles", p, err,
+			  "expected count x cycles <= %d rmdir events (each mkdir makes a memcg), "
+			  "got %" JSON_INTEGER_FORMAT,
+			  MAX_CHURN_EVENTS, events);
+		g_free(p);
+		return false;
+	}
 	json_int_t cpu = json_integer_value(json_object_get(w, "cpu"));
 	if (cpu >= sim_machine_cpus(m)) {
 		char *p = g_strdup_printf("%s.cpu", path);
