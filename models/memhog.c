@@ -61,10 +61,6 @@ static void *memhog_setup(json_t *w, int index)
 	return mh;
 }
 
-static void memhog_metrics(void *state, json_t *metrics)
-{
-}
-
 static void memhog_destroy(void *state)
 {
 	struct memhog *mh = state;
@@ -72,4 +68,4 @@ static void memhog_destroy(void *state)
 	g_free(mh);
 }
 
-const struct workload_ops memhog_ops = {"memhog", memhog_setup, memhog_metrics, memhog_destroy};
+const struct workload_ops memhog_ops = {"memhog", memhog_setup, NULL, memhog_destroy};

@@ -95,12 +95,6 @@ static void *movecharge_setup(json_t *w, int index)
 	return mc;
 }
 
-/* movecharge, filewrite and kbuild report through the result's page_cgroup
- * figures and elapsed_ns. */
-static void no_metrics(void *state, json_t *metrics)
-{
-}
-
 static void movecharge_destroy(void *state)
 {
 	struct movecharge *mc = state;
@@ -108,7 +102,7 @@ static void movecharge_destroy(void *state)
 	g_free(mc);
 }
 
-const struct workload_ops movecharge_ops = {"movecharge", movecharge_setup, no_metrics,
+const struct workload_ops movecharge_ops = {"movecharge", movecharge_setup, NULL,
 					    movecharge_destroy};
 
 /* filewrite: dd: write `pages` pages of the file (wrapping around it), each
@@ -144,7 +138,7 @@ static void *filewrite_setup(json_t *w, int index)
 	return fw;
 }
 
-const struct workload_ops filewrite_ops = {"filewrite", filewrite_setup, no_metrics,
+const struct workload_ops filewrite_ops = {"filewrite", filewrite_setup, NULL,
 					   (void (*)(void *))g_free};
 
 /* kbuild: a kernel-build-like mix on `count` CPUs: each job reads headers
@@ -217,4 +211,4 @@ static void kbuild_destroy(void *state)
 	g_free(kb);
 }
 
-const struct workload_ops kbuild_ops = {"kbuild", kbuild_setup, no_metrics, kbuild_destroy};
+const struct workload_ops kbuild_ops = {"kbuild", kbuild_setup, NULL, kbuild_destroy};

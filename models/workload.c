@@ -132,7 +132,8 @@ json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation)
 	json_object_set_new(metrics, "elapsed_ns", ns(sim_end()));
 	for (size_t i = 0; i < n; i++) {
 		json_t *own = i ? json_object() : metrics;
-		ops[i]->metrics(state[i], own);
+		if (ops[i]->metrics)
+			ops[i]->metrics(state[i], own);
 		if (i) { /* later workloads' figures are prefixed "w<index>." */
 			const char *k;
 			json_t *v;

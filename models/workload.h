@@ -10,7 +10,8 @@ struct workload_ops {
 	/* Create the workload's locks and tasks from its validated scenario
 	 * object; @index is its position in "workloads". */
 	void *(*setup)(json_t *w, int index);
-	/* Add the workload's figures to @metrics once the run is over. */
+	/* Add the workload's figures to @metrics once the run is over; NULL for a
+	 * workload that reports only through the shared figures. */
 	void (*metrics)(void *state, json_t *metrics);
 	void (*destroy)(void *state);
 };
