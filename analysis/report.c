@@ -52,53 +52,92 @@ static void report_metrics(json_t *v, GString *out)
 	g_string_append(out, "\n");
 }
 
-void report_text(json_t *result, GString *out)
+static void section_free(gpointer p)
 {
+	struct report_section *s = p;
+	g_free(s->title);
+	g_string_free(s->body, TRUE);
+	g_free(s);
+}
+
+GPtrArray *report_sections_new(void)
+{
+	return g_ptr_array_new_with_free_func(section_free);
+}
+
+struct report_section *report_section_add(GPtrArray *sections, const char *title)
+{
+	struct report_section *s = g_new0(struct report_section, 1);
+	s->title = g_strdup(title);
+	s->body = g_string_new(NULL);
+	g_ptr_array_add(sections, s);
+	return s;
+}
+
+static void variant_body(json_t *v, const char *sort, GString *out)
+{
+	json_t *first = json_array_get(json_object_get(v, "per_replica"), 0);
+	int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
+	g_string_append(out, "Simulated elapsed: ");
+	report_time(out, json_number_value(json_object_get(v, "sim_time_ns")), 0);
+	g_string_append_printf(out, " on %lld CPUs%s\n",
+			       (long long)json_integer_value(json_object_get(first, "cpus")),
+			       replicas > 1 ? " (mean of replicas)" : "");
+	report_cpu_time(v, out);
+	report_metrics(v, out);
+	g_string_append(out, "\n");
+	size_t k;
+	json_t *splat;
+	json_array_foreach (json_object_get(v, "lockdep"), k, splat)
+		g_string_append_printf(out, "%s\n", json_string_value(splat));
+	const char *dk;
+	json_t *dv;
+	json_object_foreach (json_object_get(first, "details"), dk, dv) {
+		char *text = json_dumps(dv, JSON_COMPACT);
+		g_string_append_printf(out, "%s (first replica): %s\n", dk, text);
+		free(text);
+	}
+	report_irq(v, out);
+	report_rcu(v, out);
+	report_memcg(v, out);
+	report_lock_stat(json_object_get(v, "locks"), out);
+	g_string_append(out, "\n");
+	report_perf_lock(json_object_get(v, "locks"), sort, out);
+}
+
+GPtrArray *report_sections(json_t *result, const char *sort)
+{
+	GPtrArray *sections = report_sections_new();
 	json_t *variants = json_object_get(result, "variants");
-	g_string_append_printf(out, "memcgsim %s: scenario \"%s\", seed %lld\n", MEMCGSIM_VERSION,
-			       json_string_value(json_object_get(result, "scenario")),
-			       (long long)json_integer_value(json_object_get(result, "seed")));
+	char *head = g_strdup_printf("memcgsim %s: scenario \"%s\", seed %lld", MEMCGSIM_VERSION,
+				     json_string_value(json_object_get(result, "scenario")),
+				     (long long)json_integer_value(json_object_get(result, "seed")));
+	report_section_add(sections, head);
+	g_free(head);
 	size_t i;
 	json_t *v;
 	json_array_foreach (variants, i, v) {
-		json_t *first = json_array_get(json_object_get(v, "per_replica"), 0);
 		int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
-		g_string_append_printf(out, "\n== variant %s (%d replica%s) ==\n",
-				       json_string_value(json_object_get(v, "name")), replicas,
-				       replicas == 1 ? "" : "s");
-		g_string_append(out, "Simulated elapsed: ");
-		report_time(out, json_number_value(json_object_get(v, "sim_time_ns")), 0);
-		g_string_append_printf(out, " on %lld CPUs%s\n",
-				       (long long)json_integer_value(json_object_get(first, "cpus")),
-				       replicas > 1 ? " (mean of replicas)" : "");
-		report_cpu_time(v, out);
-		report_metrics(v, out);
-		g_string_append(out, "\n");
-		size_t k;
-		json_t *splat;
-		json_array_foreach (json_object_get(v, "lockdep"), k, splat)
-			g_string_append_printf(out, "%s\n", json_string_value(splat));
-		json_t *det = json_object_get(json_array_get(json_object_get(v, "per_replica"), 0),
-					      "details");
-		const char *dk;
-		json_t *dv;
-		json_object_foreach (det, dk, dv) {
-			char *text = json_dumps(dv, JSON_COMPACT);
-			g_string_append_printf(out, "%s (first replica): %s\n", dk, text);
-			free(text);
-		}
-		report_irq(v, out);
-		report_rcu(v, out);
-		report_memcg(v, out);
-		report_lock_stat(json_object_get(v, "locks"), out);
-		g_string_append(out, "\n");
-		report_perf_lock(json_object_get(v, "locks"), out);
+		char *title = g_strdup_printf("variant %s (%d replica%s)",
+					      json_string_value(json_object_get(v, "name")), replicas,
+					      replicas == 1 ? "" : "s");
+		variant_body(v, sort, report_section_add(sections, title)->body);
+		g_free(title);
 	}
 	if (json_array_size(variants) >= 2) {
-		g_string_append(out, "\n== comparison (baseline first; positive % = better; "
-				     "*...* = significant, Welch's t-test p < 0.05) ==\n");
-		report_compare(variants, out);
-		g_string_append(out, "\n");
-		report_duration(variants, out);
+		struct report_section *s = report_section_add(
+			sections, "comparison (baseline first; positive % = better; *...* = "
+				  "significant, Welch's t-test p < 0.05)");
+		report_compare(variants, s->body);
+		g_string_append(s->body, "\n");
+		report_duration(variants, s->body);
 	}
+	return sections;
+}
+
+void report_text(json_t *result, GString *out)
+{
+	GPtrArray *sections = report_sections(result, "wait_total");
+	report_format_text(sections, out);
+	g_ptr_array_free(sections, TRUE);
 }

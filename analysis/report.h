@@ -1,16 +1,47 @@
-/* report: the plain-text report of a result document, for pasting into a
- * design review: per variant the simulated time and CPU time, a lock_stat
- * table and a perf-lock-contention table; with two or more variants an
- * mmtests-style comparison. */
+/* report: what `memcgsim run` prints and `memcgsim report` renders, for a
+ * result (docs/results.md) or a sweep's result (docs/sweeps.md).
+ *
+ * A report is a list of titled sections of fixed-width text (the tables
+ * reviewers know: mmtests comparisons, lock_stat, perf lock contention),
+ * rendered as plain text or Markdown (both paste into an email) or as one
+ * self-contained HTML file with the plots inline; JSON is the result itself,
+ * CSV its long form (one row per run and metric). */
 #pragma once
 #include <glib.h>
 #include <jansson.h>
+#include <stdbool.h>
 
+enum report_format { REPORT_TEXT, REPORT_MD, REPORT_HTML, REPORT_JSON, REPORT_CSV };
+
+struct report_opts {
+	enum report_format format;
+	const char *sort;  /* perf lock contention order: contended, wait_total, wait_max, wait_avg */
+	const char *plots; /* where the plots go (NULL: none, except HTML: a temporary directory) */
+};
+
+struct report_section {
+	char *title; /* NULL: the body continues the previous section */
+	GString *body;
+};
+
+/* Parse a --format / --sort value; false for an unknown one. */
+bool report_format_parse(const char *s, enum report_format *f);
+bool report_sort_valid(const char *s);
+/* Render @doc (a result or a sweep result) into @out. */
+bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err);
+/* The plain-text report of a result, as `memcgsim run` prints it. */
 void report_text(json_t *result, GString *out);
+
+/* The sections of a result (report.c) and of a sweep (report_sweep.c);
+ * free with g_ptr_array_free(a, TRUE). */
+GPtrArray *report_sections(json_t *result, const char *sort);
+GPtrArray *report_sweep_sections(json_t *sweep);
+GPtrArray *report_sections_new(void);
+struct report_section *report_section_add(GPtrArray *sections, const char *title);
 
 /* report_locks.c */
 void report_lock_stat(json_t *locks, GString *out);
-void report_perf_lock(json_t *locks, GString *out);
+void report_perf_lock(json_t *locks, const char *sort, GString *out);
 /* report_irq.c */
 void report_irq(json_t *variant, GString *out);
 void report_rcu(json_t *variant, GString *out);
@@ -19,6 +50,11 @@ void report_memcg(json_t *variant, GString *out);
 /* report_compare.c */
 void report_compare(json_t *variants, GString *out);
 void report_duration(json_t *variants, GString *out);
+/* report_formats.c: the sections as text, Markdown, HTML; the CSV */
+void report_format_text(GPtrArray *sections, GString *out);
+void report_format_md(GPtrArray *sections, GString *out);
+void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *out);
+void report_csv(json_t *doc, GString *out);
 /* The elements of @array, sorted with @cmp (on json_t **); free with
  * g_ptr_array_free(a, TRUE). */
 GPtrArray *report_sorted(json_t *array, GCompareFunc cmp);

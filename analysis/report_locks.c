@@ -84,15 +84,40 @@ struct perf_row {
 	json_t *point;
 };
 
-static gint by_total_wait(gconstpointer a, gconstpointer b)
+static double point_key(const struct perf_row *r, const char *sort)
 {
-	const struct perf_row *x = a, *y = b;
-	double wx = json_number_value(json_object_get(x->point, "wait_total_ns"));
-	double wy = json_number_value(json_object_get(y->point, "wait_total_ns"));
-	return wx > wy ? -1 : wx < wy;
+	double n = json_number_value(json_object_get(r->point, "count"));
+	double total = json_number_value(json_object_get(r->point, "wait_total_ns"));
+	if (g_str_equal(sort, "contended"))
+		return n;
+	if (g_str_equal(sort, "wait_max"))
+		return json_number_value(json_object_get(r->point, "wait_max_ns"));
+	if (g_str_equal(sort, "wait_avg"))
+		return n ? total / n : 0;
+	return total;
 }
 
-void report_perf_lock(json_t *locks, GString *out)
+static const char *const sort_keys[] = {"contended", "wait_total", "wait_max", "wait_avg", NULL};
+
+bool report_sort_valid(const char *s)
+{
+	return g_strv_contains(sort_keys, s);
+}
+
+/* Largest first; ties by caller then class, so the order is total. */
+static gint by_key(gconstpointer a, gconstpointer b, gpointer sort)
+{
+	const struct perf_row *x = a, *y = b;
+	double kx = point_key(x, sort), ky = point_key(y, sort);
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	int c = g_strcmp0(json_string_value(json_object_get(x->point, "site")),
+			  json_string_value(json_object_get(y->point, "site")));
+	return c ? c : g_strcmp0(json_string_value(json_object_get(x->lock, "class")),
+				 json_string_value(json_object_get(y->lock, "class")));
+}
+
+void report_perf_lock(json_t *locks, const char *sort, GString *out)
 {
 	GArray *rows = g_array_new(FALSE, FALSE, sizeof(struct perf_row));
 	size_t i, j;
@@ -102,7 +127,7 @@ void report_perf_lock(json_t *locks, GString *out)
 			struct perf_row r = {l, p};
 			g_array_append_val(rows, r);
 		}
-	g_array_sort(rows, by_total_wait);
+	g_array_sort_with_data(rows, by_key, (gpointer)sort);
 	g_string_append_printf(out, "%10s %12s %12s %12s %12s   %s\n", "contended", "total wait",
 			       "max wait", "avg wait", "type", "caller");
 	for (guint k = 0; k < rows->len; k++) {

@@ -1,5 +1,6 @@
 #include "result.h"
 #include "sim_hist.h"
+#include <math.h>
 #include <glib.h>
 #include <stdbool.h>
 #include <string.h>
@@ -118,6 +119,37 @@ static void merge_lock(json_t *into, json_t *from)
 		     json_object_get(from, "contending_points"), false);
 }
 
+/* The wait-time distribution for plots: the fraction of contended waits at
+ * or below each quarter-octave boundary (in ns), from below the shortest
+ * wait to above the longest. */
+static json_t *wait_cdf(const struct sim_hist *h)
+{
+	json_t *cdf = json_array();
+	if (!h->count || !h->bucket)
+		return cdf;
+	int lo = -1, hi = -1;
+	for (int i = 0; i < SIM_HIST_BUCKETS; i++)
+		if (h->bucket[i]) {
+			lo = lo < 0 ? i : lo;
+			hi = i;
+		}
+	double vlo = MAX(sim_to_ns(sim_hist_bucket_value(lo)), 1e-3);
+	double vhi = MAX(sim_to_ns(sim_hist_bucket_value(hi)), vlo);
+	int k0 = (int)floor(4 * log2(vlo)) - 1, k1 = (int)ceil(4 * log2(vhi));
+	uint64_t cum = 0;
+	int i = lo;
+	for (int k = k0; k <= k1; k++) {
+		double bound = exp2(k / 4.0);
+		for (; i <= hi && sim_to_ns(sim_hist_bucket_value(i)) <= bound; i++)
+			cum += h->bucket[i];
+		char b[32];
+		g_ascii_formatd(b, sizeof(b), "%.6g", bound);
+		json_array_append_new(cdf, json_pack("[f, f]", g_ascii_strtod(b, NULL),
+						     (double)cum / (double)h->count));
+	}
+	return cdf;
+}
+
 static void finish_lock(json_t *lock, struct sim_hist *h)
 {
 	double con = (double)json_integer_value(json_object_get(lock, "contentions"));
@@ -132,6 +164,7 @@ static void finish_lock(json_t *lock, struct sim_hist *h)
 	for (size_t i = 0; i < G_N_ELEMENTS(qs); i++)
 		json_object_set_new(wait, qs[i].key,
 				    json_real(sim_to_ns(sim_hist_quantile(h, qs[i].q))));
+	json_object_set_new(lock, "wait_cdf", wait_cdf(h));
 	json_object_del(lock, "wait_hist");
 }
 
@@ -293,4 +326,12 @@ double *result_samples(json_t *variant, const char *key, size_t *n)
 							       key + strlen("cpu_time_ns.")))
 			   : json_number_value(json_object_get(json_object_get(r, "metrics"), key));
 	return x;
+}
+
+json_t *result_document(json_t *base, json_t *variants)
+{
+	return json_pack("{s:s, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1", "scenario",
+			 json_string_value(json_object_get(base, "name")), "description",
+			 json_string_value(json_object_get(base, "description")), "seed",
+			 json_integer_value(json_object_get(base, "seed")), "variants", variants);
 }

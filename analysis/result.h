@@ -13,3 +13,6 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 /* Per-replica values of a metric (or of a cpu_time_ns category when
  * @key starts with "cpu_time_ns."), as a newly allocated array of doubles. */
 double *result_samples(json_t *variant, const char *key, size_t *n);
+/* The result document of a scenario whose base is @base: @variants
+ * (result_variant()s, stolen) with the scenario's name, description, seed. */
+json_t *result_document(json_t *base, json_t *variants);

@@ -1,39 +1,54 @@
 #include "runner.h"
 #include "result.h"
+#include "sim_trace.h"
 #include "workload.h"
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* One simulation: a variant's replica, run in a child process that writes
- * its result to a temporary file. */
-struct job {
-	json_t *doc;
-	uint64_t seed;
-	pid_t pid;
-	char *path;
-	json_t *result;
-	bool violation;
-};
-
-static void child_main(const struct job *j)
+/* The child of a sweep run: its result with the run's identity, written
+ * beside @dest and renamed over it, so a reader sees all of it or nothing. */
+static int write_run_file(const struct runner_job *j, json_t *r, int violation)
 {
-	int violation = 0;
-	json_t *r = workload_simulate(j->doc, j->seed, &violation);
-	if (json_dump_file(r, j->path, JSON_COMPACT) != 0)
-		_exit(3);
-	_exit(violation ? 1 : 0);
+	json_t *doc = json_deep_copy(j->meta ? j->meta : json_object());
+	json_object_set_new(doc, "violation", json_boolean(violation));
+	json_object_set_new(doc, "result", r);
+	char *tmp = g_strdup_printf("%s.tmp.%d", j->dest, (int)getpid());
+	int rc = json_dump_file(doc, tmp, JSON_COMPACT) == 0 && rename(tmp, j->dest) == 0 ? 0 : -1;
+	json_decref(doc);
+	g_free(tmp);
+	return rc;
 }
 
-static bool job_start(struct job *j, GError **err)
+static void child_main(const struct runner_job *j)
 {
-	int fd = g_file_open_tmp("memcgsim-run-XXXXXX.json", &j->path, err);
-	if (fd < 0)
-		return false;
-	close(fd);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(3); /* the parent died before prctl */
+	int violation = 0;
+	if (j->trace)
+		sim_trace_begin(j->trace, j->trace_pid);
+	json_t *r = workload_simulate(j->doc, j->seed, &violation);
+	if (j->trace)
+		sim_trace_end();
+	int rc = j->dest ? write_run_file(j, r, violation) : json_dump_file(r, j->path, JSON_COMPACT);
+	_exit(rc != 0 ? 3 : violation ? 1 : 0);
+}
+
+static bool job_start(struct runner_job *j, GError **err)
+{
+	if (!j->dest) {
+		int fd = g_file_open_tmp("memcgsim-run-XXXXXX.json", &j->path, err);
+		if (fd < 0)
+			return false;
+		close(fd);
+	}
 	fflush(NULL);
+	j->started = g_get_monotonic_time();
 	j->pid = fork();
 	if (j->pid < 0) {
 		g_set_error(err, MCS_ERROR, 0, "fork: %s", g_strerror(errno));
@@ -44,22 +59,26 @@ static bool job_start(struct job *j, GError **err)
 	return true;
 }
 
-static bool job_finish(struct job *j, int status, GError **err)
+static bool job_finish(struct runner_job *j, int status, GError **err)
 {
-	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+	bool exited = WIFEXITED(status) && WEXITSTATUS(status) <= 1;
+	if (exited && !j->dest)
 		j->result = json_load_file(j->path, 0, NULL);
-	g_unlink(j->path);
+	if (j->path)
+		g_unlink(j->path);
 	g_clear_pointer(&j->path, g_free);
 	j->pid = 0;
+	j->wall_s = (double)(g_get_monotonic_time() - j->started) / 1e6;
 	j->violation = WIFEXITED(status) && WEXITSTATUS(status) == 1;
-	if (!j->result)
+	bool ok = j->dest ? exited : j->result != NULL;
+	if (!ok)
 		g_set_error(err, MCS_ERROR, 0, "simulation process failed (%s %d)",
 			    WIFSIGNALED(status) ? "signal" : "exit status",
 			    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	return j->result != NULL;
+	return ok;
 }
 
-static struct job *job_by_pid(struct job *jobs, size_t n, pid_t pid)
+static struct runner_job *job_by_pid(struct runner_job *jobs, size_t n, pid_t pid)
 {
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].pid == pid)
@@ -67,9 +86,8 @@ static struct job *job_by_pid(struct job *jobs, size_t n, pid_t pid)
 	return NULL;
 }
 
-/* Run @n jobs, at most @parallel at a time; false (with @err) when one
- * failed, after waiting for the others. */
-static bool run_jobs(struct job *jobs, size_t n, int parallel, GError **err)
+bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
+		 GError **err)
 {
 	size_t next = 0, running = 0;
 	bool ok = true;
@@ -84,13 +102,15 @@ static bool run_jobs(struct job *jobs, size_t n, int parallel, GError **err)
 		pid_t pid = waitpid(-1, &status, 0);
 		if (pid < 0 && errno == EINTR)
 			continue;
-		struct job *j = pid > 0 ? job_by_pid(jobs, n, pid) : NULL;
+		struct runner_job *j = pid > 0 ? job_by_pid(jobs, n, pid) : NULL;
 		if (!j)
 			continue;
 		running--;
 		GError *e = NULL;
 		if (!job_finish(j, status, ok ? err : &e))
 			ok = false;
+		else if (done)
+			done(j, ctx);
 		g_clear_error(&e);
 	}
 	return ok;
@@ -98,31 +118,39 @@ static bool run_jobs(struct job *jobs, size_t n, int parallel, GError **err)
 
 json_t *runner_run_one(json_t *doc, uint64_t seed, bool *violation, GError **err)
 {
-	struct job j = {.doc = doc, .seed = seed};
-	if (!run_jobs(&j, 1, 1, err))
+	struct runner_job j = {.doc = doc, .seed = seed};
+	if (!runner_jobs(&j, 1, 1, NULL, NULL, err))
 		return NULL;
 	*violation = j.violation;
 	return j.result;
 }
 
-json_t *runner_run(const struct scenario *sc, const char *only, int parallel, bool *violation,
-		   GError **err)
+json_t *runner_run(const struct scenario *sc, const char *only, int parallel, const char *trace,
+		   bool *violation, GError **err)
 {
-	GArray *jobs = g_array_new(FALSE, TRUE, sizeof(struct job));
+	GArray *jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
 	GArray *owner = g_array_new(FALSE, FALSE, sizeof(guint)); /* variant of each job */
+	GPtrArray *traces = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *names = g_ptr_array_new();
 	for (guint i = 0; i < sc->variants->len; i++) {
 		const struct scenario_variant *v = sc->variants->pdata[i];
 		if (only && !g_str_equal(only, v->name))
 			continue;
 		for (int r = 0; r < scenario_replicas(v->doc); r++) {
-			struct job j = {.doc = v->doc,
-					.seed = scenario_replica_seed(scenario_seed(v->doc), r)};
+			struct runner_job j = {.doc = v->doc,
+					       .seed = scenario_replica_seed(scenario_seed(v->doc), r)};
+			if (trace && r == 0) {
+				j.trace = g_strdup_printf("%s.%u.part", trace, i);
+				j.trace_pid = (int)i + 1;
+				g_ptr_array_add(traces, (gpointer)j.trace);
+				g_ptr_array_add(names, v->name);
+			}
 			g_array_append_val(jobs, j);
 			g_array_append_val(owner, i);
 		}
 	}
-	struct job *js = (struct job *)(void *)jobs->data;
-	bool ok = run_jobs(js, jobs->len, parallel, err);
+	struct runner_job *js = (struct runner_job *)(void *)jobs->data;
+	bool ok = runner_jobs(js, jobs->len, parallel, NULL, NULL, err);
 	json_t *variants = json_array();
 	*violation = false;
 	for (guint k = 0; ok && k < jobs->len;) {
@@ -140,13 +168,16 @@ json_t *runner_run(const struct scenario *sc, const char *only, int parallel, bo
 		json_decref(js[k].result);
 	g_array_free(jobs, TRUE);
 	g_array_free(owner, TRUE);
+	if (ok && trace)
+		ok = sim_trace_join(trace, (const char *const *)traces->pdata,
+				    (const char *const *)names->pdata, traces->len, err);
+	for (guint k = 0; k < traces->len; k++)
+		g_unlink(traces->pdata[k]);
+	g_ptr_array_free(traces, TRUE);
+	g_ptr_array_free(names, TRUE);
 	if (!ok) {
 		json_decref(variants);
 		return NULL;
 	}
-	json_t *base = sc->base;
-	return json_pack("{s:s, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1", "scenario",
-			 json_string_value(json_object_get(base, "name")), "description",
-			 json_string_value(json_object_get(base, "description")), "seed",
-			 json_integer_value(json_object_get(base, "seed")), "variants", variants);
+	return result_document(sc->base, variants);
 }

@@ -4,11 +4,43 @@
 #pragma once
 #include "scenario.h"
 
+/* One simulation. The caller fills in the first members. */
+struct runner_job {
+	json_t *doc;
+	uint64_t seed;
+	/* When set, the child itself writes {meta..., "violation", "result"} to
+	 * @dest atomically (a temporary file renamed over it) and the parent does
+	 * not read it back: a sweep's run file. Otherwise the parent reads the
+	 * result into @result. */
+	const char *dest;
+	json_t *meta;
+	/* When set, the child writes a Chrome trace of its run here (sim_trace). */
+	const char *trace;
+	int trace_pid; /* the trace's process id: one per variant */
+	/* Filled in when the job has finished. */
+	json_t *result;
+	bool violation;
+	double wall_s; /* wall-clock time of the run */
+	/* private */
+	pid_t pid;
+	char *path;
+	gint64 started;
+};
+
+/* Called in the parent as each job finishes (in completion order). */
+typedef void (*runner_done_fn)(struct runner_job *job, void *ctx);
+
+/* Run @n jobs, at most @parallel at a time. False (with @err) when one died;
+ * the others already running are waited for, no new one is started. The
+ * children die with the parent (a killed sweep leaves no orphan behind). */
+bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
+		 GError **err);
 /* Run one simulation of @doc with @seed in a child process. Returns the
  * replica result, or NULL with @err set when the child died; *violation is
  * set when the run reported a failure (exit status 1). */
 json_t *runner_run_one(json_t *doc, uint64_t seed, bool *violation, GError **err);
 /* Run every variant (or only @only, when not NULL) with all its replicas,
- * @parallel simulations at a time; the result does not depend on @parallel. */
-json_t *runner_run(const struct scenario *sc, const char *only, int parallel, bool *violation,
-		   GError **err);
+ * @parallel simulations at a time; the result does not depend on @parallel.
+ * @trace: a Chrome trace of each variant's first replica (NULL: none). */
+json_t *runner_run(const struct scenario *sc, const char *only, int parallel, const char *trace,
+		   bool *violation, GError **err);

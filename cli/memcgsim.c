@@ -1,34 +1,26 @@
 /* memcgsim: the command line. Exit status 0 on success, 1 when a simulation
  * fails or detects a violation, 2 for bad usage or bad input. */
+#include "cli.h"
 #include "output.h"
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
+#include "sim_trace.h"
 #include "version.h"
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-#define EXIT_VIOLATION 1
-#define EXIT_USAGE 2
 
 static const char *usage_text =
 	"Commands:\n"
 	"  run       run a scenario's variants and print the report\n"
 	"  validate  check a scenario (and --set overrides) without running it\n"
 	"  schema    print the scenario JSON Schema\n"
+	"  sweep     run a scenario over a grid of parameters into a directory\n"
+	"  merge     put the directories of a sharded sweep together\n"
+	"  report    render a result or a sweep: text, md, html, json, csv; plots\n"
 	"\n"
 	"Run 'memcgsim COMMAND --help' for a command's options.";
-
-struct cli {
-	char **sets;
-	char *seed;
-	char *variant;
-	char *format;
-	char *output;
-	char **files;
-	int jobs;
-};
 
 static int usage_error(GOptionContext *ctx, const char *msg)
 {
@@ -37,8 +29,7 @@ static int usage_error(GOptionContext *ctx, const char *msg)
 	return EXIT_USAGE;
 }
 
-/* The overrides, with --seed N as one more "seed=N". */
-static GPtrArray *collect_sets(struct cli *c)
+GPtrArray *cli_collect_sets(struct cli *c)
 {
 	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
 	for (char **s = c->sets; s && *s; s++)
@@ -51,7 +42,7 @@ static GPtrArray *collect_sets(struct cli *c)
 
 static struct scenario *load(struct cli *c)
 {
-	GPtrArray *sets = collect_sets(c);
+	GPtrArray *sets = cli_collect_sets(c);
 	GError *err = NULL;
 	struct scenario *sc =
 		scenario_load_file(c->files[0], (const char *const *)sets->pdata, &err);
@@ -75,6 +66,25 @@ static struct scenario *load(struct cli *c)
 	return sc;
 }
 
+/* --trace-window FROM:TO in ns of simulated time. */
+static bool parse_window(const char *s)
+{
+	char *end;
+	double from = g_ascii_strtod(s, &end), to = 0;
+	bool ok = end != s && *end == ':';
+	if (ok) {
+		const char *t = end + 1;
+		to = g_ascii_strtod(t, &end);
+		ok = end != t && !*end && from >= 0 && to > from && to <= 3.6e12;
+	}
+	if (!ok)
+		fprintf(stderr, "memcgsim: --trace-window: expected FROM:TO in ns with 0 <= FROM < TO "
+				"<= 3.6e12, got \"%s\"\n", s);
+	else
+		sim_trace_window(sim_from_ns(from), sim_from_ns(to));
+	return ok;
+}
+
 static int cmd_run(struct cli *c)
 {
 	if (c->jobs < 1 || c->jobs > 1024) {
@@ -86,12 +96,14 @@ static int cmd_run(struct cli *c)
 			c->format);
 		return EXIT_USAGE;
 	}
+	if (c->trace_window && !parse_window(c->trace_window))
+		return EXIT_USAGE;
 	struct scenario *sc = load(c);
 	if (!sc)
 		return EXIT_USAGE;
 	bool violation = false;
 	GError *err = NULL;
-	json_t *result = runner_run(sc, c->variant, c->jobs, &violation, &err);
+	json_t *result = runner_run(sc, c->variant, c->jobs, c->trace, &violation, &err);
 	scenario_free(sc);
 	if (!result) {
 		fprintf(stderr, "memcgsim: %s\n", err->message);
@@ -158,82 +170,144 @@ static char **split_jobs_option(int *argc, char **argv)
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
+#define OPT_SET                                                                                    \
+	{"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.sets,                                          \
+	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
+	{"seed", 0, 0, G_OPTION_ARG_STRING, &c.seed, "Override the scenario's seed", "N"}
+#define OPT_JOBS                                                                                   \
+	{"jobs", 'j', 0, G_OPTION_ARG_INT, &c.jobs,                                                \
+	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
+#define OPT_FILES(what) {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &c.files, NULL, what}
+#define OPT_OUTPUT                                                                                 \
+	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &c.output, "Write the output to FILE (atomically)", \
+	 "FILE"}
+
+static void cli_free(struct cli *c)
+{
+	g_strfreev(c->sets);
+	g_strfreev(c->files);
+	g_strfreev(c->params);
+	g_free(c->seed);
+	g_free(c->variant);
+	g_free(c->format);
+	g_free(c->output);
+	g_free(c->trace);
+	g_free(c->trace_window);
+	g_free(c->out);
+	g_free(c->shard);
+	g_free(c->sort);
+	g_free(c->plots);
+}
+
 int main(int argc, char **argv_in)
 {
 	char **argv = split_jobs_option(&argc, argv_in);
-	struct cli c = {.format = g_strdup("text"), .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN)};
+	struct cli c = {.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), .point = -1};
 	gboolean version = FALSE;
-	GOptionEntry common[] = {
-		{"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.sets,
-		 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},
-		{"seed", 0, 0, G_OPTION_ARG_STRING, &c.seed, "Override the scenario's seed", "N"},
-		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &c.files, NULL, "FILE"},
-		{NULL}};
-	GOptionEntry run_only[] = {
-		{"variant", 0, 0, G_OPTION_ARG_STRING, &c.variant, "Run only this variant", "NAME"},
-		{"format", 0, 0, G_OPTION_ARG_STRING, &c.format, "Output format: text or json",
-		 "FMT"},
-		{"output", 'o', 0, G_OPTION_ARG_FILENAME, &c.output,
-		 "Write the output to FILE (atomically)", "FILE"},
-		{"jobs", 'j', 0, G_OPTION_ARG_INT, &c.jobs,
-		 "Simulations run at once (default: the CPUs online); results do not depend on it",
-		 "N"},
-		{NULL}};
+	GOptionEntry none[] = {{NULL}};
 	GOptionEntry top[] = {{"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version",
 			       NULL},
 			      {NULL}};
+	GOptionEntry validate[] = {OPT_SET, OPT_FILES("FILE"), {NULL}};
+	GOptionEntry run[] = {
+		OPT_SET,
+		OPT_FILES("FILE"),
+		{"variant", 0, 0, G_OPTION_ARG_STRING, &c.variant, "Run only this variant", "NAME"},
+		{"format", 0, 0, G_OPTION_ARG_STRING, &c.format, "Output format: text or json", "FMT"},
+		OPT_OUTPUT,
+		OPT_JOBS,
+		{"trace", 0, 0, G_OPTION_ARG_FILENAME, &c.trace,
+		 "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
+		{"trace-window", 0, 0, G_OPTION_ARG_STRING, &c.trace_window,
+		 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
+		{NULL}};
+	GOptionEntry sweep[] = {
+		OPT_SET,
+		OPT_FILES("SCENARIO"),
+		{"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.params,
+		 "A swept parameter (repeatable): values a,b,c or lin:START:STOP:N or "
+		 "log:START:STOP:N",
+		 "PATH[,PATH...]=VALUES"},
+		{"replicas", 0, 0, G_OPTION_ARG_INT, &c.replicas,
+		 "Replicas per variant and point (default: the scenario's)", "R"},
+		OPT_JOBS,
+		{"out", 0, 0, G_OPTION_ARG_FILENAME, &c.out, "The sweep's directory", "DIR"},
+		{"resume", 0, 0, G_OPTION_ARG_NONE, &c.resume, "Continue the sweep in DIR", NULL},
+		{"shard", 0, 0, G_OPTION_ARG_STRING, &c.shard, "Run only shard K of N of the runs",
+		 "K/N"},
+		{NULL}};
+	GOptionEntry merge[] = {
+		OPT_FILES("SHARD_DIR..."),
+		{"out", 0, 0, G_OPTION_ARG_FILENAME, &c.out, "The merged sweep's directory", "DIR"},
+		{NULL}};
+	GOptionEntry report[] = {
+		OPT_FILES("DIR|RESULT.json"),
+		{"format", 0, 0, G_OPTION_ARG_STRING, &c.format,
+		 "text (default), md, html, json or csv", "FMT"},
+		OPT_OUTPUT,
+		{"sort", 0, 0, G_OPTION_ARG_STRING, &c.sort,
+		 "perf lock contention order: contended, wait_total (default), wait_max, wait_avg",
+		 "KEY"},
+		{"plots", 0, 0, G_OPTION_ARG_FILENAME, &c.plots,
+		 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
+		{"point", 0, 0, G_OPTION_ARG_INT, &c.point, "Report one point of a sweep in full", "N"},
+		{NULL}};
+	static const struct {
+		const char *name, *synopsis, *files_what;
+		int files; /* -1: one or more */
+	} cmds[] = {{"run", "FILE - run a scenario and print its report", "scenario FILE", 1},
+		    {"validate", "FILE - check a scenario without running it", "scenario FILE", 1},
+		    {"schema", "- print the scenario JSON Schema", NULL, 0},
+		    {"sweep", "SCENARIO - run a scenario over a grid of parameters", "SCENARIO", 1},
+		    {"merge", "SHARD_DIR... - merge the directories of a sharded sweep", NULL, -1},
+		    {"report", "DIR|RESULT.json - render a result or a sweep", "DIR or RESULT.json",
+		     1}};
+	GOptionEntry *entries[] = {run, validate, none, sweep, merge, report};
+	static int (*const fns[])(struct cli *) = {cmd_run,   cmd_validate, NULL,
+						   cmd_sweep, cmd_merge,    cmd_report};
 
 	const char *cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
-	GOptionContext *ctx;
-	if (!cmd) {
-		ctx = g_option_context_new("COMMAND [OPTIONS] FILE - simulate kernel locking designs");
-		g_option_context_add_main_entries(ctx, top, NULL);
-		g_option_context_set_description(ctx, usage_text);
-	} else if (g_str_equal(cmd, "run") || g_str_equal(cmd, "validate")) {
-		ctx = g_option_context_new(g_str_equal(cmd, "run")
-						   ? "FILE - run a scenario and print its report"
-						   : "FILE - check a scenario without running it");
-		g_option_context_add_main_entries(ctx, common, NULL);
-		if (g_str_equal(cmd, "run"))
-			g_option_context_add_main_entries(ctx, run_only, NULL);
-	} else if (g_str_equal(cmd, "schema")) {
-		ctx = g_option_context_new("- print the scenario JSON Schema");
-	} else {
+	int which = -1;
+	for (size_t i = 0; cmd && i < G_N_ELEMENTS(cmds); i++)
+		if (g_str_equal(cmd, cmds[i].name))
+			which = (int)i;
+	if (cmd && which < 0) {
 		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", cmd, usage_text);
+		g_strfreev(argv);
 		return EXIT_USAGE;
 	}
+	GOptionContext *ctx = g_option_context_new(
+		cmd ? cmds[which].synopsis : "COMMAND [OPTIONS] FILE - simulate kernel locking designs");
+	g_option_context_add_main_entries(ctx, cmd ? entries[which] : top, NULL);
+	if (!cmd)
+		g_option_context_set_description(ctx, usage_text);
 	GError *err = NULL;
 	int sub_argc = cmd ? argc - 1 : argc;
 	char **sub_argv = cmd ? argv + 1 : argv;
-	if (!g_option_context_parse(ctx, &sub_argc, &sub_argv, &err)) {
-		int rc = usage_error(ctx, err->message);
-		g_error_free(err);
-		return rc;
-	}
 	int rc = 0;
-	if (!cmd) {
-		if (version)
+	char *msg = NULL;
+	if (!g_option_context_parse(ctx, &sub_argc, &sub_argv, &err))
+		msg = g_strdup(err->message);
+	else if (!cmd && !version)
+		msg = g_strdup("no command given (try --help)");
+	else if (cmd && cmds[which].files == 1 && (!c.files || !c.files[0] || c.files[1]))
+		msg = g_strdup_printf("expected exactly one %s", cmds[which].files_what);
+	else if (cmd && cmds[which].files < 0 && (!c.files || !c.files[0]))
+		msg = g_strdup("expected one or more shard directories");
+	g_clear_error(&err);
+	if (msg) {
+		rc = usage_error(ctx, msg);
+		g_free(msg);
+	} else {
+		g_option_context_free(ctx);
+		if (!c.format)
+			c.format = g_strdup("text");
+		if (!cmd)
 			printf("memcgsim %s\n", MEMCGSIM_VERSION);
 		else
-			rc = usage_error(ctx, "no command given (try --help)");
-		if (version)
-			g_option_context_free(ctx);
-		return rc;
+			rc = fns[which] ? fns[which](&c) : cmd_schema();
 	}
-	if (g_str_equal(cmd, "schema")) {
-		g_option_context_free(ctx);
-		return cmd_schema();
-	}
-	if (!c.files || !c.files[0] || c.files[1])
-		return usage_error(ctx, "expected exactly one scenario FILE");
-	g_option_context_free(ctx);
-	rc = g_str_equal(cmd, "run") ? cmd_run(&c) : cmd_validate(&c);
-	g_strfreev(c.sets);
-	g_strfreev(c.files);
-	g_free(c.seed);
-	g_free(c.variant);
-	g_free(c.format);
-	g_free(c.output);
+	cli_free(&c);
 	g_strfreev(argv);
 	return rc;
 }

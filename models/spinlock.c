@@ -1,4 +1,5 @@
 #include "spinlock.h"
+#include "sim_trace.h"
 #include "lockdep.h"
 
 #define UNKNOWN SIM_TIME_MAX
@@ -132,6 +133,7 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 		e->grant = grant_after(pred->cpu, e->cpu, pred->free_at);
 		sim_task_charge(t, SIM_CAT_SPIN, e->grant - now);
 		lock_stat_waited(l->cls, site, e->grant - now);
+		sim_trace_span(t, e->cpu, "wait", l->cls->name, now, e->grant);
 	} else { /* spin until the holder ahead releases and hands over */
 		e->blocked = true;
 		sim_task_block(t, SIM_CAT_SPIN);
@@ -140,6 +142,7 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 		e->grant = grant_after(e->pred_cpu, e->cpu, woken);
 		sim_task_charge(t, SIM_CAT_SPIN, e->grant - woken);
 		lock_stat_waited(l->cls, site, e->grant - now);
+		sim_trace_span(t, e->cpu, "wait", l->cls->name, now, e->grant);
 	}
 	return e;
 }
@@ -182,6 +185,16 @@ static sim_time_t irqoff_time(const struct spin_entry *e, sim_time_t release)
 	return e->fl == SPIN_PLAIN ? 0 : release - e->arrive;
 }
 
+/* The hold of @e ends at @release: statistics and the trace. */
+static void spin_held(struct sim_task *t, struct spinlock *l, const struct spin_entry *e,
+		      sim_time_t release)
+{
+	lock_stat_held(l->cls, release - e->grant, irqoff_time(e, release));
+	sim_trace_span(t, e->cpu, "lock", l->cls->name, e->grant, release);
+	if (e->fl != SPIN_PLAIN)
+		sim_trace_span(t, e->cpu, "irqoff", l->cls->name, e->arrive, release);
+}
+
 void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enum sim_cat cat,
 		    enum spin_flavour fl, const char *site)
 {
@@ -198,7 +211,7 @@ void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enu
 	bool explicit_release = e->next != NULL;
 	if (!explicit_release)
 		e->free_at = release;
-	lock_stat_held(l->cls, release - e->grant, irqoff_time(e, release));
+	spin_held(t, l, e, release);
 	if (explicit_release) {
 		sim_task_flush(t);
 		spin_release(l, e);
@@ -240,7 +253,7 @@ void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held
 {
 	sim_task_flush(t);
 	sim_time_t now = sim_now();
-	lock_stat_held(l->cls, now - held->grant, irqoff_time(held, now));
+	spin_held(t, l, held, now);
 	enum spin_flavour fl = held->fl;
 	spin_release(l, held);
 	lock_release(t, l->cls);

@@ -1,5 +1,6 @@
 #include "vmscan.h"
 #include "shrinker.h"
+#include "sim_trace.h"
 #include "swap.h"
 
 static sim_time_t cost(enum sim_cost_id id)
@@ -58,6 +59,7 @@ static void shrink_lruvec(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 	long nr[2] = {lv->nr_file >> sc->priority, lv->nr_anon >> sc->priority};
 	if (!swap_available())
 		nr[1] = 0;
+	sim_time_t start = sim_task_clock(t);
 	for (int file = 1; file >= 0; file--) {
 		long *left = &nr[!file];
 		while (*left > 0 && sc->nr_reclaimed < sc->nr_to_reclaim) {
@@ -66,6 +68,7 @@ static void shrink_lruvec(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 			sc->nr_reclaimed += shrink_inactive_list(t, memcg, nid, batch, file, sc);
 		}
 	}
+	sim_trace_span(t, sim_task_cpu(t), "reclaim", "shrink_lruvec", start, sim_task_clock(t));
 }
 
 static void shrink_node_memcgs(struct sim_task *t, int nid, struct scan_control *sc)
@@ -74,7 +77,10 @@ static void shrink_node_memcgs(struct sim_task *t, int nid, struct scan_control 
 	for (struct mem_cgroup *memcg = mem_cgroup_iter(target, NULL); memcg;
 	     memcg = mem_cgroup_iter(target, memcg)) {
 		shrink_lruvec(t, memcg, nid, sc);
+		sim_time_t start = sim_task_clock(t);
 		sc->nr_reclaimed += shrink_slab(t, nid, memcg, sc->priority);
+		sim_trace_span(t, sim_task_cpu(t), "reclaim", "shrink_slab", start,
+			       sim_task_clock(t));
 		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
 			break;
 	}
@@ -96,5 +102,7 @@ long try_to_free_mem_cgroup_pages(struct sim_task *t, struct mem_cgroup *memcg, 
 			break;
 	}
 	memcg->stat.reclaim_time += sim_task_clock(t) - start;
+	sim_trace_span(t, sim_task_cpu(t), "reclaim", "try_to_free_mem_cgroup_pages", start,
+		       sim_task_clock(t));
 	return sc.nr_reclaimed;
 }

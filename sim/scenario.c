@@ -238,6 +238,13 @@ static const struct spec_field top_fields[] = {
 	{"memcg", &memcg_spec, false, "{}"},
 	{"stop", &stop_spec, true, NULL},
 	{"variants", &variants_spec, false, "[]"},
+	{"sweep", &(const struct spec){.kind = SPEC_ARRAY,
+				       .doc = "parameters of `memcgsim sweep`, as its --param: "
+					      "\"PATH[,PATH...]=VALUES\" (docs/sweeps.md)",
+				       .min = 0, .max = 16,
+				       .items = &(const struct spec){.kind = SPEC_STRING, .min = 3,
+								     .max = 4096}},
+	 false, NULL},
 	{NULL, NULL, false, NULL}};
 static const struct spec top_spec = {
 	.kind = SPEC_OBJECT, .doc = "a memcgsim scenario", .fields = top_fields};

@@ -1,5 +1,6 @@
 #include "sim_engine.h"
 #include "sim_irq.h"
+#include "sim_trace.h"
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <simgrid/actor.h>
@@ -233,6 +234,7 @@ static sim_time_t cpu_idle_span(struct sim_cpu *cpu, sim_time_t from, sim_time_t
 		busy_until = start + handler;
 		cpu_account(cpu, SIM_CAT_IRQ, start, busy_until);
 		sim_irq_record(cpu->id, s, start - at);
+		sim_trace_span(NULL, cpu->id, "irq", sim_irq_name(s), start, busy_until);
 	}
 	if (busy_until < to)
 		cpu_account(cpu, SIM_CAT_IDLE, busy_until, to);
@@ -370,6 +372,7 @@ static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_tim
 {
 	struct sim_irq_source *s = source == SIM_IRQ_IPI ? NULL : sim_irq_source(source);
 	sim_irq_record(t->cpu->id, source, t->clock - at);
+	sim_time_t start = t->clock;
 	t->irqs_off++; /* handlers run with interrupts off */
 	bool nested = t->in_irq;
 	t->in_irq = true;
@@ -378,6 +381,7 @@ static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_tim
 		sim_task_flush(t); /* the body touches shared state: at its time */
 		s->action(t, s->action_arg);
 	}
+	sim_trace_span(t, t->cpu->id, "irq", sim_irq_name(source), start, t->clock);
 	t->in_irq = nested;
 	if (--t->irqs_off == 0) /* what arrived during the handler, now */
 		deliver_pending(t);

@@ -165,3 +165,8 @@ void sim_irq_cpu_stats(int cpu, uint64_t *count, sim_time_t *total, sim_time_t *
 	*max = I.cpu[cpu].latency_max;
 	*p99 = sim_hist_quantile(&I.cpu[cpu].latency, 0.99);
 }
+
+const char *sim_irq_name(int source)
+{
+	return source == SIM_IRQ_IPI ? "IPI" : sim_irq_source(source)->name;
+}

@@ -46,6 +46,8 @@ sim_time_t sim_irq_next(int cpu);
  * *at its time and *handler its handler's cost. */
 #define SIM_IRQ_IPI (-1)
 int sim_irq_pop(int cpu, sim_time_t *at, sim_time_t *handler);
+/* The name of @source ("IPI" for a posted one). */
+const char *sim_irq_name(int source);
 /* Post a one-shot interrupt (an IPI) to @cpu at @at, its handler @handler. */
 void sim_irq_post(int cpu, sim_time_t at, sim_time_t handler);
 void sim_irq_record(int cpu, int source, sim_time_t latency);

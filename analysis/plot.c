@@ -1,0 +1,357 @@
+#include "plot.h"
+#include "metrics.h"
+#include "result.h"
+#include "sim_engine.h"
+#include "spec.h"
+#include "stats.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PLOT_SIZE "800,500"
+
+char *plot_quote(const char *s)
+{
+	GString *q = g_string_new("'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			g_string_append(q, "''");
+		else
+			g_string_append_c(q, (unsigned char)*s < 0x20 ? ' ' : *s);
+	}
+	g_string_append_c(q, '\'');
+	return g_string_free(q, FALSE);
+}
+
+/* A plot being written: its data and script. */
+struct fig {
+	char *name, *title;
+	GString *data, *script, *plot; /* plot: the plot command, after the settings */
+	int blocks; /* data blocks (gnuplot "index") so far */
+};
+
+static struct fig *fig_new(const char *name, const char *title, const char *xlabel,
+			   const char *ylabel)
+{
+	struct fig *f = g_new0(struct fig, 1);
+	f->name = g_strdup(name);
+	f->title = g_strdup(title);
+	f->data = g_string_new(NULL);
+	f->script = g_string_new(NULL);
+	f->plot = g_string_new(NULL);
+	char *t = plot_quote(title), *x = plot_quote(xlabel), *y = plot_quote(ylabel);
+	g_string_append_printf(f->script,
+			       "# memcgsim plot: redraw with `gnuplot %s.gp` in this directory\n"
+			       "set terminal svg size " PLOT_SIZE " dynamic noenhanced font 'sans,11'\n"
+			       "set output '%s.svg'\nset title %s\nset xlabel %s\nset ylabel %s\n"
+			       "set grid\nset key outside right top\n",
+			       name, name, t, x, y);
+	g_free(t);
+	g_free(x);
+	g_free(y);
+	return f;
+}
+
+/* Start data block @title, plotted with @style ("yerrorlines", ...). */
+static void fig_block(struct fig *f, const char *title, const char *using, const char *style)
+{
+	if (f->blocks)
+		g_string_append(f->data, "\n\n");
+	char *t = plot_quote(title);
+	g_string_append_printf(f->data, "# %d\n", f->blocks);
+	g_string_append_printf(f->plot, "%s '%s.dat' index %d using %s with %s title %s",
+			       f->blocks ? ", \\\n    " : "plot", f->name, f->blocks, using, style, t);
+	f->blocks++;
+	g_free(t);
+}
+
+static void fig_free(struct fig *f)
+{
+	g_free(f->name);
+	g_free(f->title);
+	g_string_free(f->data, TRUE);
+	g_string_free(f->script, TRUE);
+	g_string_free(f->plot, TRUE);
+	g_free(f);
+}
+
+/* Write NAME.dat and NAME.gp into @dir, run gnuplot there, add the plot. */
+static bool fig_finish(struct fig *f, const char *dir, GPtrArray *plots, GError **err)
+{
+	GString *settings = f->script;
+	g_string_append_printf(settings, "%s\nset terminal pngcairo size " PLOT_SIZE
+					 " noenhanced font 'sans,10'\nset output '%s.png'\nreplot\n",
+			       f->plot->str, f->name);
+	char *gp = g_strdup_printf("%s/%s.gp", dir, f->name);
+	char *dat = g_strdup_printf("%s/%s.dat", dir, f->name);
+	bool ok = g_file_set_contents(dat, f->data->str, -1, err) &&
+		  g_file_set_contents(gp, settings->str, -1, err);
+	char *script = g_strdup_printf("%s.gp", f->name);
+	char *argv[] = {"gnuplot", script, NULL};
+	char *errout = NULL;
+	int status = 0;
+	if (ok && !g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+				NULL, NULL, NULL, &errout, &status, NULL)) {
+		g_set_error(err, MCS_ERROR, 0,
+			    "gnuplot: cannot run it (scripts/setup.sh installs gnuplot-nox)");
+		ok = false;
+	} else if (ok && !g_spawn_check_wait_status(status, NULL)) {
+		g_set_error(err, MCS_ERROR, 0, "gnuplot %s/%s: %s", dir, script, errout);
+		ok = false;
+	}
+	if (ok) {
+		struct plot *p = g_new0(struct plot, 1);
+		p->name = g_strdup(f->name);
+		p->title = g_strdup(f->title);
+		p->svg = g_strdup_printf("%s/%s.svg", dir, f->name);
+		g_ptr_array_add(plots, p);
+	}
+	g_free(errout);
+	g_free(script);
+	g_free(gp);
+	g_free(dat);
+	fig_free(f);
+	return ok;
+}
+
+static json_t *point_variants(json_t *point)
+{
+	return json_object_get(json_object_get(point, "result"), "variants");
+}
+
+/* One metric against the first parameter: a line per variant and value of
+ * the other parameters. */
+static bool plot_metric(json_t *sweep, const char *metric, int n, const char *dir,
+			GPtrArray *plots, GError **err)
+{
+	json_t *points = json_object_get(sweep, "points");
+	json_t *param = json_array_get(json_object_get(sweep, "params"), 0);
+	const char *pname = json_string_value(json_array_get(json_object_get(param, "paths"), 0));
+	bool numeric = true;
+	size_t i, v;
+	json_t *p, *var;
+	json_array_foreach (points, i, p)
+		numeric &= json_is_number(json_array_get(json_object_get(p, "values"), 0));
+	const struct metric_desc *d = metric_desc_find(metric);
+	double scale = 1, top = 0;
+	json_array_foreach (points, i, p)
+		json_array_foreach (point_variants(p), v, var)
+			top = MAX(top, json_number_value(
+					       json_object_get(json_object_get(var, "metrics"), metric)));
+	const char *unit = d->unit ? d->unit : "";
+	if (g_str_has_suffix(metric, "_ns")) {
+		scale = top >= 1e9 ? 1e9 : top >= 1e6 ? 1e6 : top >= 1e3 ? 1e3 : 1;
+		unit = top >= 1e9 ? "s" : top >= 1e6 ? "ms" : top >= 1e3 ? "us" : "ns";
+	}
+	char *name = g_strdup_printf("metric-%02d", n);
+	char *title = g_strdup_printf("%s against %s (mean, 95%% CI)", metric, pname);
+	char *ylabel = *unit ? g_strdup_printf("%s (%s)", metric, unit) : g_strdup(metric);
+	struct fig *f = fig_new(name, title, pname, ylabel);
+	if (json_is_true(json_object_get(param, "log")))
+		g_string_append(f->script, "set logscale x 2\n");
+	GString *tics = g_string_new(NULL);
+	json_array_foreach (point_variants(json_array_get(points, 0)), v, var) {
+		GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		json_array_foreach (points, i, p) { /* each value of the other parameters */
+			json_t *rest = json_deep_copy(json_object_get(p, "values"));
+			json_array_remove(rest, 0);
+			char *key = json_dumps(rest, JSON_COMPACT | JSON_ENCODE_ANY);
+			json_decref(rest);
+			if (g_hash_table_contains(seen, key)) {
+				free(key);
+				continue;
+			}
+			g_hash_table_add(seen, g_strdup(key));
+			char *label = json_array_size(json_object_get(p, "values")) > 1
+					      ? g_strdup_printf("%s %s",
+								json_string_value(json_object_get(var, "name")), key)
+					      : g_strdup(json_string_value(json_object_get(var, "name")));
+			fig_block(f, label, "1:2:3", "yerrorlines");
+			g_free(label);
+			size_t j, k = 0;
+			json_t *q;
+			json_array_foreach (points, j, q) {
+				json_t *qr = json_deep_copy(json_object_get(q, "values"));
+				json_array_remove(qr, 0);
+				char *qk = json_dumps(qr, JSON_COMPACT | JSON_ENCODE_ANY);
+				json_decref(qr);
+				bool same = g_str_equal(qk, key);
+				free(qk);
+				if (!same)
+					continue;
+				json_t *x = json_array_get(json_object_get(q, "values"), 0);
+				size_t ns;
+				double *xs = result_samples(json_array_get(point_variants(q), v), metric, &ns);
+				struct stats_summary s;
+				stats_summarise(xs, ns, !d->higher_is_better, &s);
+				double mean = d->higher_is_better ? s.hmean : s.amean;
+				char line[160];
+				if (numeric)
+					g_snprintf(line, sizeof(line), "%.15g %.15g %.15g\n",
+						   json_number_value(x), mean / scale,
+						   stats_ci95(xs, ns) / scale);
+				else
+					g_snprintf(line, sizeof(line), "%zu %.15g %.15g\n", k, mean / scale,
+						   stats_ci95(xs, ns) / scale);
+				g_string_append(f->data, line);
+				if (!numeric && v == 0 && i == 0) {
+					char *t = plot_quote(json_string_value(json_object_get(q, "label")));
+					g_string_append_printf(tics, "%s%s %zu", tics->len ? ", " : "", t, k);
+					g_free(t);
+				}
+				k++;
+				g_free(xs);
+			}
+			free(key);
+		}
+		g_hash_table_destroy(seen);
+	}
+	if (tics->len)
+		g_string_append_printf(f->script, "set xtics (%s)\nset offsets 0.5, 0.5, 0, 0\n",
+				       tics->str);
+	g_string_free(tics, TRUE);
+	g_free(name);
+	g_free(title);
+	g_free(ylabel);
+	return fig_finish(f, dir, plots, err);
+}
+
+/* The wait-time CDF of each contended lock class, a line per variant. */
+static bool plot_waits(json_t *result, const char *where, const char *dir, GPtrArray *plots,
+		       GError **err)
+{
+	json_t *variants = json_object_get(result, "variants");
+	GPtrArray *classes = g_ptr_array_new_with_free_func(g_free);
+	size_t i, j;
+	json_t *v, *l;
+	json_array_foreach (variants, i, v)
+		json_array_foreach (json_object_get(v, "locks"), j, l) {
+			const char *c = json_string_value(json_object_get(l, "class"));
+			if (json_array_size(json_object_get(l, "wait_cdf")) &&
+			    !g_ptr_array_find_with_equal_func(classes, c, g_str_equal, NULL))
+				g_ptr_array_add(classes, g_strdup(c));
+		}
+	bool ok = true;
+	for (guint c = 0; ok && c < classes->len; c++) {
+		char *name = g_strdup_printf("wait-%02u", c);
+		char *title = g_strdup_printf("%s: wait-time distribution%s", (char *)classes->pdata[c],
+					      where);
+		struct fig *f = fig_new(name, title, "wait (ns)", "fraction of contended waits <= x");
+		g_string_append(f->script, "set logscale x 10\nset yrange [0:1]\n");
+		json_array_foreach (variants, i, v)
+			json_array_foreach (json_object_get(v, "locks"), j, l) {
+				if (!g_str_equal(json_string_value(json_object_get(l, "class")),
+						 classes->pdata[c]) ||
+				    !json_array_size(json_object_get(l, "wait_cdf")))
+					continue;
+				fig_block(f, json_string_value(json_object_get(v, "name")), "1:2", "lines");
+				size_t k;
+				json_t *pt;
+				json_array_foreach (json_object_get(l, "wait_cdf"), k, pt)
+					g_string_append_printf(f->data, "%.6g %.6g\n",
+							       json_number_value(json_array_get(pt, 0)),
+							       json_number_value(json_array_get(pt, 1)));
+			}
+		ok = fig_finish(f, dir, plots, err);
+		g_free(name);
+		g_free(title);
+	}
+	g_ptr_array_free(classes, TRUE);
+	return ok;
+}
+
+/* CPU time by category, stacked, one bar per (point and) variant. */
+static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray *plots,
+		     GError **err)
+{
+	struct fig *f = fig_new("cpu-time", "CPU time by category (mean of replicas)", "",
+				"CPU time (s)");
+	g_string_append(f->script, "set style data histograms\nset style histogram rowstacked\n"
+				   "set style fill solid 0.8 border -1\nset boxwidth 0.7\n"
+				   "set xtics rotate by -30\nset yrange [0:*]\n");
+	GString *tics = g_string_new(NULL);
+	int bar = 0;
+	size_t i, j;
+	json_t *r, *v;
+	g_string_append(f->data, "# user sys spin irq idle\n");
+	json_array_foreach (results, i, r)
+		json_array_foreach (json_object_get(r, "variants"), j, v) {
+			const char *vn = json_string_value(json_object_get(v, "name"));
+			char *label = labels ? g_strdup_printf("%s %s", json_string_value(
+									       json_array_get(labels, i)),
+							      vn)
+					     : g_strdup(vn);
+			char *t = plot_quote(label);
+			g_string_append_printf(tics, "%s%s %d", bar ? ", " : "", t, bar);
+			g_free(t);
+			g_free(label);
+			json_t *cpu = json_object_get(v, "cpu_time_ns");
+			for (int c = 0; c < SIM_CAT_N; c++)
+				g_string_append_printf(
+					f->data, "%s%.9g", c ? " " : "",
+					json_number_value(json_object_get(cpu, sim_cat_names[c])) / 1e9);
+			g_string_append_c(f->data, '\n');
+			bar++;
+		}
+	g_string_append_printf(f->script, "set xtics (%s)\n", tics->str);
+	g_string_free(tics, TRUE);
+	/* one data block, one column per category */
+	for (int c = 0; c < SIM_CAT_N; c++) {
+		char using[16];
+		g_snprintf(using, sizeof(using), "%d", c + 1);
+		g_string_append_printf(f->plot, "%s 'cpu-time.dat' using %s title '%s'",
+				       c ? ", \\\n    " : "plot", using, sim_cat_names[c]);
+	}
+	return fig_finish(f, dir, plots, err);
+}
+
+GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
+{
+	if (g_mkdir_with_parents(dir, 0777) != 0) {
+		g_set_error(err, MCS_ERROR, 0, "%s: %s", dir, g_strerror(errno));
+		return NULL;
+	}
+	GPtrArray *plots = g_ptr_array_new();
+	json_t *points = json_object_get(doc, "points");
+	bool ok = true;
+	if (points) {
+		json_t *base = json_array_get(point_variants(json_array_get(points, 0)), 0);
+		int n = 0;
+		const char *k;
+		json_t *m;
+		if (json_array_size(json_object_get(doc, "params")))
+			json_object_foreach (json_object_get(base, "metrics"), k, m)
+				if (ok)
+					ok = plot_metric(doc, k, n++, dir, plots, err);
+		json_t *results = json_array(), *labels = json_array();
+		size_t i;
+		json_t *p;
+		json_array_foreach (points, i, p) {
+			json_array_append(results, json_object_get(p, "result"));
+			json_array_append(labels, json_object_get(p, "label"));
+		}
+		json_t *last = json_array_get(points, json_array_size(points) - 1);
+		char *where = g_strdup_printf(" at %s", json_string_value(json_object_get(last, "label")));
+		ok = ok && plot_waits(json_object_get(last, "result"), where, dir, plots, err) &&
+		     plot_cpu(results, labels, dir, plots, err);
+		g_free(where);
+		json_decref(results);
+		json_decref(labels);
+	} else {
+		json_t *results = json_pack("[O]", doc);
+		ok = plot_waits(doc, "", dir, plots, err) && plot_cpu(results, NULL, dir, plots, err);
+		json_decref(results);
+	}
+	if (!ok) {
+		for (guint i = 0; i < plots->len; i++) {
+			struct plot *x = plots->pdata[i];
+			g_free(x->name);
+			g_free(x->title);
+			g_free(x->svg);
+			g_free(x);
+		}
+		g_ptr_array_free(plots, TRUE);
+		return NULL;
+	}
+	return plots;
+}

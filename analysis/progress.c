@@ -1,0 +1,57 @@
+#include "progress.h"
+
+#define BAR_WIDTH 30
+
+void progress_start(struct progress *p, FILE *out, size_t total, size_t done, bool tty)
+{
+	*p = (struct progress){.out = out, .total = total, .done = done, .done_before = done,
+			       .start = g_get_monotonic_time(), .tty = tty};
+	if (!tty && done)
+		fprintf(out, "sweep: %zu of %zu runs already done\n", done, total);
+}
+
+/* "1:05:09", "4:07", "0:03". */
+static void put_duration(GString *s, double secs)
+{
+	long t = (long)(secs + 0.5);
+	if (t >= 3600)
+		g_string_append_printf(s, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		g_string_append_printf(s, "%ld:%02ld", t / 60, t % 60);
+}
+
+void progress_step(struct progress *p, const char *what, double wall_s)
+{
+	p->done++;
+	double elapsed = (double)(g_get_monotonic_time() - p->start) / 1e6;
+	size_t fresh = p->done - p->done_before;
+	double eta = fresh ? elapsed / (double)fresh * (double)(p->total - p->done) : 0;
+	GString *s = g_string_new(NULL);
+	if (p->tty) {
+		size_t fill = p->total ? p->done * BAR_WIDTH / p->total : BAR_WIDTH;
+		g_string_append(s, "\r[");
+		for (size_t i = 0; i < BAR_WIDTH; i++)
+			g_string_append_c(s, i < fill ? '#' : '.');
+		g_string_append_printf(s, "] %zu/%zu runs %3.0f%%  elapsed ", p->done, p->total,
+				       p->total ? 100.0 * (double)p->done / (double)p->total : 100);
+		put_duration(s, elapsed);
+		g_string_append(s, "  ETA ");
+		put_duration(s, eta);
+		g_string_append(s, "\033[K");
+	} else {
+		g_string_append_printf(s, "sweep: %zu/%zu %s (%.1f s), ETA ", p->done, p->total, what,
+				       wall_s);
+		put_duration(s, eta);
+		g_string_append_c(s, '\n');
+	}
+	fputs(s->str, p->out);
+	fflush(p->out);
+	g_string_free(s, TRUE);
+}
+
+void progress_finish(struct progress *p)
+{
+	if (p->tty && p->done > p->done_before)
+		fputc('\n', p->out);
+	fflush(p->out);
+}

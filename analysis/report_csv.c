@@ -1,0 +1,131 @@
+/* The long-form CSV: one row per run and metric, for pandas or R
+ * (pandas.read_csv(f).pivot_table(index=[...], columns="metric")). */
+#include "report.h"
+#include <string.h>
+
+/* RFC 4180: quoted when it holds a comma, a quote or a line break. */
+static void field(GString *out, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		g_string_append_c(out, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				g_string_append_c(out, '"');
+			g_string_append_c(out, *s);
+		}
+		g_string_append_c(out, '"');
+	} else {
+		g_string_append(out, s);
+	}
+	g_string_append_c(out, last ? '\n' : ',');
+}
+
+static void value_field(GString *out, json_t *v, bool last)
+{
+	char buf[64];
+	if (json_is_integer(v))
+		g_snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
+	else if (json_is_string(v))
+		g_strlcpy(buf, json_string_value(v), sizeof(buf));
+	else if (json_is_boolean(v))
+		g_strlcpy(buf, json_is_true(v) ? "true" : "false", sizeof(buf));
+	else
+		g_ascii_formatd(buf, sizeof(buf), "%.15g", json_number_value(v));
+	field(out, buf, last);
+}
+
+struct row_ctx {
+	GString *out;
+	GString *prefix; /* the columns before "metric" */
+};
+
+static void row(struct row_ctx *c, const char *metric, json_t *v)
+{
+	if (!json_is_number(v))
+		return;
+	g_string_append_len(c->out, c->prefix->str, (gssize)c->prefix->len);
+	field(c->out, metric, false);
+	value_field(c->out, v, true);
+}
+
+static void replica_rows(struct row_ctx *c, json_t *rep)
+{
+	row(c, "sim_time_ns", json_object_get(rep, "sim_time_ns"));
+	const char *k;
+	json_t *v;
+	json_object_foreach (json_object_get(rep, "cpu_time_ns"), k, v) {
+		char *m = g_strdup_printf("cpu_time_ns.%s", k);
+		row(c, m, v);
+		g_free(m);
+	}
+	json_object_foreach (json_object_get(rep, "metrics"), k, v)
+		row(c, k, v);
+	static const struct {
+		const char *key, *sub, *name;
+	} lock_cols[] = {{"acquisitions", NULL, "acquisitions"},
+			 {"contentions", NULL, "contentions"},
+			 {"wait_ns", "total", "wait_total_ns"},
+			 {"wait_ns", "max", "wait_max_ns"},
+			 {"hold_ns", "total", "hold_total_ns"},
+			 {"irqoff_ns", NULL, "irqoff_ns"}};
+	size_t i;
+	json_t *l;
+	json_array_foreach (json_object_get(rep, "locks"), i, l)
+		for (size_t j = 0; j < G_N_ELEMENTS(lock_cols); j++) {
+			json_t *x = json_object_get(l, lock_cols[j].key);
+			if (lock_cols[j].sub)
+				x = json_object_get(x, lock_cols[j].sub);
+			char *m = g_strdup_printf("lock:%s:%s",
+						  json_string_value(json_object_get(l, "class")),
+						  lock_cols[j].name);
+			row(c, m, x);
+			g_free(m);
+		}
+}
+
+/* The rows of one result document (a sweep point's: @point, @values). */
+static void result_rows(GString *out, json_t *result, json_int_t point, json_t *values)
+{
+	struct row_ctx c = {out, g_string_new(NULL)};
+	size_t i, r, k;
+	json_t *v, *rep, *x;
+	json_array_foreach (json_object_get(result, "variants"), i, v)
+		json_array_foreach (json_object_get(v, "per_replica"), r, rep) {
+			g_string_truncate(c.prefix, 0);
+			field(c.prefix, json_string_value(json_object_get(result, "scenario")), false);
+			char num[32];
+			g_snprintf(num, sizeof(num), "%lld", (long long)point);
+			field(c.prefix, num, false);
+			json_array_foreach (values, k, x)
+				value_field(c.prefix, x, false);
+			field(c.prefix, json_string_value(json_object_get(v, "name")), false);
+			g_snprintf(num, sizeof(num), "%zu", r);
+			field(c.prefix, num, false);
+			value_field(c.prefix, json_object_get(rep, "seed"), false);
+			replica_rows(&c, rep);
+		}
+	g_string_free(c.prefix, TRUE);
+}
+
+void report_csv(json_t *doc, GString *out)
+{
+	json_t *points = json_object_get(doc, "points");
+	field(out, "scenario", false);
+	field(out, "point", false);
+	size_t i;
+	json_t *p;
+	json_array_foreach (json_object_get(doc, "params"), i, p)
+		field(out, json_string_value(json_array_get(json_object_get(p, "paths"), 0)), false);
+	static const char *const cols[] = {"variant", "replica", "seed", "metric"};
+	for (size_t c = 0; c < G_N_ELEMENTS(cols); c++)
+		field(out, cols[c], false);
+	field(out, "value", true);
+	if (!points) {
+		result_rows(out, doc, 0, NULL);
+		return;
+	}
+	json_array_foreach (points, i, p)
+		result_rows(out, json_object_get(p, "result"),
+			    json_integer_value(json_object_get(p, "index")),
+			    json_object_get(p, "values"));
+}

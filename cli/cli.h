@@ -1,0 +1,36 @@
+/* cli: the command line's options and commands (memcgsim.c: run, validate,
+ * schema; cli_sweep.c: sweep, merge, report). Exit status 0 on success, 1
+ * when a simulation fails or detects a violation, 2 for bad usage or bad
+ * input. */
+#pragma once
+#include <glib.h>
+
+#define EXIT_VIOLATION 1
+#define EXIT_USAGE 2
+
+struct cli {
+	char **sets;
+	char *seed;
+	char *variant;
+	char *format;
+	char *output;
+	char **files;
+	int jobs;
+	char *trace;
+	char *trace_window;
+	/* sweep, merge, report */
+	char **params;
+	int replicas;
+	char *out;
+	gboolean resume;
+	char *shard;
+	char *sort;
+	char *plots;
+	int point;
+};
+
+int cmd_sweep(struct cli *c);
+int cmd_merge(struct cli *c);
+int cmd_report(struct cli *c);
+/* The overrides, with --seed N as one more "seed=N"; NULL-terminated. */
+GPtrArray *cli_collect_sets(struct cli *c);

@@ -1,0 +1,39 @@
+/* sim_trace: a Chrome / Perfetto JSON trace of a window of simulated time.
+ *
+ * The models mark spans (a lock held, a wait, interrupts off, a reclaim
+ * phase, a handler) with their start and end; the spans that overlap the
+ * window are written as complete ("X") events, one track per task, named
+ * after its CPU, so the trace opens in ui.perfetto.dev or chrome://tracing.
+ * Timestamps are in microseconds with picosecond digits. At most
+ * SIM_TRACE_MAX_EVENTS events are written; a trace cut short says so in its
+ * metadata. Tracing costs one branch per span when it is off. */
+#pragma once
+#include "sim_time.h"
+#include <glib.h>
+#include <stdbool.h>
+
+#define SIM_TRACE_MAX_EVENTS 2000000
+
+struct sim_task;
+
+extern bool sim_trace_enabled;
+
+/* The window, set before the runs start (default: the first millisecond). */
+void sim_trace_window(sim_time_t from, sim_time_t to);
+/* Start writing this process's events to @path as process @pid. */
+void sim_trace_begin(const char *path, int pid);
+void sim_trace_end(void);
+/* A span of @t (NULL: @cpu idle) from @from to @to. @cat: "lock", "wait",
+ * "irqoff", "irq", "reclaim"; @name is copied. */
+void sim_trace_span_(const struct sim_task *t, int cpu, const char *cat, const char *name,
+		     sim_time_t from, sim_time_t to);
+static inline void sim_trace_span(const struct sim_task *t, int cpu, const char *cat,
+				  const char *name, sim_time_t from, sim_time_t to)
+{
+	if (sim_trace_enabled)
+		sim_trace_span_(t, cpu, cat, name, from, to);
+}
+/* Join the event files @parts of the processes named @names into the trace
+ * @out, written atomically. */
+bool sim_trace_join(const char *out, const char *const *parts, const char *const *names, size_t n,
+		    GError **err);
