@@ -15,7 +15,7 @@ char *plot_quote(const char *s)
 	GString *q = g_string_new("'");
 	for (; *s; s++) {
 		if (*s == '\'')
-			g_string_append(q, "''");
+			g_string_append(q, "\u2019"); /* gnuplot 5.4 cannot escape a ' */
 		else
 			g_string_append_c(q, (unsigned char)*s < 0x20 ? ' ' : *s);
 	}

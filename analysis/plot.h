@@ -20,6 +20,8 @@ struct plot {
 /* Write the plots of @doc (a result or a sweep result) into @dir and run
  * gnuplot on them; the list of struct plot, or NULL with @err. */
 GPtrArray *plot_all(json_t *doc, const char *dir, GError **err);
-/* @s as a gnuplot single-quoted string: quotes doubled, control characters
- * made spaces, so a name cannot end the string or the line. */
+/* @s as a gnuplot single-quoted string (the only kind gnuplot does no
+ * backquote command substitution in): a ' becomes a typographic one (there
+ * is no escape for it in 5.4), control characters spaces, so a name cannot
+ * end the string or the line. */
 char *plot_quote(const char *s);

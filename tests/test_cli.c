@@ -4,23 +4,13 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include "test_util.h"
 
 #define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
 
 static int run(const char *const *args, char **out, char **err)
 {
-	GPtrArray *argv = g_ptr_array_new();
-	g_ptr_array_add(argv, (gpointer)MCS_BINARY);
-	for (; *args; args++)
-		g_ptr_array_add(argv, (gpointer)*args);
-	g_ptr_array_add(argv, NULL);
-	int status = 0;
-	GError *e = NULL;
-	g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-				   out, err, &status, &e));
-	g_assert_no_error(e);
-	g_ptr_array_free(argv, TRUE);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return mcs_cli(args, out, err);
 }
 
 static void test_version(void)

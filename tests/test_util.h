@@ -29,3 +29,50 @@ static inline void mcs_test_add_subprocess(const char *path, void (*body)(void))
 {
 	g_test_add_data_func(path, (gconstpointer)body, mcs_subprocess_case);
 }
+
+#ifdef MCS_BINARY
+#include <sys/wait.h>
+/* Run the memcgsim binary with @args (NULL-terminated); its exit status,
+ * standard output and error. */
+static inline int mcs_cli(const char *const *args, char **out, char **err)
+{
+	GPtrArray *argv = g_ptr_array_new();
+	g_ptr_array_add(argv, (gpointer)MCS_BINARY);
+	for (; *args; args++)
+		g_ptr_array_add(argv, (gpointer)*args);
+	g_ptr_array_add(argv, NULL);
+	int status = 0;
+	GError *e = NULL;
+	g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+				   out, err, &status, &e));
+	g_assert_no_error(e);
+	g_ptr_array_free(argv, TRUE);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+#endif
+
+#include <glib/gstdio.h>
+/* Remove @dir and everything under it. */
+static inline void mcs_rm_tree(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *n;
+	while (d && (n = g_dir_read_name(d))) {
+		char *p = g_build_filename(dir, n, NULL);
+		if (g_file_test(p, G_FILE_TEST_IS_DIR))
+			mcs_rm_tree(p);
+		else
+			g_unlink(p);
+		g_free(p);
+	}
+	if (d)
+		g_dir_close(d);
+	g_rmdir(dir);
+}
+
+/* The contents of @path (NULL when it cannot be read). */
+static inline char *mcs_slurp(const char *path)
+{
+	char *text = NULL;
+	return g_file_get_contents(path, &text, NULL, NULL) ? text : NULL;
+}

@@ -1,0 +1,270 @@
+/* memcgsim report and run --trace: golden text, Markdown and CSV reports,
+ * `run` and `report` agreeing, HTML with hostile names (escaped, and no
+ * gnuplot injection), sort keys, input errors, a sweep's golden report, and
+ * Chrome traces that parse and cover what they claim. */
+#include "plot.h"
+#include "test_util.h"
+#include <jansson.h>
+#include <string.h>
+
+#define GOLDEN MCS_SOURCE_DIR "/tests/golden/"
+#define FIXTURE GOLDEN "lockbench.result.json"
+#define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
+
+/* `memcgsim @args` succeeds and prints exactly the golden file @golden. */
+static void assert_golden(const char *const *args, const char *golden)
+{
+	char *out, *err;
+	g_assert_cmpint(mcs_cli(args, &out, &err), ==, 0);
+	char *path = g_strconcat(GOLDEN, golden, NULL);
+	char *want = mcs_slurp(path);
+	g_assert_nonnull(want);
+	g_assert_cmpstr(out, ==, want);
+	g_free(want);
+	g_free(path);
+	g_free(out);
+	g_free(err);
+}
+
+static void test_golden(void)
+{
+	assert_golden((const char *[]){"report", FIXTURE, NULL}, "lockbench.txt");
+	assert_golden((const char *[]){"report", FIXTURE, "--format", "md", NULL}, "lockbench.md");
+	assert_golden((const char *[]){"report", FIXTURE, "--format", "csv", NULL}, "lockbench.csv");
+}
+
+/* What `run` prints is what `report` makes of the result it writes. */
+static void test_run_matches_report(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	char *res = g_build_filename(dir, "r.json", NULL);
+	char *text, *out, *err;
+	const char *set[] = {"run", SCEN, "--set", "stop.duration_ns=100000", "--set", "replicas=2"};
+	g_assert_cmpint(mcs_cli((const char *[]){set[0], set[1], set[2], set[3], set[4], set[5], NULL},
+				&text, &err),
+			==, 0);
+	g_free(err);
+	g_assert_cmpint(mcs_cli((const char *[]){set[0], set[1], set[2], set[3], set[4], set[5],
+						 "--format", "json", "-o", res, NULL},
+				&out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(mcs_cli((const char *[]){"report", res, NULL}, &out, &err), ==, 0);
+	g_assert_cmpstr(out, ==, text);
+	g_free(out);
+	g_free(err);
+	g_free(text);
+	mcs_rm_tree(dir);
+	g_free(res);
+	g_free(dir);
+}
+
+#define HOSTILE_SCENARIO "<script>alert(\"x\")</script>&"
+#define HOSTILE_VARIANT "'; system(\"touch PWNED\"); x='\nset output 'PWNED' `touch PWNED`"
+
+static void test_html_hostile(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	json_t *doc = json_load_file(FIXTURE, 0, NULL);
+	json_object_set_new(doc, "scenario", json_string(HOSTILE_SCENARIO));
+	json_t *v0 = json_array_get(json_object_get(doc, "variants"), 0);
+	json_object_set_new(v0, "name", json_string(HOSTILE_VARIANT));
+	json_t *lock = json_array_get(json_object_get(v0, "locks"), 0);
+	json_object_set_new(lock, "class", json_string("</pre><img src=x onerror=alert(1)>"));
+	char *in = g_build_filename(dir, "hostile.json", NULL);
+	g_assert_cmpint(json_dump_file(doc, in, 0), ==, 0);
+	json_decref(doc);
+	char *plots = g_build_filename(dir, "plots", NULL);
+	char *html = g_build_filename(dir, "r.html", NULL);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", "html", "--plots", plots,
+						 "-o", html, NULL},
+				&out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	char *text = mcs_slurp(html);
+	g_assert_null(strstr(text, "<script>"));
+	g_assert_null(strstr(text, "<img src=x"));
+	g_assert_nonnull(strstr(text, "<title>memcgsim 0.1.0: scenario &quot;&lt;script&gt;alert("
+				      "&quot;x&quot;)&lt;/script&gt;&amp;&quot;, seed 1</title>"));
+	g_assert_nonnull(strstr(text, "&lt;/pre&gt;&lt;img src=x onerror=alert(1)&gt;"));
+	/* the plots are inline: no file outside the page is needed */
+	guint imgs = 0;
+	for (const char *p = text; (p = strstr(p, "<img alt=")); p++)
+		imgs++;
+	g_assert_cmpuint(imgs, ==, 3); /* wait CDFs of two lock classes, CPU time */
+	g_assert_cmpuint(imgs, ==, (guint)(g_strv_length(g_strsplit(text, "data:image/svg+xml;base64,", -1)) - 1));
+	/* the name reached gnuplot as one quoted string, and did nothing */
+	char *pwned = g_build_filename(plots, "PWNED", NULL);
+	g_assert_false(g_file_test(pwned, G_FILE_TEST_EXISTS));
+	g_assert_false(g_file_test("PWNED", G_FILE_TEST_EXISTS));
+	char *gp_path = g_build_filename(plots, "cpu-time.gp", NULL);
+	char *gp = mcs_slurp(gp_path);
+	char *quoted = plot_quote(HOSTILE_VARIANT);
+	g_assert_cmpstr(quoted, ==,
+			"'\u2019; system(\"touch PWNED\"); x=\u2019 set output \u2019PWNED\u2019 `touch PWNED`'");
+	g_assert_nonnull(strstr(gp, quoted));
+	g_free(quoted);
+	g_free(gp);
+	g_free(gp_path);
+	g_free(pwned);
+	g_free(text);
+	mcs_rm_tree(dir);
+	g_free(html);
+	g_free(plots);
+	g_free(in);
+	g_free(dir);
+}
+
+static void test_sort_and_errors(void)
+{
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--sort", "wait_max", NULL}, &out,
+				&err),
+			==, 0);
+	g_assert_nonnull(strstr(out, " contended   total wait     max wait     avg wait"));
+	g_free(out);
+	g_free(err);
+	static const struct {
+		const char *args[6];
+		const char *err;
+	} cases[] = {
+		{{"report", FIXTURE, "--sort", "bogus"},
+		 "memcgsim: --sort: expected contended, wait_total, wait_max or wait_avg, got "
+		 "\"bogus\"\n"},
+		{{"report", FIXTURE, "--format", "pdf"},
+		 "memcgsim: --format: expected text, md, html, json or csv, got \"pdf\"\n"},
+		{{"report", SCEN}, SCEN ": format: expected \"memcgsim-result-1\" or "
+				   "\"memcgsim-sweep-1\"\n"},
+		{{"report", GOLDEN "lockbench.txt"},
+		 GOLDEN "lockbench.txt:1:8: (root): '[' or '{' expected near 'memcgsim'\n"},
+		{{"report", FIXTURE, "--point", "0"},
+		 "--point: expected a point of the sweep (0 to -1), got 0\n"},
+		{{"report", "/nonexistent/r.json"},
+		 "/nonexistent/r.json:1:1: (root): unable to open /nonexistent/r.json: No such file "
+		 "or directory\n"},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_assert_cmpint(mcs_cli(cases[i].args, &out, &err), ==, 2);
+		g_assert_cmpstr(err, ==, cases[i].err);
+		g_assert_cmpstr(out, ==, "");
+		g_free(out);
+		g_free(err);
+	}
+}
+
+static void test_sweep_golden(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	char *sweep = g_build_filename(dir, "sweep", NULL);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"sweep", SCEN, "--set", "stop.duration_ns=100000",
+						 "--param", "workloads.0.hold_ns=50,200",
+						 "--replicas", "3", "--out", sweep, NULL},
+				&out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	assert_golden((const char *[]){"report", sweep, NULL}, "sweep.txt");
+	g_assert_cmpint(mcs_cli((const char *[]){"report", sweep, "--point", "1", NULL}, &out, &err),
+			==, 0);
+	g_assert_nonnull(strstr(out, "lock_stat version 0.4\n"));
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(sweep);
+	g_free(dir);
+}
+
+/* Every span of the trace, by category; checks the trace's shape. */
+static GHashTable *trace_categories(const char *path, double from_us, double to_us)
+{
+	json_error_t je;
+	json_t *t = json_load_file(path, 0, &je);
+	g_assert_nonnull(t);
+	json_t *events = json_object_get(t, "traceEvents");
+	g_assert_true(json_is_array(events));
+	GHashTable *cats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	size_t i;
+	json_t *e;
+	json_array_foreach (events, i, e) {
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		if (g_str_equal(ph, "M"))
+			continue;
+		g_assert_cmpstr(ph, ==, "X");
+		double ts = json_number_value(json_object_get(e, "ts"));
+		double dur = json_number_value(json_object_get(e, "dur"));
+		g_assert_cmpfloat(dur, >, 0);
+		g_assert_cmpfloat(ts + dur, >=, from_us); /* overlaps the window */
+		g_assert_cmpfloat(ts, <, to_us);
+		const char *cat = json_string_value(json_object_get(e, "cat"));
+		g_hash_table_insert(cats, g_strdup(cat),
+				    GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(cats, cat)) + 1));
+	}
+	json_decref(t);
+	return cats;
+}
+
+static void test_trace(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-trace-XXXXXX", NULL);
+	char *trace = g_build_filename(dir, "t.json", NULL);
+	const char *irq = MCS_SOURCE_DIR "/scenarios/irq_latency.json";
+	char *plain, *traced, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"run", irq, "--set", "replicas=1", NULL}, &plain,
+				&err),
+			==, 0);
+	g_free(err);
+	g_assert_cmpint(mcs_cli((const char *[]){"run", irq, "--set", "replicas=1", "--trace", trace,
+						 "--trace-window", "1000000:3000000", NULL},
+				&traced, &err),
+			==, 0);
+	g_free(err);
+	g_assert_cmpstr(traced, ==, plain); /* tracing changes nothing */
+	GHashTable *cats = trace_categories(trace, 1000, 3000);
+	static const char *const want[] = {"lock", "wait", "irqoff", "irq"};
+	for (size_t i = 0; i < G_N_ELEMENTS(want); i++)
+		g_assert_cmpint(GPOINTER_TO_INT(g_hash_table_lookup(cats, want[i])), >, 0);
+	g_hash_table_destroy(cats);
+	g_free(plain);
+	g_free(traced);
+	/* reclaim phases, on a small swap run */
+	g_assert_cmpint(mcs_cli((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+						 "--set", "memcg.cgroups.0.count=2", "--set",
+						 "workloads.0.count=2", "--set", "workloads.0.size_mb=96",
+						 "--set", "replicas=1", "--set", "machine.cpus_per_node=2",
+						 "--variant", "per-node", "--trace", trace,
+						 "--trace-window", "0:1000000000000", NULL},
+				&plain, &err),
+			==, 0);
+	cats = trace_categories(trace, 0, 1e9);
+	g_assert_cmpint(GPOINTER_TO_INT(g_hash_table_lookup(cats, "reclaim")), >, 0);
+	g_hash_table_destroy(cats);
+	g_free(plain);
+	g_free(err);
+	g_assert_cmpint(mcs_cli((const char *[]){"run", irq, "--trace", trace, "--trace-window", "5:1",
+						 NULL},
+				&plain, &err),
+			==, 2);
+	g_assert_cmpstr(err, ==, "memcgsim: --trace-window: expected FROM:TO in ns with 0 <= FROM < "
+				 "TO <= 3.6e12, got \"5:1\"\n");
+	g_free(plain);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(trace);
+	g_free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/report/golden", test_golden);
+	g_test_add_func("/report/run-matches-report", test_run_matches_report);
+	g_test_add_func("/report/html/hostile-names", test_html_hostile);
+	g_test_add_func("/report/sort-and-errors", test_sort_and_errors);
+	g_test_add_func("/report/sweep/golden", test_sweep_golden);
+	g_test_add_func("/trace/chrome", test_trace);
+	return g_test_run();
+}

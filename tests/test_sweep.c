@@ -1,0 +1,348 @@
+/* Sweeps: grid expansion against hand-written grids, exact error text,
+ * resume after a real SIGKILL, and shards merged into the unsharded
+ * sweep's very bytes. */
+#include "sweep.h"
+#include "test_util.h"
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
+
+static char *values_of(const char *arg)
+{
+	GString *why = g_string_new(NULL);
+	int col;
+	struct sweep_param *p = sweep_param_parse(arg, why, &col);
+	g_assert_nonnull(p);
+	g_string_free(why, TRUE);
+	char *s = json_dumps(p->values, JSON_COMPACT | JSON_REAL_PRECISION(15));
+	char *r = g_strdup(s);
+	free(s);
+	sweep_param_free(p);
+	return r;
+}
+
+static void test_values(void)
+{
+	static const struct {
+		const char *arg, *values;
+	} cases[] = {
+		{"a=1,2,4", "[1,2,4]"},
+		{"a=node,memcg", "[\"node\",\"memcg\"]"},
+		{"a=true,0.5,\"x,y\"", NULL}, /* a quoted comma still splits: see below */
+		{"a=lin:0:100:5", "[0,25,50,75,100]"},
+		{"a=lin:0:10:5", "[0.0,2.5,5.0,7.5,10.0]"},
+		{"a=lin:1:1:1", "[1]"},
+		{"a=log:1:256:9", "[1,2,4,8,16,32,64,128,256]"},
+		{"a=log:1:10:3", "[1,3,10]"},	  /* 3.162 rounds to 3 */
+		{"a=log:1:4:10", "[1,2,3,4]"},	  /* rounding repeats values: once each */
+		{"a=log:0.5:2:3", "[0.5,1.0,2.0]"}, /* real ends: reals */
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		if (!cases[i].values)
+			continue;
+		char *v = values_of(cases[i].arg);
+		g_assert_cmpstr(v, ==, cases[i].values);
+		g_free(v);
+	}
+	GString *why = g_string_new(NULL);
+	int col;
+	struct sweep_param *p = sweep_param_parse("memcg.cgroups.0.count,workloads.0.count=1,2", why,
+						  &col);
+	g_assert_cmpuint(g_strv_length(p->paths), ==, 2);
+	g_assert_cmpstr(p->paths[1], ==, "workloads.0.count");
+	g_assert_false(p->log);
+	sweep_param_free(p);
+	g_string_free(why, TRUE);
+}
+
+static void test_errors(void)
+{
+	static const struct {
+		const char *arg, *why;
+		int col;
+	} cases[] = {
+		{"=1,2", "expected PATH[,PATH...]=VALUES, got \"=1,2\"", 1},
+		{"a.b", "expected PATH[,PATH...]=VALUES, got \"a.b\"", 1},
+		{"a,,b=1", "empty path in \"a,,b=1\"", 1},
+		{"a=1,,2", "value 2: expected a number, a string or a boolean", 3},
+		{"a=[1],2", "value 1: expected a number, a string or a boolean", 3},
+		{"a=lin:1:2", "expected lin:START:STOP:N with numbers START, STOP and a count N", 3},
+		{"a=lin:x:2:3", "expected lin:START:STOP:N with numbers START, STOP and a count N", 3},
+		{"a=log:0:8:4", "a log range needs START and STOP > 0", 3},
+		{"a=lin:1:2:0", "expected a count N from 1 to 1024, got 0", 3},
+		{"a=lin:1:2:99999999999", "expected a count N from 1 to 1024, got 99999999999", 3},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		GString *why = g_string_new(NULL);
+		int col = 0;
+		g_assert_null(sweep_param_parse(cases[i].arg, why, &col));
+		g_assert_cmpstr(why->str, ==, cases[i].why);
+		g_assert_cmpint(col, ==, cases[i].col);
+		g_string_free(why, TRUE);
+	}
+}
+
+static void test_grid(void)
+{
+	GString *why = g_string_new(NULL);
+	int col;
+	struct sweep_param *ps[] = {sweep_param_parse("x.a=1,2,3", why, &col),
+				    sweep_param_parse("y.b,z.b=node,memcg", why, &col)};
+	g_assert_cmpuint(sweep_grid_size(ps, 2), ==, 6);
+	/* the last parameter varies fastest: (1,node) (1,memcg) (2,node) ... */
+	size_t idx[2];
+	sweep_grid_point(ps, 2, 3, idx);
+	g_assert_cmpuint(idx[0], ==, 1);
+	g_assert_cmpuint(idx[1], ==, 1);
+	char **sets = sweep_grid_sets(ps, 2, 4);
+	g_assert_cmpuint(g_strv_length(sets), ==, 3);
+	g_assert_cmpstr(sets[0], ==, "x.a=3");
+	g_assert_cmpstr(sets[1], ==, "y.b=\"node\"");
+	g_assert_cmpstr(sets[2], ==, "z.b=\"node\"");
+	g_strfreev(sets);
+	char *label = sweep_grid_label(ps, 2, 5);
+	g_assert_cmpstr(label, ==, "a=3, b=memcg");
+	g_free(label);
+	json_t *params = json_pack("[{s:O}, {s:O}]", "values", ps[0]->values, "values", ps[1]->values);
+	json_t *vals = sweep_point_values(params, 5);
+	char *v = json_dumps(vals, JSON_COMPACT);
+	g_assert_cmpstr(v, ==, "[3,\"memcg\"]");
+	free(v);
+	json_decref(vals);
+	json_decref(params);
+	/* a grid past SWEEP_MAX_RUNS is refused, not allocated */
+	struct sweep_param *big[] = {sweep_param_parse("a=lin:1:1000:1000", why, &col),
+				     sweep_param_parse("b=lin:1:1000:1000", why, &col)};
+	g_assert_cmpuint(sweep_grid_size(big, 2), ==, 0);
+	for (int i = 0; i < 2; i++) {
+		sweep_param_free(ps[i]);
+		sweep_param_free(big[i]);
+	}
+	g_string_free(why, TRUE);
+}
+
+/* A sweep of 2 hold times x 2 variants x 3 replicas, runs long enough
+ * (20 ms simulated each) that a kill lands in the middle. */
+#define SWEEP_ARGS(dir)                                                                            \
+	"sweep", SCEN, "--set", "stop.duration_ns=20000000", "--param",                            \
+		"workloads.0.hold_ns,workloads.0.think_ns=lin:100:300:2", "--replicas", "3", "-j2", \
+		"--out", dir
+#define SWEEP_RUNS 12
+
+static char *sweep_reference(const char *top)
+{
+	char *dir = g_build_filename(top, "ref", NULL);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), NULL}, &out, &err), ==, 0);
+	char *want = g_strdup_printf("memcgsim: %s: all %d runs done; result in %s/result.json\n",
+				     dir, SWEEP_RUNS, dir);
+	g_assert_true(g_str_has_suffix(err, want));
+	g_free(want);
+	g_free(out);
+	g_free(err);
+	char *path = g_build_filename(dir, "result.json", NULL);
+	char *text = mcs_slurp(path);
+	g_assert_nonnull(text);
+	g_free(path);
+	g_free(dir);
+	return text;
+}
+
+static guint count_runs(const char *dir, guint *tmp)
+{
+	char *runs = g_build_filename(dir, "runs", NULL);
+	GDir *d = g_dir_open(runs, 0, NULL);
+	guint n = 0;
+	*tmp = 0;
+	const char *name;
+	while (d && (name = g_dir_read_name(d)))
+		if (strstr(name, ".tmp."))
+			(*tmp)++;
+		else
+			n++;
+	if (d)
+		g_dir_close(d);
+	g_free(runs);
+	return n;
+}
+
+static void test_resume_after_kill(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *ref = sweep_reference(top);
+	/* Kill the sweep for real at two moments: after its first run file, and
+	 * after half of them; each time --resume finishes the same sweep. */
+	const guint kill_after[] = {1, SWEEP_RUNS / 2};
+	for (size_t k = 0; k < G_N_ELEMENTS(kill_after); k++) {
+		char *dir = g_strdup_printf("%s/killed%zu", top, k);
+		const char *argv[] = {MCS_BINARY, SWEEP_ARGS(dir), NULL};
+		GPid pid;
+		int errfd;
+		g_assert_true(g_spawn_async_with_pipes(NULL, (char **)argv, NULL,
+						       G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+						       NULL, NULL, &errfd, NULL));
+		guint tmp = 0;
+		for (int i = 0; i < 20000 && count_runs(dir, &tmp) < kill_after[k]; i++)
+			g_usleep(1000);
+		kill(pid, SIGKILL);
+		int status;
+		g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+		g_assert_true(WIFSIGNALED(status));
+		close(errfd);
+		g_usleep(200000); /* its children die with it (PR_SET_PDEATHSIG) */
+		guint done = count_runs(dir, &tmp);
+		g_test_message("killed after %u runs", done);
+		g_assert_cmpuint(done, >=, kill_after[k]);
+		g_assert_cmpuint(done, <, SWEEP_RUNS);
+		char *res = g_build_filename(dir, "result.json", NULL);
+		g_assert_false(g_file_test(res, G_FILE_TEST_EXISTS));
+		char *out, *err;
+		/* without --resume the directory is not touched */
+		g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), NULL}, &out, &err), ==, 2);
+		char *want = g_strdup_printf(
+			"memcgsim: %s: already holds this sweep; --resume continues it\n", dir);
+		g_assert_cmpstr(err, ==, want);
+		g_free(want);
+		g_free(out);
+		g_free(err);
+		g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), "--resume", NULL}, &out,
+					&err),
+				==, 0);
+		g_free(out);
+		g_free(err);
+		g_assert_cmpuint(count_runs(dir, &tmp), ==, SWEEP_RUNS);
+		g_assert_cmpuint(tmp, ==, 0);
+		char *text = mcs_slurp(res);
+		g_assert_cmpstr(text, ==, ref);
+		g_free(text);
+		g_free(res);
+		g_free(dir);
+	}
+	g_free(ref);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
+static void test_shard_merge(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *ref = sweep_reference(top);
+	char *shards[4] = {NULL};
+	guint total = 0, tmp;
+	for (int k = 0; k < 3; k++) {
+		shards[k] = g_strdup_printf("%s/shard%d", top, k + 1);
+		char spec[8];
+		g_snprintf(spec, sizeof(spec), "%d/3", k + 1);
+		char *out, *err;
+		g_assert_cmpint(
+			mcs_cli((const char *[]){SWEEP_ARGS(shards[k]), "--shard", spec, NULL}, &out, &err),
+			==, 0);
+		guint n = count_runs(shards[k], &tmp);
+		g_assert_cmpuint(n, ==, SWEEP_RUNS / 3); /* runs k, k+3, k+6, k+9 */
+		char *want = g_strdup_printf("memcgsim: %s: %u of %d runs done; resume the sweep, or "
+					     "merge its shards, for the result\n",
+					     shards[k], n, SWEEP_RUNS);
+		if (!g_str_has_suffix(err, want))
+			g_printerr("got: %s\nwant: %s\n", err, want);
+		g_assert_true(g_str_has_suffix(err, want));
+		total += n;
+		g_free(want);
+		g_free(out);
+		g_free(err);
+	}
+	g_assert_cmpuint(total, ==, SWEEP_RUNS);
+	char *merged = g_build_filename(top, "merged", NULL);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"merge", "--out", merged, shards[0], shards[1],
+						 shards[2], NULL},
+				&out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	char *res = g_build_filename(merged, "result.json", NULL);
+	char *text = mcs_slurp(res);
+	g_assert_cmpstr(text, ==, ref);
+	/* a shard of another sweep does not merge */
+	char *other = g_build_filename(top, "other", NULL);
+	g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(other), "--seed", "2", "--shard", "1/3",
+						 NULL},
+				&out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	char *merged2 = g_build_filename(top, "merged2", NULL);
+	g_assert_cmpint(mcs_cli((const char *[]){"merge", "--out", merged2, shards[0], other, NULL},
+				&out, &err),
+			==, 2);
+	char *want = g_strdup_printf("memcgsim: %s: a different sweep from %s (sweep.json differs)\n",
+				     other, shards[0]);
+	g_assert_cmpstr(err, ==, want);
+	g_assert_false(g_file_test(merged2, G_FILE_TEST_EXISTS));
+	g_free(want);
+	g_free(out);
+	g_free(err);
+	g_free(other);
+	g_free(merged2);
+	g_free(text);
+	g_free(res);
+	g_free(merged);
+	for (int k = 0; k < 3; k++)
+		g_free(shards[k]);
+	g_free(ref);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
+static void test_cli_errors(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *dir = g_build_filename(top, "out", NULL);
+	static const struct {
+		const char *param, *err;
+	} cases[] = {
+		{"workloads.0.hold_ns=lin:1:2", "--param:1:21: workloads.0.hold_ns: expected "
+						"lin:START:STOP:N with numbers START, STOP and a "
+						"count N\n"},
+		{"workloads.0.hold_nz=1,2", "--set:1:21: workloads.0.hold_nz: unknown key "
+					    "\"hold_nz\" (did you mean \"hold_ns\"?) (at sweep point "
+					    "hold_nz=1)\n"},
+		{"workloads.0.hold_ns=abc", "--set:1:21: workloads.0.hold_ns: expected a number in "
+					    "[0, 1000000000000], got \"abc\" (at sweep point "
+					    "hold_ns=abc)\n"},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		char *out, *err;
+		g_assert_cmpint(mcs_cli((const char *[]){"sweep", SCEN, "--param", cases[i].param,
+							 "--out", dir, NULL},
+					&out, &err),
+				==, 2);
+		g_assert_cmpstr(err, ==, cases[i].err);
+		g_assert_false(g_file_test(dir, G_FILE_TEST_EXISTS)); /* nothing written */
+		g_free(out);
+		g_free(err);
+	}
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"sweep", SCEN, "--shard", "4/3", "--out", dir, NULL},
+				&out, &err),
+			==, 2);
+	g_assert_cmpstr(err, ==, "memcgsim: --shard: expected K/N with 1 <= K <= N, got \"4/3\"\n");
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(top);
+	g_free(dir);
+	g_free(top);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/sweep/grid/values", test_values);
+	g_test_add_func("/sweep/grid/errors", test_errors);
+	g_test_add_func("/sweep/grid/points", test_grid);
+	g_test_add_func("/sweep/cli/errors", test_cli_errors);
+	g_test_add_func("/sweep/resume/sigkill", test_resume_after_kill);
+	g_test_add_func("/sweep/shard/merge", test_shard_merge);
+	return g_test_run();
+}
