@@ -323,7 +323,25 @@ static void test_cli_errors(void)
 		g_free(out);
 		g_free(err);
 	}
+	/* a parameter in the scenario's "sweep" is pointed at in the file */
+	char *file = g_build_filename(top, "s.json", NULL);
+	g_assert_true(g_file_set_contents(
+		file,
+		"{\"name\": \"t\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 2},\n"
+		" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 2, \"think_ns\": 100, "
+		"\"hold_ns\": 10}],\n"
+		" \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000},\n"
+		" \"sweep\": [\"workloads.0.hold_ns=log:0:1:3\"]}\n",
+		-1, NULL));
 	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"sweep", file, "--out", dir, NULL}, &out, &err), ==, 2);
+	char *want = g_strdup_printf("%s:4:12: sweep.0: a log range needs START and STOP > 0\n", file);
+	g_assert_cmpstr(err, ==, want);
+	g_assert_false(g_file_test(dir, G_FILE_TEST_EXISTS));
+	g_free(want);
+	g_free(file);
+	g_free(out);
+	g_free(err);
 	g_assert_cmpint(mcs_cli((const char *[]){"sweep", SCEN, "--shard", "4/3", "--out", dir, NULL},
 				&out, &err),
 			==, 2);
