@@ -1,4 +1,5 @@
 #include "metrics.h"
+#include <glib.h>
 #include <string.h>
 
 static const struct metric_desc metric_table[] = {
@@ -6,10 +7,13 @@ static const struct metric_desc metric_table[] = {
 	{"acquisitions_per_us", true, "/us"},
 	{"lock_utilisation", false, ""},
 	{"wait_per_acquisition_ns", false, "ns"},
+	{"cpu_time_ns.sys", false, "ns"},
+	{"cpu_time_ns.spin", false, "ns"},
 	{NULL, false, NULL},
 };
 
 static const struct metric_desc unknown = {"", false, ""};
+static const struct metric_desc unknown_ns = {"", false, "ns"};
 
 const struct metric_desc *metric_desc_find(const char *name)
 {
@@ -18,5 +22,19 @@ const struct metric_desc *metric_desc_find(const char *name)
 	for (const struct metric_desc *d = metric_table; d->name; d++)
 		if (strcmp(d->name, name) == 0)
 			return d;
-	return &unknown;
+	return g_str_has_suffix(name, "_ns") ? &unknown_ns : &unknown;
+}
+
+/* A sweep's summary and plots: every metric, then kernel and spinning CPU
+ * time (what `time` reports as sys, the figure published comparisons use). */
+GPtrArray *metric_sweep_keys(json_t *variant)
+{
+	GPtrArray *keys = g_ptr_array_new();
+	const char *k;
+	json_t *m;
+	json_object_foreach (json_object_get(variant, "metrics"), k, m)
+		g_ptr_array_add(keys, (gpointer)k);
+	g_ptr_array_add(keys, (gpointer) "cpu_time_ns.sys");
+	g_ptr_array_add(keys, (gpointer) "cpu_time_ns.spin");
+	return keys;
 }

@@ -9,5 +9,10 @@ struct metric_desc {
 };
 
 /* The description of @name (a "w<N>." prefix is ignored); unknown metrics
- * are taken as lower-is-better times. */
+ * are taken as lower-is-better (times when they end in "_ns"). */
 const struct metric_desc *metric_desc_find(const char *name);
+/* The keys a sweep is summarised and plotted by (pointers into @variant,
+ * or static); free with g_ptr_array_free(a, TRUE). */
+#include <glib.h>
+#include <jansson.h>
+GPtrArray *metric_sweep_keys(json_t *variant);

@@ -133,22 +133,36 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, const char *di
 	json_array_foreach (points, i, p)
 		numeric &= json_is_number(json_array_get(json_object_get(p, "values"), 0));
 	const struct metric_desc *d = metric_desc_find(metric);
-	double scale = 1, top = 0;
+	double scale = 1, top = 0, bottom = 0;
 	json_array_foreach (points, i, p)
-		json_array_foreach (point_variants(p), v, var)
-			top = MAX(top, json_number_value(
-					       json_object_get(json_object_get(var, "metrics"), metric)));
-	const char *unit = d->unit ? d->unit : "";
-	if (g_str_has_suffix(metric, "_ns")) {
+		json_array_foreach (point_variants(p), v, var) {
+			size_t ns;
+			double *xs = result_samples(var, metric, &ns);
+			for (size_t k = 0; k < ns; k++) {
+				top = MAX(top, xs[k]);
+				bottom = MIN(bottom, xs[k]);
+			}
+			g_free(xs);
+		}
+	const char *unit = d->unit;
+	if (g_str_equal(unit, "ns")) {
 		scale = top >= 1e9 ? 1e9 : top >= 1e6 ? 1e6 : top >= 1e3 ? 1e3 : 1;
 		unit = top >= 1e9 ? "s" : top >= 1e6 ? "ms" : top >= 1e3 ? "us" : "ns";
 	}
 	char *name = g_strdup_printf("metric-%02d", n);
 	char *title = g_strdup_printf("%s against %s (mean, 95%% CI)", metric, pname);
-	char *ylabel = *unit ? g_strdup_printf("%s (%s)", metric, unit) : g_strdup(metric);
+	/* "elapsed_ns" in s reads "elapsed (s)"; "cpu_time_ns.sys", "CPU time sys (s)" */
+	char *shown = g_str_has_prefix(metric, "cpu_time_ns.")
+			      ? g_strdup_printf("CPU time %s", metric + strlen("cpu_time_ns."))
+		      : g_str_has_suffix(metric, "_ns") ? g_strndup(metric, strlen(metric) - 3)
+							 : g_strdup(metric);
+	char *ylabel = *unit ? g_strdup_printf("%s (%s)", shown, unit) : g_strdup(shown);
+	g_free(shown);
 	struct fig *f = fig_new(name, title, pname, ylabel);
 	if (json_is_true(json_object_get(param, "log")))
 		g_string_append(f->script, "set logscale x 2\n");
+	if (bottom >= 0) /* no error bar below a value that cannot be negative */
+		g_string_append(f->script, "set yrange [0:*]\n");
 	GString *tics = g_string_new(NULL);
 	json_array_foreach (point_variants(json_array_get(points, 0)), v, var) {
 		GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -316,13 +330,11 @@ GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 	bool ok = true;
 	if (points) {
 		json_t *base = json_array_get(point_variants(json_array_get(points, 0)), 0);
-		int n = 0;
-		const char *k;
-		json_t *m;
-		if (json_array_size(json_object_get(doc, "params")))
-			json_object_foreach (json_object_get(base, "metrics"), k, m)
-				if (ok)
-					ok = plot_metric(doc, k, n++, dir, plots, err);
+		GPtrArray *keys = metric_sweep_keys(base);
+		for (guint n = 0; ok && n < keys->len && json_array_size(json_object_get(doc, "params"));
+		     n++)
+			ok = plot_metric(doc, keys->pdata[n], (int)n, dir, plots, err);
+		g_ptr_array_free(keys, TRUE);
 		json_t *results = json_array(), *labels = json_array();
 		size_t i;
 		json_t *p;

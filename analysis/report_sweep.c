@@ -18,18 +18,22 @@ static json_t *point_variants(json_t *point)
 	return json_object_get(json_object_get(point, "result"), "variants");
 }
 
-/* The unit a "*_ns" metric reads best in over all points. */
+/* The unit a time metric reads best in over all points. */
 static double metric_scale(json_t *points, const char *metric, const char **unit)
 {
 	double top = 0;
 	size_t i, v;
 	json_t *p, *var;
 	json_array_foreach (points, i, p)
-		json_array_foreach (point_variants(p), v, var)
-			top = MAX(top, fabs(json_number_value(
-					       json_object_get(json_object_get(var, "metrics"), metric))));
+		json_array_foreach (point_variants(p), v, var) {
+			size_t n;
+			double *x = result_samples(var, metric, &n);
+			for (size_t k = 0; k < n; k++)
+				top = MAX(top, fabs(x[k]));
+			g_free(x);
+		}
 	*unit = "";
-	if (!g_str_has_suffix(metric, "_ns"))
+	if (!g_str_equal(metric_desc_find(metric)->unit, "ns"))
 		return 1;
 	static const struct {
 		double div;
@@ -123,15 +127,16 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 	g_free(head);
 	json_t *points = json_object_get(sweep, "points");
 	json_t *base = json_array_get(point_variants(json_array_get(points, 0)), 0);
-	const char *k;
-	json_t *m;
-	json_object_foreach (json_object_get(base, "metrics"), k, m) {
+	GPtrArray *keys = metric_sweep_keys(base);
+	for (guint n = 0; n < keys->len; n++) {
+		const char *k = keys->pdata[n];
 		char *title = g_strdup_printf("%s by point: mean +- 95%% CI (change against %s; "
 					      "*...* = significant)",
 					      k, json_string_value(json_object_get(base, "name")));
 		metric_table(points, k, report_section_add(sections, title)->body);
 		g_free(title);
 	}
+	g_ptr_array_free(keys, TRUE);
 	size_t i;
 	json_t *p;
 	json_array_foreach (points, i, p) {

@@ -16,3 +16,8 @@ double *result_samples(json_t *variant, const char *key, size_t *n);
 /* The result document of a scenario whose base is @base: @variants
  * (result_variant()s, stolen) with the scenario's name, description, seed. */
 json_t *result_document(json_t *base, json_t *variants);
+/* Check that @doc (a result or sweep result read from a file) has what the
+ * reports use, with the right types; false with "PATH: expected ..." in @err. */
+#include <glib.h>
+#include <stdbool.h>
+bool result_check(json_t *doc, GError **err);

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "output.h"
 #include "report.h"
+#include "result.h"
 #include "sweep.h"
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +83,12 @@ static json_t *report_input(struct cli *c)
 	    !g_str_equal(fmt ? fmt : "", "memcgsim-sweep-1")) {
 		g_set_error(&err, g_quark_from_static_string("memcgsim"), 0,
 			    "%s: format: expected \"memcgsim-result-1\" or \"memcgsim-sweep-1\"", in);
+		g_clear_pointer(&doc, json_decref);
+	}
+	GError *bad = NULL;
+	if (doc && !result_check(doc, &bad)) {
+		g_set_error(&err, g_quark_from_static_string("memcgsim"), 0, "%s: %s", in, bad->message);
+		g_error_free(bad);
 		g_clear_pointer(&doc, json_decref);
 	}
 	json_t *points = doc ? json_object_get(doc, "points") : NULL;

@@ -5,6 +5,7 @@
 #include "plot.h"
 #include "test_util.h"
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define GOLDEN MCS_SOURCE_DIR "/tests/golden/"
@@ -19,7 +20,13 @@ static void assert_golden(const char *const *args, const char *golden)
 	char *path = g_strconcat(GOLDEN, golden, NULL);
 	char *want = mcs_slurp(path);
 	g_assert_nonnull(want);
-	g_assert_cmpstr(out, ==, want);
+	if (!g_str_equal(out, want)) { /* leave what it printed for a diff */
+		char *actual = g_strconcat(golden, ".actual", NULL);
+		g_file_set_contents(actual, out, -1, NULL);
+		g_printerr("output differs from %s: see %s\n", path, actual);
+		g_free(actual);
+	}
+	g_assert_true(g_str_equal(out, want));
 	g_free(want);
 	g_free(path);
 	g_free(out);
@@ -155,6 +162,72 @@ static void test_sort_and_errors(void)
 	}
 }
 
+/* A result file edited by hand or by an attacker: a clear error, exit 2. */
+static void test_hostile_result(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	char *in = g_build_filename(dir, "r.json", NULL);
+	static const struct {
+		const char *path; /* JSON pointer-ish: keys and indices */
+		const char *value, *err;
+	} cases[] = {
+		{"variants.0.name", "5", "variants.0.name: expected a string"},
+		{"variants.0.per_replica.1.metrics.elapsed_ns", "\"x\"",
+		 "variants.0.per_replica.1.metrics.elapsed_ns: expected a number"},
+		{"variants.1.locks.0.contention_points.0.site", "null",
+		 "variants.1.locks.0.contention_points.0.site: expected a string"},
+		{"variants.1", "3", "variants.1: expected an object"},
+		{"variants", "{}", "variants: expected an array"},
+		{"variants", "[]", "variants: expected at least one variant"},
+		{"variants.0.per_replica", "[]", "variants.0.per_replica: expected at least one replica"},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		json_t *doc = json_load_file(FIXTURE, 0, NULL);
+		char **keys = g_strsplit(cases[i].path, ".", -1);
+		json_t *at = doc;
+		guint n = g_strv_length(keys);
+		for (guint k = 0; k + 1 < n; k++)
+			at = json_is_array(at) ? json_array_get(at, (size_t)atoi(keys[k]))
+					       : json_object_get(at, keys[k]);
+		json_t *v = json_loads(cases[i].value, JSON_DECODE_ANY, NULL);
+		if (json_is_array(at))
+			json_array_set_new(at, (size_t)atoi(keys[n - 1]), v);
+		else
+			json_object_set_new(at, keys[n - 1], v);
+		g_strfreev(keys);
+		g_assert_cmpint(json_dump_file(doc, in, 0), ==, 0);
+		json_decref(doc);
+		static const char *const formats[] = {"text", "md", "html", "csv"};
+		for (size_t f = 0; f < G_N_ELEMENTS(formats); f++) {
+			char *out, *err;
+			g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", formats[f],
+								 NULL},
+						&out, &err),
+					==, 2);
+			char *want = g_strdup_printf("%s: %s\n", in, cases[i].err);
+			g_assert_cmpstr(err, ==, want);
+			g_free(want);
+			g_assert_cmpstr(out, ==, "");
+			g_free(out);
+			g_free(err);
+		}
+	}
+	/* nesting deeper than any parser should follow */
+	GString *deep = g_string_new(NULL);
+	for (int i = 0; i < 100000; i++)
+		g_string_append_c(deep, '[');
+	g_assert_true(g_file_set_contents(in, deep->str, (gssize)deep->len, NULL));
+	g_string_free(deep, TRUE);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", in, NULL}, &out, &err), ==, 2);
+	g_assert_true(g_str_has_prefix(err, in));
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(in);
+	g_free(dir);
+}
+
 static void test_sweep_golden(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
@@ -264,6 +337,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/run-matches-report", test_run_matches_report);
 	g_test_add_func("/report/html/hostile-names", test_html_hostile);
 	g_test_add_func("/report/sort-and-errors", test_sort_and_errors);
+	g_test_add_func("/report/hostile-result", test_hostile_result);
 	g_test_add_func("/report/sweep/golden", test_sweep_golden);
 	g_test_add_func("/trace/chrome", test_trace);
 	return g_test_run();

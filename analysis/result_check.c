@@ -1,0 +1,152 @@
+/* Checking a result or sweep document read back from a file before the
+ * reports walk it: every member they use has the type they expect, so a
+ * hand-edited or hostile file gets a clear error, not a crash. */
+#include "result.h"
+#include "spec.h"
+
+struct check {
+	GString *path; /* where we are, dotted */
+	GError **err;
+};
+
+static bool fail(struct check *c, const char *key, const char *what)
+{
+	g_set_error(c->err, MCS_ERROR, 0, "%s%s%s: expected %s", c->path->str,
+		    c->path->len ? "." : "", key, what);
+	return false;
+}
+
+static bool not_object(struct check *c)
+{
+	g_set_error(c->err, MCS_ERROR, 0, "%s: expected an object", c->path->str);
+	return false;
+}
+
+typedef bool (*check_fn)(struct check *c, json_t *v);
+
+/* Member @key of @o: present when @required, of the type @is tests. */
+static bool member(struct check *c, json_t *o, const char *key, int (*is)(const json_t *),
+		   const char *what, bool required)
+{
+	json_t *v = json_object_get(o, key);
+	if (!v)
+		return !required || fail(c, key, what);
+	return is(v) || fail(c, key, what);
+}
+
+static int is_string(const json_t *v) { return json_is_string(v); }
+static int is_number(const json_t *v) { return json_is_number(v); }
+static int is_object(const json_t *v) { return json_is_object(v); }
+static int is_array(const json_t *v) { return json_is_array(v); }
+
+/* Every element of array @key of @o passes @fn (on objects). */
+static bool each(struct check *c, json_t *o, const char *key, check_fn fn, bool required)
+{
+	if (!member(c, o, key, is_array, "an array", required))
+		return false;
+	size_t i, len = c->path->len;
+	json_t *v;
+	json_array_foreach (json_object_get(o, key), i, v) {
+		g_string_append_printf(c->path, "%s%s.%zu", len ? "." : "", key, i);
+		bool ok = json_is_object(v) ? fn(c, v) : not_object(c);
+		g_string_truncate(c->path, len);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* Every member of object @key of @o is a number. */
+static bool numbers(struct check *c, json_t *o, const char *key)
+{
+	if (!member(c, o, key, is_object, "an object", true))
+		return false;
+	const char *k;
+	json_t *v;
+	json_object_foreach (json_object_get(o, key), k, v)
+		if (!json_is_number(v)) {
+			char *p = g_strdup_printf("%s.%s", key, k);
+			fail(c, p, "a number");
+			g_free(p);
+			return false;
+		}
+	return true;
+}
+
+static bool point_site(struct check *c, json_t *p)
+{
+	return member(c, p, "site", is_string, "a string", true);
+}
+
+static bool lock(struct check *c, json_t *l)
+{
+	return member(c, l, "class", is_string, "a string", true) &&
+	       member(c, l, "type", is_string, "a string", false) &&
+	       member(c, l, "wait_ns", is_object, "an object", true) &&
+	       member(c, l, "hold_ns", is_object, "an object", true) &&
+	       member(c, l, "wait_cdf", is_array, "an array", false) &&
+	       each(c, l, "contention_points", point_site, false) &&
+	       each(c, l, "contending_points", point_site, false);
+}
+
+static bool replica(struct check *c, json_t *r)
+{
+	return member(c, r, "sim_time_ns", is_number, "a number", true) &&
+	       numbers(c, r, "cpu_time_ns") && numbers(c, r, "metrics") &&
+	       each(c, r, "locks", lock, true);
+}
+
+static bool variant(struct check *c, json_t *v)
+{
+	return member(c, v, "name", is_string, "a string", true) &&
+	       member(c, v, "description", is_string, "a string", false) &&
+	       replica(c, v) && each(c, v, "per_replica", replica, true) &&
+	       (json_array_size(json_object_get(v, "per_replica")) > 0 ||
+		fail(c, "per_replica", "at least one replica")) &&
+	       member(c, v, "memcg", is_object, "an object", false) &&
+	       member(c, v, "lockdep", is_array, "an array", false);
+}
+
+static bool result(struct check *c, json_t *r)
+{
+	return member(c, r, "scenario", is_string, "a string", true) &&
+	       each(c, r, "variants", variant, true) &&
+	       (json_array_size(json_object_get(r, "variants")) > 0 ||
+		fail(c, "variants", "at least one variant"));
+}
+
+static bool param(struct check *c, json_t *p)
+{
+	return member(c, p, "paths", is_array, "an array", true) &&
+	       (json_is_string(json_array_get(json_object_get(p, "paths"), 0)) ||
+		fail(c, "paths", "an array of strings")) &&
+	       member(c, p, "spec", is_string, "a string", true) &&
+	       member(c, p, "values", is_array, "an array", true);
+}
+
+static bool point(struct check *c, json_t *p)
+{
+	if (!member(c, p, "label", is_string, "a string", true) ||
+	    !member(c, p, "values", is_array, "an array", true) ||
+	    !member(c, p, "result", is_object, "an object", true))
+		return false;
+	size_t len = c->path->len;
+	g_string_append(c->path, ".result");
+	bool ok = result(c, json_object_get(p, "result"));
+	g_string_truncate(c->path, len);
+	return ok;
+}
+
+bool result_check(json_t *doc, GError **err)
+{
+	struct check c = {g_string_new(NULL), err};
+	bool sweep = json_object_get(doc, "points") != NULL;
+	bool ok = sweep ? member(&c, doc, "scenario", is_string, "a string", true) &&
+				  each(&c, doc, "params", param, true) &&
+				  each(&c, doc, "points", point, true) &&
+				  (json_array_size(json_object_get(doc, "points")) > 0 ||
+				   fail(&c, "points", "at least one point"))
+			: result(&c, doc);
+	g_string_free(c.path, TRUE);
+	return ok;
+}
