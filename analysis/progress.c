@@ -2,12 +2,16 @@
 
 #define BAR_WIDTH 30
 
+static void progress_draw(struct progress *p, const char *what, double wall_s);
+
 void progress_start(struct progress *p, FILE *out, size_t total, size_t done, bool tty)
 {
 	*p = (struct progress){.out = out, .total = total, .done = done, .done_before = done,
 			       .start = g_get_monotonic_time(), .tty = tty};
 	if (!tty && done)
 		fprintf(out, "sweep: %zu of %zu runs already done\n", done, total);
+	if (tty)
+		progress_draw(p, NULL, 0);
 }
 
 /* "1:05:09", "4:07", "0:03". */
@@ -20,9 +24,8 @@ static void put_duration(GString *s, double secs)
 		g_string_append_printf(s, "%ld:%02ld", t / 60, t % 60);
 }
 
-void progress_step(struct progress *p, const char *what, double wall_s)
+static void progress_draw(struct progress *p, const char *what, double wall_s)
 {
-	p->done++;
 	double elapsed = (double)(g_get_monotonic_time() - p->start) / 1e6;
 	size_t fresh = p->done - p->done_before;
 	double eta = fresh ? elapsed / (double)fresh * (double)(p->total - p->done) : 0;
@@ -36,7 +39,10 @@ void progress_step(struct progress *p, const char *what, double wall_s)
 				       p->total ? 100.0 * (double)p->done / (double)p->total : 100);
 		put_duration(s, elapsed);
 		g_string_append(s, "  ETA ");
-		put_duration(s, eta);
+		if (fresh)
+			put_duration(s, eta);
+		else
+			g_string_append(s, "-:--");
 		g_string_append(s, "\033[K");
 	} else {
 		g_string_append_printf(s, "sweep: %zu/%zu %s (%.1f s), ETA ", p->done, p->total, what,
@@ -47,6 +53,12 @@ void progress_step(struct progress *p, const char *what, double wall_s)
 	fputs(s->str, p->out);
 	fflush(p->out);
 	g_string_free(s, TRUE);
+}
+
+void progress_step(struct progress *p, const char *what, double wall_s)
+{
+	p->done++;
+	progress_draw(p, what, wall_s);
 }
 
 void progress_finish(struct progress *p)

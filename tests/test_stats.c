@@ -29,6 +29,15 @@ static void test_welch(void)
 	g_assert_cmpfloat_with_epsilon(stats_welch_p(a, 1, b, 3), 1.0, 1e-12);
 	/* 95% CI half-width of {1,2,3}: t(0.975, 2) * 1 / sqrt(3) = 4.302653 / 1.732051 */
 	g_assert_cmpfloat_with_epsilon(stats_ci95(a, 3), 2.484138, 1e-6);
+	/* Unequal sizes and variances: c = {1..5} (mean 3, var 2.5), d = {2,4,6}
+	 * (mean 4, var 4): s^2 = 2.5/5 + 4/3 = 11/6, t = -1 / sqrt(11/6) =
+	 * -0.7385489, df = (11/6)^2 / (0.5^2/4 + (4/3)^2/2) = 3.5328467,
+	 * p = I_{df/(df+t^2)}(df/2, 1/2) = 0.5062142 (mpmath, 30 digits). */
+	const double c[] = {1, 2, 3, 4, 5}, d[] = {2, 4, 6};
+	g_assert_cmpfloat_with_epsilon(stats_welch_p(c, 5, d, 3), 0.5062142, 1e-6);
+	g_assert_cmpfloat_with_epsilon(stats_welch_p(d, 3, c, 5), 0.5062142, 1e-6);
+	/* 95% CI of c: t(0.975, 4) * sqrt(2.5) / sqrt(5) = 2.7764451 * 0.7071068 */
+	g_assert_cmpfloat_with_epsilon(stats_ci95(c, 5), 1.9632432, 1e-6);
 }
 
 int main(int argc, char **argv)
