@@ -1,5 +1,7 @@
 #include "output.h"
+#include <glib/gstdio.h>
 #include <stdio.h>
+#include <string.h>
 
 gboolean output_write(const char *path, const char *data, gsize len, GError **err)
 {
@@ -9,4 +11,18 @@ gboolean output_write(const char *path, const char *data, gsize len, GError **er
 	}
 	/* g_file_set_contents writes a temporary file and renames it. */
 	return g_file_set_contents(path, data, (gssize)len, err);
+}
+
+void output_remove_files(const char *dir, const char *part)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *n;
+	while (d && (n = g_dir_read_name(d)))
+		if (!part || strstr(n, part)) {
+			char *p = g_build_filename(dir, n, NULL);
+			g_unlink(p);
+			g_free(p);
+		}
+	if (d)
+		g_dir_close(d);
 }

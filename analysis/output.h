@@ -5,3 +5,5 @@
 
 /* @path NULL or "-": standard output. */
 gboolean output_write(const char *path, const char *data, gsize len, GError **err);
+/* Remove the files in @dir whose names contain @part (NULL: every file). */
+void output_remove_files(const char *dir, const char *part);

@@ -1,5 +1,6 @@
 #include "plot.h"
 #include "metrics.h"
+#include "report.h"
 #include "result.h"
 #include "sim_engine.h"
 #include "spec.h"
@@ -145,10 +146,8 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, const char *di
 			g_free(xs);
 		}
 	const char *unit = d->unit;
-	if (g_str_equal(unit, "ns")) {
-		scale = top >= 1e9 ? 1e9 : top >= 1e6 ? 1e6 : top >= 1e3 ? 1e3 : 1;
-		unit = top >= 1e9 ? "s" : top >= 1e6 ? "ms" : top >= 1e3 ? "us" : "ns";
-	}
+	if (g_str_equal(unit, "ns"))
+		scale = report_unit(top, &unit);
 	char *name = g_strdup_printf("metric-%02d", n);
 	char *title = g_strdup_printf("%s against %s (mean, 95%% CI)", metric, pname);
 	/* "elapsed_ns" in s reads "elapsed (s)"; "cpu_time_ns.sys", "CPU time sys (s)" */

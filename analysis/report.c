@@ -1,19 +1,28 @@
 #include "report.h"
 #include "sim_engine.h"
 #include "version.h"
+#include <math.h>
 #include <stdlib.h>
 
-void report_time(GString *out, double ns, int width)
+double report_unit(double ns, const char **unit)
 {
 	static const struct {
 		double div;
 		const char *unit;
 	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
 	size_t i = 0;
-	while (i + 1 < G_N_ELEMENTS(units) && ns < units[i].div)
+	while (i + 1 < G_N_ELEMENTS(units) && fabs(ns) < units[i].div)
 		i++;
+	*unit = units[i].unit;
+	return units[i].div;
+}
+
+void report_time(GString *out, double ns, int width)
+{
+	const char *unit;
+	double div = report_unit(ns, &unit);
 	char num[64];
-	g_snprintf(num, sizeof(num), "%.2f %s", ns / units[i].div, units[i].unit);
+	g_snprintf(num, sizeof(num), "%.2f %s", ns / div, unit);
 	g_string_append_printf(out, "%*s", width, num);
 }
 

@@ -58,5 +58,8 @@ void report_csv(json_t *doc, GString *out);
 /* The elements of @array, sorted with @cmp (on json_t **); free with
  * g_ptr_array_free(a, TRUE). */
 GPtrArray *report_sorted(json_t *array, GCompareFunc cmp);
+/* The unit a duration of @ns reads best in: its size in ns, and its name
+ * ("s", "ms", "us", "ns"). */
+double report_unit(double ns, const char **unit);
 /* A duration in ns with a scaled unit ("2.13 us"), @width wide. */
 void report_time(GString *out, double ns, int width);

@@ -50,20 +50,12 @@ static double gain(double base, double v, bool higher_is_better)
 /* A "*_ns" metric is shown in the unit its baseline mean reads best in. */
 static char *display_name(const char *metric, double baseline, double *scale)
 {
-	static const struct {
-		double div;
-		const char *unit;
-	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}};
 	*scale = 1;
 	if (!g_str_has_suffix(metric, "_ns"))
 		return g_strdup(metric);
-	for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
-		if (fabs(baseline) >= units[i].div) {
-			*scale = units[i].div;
-			return g_strdup_printf("%.*s (%s)", (int)strlen(metric) - 3, metric,
-					       units[i].unit);
-		}
-	return g_strdup_printf("%.*s (ns)", (int)strlen(metric) - 3, metric);
+	const char *unit;
+	*scale = report_unit(baseline, &unit);
+	return g_strdup_printf("%.*s (%s)", (int)strlen(metric) - 3, metric, unit);
 }
 
 static void compare_metric(json_t *variants, const char *metric, GString *out)

@@ -1,6 +1,7 @@
 /* Rendering a report: text, Markdown, HTML (self-contained, every string
  * escaped), JSON and CSV. */
 #include "metrics.h"
+#include "output.h"
 #include "plot.h"
 #include "report.h"
 #include "spec.h"
@@ -124,20 +125,6 @@ static void plot_free(gpointer p)
 	g_free(x);
 }
 
-static void remove_tree(const char *dir)
-{
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *n;
-	while (d && (n = g_dir_read_name(d))) {
-		char *p = g_build_filename(dir, n, NULL);
-		g_unlink(p);
-		g_free(p);
-	}
-	if (d)
-		g_dir_close(d);
-	g_rmdir(dir);
-}
-
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err)
 {
 	if (o->format == REPORT_JSON) {
@@ -161,8 +148,10 @@ bool report_render(json_t *doc, const struct report_opts *o, GString *out, GErro
 		render_sections(doc, o, plots, out);
 	if (plots)
 		g_ptr_array_free(plots, TRUE);
-	if (tmp)
-		remove_tree(tmp);
+	if (tmp) {
+		output_remove_files(tmp, NULL);
+		g_rmdir(tmp);
+	}
 	g_free(tmp);
 	return ok;
 }

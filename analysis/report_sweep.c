@@ -35,15 +35,7 @@ static double metric_scale(json_t *points, const char *metric, const char **unit
 	*unit = "";
 	if (!g_str_equal(metric_desc_find(metric)->unit, "ns"))
 		return 1;
-	static const struct {
-		double div;
-		const char *unit;
-	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
-	size_t k = 0;
-	while (k + 1 < G_N_ELEMENTS(units) && top < units[k].div)
-		k++;
-	*unit = units[k].unit;
-	return units[k].div;
+	return report_unit(top, unit);
 }
 
 static void metric_cell(GString *out, json_t *base, json_t *var, const char *metric, double scale)

@@ -1,6 +1,7 @@
 /* Running a sweep: the plan (grid x variants x replicas), its directory,
  * resuming, shards and merging. */
 #include "sweep.h"
+#include "output.h"
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
@@ -275,16 +276,7 @@ static int dir_prepare(const char *dir, json_t *manifest, bool resume, bool merg
 static void dir_clean(const char *dir)
 {
 	char *runs = g_build_filename(dir, "runs", NULL);
-	GDir *d = g_dir_open(runs, 0, NULL);
-	const char *n;
-	while (d && (n = g_dir_read_name(d)))
-		if (strstr(n, ".tmp.")) {
-			char *p = g_build_filename(runs, n, NULL);
-			g_unlink(p);
-			g_free(p);
-		}
-	if (d)
-		g_dir_close(d);
+	output_remove_files(runs, ".tmp.");
 	g_free(runs);
 }
 
