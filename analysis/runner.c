@@ -141,7 +141,7 @@ json_t *runner_run(const struct scenario *sc, const char *only, int parallel, co
 					       .seed = scenario_replica_seed(scenario_seed(v->doc), r)};
 			if (trace && r == 0) {
 				j.trace = g_strdup_printf("%s.%u.part", trace, i);
-				j.trace_pid = (int)i + 1;
+				j.trace_pid = (int)traces->len + 1; /* sim_trace_join names it */
 				g_ptr_array_add(traces, (gpointer)j.trace);
 				g_ptr_array_add(names, v->name);
 			}

@@ -135,9 +135,11 @@ static json_t *manifest_new(const struct plan *pl, const struct sweep_opts *o, c
 		g_free(label);
 	}
 	char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+	/* the file's name, not its path: shards run from other directories */
+	char *file = g_path_get_basename(o->scenario);
 	json_t *base = sc0->base;
 	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:i, s:I}",
-			      "format", "memcgsim-sweep-plan-1", "scenario_file", o->scenario,
+			      "format", "memcgsim-sweep-plan-1", "scenario_file", file,
 			      "scenario_sha256", sum, "scenario",
 			      json_string_value(json_object_get(base, "name")), "description",
 			      json_string_value(json_object_get(base, "description")), "seed",
@@ -145,6 +147,7 @@ static json_t *manifest_new(const struct plan *pl, const struct sweep_opts *o, c
 			      "params", manifest_params(pl), "variants", variants, "points", points,
 			      "replicas", o->replicas, "runs", (json_int_t)pl->runs->len);
 	g_free(sum);
+	g_free(file);
 	return m;
 }
 
