@@ -396,16 +396,9 @@ static int finish(const char *dir, json_t *m, bool failed)
 	return !ok || failed || violation ? EXIT_FAILED : 0;
 }
 
-struct sweep_progress {
-	struct progress bar;
-	const struct plan *pl;
-};
-
-static void run_done(struct runner_job *j, void *ctx)
+static void run_done(struct runner_job *j, void *bar)
 {
-	struct sweep_progress *sp = ctx;
-	const char *name = json_string_value(json_object_get(j->meta, "run_name"));
-	progress_step(&sp->bar, name, j->wall_s);
+	progress_step(bar, json_string_value(json_object_get(j->meta, "run_name")), j->wall_s);
 }
 
 int sweep_run(const struct sweep_opts *o)
@@ -444,11 +437,11 @@ int sweep_run(const struct sweep_opts *o)
 				   v->name, "replica", r->replica, "seed", (json_int_t)r->seed);
 		g_array_append_val(jobs, j);
 	}
-	struct sweep_progress sp = {.pl = &pl};
-	progress_start(&sp.bar, stderr, mine, mine - jobs->len, o->tty);
+	struct progress bar;
+	progress_start(&bar, stderr, mine, mine - jobs->len, o->tty);
 	struct runner_job *js = (struct runner_job *)(void *)jobs->data;
-	bool ok = runner_jobs(js, jobs->len, o->jobs, run_done, &sp, &err);
-	progress_finish(&sp.bar);
+	bool ok = runner_jobs(js, jobs->len, o->jobs, run_done, &bar, &err);
+	progress_finish(&bar);
 	if (!ok) {
 		fprintf(stderr, "memcgsim: %s\n", err->message);
 		g_error_free(err);
