@@ -175,10 +175,11 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, const char *di
 				continue;
 			}
 			g_hash_table_add(seen, g_strdup(key));
-			char *label = json_array_size(json_object_get(p, "values")) > 1
-					      ? g_strdup_printf("%s %s",
-								json_string_value(json_object_get(var, "name")), key)
-					      : g_strdup(json_string_value(json_object_get(var, "name")));
+			/* "per-node cpus_per_node=16": the point's label less its first part */
+			const char *rest_label =
+				strstr(json_string_value(json_object_get(p, "label")), ", ");
+			char *label = g_strdup_printf("%s%s", json_string_value(json_object_get(var, "name")),
+						      rest_label ? rest_label + 1 : "");
 			fig_block(f, label, "1:2:3", "yerrorlines");
 			g_free(label);
 			size_t j, k = 0;

@@ -64,14 +64,18 @@ static void metric_table(json_t *points, const char *metric, GString *out)
 {
 	const char *unit;
 	double scale = metric_scale(points, metric, &unit);
-	g_string_append_printf(out, "%-*s", LABEL_W, "");
 	size_t i, v;
 	json_t *p, *var;
+	int width = LABEL_W; /* the longest label's */
+	json_array_foreach (points, i, p)
+		width = MAX(width, (int)g_utf8_strlen(json_string_value(json_object_get(p, "label")),
+						      -1));
+	g_string_append_printf(out, "%-*s", width, "");
 	json_array_foreach (point_variants(json_array_get(points, 0)), v, var)
 		g_string_append_printf(out, " %*s", CELL_W, json_string_value(json_object_get(var, "name")));
 	g_string_append_c(out, '\n');
 	json_array_foreach (points, i, p) {
-		g_string_append_printf(out, "%-*s", LABEL_W,
+		g_string_append_printf(out, "%-*s", width,
 				       json_string_value(json_object_get(p, "label")));
 		json_t *vars = point_variants(p);
 		json_array_foreach (vars, v, var)
