@@ -11,6 +11,15 @@
 
 #define PLOT_SIZE "800,500"
 
+void plot_free(gpointer p)
+{
+	struct plot *x = p;
+	g_free(x->name);
+	g_free(x->title);
+	g_free(x->svg);
+	g_free(x);
+}
+
 char *plot_quote(const char *s)
 {
 	GString *q = g_string_new("'");
@@ -115,11 +124,6 @@ static bool fig_finish(struct fig *f, const char *dir, GPtrArray *plots, GError 
 	return ok;
 }
 
-static json_t *point_variants(json_t *point)
-{
-	return json_object_get(json_object_get(point, "result"), "variants");
-}
-
 /* One metric against the first parameter: a line per variant and value of
  * the other parameters. */
 static bool plot_metric(json_t *sweep, const char *metric, int n, const char *dir,
@@ -136,7 +140,7 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, const char *di
 	const struct metric_desc *d = metric_desc_find(metric);
 	double scale = 1, top = 0, bottom = 0;
 	json_array_foreach (points, i, p)
-		json_array_foreach (point_variants(p), v, var) {
+		json_array_foreach (result_point_variants(p), v, var) {
 			size_t ns;
 			double *xs = result_samples(var, metric, &ns);
 			for (size_t k = 0; k < ns; k++) {
@@ -163,7 +167,7 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, const char *di
 	if (bottom >= 0) /* no error bar below a value that cannot be negative */
 		g_string_append(f->script, "set yrange [0:*]\n");
 	GString *tics = g_string_new(NULL);
-	json_array_foreach (point_variants(json_array_get(points, 0)), v, var) {
+	json_array_foreach (result_point_variants(json_array_get(points, 0)), v, var) {
 		GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 		json_array_foreach (points, i, p) { /* each value of the other parameters */
 			json_t *rest = json_deep_copy(json_object_get(p, "values"));
@@ -195,7 +199,7 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, const char *di
 					continue;
 				json_t *x = json_array_get(json_object_get(q, "values"), 0);
 				size_t ns;
-				double *xs = result_samples(json_array_get(point_variants(q), v), metric, &ns);
+				double *xs = result_samples(json_array_get(result_point_variants(q), v), metric, &ns);
 				struct stats_summary s;
 				stats_summarise(xs, ns, !d->higher_is_better, &s);
 				double mean = d->higher_is_better ? s.hmean : s.amean;
@@ -325,11 +329,11 @@ GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 		g_set_error(err, MCS_ERROR, 0, "%s: %s", dir, g_strerror(errno));
 		return NULL;
 	}
-	GPtrArray *plots = g_ptr_array_new();
+	GPtrArray *plots = g_ptr_array_new_with_free_func(plot_free);
 	json_t *points = json_object_get(doc, "points");
 	bool ok = true;
 	if (points) {
-		json_t *base = json_array_get(point_variants(json_array_get(points, 0)), 0);
+		json_t *base = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
 		GPtrArray *keys = metric_sweep_keys(base);
 		for (guint n = 0; ok && n < keys->len && json_array_size(json_object_get(doc, "params"));
 		     n++)
@@ -354,16 +358,7 @@ GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 		ok = plot_waits(doc, "", dir, plots, err) && plot_cpu(results, NULL, dir, plots, err);
 		json_decref(results);
 	}
-	if (!ok) {
-		for (guint i = 0; i < plots->len; i++) {
-			struct plot *x = plots->pdata[i];
-			g_free(x->name);
-			g_free(x->title);
-			g_free(x->svg);
-			g_free(x);
-		}
-		g_ptr_array_free(plots, TRUE);
-		return NULL;
-	}
+	if (!ok)
+		g_clear_pointer(&plots, g_ptr_array_unref);
 	return plots;
 }

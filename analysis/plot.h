@@ -17,6 +17,7 @@ struct plot {
 	char *svg;   /* path of the SVG */
 };
 
+void plot_free(gpointer plot);
 /* Write the plots of @doc (a result or a sweep result) into @dir and run
  * gnuplot on them; the list of struct plot, or NULL with @err. */
 GPtrArray *plot_all(json_t *doc, const char *dir, GError **err);

@@ -116,15 +116,6 @@ static void render_sections(json_t *doc, const struct report_opts *o, GPtrArray 
 	g_ptr_array_free(sections, TRUE);
 }
 
-static void plot_free(gpointer p)
-{
-	struct plot *x = p;
-	g_free(x->name);
-	g_free(x->title);
-	g_free(x->svg);
-	g_free(x);
-}
-
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err)
 {
 	if (o->format == REPORT_JSON) {
@@ -142,8 +133,6 @@ bool report_render(json_t *doc, const struct report_opts *o, GString *out, GErro
 		return false;
 	GPtrArray *plots = dir ? plot_all(doc, dir, err) : NULL;
 	bool ok = !dir || plots;
-	if (ok && plots)
-		g_ptr_array_set_free_func(plots, plot_free);
 	if (ok && o->format != REPORT_JSON && o->format != REPORT_CSV)
 		render_sections(doc, o, plots, out);
 	if (plots)

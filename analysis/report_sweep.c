@@ -13,11 +13,6 @@
 #define LABEL_W 28
 #define CELL_W 34
 
-static json_t *point_variants(json_t *point)
-{
-	return json_object_get(json_object_get(point, "result"), "variants");
-}
-
 /* The unit a time metric reads best in over all points. */
 static double metric_scale(json_t *points, const char *metric, const char **unit)
 {
@@ -25,7 +20,7 @@ static double metric_scale(json_t *points, const char *metric, const char **unit
 	size_t i, v;
 	json_t *p, *var;
 	json_array_foreach (points, i, p)
-		json_array_foreach (point_variants(p), v, var) {
+		json_array_foreach (result_point_variants(p), v, var) {
 			size_t n;
 			double *x = result_samples(var, metric, &n);
 			for (size_t k = 0; k < n; k++)
@@ -71,13 +66,13 @@ static void metric_table(json_t *points, const char *metric, GString *out)
 		width = MAX(width, (int)g_utf8_strlen(json_string_value(json_object_get(p, "label")),
 						      -1));
 	g_string_append_printf(out, "%-*s", width, "");
-	json_array_foreach (point_variants(json_array_get(points, 0)), v, var)
+	json_array_foreach (result_point_variants(json_array_get(points, 0)), v, var)
 		g_string_append_printf(out, " %*s", CELL_W, json_string_value(json_object_get(var, "name")));
 	g_string_append_c(out, '\n');
 	json_array_foreach (points, i, p) {
 		g_string_append_printf(out, "%-*s", width,
 				       json_string_value(json_object_get(p, "label")));
-		json_t *vars = point_variants(p);
+		json_t *vars = result_point_variants(p);
 		json_array_foreach (vars, v, var)
 			metric_cell(out, json_array_get(vars, 0), var, metric, scale);
 		g_string_append_c(out, '\n');
@@ -89,8 +84,8 @@ static void metric_table(json_t *points, const char *metric, GString *out)
 static void header(json_t *sweep, GString *out)
 {
 	json_t *points = json_object_get(sweep, "points");
-	json_t *first = json_array_get(point_variants(json_array_get(points, 0)), 0);
-	size_t nv = json_array_size(point_variants(json_array_get(points, 0)));
+	json_t *first = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
+	size_t nv = json_array_size(result_point_variants(json_array_get(points, 0)));
 	size_t reps = (size_t)json_integer_value(json_object_get(first, "replicas"));
 	size_t i;
 	json_t *p;
@@ -122,7 +117,7 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 	header(sweep, report_section_add(sections, head)->body);
 	g_free(head);
 	json_t *points = json_object_get(sweep, "points");
-	json_t *base = json_array_get(point_variants(json_array_get(points, 0)), 0);
+	json_t *base = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
 	GPtrArray *keys = metric_sweep_keys(base);
 	for (guint n = 0; n < keys->len; n++) {
 		const char *k = keys->pdata[n];
@@ -140,7 +135,7 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 					      json_string_value(json_object_get(p, "label")));
 		GString *body = report_section_add(sections, title)->body;
 		g_free(title);
-		json_t *vars = point_variants(p);
+		json_t *vars = result_point_variants(p);
 		if (json_array_size(vars) >= 2) {
 			report_compare(vars, body);
 			g_string_append_c(body, '\n');

@@ -335,3 +335,8 @@ json_t *result_document(json_t *base, json_t *variants)
 			 json_string_value(json_object_get(base, "description")), "seed",
 			 json_integer_value(json_object_get(base, "seed")), "variants", variants);
 }
+
+json_t *result_point_variants(json_t *point)
+{
+	return json_object_get(json_object_get(point, "result"), "variants");
+}

@@ -16,6 +16,8 @@ double *result_samples(json_t *variant, const char *key, size_t *n);
 /* The result document of a scenario whose base is @base: @variants
  * (result_variant()s, stolen) with the scenario's name, description, seed. */
 json_t *result_document(json_t *base, json_t *variants);
+/* The variants of a sweep's point. */
+json_t *result_point_variants(json_t *point);
 /* Check that @doc (a result or sweep result read from a file) has what the
  * reports use, with the right types; false with "PATH: expected ..." in @err. */
 #include <glib.h>

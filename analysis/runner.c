@@ -14,7 +14,7 @@
  * beside @dest and renamed over it, so a reader sees all of it or nothing. */
 static int write_run_file(const struct runner_job *j, json_t *r, int violation)
 {
-	json_t *doc = json_deep_copy(j->meta ? j->meta : json_object());
+	json_t *doc = j->meta ? json_deep_copy(j->meta) : json_object();
 	json_object_set_new(doc, "violation", json_boolean(violation));
 	json_object_set_new(doc, "result", r);
 	char *tmp = g_strdup_printf("%s.tmp.%d", j->dest, (int)getpid());

@@ -3,6 +3,7 @@
 #include "output.h"
 #include "report.h"
 #include "result.h"
+#include "spec.h"
 #include "sweep.h"
 #include <stdio.h>
 #include <string.h>
@@ -74,20 +75,20 @@ static json_t *report_input(struct cli *c)
 		json_error_t je;
 		doc = json_load_file(in, 0, &je);
 		if (!doc)
-			g_set_error(&err, g_quark_from_static_string("memcgsim"), 0,
+			g_set_error(&err, MCS_ERROR, 0,
 				    "%s:%d:%d: (root): %s", in, je.line < 1 ? 1 : je.line,
 				    je.column < 1 ? 1 : je.column, je.text);
 	}
 	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
 	if (doc && !g_str_equal(fmt ? fmt : "", "memcgsim-result-1") &&
 	    !g_str_equal(fmt ? fmt : "", "memcgsim-sweep-1")) {
-		g_set_error(&err, g_quark_from_static_string("memcgsim"), 0,
+		g_set_error(&err, MCS_ERROR, 0,
 			    "%s: format: expected \"memcgsim-result-1\" or \"memcgsim-sweep-1\"", in);
 		g_clear_pointer(&doc, json_decref);
 	}
 	GError *bad = NULL;
 	if (doc && !result_check(doc, &bad)) {
-		g_set_error(&err, g_quark_from_static_string("memcgsim"), 0, "%s: %s", in, bad->message);
+		g_set_error(&err, MCS_ERROR, 0, "%s: %s", in, bad->message);
 		g_error_free(bad);
 		g_clear_pointer(&doc, json_decref);
 	}
@@ -95,7 +96,7 @@ static json_t *report_input(struct cli *c)
 	if (doc && c->point >= 0) {
 		json_t *p = json_array_get(points, (size_t)c->point);
 		if (!p) {
-			g_set_error(&err, g_quark_from_static_string("memcgsim"), 0,
+			g_set_error(&err, MCS_ERROR, 0,
 				    "--point: expected a point of the sweep (0 to %zd), got %d",
 				    (ssize_t)json_array_size(points) - 1, c->point);
 			g_clear_pointer(&doc, json_decref);
