@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Check that a change leaves every result as it was: build BASE (a git
+# revision, default HEAD) beside the working tree, run every scenario under
+# scenarios/ with both builds (`--set replicas=1 --format json`), and compare
+# the outputs byte for byte. Exit 0 when all are identical, 1 otherwise.
+# Usage: scripts/same-results.sh [BASE]     (run ./scripts/setup.sh first)
+#        MCS_KEEP=DIR scripts/same-results.sh BASE   keeps the outputs in DIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base=${1:-HEAD}
+rev=$(git rev-parse --verify "$base^{commit}")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=${MCS_KEEP:-$tmp/out}
+mkdir -p "$tmp/src" "$out/base" "$out/new"
+git archive "$rev" | tar -x -C "$tmp/src"
+cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$tmp/build" --target memcgsim -j "$(nproc)" >/dev/null
+cmake --build build --target memcgsim -j "$(nproc)" >/dev/null
+
+status=0
+while IFS= read -r s; do
+	name=$(echo "$s" | tr / _)
+	for side in base new; do
+		bin=build/memcgsim
+		[ "$side" = base ] && bin=$tmp/build/memcgsim
+		"$bin" run "$s" --set replicas=1 --format json >"$out/$side/$name" 2>"$out/$side/$name.err" ||
+			echo "exit $?" >>"$out/$side/$name.err"
+	done
+	if cmp -s "$out/base/$name" "$out/new/$name" && cmp -s "$out/base/$name.err" "$out/new/$name.err"; then
+		printf 'same     %s\n' "$s"
+	else
+		printf 'DIFFERS  %s\n' "$s"
+		status=1
+	fi
+done < <(find scenarios -name '*.json' | LC_ALL=C sort)
+[ "$status" -eq 0 ] && echo "all results identical to $base ($rev)"
+exit "$status"
