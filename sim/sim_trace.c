@@ -1,6 +1,6 @@
 #include "sim_trace.h"
 #include "sim_engine.h"
-#include "spec.h"
+#include "mcs_error.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -2,8 +2,6 @@
 #include <math.h>
 #include <string.h>
 
-G_DEFINE_QUARK(memcgsim_scenario_error, mcs_error)
-
 #define DESCRIBE_MAX 40
 
 char *spec_describe(const json_t *v)

@@ -6,6 +6,7 @@
  * the JSON Schema that editors use, so the three cannot drift apart. */
 #pragma once
 #include "json_pos.h"
+#include "mcs_error.h"
 #include <glib.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -45,9 +46,6 @@ struct spec {
 	const struct spec *items;	 /* SPEC_ARRAY */
 	const struct spec_tag *tags;	 /* SPEC_TAGGED, {NULL}-terminated */
 };
-
-#define MCS_ERROR (mcs_error_quark())
-GQuark mcs_error_quark(void);
 
 /* Validate @doc against @s, filling in defaults. The first error wins and
  * reads "SOURCE:LINE:COLUMN: PATH: message". */

@@ -1,0 +1,3 @@
+#include "mcs_error.h"
+
+G_DEFINE_QUARK(memcgsim_scenario_error, mcs_error)

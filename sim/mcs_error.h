@@ -1,0 +1,13 @@
+/* mcs_error: the project's GError domain. Every layer reports failures as a
+ * GError in this domain; the code says what kind of failure it is, and only
+ * the command line (cli/) turns it into an exit status and prints it. */
+#pragma once
+#include <glib.h>
+
+#define MCS_ERROR (mcs_error_quark())
+GQuark mcs_error_quark(void);
+
+enum mcs_error_code {
+	MCS_ERROR_FAILED = 1, /* a simulation, a child process or an output failed: exit 1 */
+	MCS_ERROR_INPUT = 2,  /* bad usage or bad input; nothing was written: exit 2 */
+};
