@@ -1,9 +1,5 @@
 #include "fs.h"
-
-static sim_time_t cost(enum sim_cost_id id)
-{
-	return sim_machine()->cost[id];
-}
+#include "cost.h"
 
 static struct mem_cgroup *obj_memcg(struct obj_cgroup *objcg)
 {
@@ -33,12 +29,12 @@ static long inode_drop_page(struct sim_task *t, struct inode *inode)
 {
 	struct address_space *m = &inode->i_data;
 	struct lruvec *lv = &m->memcg->nodeinfo[m->nid];
-	spin_lock_hold(t, &lv->lru_lock, cost(SIM_COST_LRU_PAGE), SIM_CAT_SYS, SPIN_IRQ,
+	spin_lock_hold(t, &lv->lru_lock, cost(COST_LRU_PAGE), SIM_CAT_SYS, SPIN_IRQ,
 		       "invalidate_mapping_pages");
 	lv->nr_file -= m->nrpages; /* its LRU entry is skipped when reclaim reaches it */
 	long pages = m->nrpages;
 	m->nrpages = 0;
-	sim_task_charge(t, SIM_CAT_SYS, pages * cost(SIM_COST_RECLAIM_FILE_PAGE));
+	sim_task_charge(t, SIM_CAT_SYS, pages * cost(COST_RECLAIM_FILE_PAGE));
 	mem_cgroup_uncharge(t, m->memcg, pages);
 	inode->sb->stat.inode_pages_dropped += pages;
 	return pages;
@@ -47,7 +43,7 @@ static long inode_drop_page(struct sim_task *t, struct inode *inode)
 static void destroy_inode(struct sim_task *t, struct inode *inode, struct shrink_control *sc)
 {
 	struct super_block *sb = inode->sb;
-	sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_INODE_FREE));
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_INODE_FREE));
 	sc->nr_reclaimed_pages += obj_cgroup_uncharge(t, inode->objcg, sb->inode_bytes);
 	sb->nr_inodes--;
 	sb->stat.inodes_freed++;
@@ -70,7 +66,7 @@ static enum lru_status inode_lru_isolate(struct sim_task *t, struct list_lru *lr
 {
 	struct inode_walk *w = arg;
 	struct inode *inode = (struct inode *)item;
-	sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_LINE_SAME_NODE)); /* trylock i_lock */
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_SAME_NODE)); /* trylock i_lock */
 	if (inode->i_count) { /* in use again: just off the LRU */
 		list_lru_isolate(t, lru, l, item);
 		return LRU_REMOVED;
@@ -112,7 +108,7 @@ static enum lru_status dentry_lru_isolate(struct sim_task *t, struct list_lru *l
 {
 	GPtrArray *dispose = arg;
 	struct dentry *d = (struct dentry *)item;
-	sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_LINE_SAME_NODE)); /* trylock d_lock */
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_SAME_NODE)); /* trylock d_lock */
 	if (d->d_count) { /* in use: d_lru_isolate */
 		list_lru_isolate(t, lru, l, item);
 		return LRU_REMOVED;
@@ -132,7 +128,7 @@ static void shrink_dentry_list(struct sim_task *t, struct super_block *sb, GPtrA
 {
 	for (guint i = 0; i < dispose->len; i++) {
 		struct dentry *d = dispose->pdata[i];
-		sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_DENTRY_FREE));
+		sim_task_charge(t, SIM_CAT_SYS, cost(COST_DENTRY_FREE));
 		sc->nr_reclaimed_pages += obj_cgroup_uncharge(t, d->objcg, sb->dentry_bytes);
 		iput(t, d->d_inode);
 		sb->nr_dentries--;
@@ -223,7 +219,7 @@ void fs_read_file(struct sim_task *t, struct super_block *sb, struct mem_cgroup 
 		  struct folio_batch *fb)
 {
 	int nid = sim_cpu_node(sim_task_cpu(t));
-	sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_FILE_READ));
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_FILE_READ));
 	obj_cgroup_charge(t, memcg->objcg, sb->dentry_bytes + sb->inode_bytes); /* d_alloc, iget */
 	struct inode *inode = g_new0(struct inode, 1);
 	struct dentry *d = g_new0(struct dentry, 1);

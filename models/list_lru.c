@@ -1,12 +1,8 @@
 #include "list_lru.h"
+#include "cost.h"
 #include <string.h>
 
 static GPtrArray *memcg_list_lrus; /* every list_lru, for reparenting */
-
-static sim_time_t cost(enum sim_cost_id id)
-{
-	return sim_machine()->cost[id];
-}
 
 static void list_head_init(struct list_lru_one *l, struct mem_cgroup *memcg, int nid)
 {
@@ -200,7 +196,7 @@ void list_lru_move_items(struct list_lru *lru, int nid, struct list_lru_one *src
 bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		  struct mem_cgroup *memcg)
 {
-	struct lru_locked held = planned_hold(cost(SIM_COST_LIST_OP));
+	struct lru_locked held = planned_hold(cost(COST_LIST_OP));
 	struct list_lru_one *l =
 		lru->scope->lock_list(t, lru, nid, memcg, SPIN_PLAIN, false, __func__, &held);
 	bool added = !item->on;
@@ -220,7 +216,7 @@ bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *ite
 bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		  struct mem_cgroup *memcg)
 {
-	struct lru_locked held = planned_hold(cost(SIM_COST_LIST_OP));
+	struct lru_locked held = planned_hold(cost(COST_LIST_OP));
 	struct list_lru_one *l =
 		lru->scope->lock_list(t, lru, nid, memcg, SPIN_PLAIN, false, __func__, &held);
 	bool deleted = item->on != NULL;
@@ -242,7 +238,7 @@ bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *ite
 void list_lru_del_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		      struct mem_cgroup *memcg, long n)
 {
-	struct lru_locked held = planned_hold(2 * n * cost(SIM_COST_LIST_OP));
+	struct lru_locked held = planned_hold(2 * n * cost(COST_LIST_OP));
 	struct list_lru_one *l =
 		lru->scope->lock_list(t, lru, nid, memcg, SPIN_PLAIN, false, "list_lru_del", &held);
 	if (item->on) {
@@ -264,7 +260,7 @@ void list_lru_del_add(struct sim_task *t, struct list_lru *lru, struct lru_item 
 void list_lru_isolate(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,
 		      struct lru_item *item)
 {
-	sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_LIST_OP));
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LIST_OP));
 	list_del_item(item);
 	lru->scope->count_locked(lru, l->nid, l, -1);
 	lru->stat.isolated++;
@@ -303,7 +299,7 @@ restart:
 		if (*nr_to_walk <= 0)
 			break;
 		--*nr_to_walk;
-		sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_LINE_SAME_NODE));
+		sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_SAME_NODE));
 		enum lru_status ret = isolate(t, lru, item, l, &held, arg);
 		switch (ret) {
 		case LRU_REMOVED_RETRY:

@@ -4,6 +4,7 @@
  * leaves, in which case the parent's list is tried. The node's nr_items is
  * an atomic updated outside the lock. */
 #include "list_lru.h"
+#include "cost.h"
 
 static struct list_lru_one *list_lru_from_memcg(struct list_lru *lru, int nid,
 						struct mem_cgroup *memcg)
@@ -55,7 +56,7 @@ static void memcg_count_locked(struct list_lru *lru, int nid, struct list_lru_on
 static void memcg_count_unlocked(struct sim_task *t, struct list_lru *lru, int nid, long delta,
 				 long nr_ops)
 {
-	spin_lock_hold(t, &lru->node[nid].nr_line, nr_ops * sim_machine()->cost[SIM_COST_ATOMIC],
+	spin_lock_hold(t, &lru->node[nid].nr_line, nr_ops * cost(COST_ATOMIC),
 		       SIM_CAT_SYS, SPIN_PLAIN, "list_lru_node_nr_items");
 	lru->node[nid].nr_items += delta;
 }
@@ -70,7 +71,7 @@ static void memcg_reparent_one(struct sim_task *t, struct list_lru *lru, int nid
 	/* The parent cannot be dying before its child has been reparented. */
 	struct list_lru_one *dst = list_lru_from_memcg(lru, nid, parent);
 	list_lru_lock(t, &dst->lock, SPIN_PLAIN, "memcg_reparent_list_lrus", &dst_held);
-	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_LIST_OP]);
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LIST_OP));
 	list_lru_move_items(lru, nid, src, dst);
 	src->nr_items = LONG_MIN; /* dead: lookups go to the parent */
 	list_lru_unlock(t, &dst_held);

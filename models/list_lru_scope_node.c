@@ -2,6 +2,7 @@
  * one spinlock protects adding, deleting, isolating and reparenting for every
  * memcg's list on the node, and the node's nr_items. */
 #include "list_lru.h"
+#include "cost.h"
 
 /* list_lru_from_memcg_idx: the list of memcg index @idx on @nid. */
 static struct list_lru_one *list_lru_from_memcg_idx(struct list_lru *lru, int nid,
@@ -51,7 +52,7 @@ static void node_reparent_one(struct sim_task *t, struct list_lru *lru, int nid,
 	struct lru_locked held = {0};
 	list_lru_lock(t, &lru->node[nid].lock, SPIN_IRQ, "memcg_reparent_list_lrus", &held);
 	struct list_lru_one *dst = list_lru_from_memcg_idx(lru, nid, parent);
-	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_LIST_OP]);
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LIST_OP));
 	list_lru_move_items(lru, nid, src, dst);
 	list_lru_unlock(t, &held);
 }

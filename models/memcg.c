@@ -1,15 +1,11 @@
 #include "memcg.h"
+#include "cost.h"
 #include "list_lru.h"
 #include "shrinker.h"
 #include "vmscan.h"
 #include <string.h>
 
 struct memcg_tree *memcg_tree;
-
-static sim_time_t cost(enum sim_cost_id id)
-{
-	return sim_machine()->cost[id];
-}
 
 static void page_counter_init(struct page_counter *c, long max, struct page_counter *parent)
 {
@@ -131,7 +127,7 @@ struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *p
 /* One atomic on the counter's cache line. */
 static void page_counter_atomic(struct sim_task *t, struct page_counter *c, const char *site)
 {
-	spin_lock_hold(t, &c->line, cost(SIM_COST_ATOMIC), SIM_CAT_SYS, SPIN_PLAIN, site);
+	spin_lock_hold(t, &c->line, cost(COST_ATOMIC), SIM_CAT_SYS, SPIN_PLAIN, site);
 }
 
 bool page_counter_try_charge(struct sim_task *t, struct page_counter *counter, long nr,
@@ -258,7 +254,7 @@ void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
 void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file)
 {
 	struct lruvec *lv = &memcg->nodeinfo[nid];
-	spin_lock_hold(t, &lv->lru_lock, (anon + file) * cost(SIM_COST_LRU_PAGE), SIM_CAT_SYS,
+	spin_lock_hold(t, &lv->lru_lock, (anon + file) * cost(COST_LRU_PAGE), SIM_CAT_SYS,
 		       SPIN_IRQ, "folio_batch_move_lru");
 	lv->nr_anon += anon;
 	lv->nr_file += file;
@@ -269,7 +265,7 @@ void folio_batch_move_lru(struct sim_task *t, struct folio_batch *fb)
 	if (!fb->nr)
 		return;
 	struct lruvec *lv = &fb->memcg->nodeinfo[fb->nid];
-	spin_lock_hold(t, &lv->lru_lock, fb->nr * cost(SIM_COST_LRU_PAGE), SIM_CAT_SYS, SPIN_IRQ,
+	spin_lock_hold(t, &lv->lru_lock, fb->nr * cost(COST_LRU_PAGE), SIM_CAT_SYS, SPIN_IRQ,
 		       __func__);
 	lv->nr_file += fb->nr;
 	for (int i = 0; i < fb->nr; i++)

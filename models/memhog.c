@@ -2,6 +2,7 @@
  * memhog), faulting pages in and charging them to its cgroup in batches of
  * MEMCG_CHARGE_BATCH pages; over the limit, the charge reclaims. */
 #include "memhog.h"
+#include "cost.h"
 #include "memcg.h"
 #include "scenario_memcg.h"
 #include <glib.h>
@@ -17,11 +18,6 @@ struct memhog {
 	struct memhog_task *tasks;
 };
 
-static sim_time_t cost(enum sim_cost_id id)
-{
-	return sim_machine()->cost[id];
-}
-
 static void memhog_loop(struct sim_task *t, void *arg)
 {
 	struct memhog_task *mt = arg;
@@ -30,8 +26,8 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		sim_task_sleep(t, mt->start);
 	for (long done = 0; done < mt->pages;) {
 		long n = MIN(MEMCG_CHARGE_BATCH, mt->pages - done);
-		sim_task_run(t, SIM_CAT_USER, n * cost(SIM_COST_MEMSET_PAGE));
-		sim_task_charge(t, SIM_CAT_SYS, n * cost(SIM_COST_ANON_FAULT)); /* do_anonymous_page */
+		sim_task_run(t, SIM_CAT_USER, n * cost(COST_MEMSET_PAGE));
+		sim_task_charge(t, SIM_CAT_SYS, n * cost(COST_ANON_FAULT)); /* do_anonymous_page */
 		mem_cgroup_charge(t, mt->memcg, n);
 		lru_add_pages(t, mt->memcg, nid, n, 0);
 		done += n;

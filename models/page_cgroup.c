@@ -1,11 +1,7 @@
 #include "page_cgroup.h"
+#include "cost.h"
 #include "rcu.h"
 #include <glib.h>
-
-static sim_time_t cost(enum sim_cost_id id)
-{
-	return sim_machine()->cost[id];
-}
 
 static long *stat_of(struct page_cgroup_map *map, struct mem_cgroup *memcg,
 		     enum mem_cgroup_page_stat_item item)
@@ -33,7 +29,7 @@ static void update_locked(struct sim_task *t, struct page_cgroup_map *map, struc
 			  enum mem_cgroup_page_stat_item item, long delta, enum spin_flavour fl,
 			  const char *site)
 {
-	spin_lock_hold(t, &pc->lock, cost(SIM_COST_MEMCG_PAGE_STAT), SIM_CAT_SYS, fl, site);
+	spin_lock_hold(t, &pc->lock, cost(COST_MEMCG_PAGE_STAT), SIM_CAT_SYS, fl, site);
 	__mem_cgroup_update_page_stat(map, pc, item, delta);
 	map->s.locked++;
 	map->s.locked_outside_move += map->moving == 0;
@@ -61,7 +57,7 @@ static void rcu_update(struct sim_task *t, struct page_cgroup_map *map, struct p
 	if (map->moving) {
 		update_locked(t, map, pc, item, delta, SPIN_IRQSAVE, site);
 	} else {
-		sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_MEMCG_PAGE_STAT));
+		sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_PAGE_STAT));
 		__mem_cgroup_update_page_stat(map, pc, item, delta);
 		map->s.lockless++;
 		map->s.lockless_during_move += map->move_phase;
@@ -132,7 +128,7 @@ void page_cgroup_map_free(struct page_cgroup_map *map)
 void mem_cgroup_update_page_stat(struct sim_task *t, struct page_cgroup_map *map, long page,
 				 enum mem_cgroup_page_stat_item item, long delta, const char *site)
 {
-	sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_PAGE_CGROUP_LOOKUP)); /* lookup_page_cgroup */
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_PAGE_CGROUP_LOOKUP)); /* lookup_page_cgroup */
 	map->ops->update_page_stat(t, map, &map->pc[page], item, delta, site);
 }
 
@@ -167,7 +163,7 @@ sim_time_t mem_cgroup_move_charge(struct sim_task *t, struct page_cgroup_map *ma
 	for (long i = first; i < first + n && i < map->nr_pages; i++) {
 		struct page_cgroup *pc = &map->pc[i];
 		/* mem_cgroup_move_account: under the page's lock, irqs off */
-		spin_lock_hold(t, &pc->lock, 2 * cost(SIM_COST_MEMCG_PAGE_STAT), SIM_CAT_SYS,
+		spin_lock_hold(t, &pc->lock, 2 * cost(COST_MEMCG_PAGE_STAT), SIM_CAT_SYS,
 			       SPIN_IRQSAVE, "mem_cgroup_move_account");
 		for (int item = 0; item < MEMCG_NR_PAGE_STAT; item++) {
 			/* what this page contributes moves with it (one mapping) */

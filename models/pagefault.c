@@ -6,6 +6,7 @@
  * movecharge: task migration with move_charge: at given times the file's
  * page charges move to another cgroup and, the next time, back. */
 #include "mm.h"
+#include "cost.h"
 #include "page_cgroup.h"
 #include "sim_rng.h"
 #include "workload.h"
@@ -21,11 +22,10 @@ static void readfault_loop(struct sim_task *t, void *arg)
 {
 	struct readfault *rf = arg;
 	struct page_cgroup_map *map = mm_page_cgroup_map();
-	const struct sim_machine *m = sim_machine();
 	for (long it = 0; it < rf->iterations; it++) {
 		for (long p = 0; p < map->nr_pages; p++) {
 			sim_time_t start = sim_task_clock(t);
-			sim_task_charge(t, SIM_CAT_SYS, m->cost[SIM_COST_READ_FAULT]);
+			sim_task_charge(t, SIM_CAT_SYS, cost(COST_READ_FAULT));
 			mem_cgroup_update_page_stat(t, map, p, MEMCG_NR_FILE_MAPPED, +1,
 						    "page_add_file_rmap");
 			rf->fault_time += sim_task_clock(t) - start;
@@ -155,11 +155,10 @@ static void kbuild_loop(struct sim_task *t, void *arg)
 {
 	struct kbuild_task *k = arg;
 	struct page_cgroup_map *map = mm_page_cgroup_map();
-	const struct sim_machine *m = sim_machine();
 	for (long j = 0; j < k->jobs; j++) {
 		for (long f = 0; f < k->faults; f++) {
 			long p = (k->seed_page + j * 131 + f * 7) % map->nr_pages;
-			sim_task_charge(t, SIM_CAT_SYS, m->cost[SIM_COST_READ_FAULT]);
+			sim_task_charge(t, SIM_CAT_SYS, cost(COST_READ_FAULT));
 			mem_cgroup_update_page_stat(t, map, p, MEMCG_NR_FILE_MAPPED, +1,
 						    "page_add_file_rmap");
 		}

@@ -1,4 +1,5 @@
 #include "rcu.h"
+#include "cost.h"
 #include "sim_hist.h"
 #include "sim_irq.h"
 #include <string.h>
@@ -127,7 +128,7 @@ bool rcu_active(void)
 void rcu_read_lock(struct sim_task *t)
 {
 	sim_task_preempt_disable(t);
-	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_RCU_READ_LOCK]);
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_RCU_READ_LOCK));
 }
 
 void rcu_read_unlock(struct sim_task *t)
@@ -162,7 +163,7 @@ void synchronize_rcu_expedited(struct sim_task *t)
 	sim_task_flush(t);
 	sim_time_t start = sim_now();
 	int me = sim_task_cpu(t);
-	sim_task_charge(t, SIM_CAT_SYS, (R.ncpus - 1) * sim_machine()->cost[SIM_COST_IPI]);
+	sim_task_charge(t, SIM_CAT_SYS, (R.ncpus - 1) * cost(COST_IPI));
 	sim_task_flush(t);
 	/* Each CPU reports at once unless it is in a read-side (preemption
 	 * off) section: one still open reports when it ends (the hook); one

@@ -1,4 +1,5 @@
 #include "shrinker.h"
+#include "cost.h"
 
 static struct shrinker *registry[SHRINKER_MAX];
 static int nr_shrinkers;
@@ -46,7 +47,7 @@ static long *nr_deferred(struct mem_cgroup *memcg, int nid, int id)
 static long do_shrink_slab(struct sim_task *t, struct shrink_control *sc, struct shrinker *s,
 			   int priority)
 {
-	sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_SHRINKER_CALL]);
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_SHRINKER_CALL));
 	s->calls++;
 	sc->memcg->stat.shrinker_calls++;
 	long freeable = s->count_objects(t, s, sc);

@@ -1,4 +1,5 @@
 #include "spinlock.h"
+#include "cost.h"
 #include "sim_trace.h"
 #include "lockdep.h"
 
@@ -64,17 +65,16 @@ void spin_lock_destroy(struct spinlock *l)
 /* Cost of bringing the lock's cache line from CPU @from to CPU @to. */
 static sim_time_t line_cost(int from, int to)
 {
-	const struct sim_machine *m = sim_machine();
 	if (from < 0 || from == to)
-		return m->cost[SIM_COST_LINE_SAME_CPU];
+		return cost(COST_LINE_SAME_CPU);
 	if (sim_cpu_node(from) == sim_cpu_node(to))
-		return m->cost[SIM_COST_LINE_SAME_NODE];
-	return m->cost[SIM_COST_LINE_OTHER_NODE];
+		return cost(COST_LINE_SAME_NODE);
+	return cost(COST_LINE_OTHER_NODE);
 }
 
 static sim_time_t grant_after(int line_from, int cpu, sim_time_t start)
 {
-	return start + line_cost(line_from, cpu) + sim_machine()->cost[SIM_COST_LOCK_ACQ_REL];
+	return start + line_cost(line_from, cpu) + cost(COST_LOCK_ACQ_REL);
 }
 
 /* Drop the acquisitions whose planned release is at or before @now. */
@@ -171,7 +171,7 @@ static void irq_off(struct sim_task *t, enum spin_flavour fl)
 		return;
 	sim_task_irq_disable(t);
 	if (fl == SPIN_IRQSAVE)
-		sim_task_charge(t, SIM_CAT_SYS, sim_machine()->cost[SIM_COST_IRQ_SAVE_RESTORE]);
+		sim_task_charge(t, SIM_CAT_SYS, cost(COST_IRQ_SAVE_RESTORE));
 }
 
 static void irq_on(struct sim_task *t, enum spin_flavour fl)

@@ -1,12 +1,8 @@
 #include "swap.h"
+#include "cost.h"
 #include "workingset.h"
 
 struct swap_device *swap_active;
-
-static sim_time_t cost(enum sim_cost_id id)
-{
-	return sim_machine()->cost[id];
-}
 
 void swap_device_init(long pages, long batch, bool interleave,
 		      const struct list_lru_scope_ops *scope)
@@ -89,7 +85,7 @@ static long get_swap_pages(struct sim_task *t, long nr, long *first)
 	struct swap_device *si = swap_active;
 	int cpu = sim_task_cpu(t);
 	if (si->percpu_cluster[cpu].next >= si->percpu_cluster[cpu].end) {
-		spin_lock_hold(t, &si->lock, cost(SIM_COST_LIST_OP), SIM_CAT_SYS, SPIN_PLAIN,
+		spin_lock_hold(t, &si->lock, cost(COST_LIST_OP), SIM_CAT_SYS, SPIN_PLAIN,
 			       "get_swap_pages");
 		long c = next_free_cluster(si, cpu);
 		if (c < 0)
@@ -132,9 +128,9 @@ static void swap_out_step(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 {
 	struct swap_device *si = swap_active;
 	struct swap_space *space = &si->spaces[first >> SWAP_ADDRESS_SPACE_SHIFT];
-	sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_ZRAM_WRITE)); /* swap_writepage */
+	sim_task_charge(t, SIM_CAT_SYS, nr * cost(COST_ZRAM_WRITE)); /* swap_writepage */
 	struct spin_entry *xa = spin_lock(t, &space->i_pages, SPIN_IRQ, "__remove_mapping");
-	sim_task_charge(t, SIM_CAT_SYS, 2 * nr * cost(SIM_COST_XA_STORE));
+	sim_task_charge(t, SIM_CAT_SYS, 2 * nr * cost(COST_XA_STORE));
 	for (long slot = first; slot < first + nr;) {
 		struct xa_node *node = xa_node_get(t, slot, memcg, nid);
 		long end = MIN(first + nr, (node->index + 1) * XA_CHUNK_SIZE);

@@ -1,12 +1,8 @@
 #include "vmscan.h"
+#include "cost.h"
 #include "shrinker.h"
 #include "sim_trace.h"
 #include "swap.h"
-
-static sim_time_t cost(enum sim_cost_id id)
-{
-	return sim_machine()->cost[id];
-}
 
 /* shrink_folio_list: unmap and free; anonymous folios go to swap. */
 static long shrink_folio_list(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr,
@@ -14,13 +10,13 @@ static long shrink_folio_list(struct sim_task *t, struct mem_cgroup *memcg, int 
 {
 	long freed;
 	if (file) {
-		sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_RECLAIM_FILE_PAGE));
+		sim_task_charge(t, SIM_CAT_SYS, nr * cost(COST_RECLAIM_FILE_PAGE));
 		freed = nr;
 		memcg->stat.file_dropped += nr;
 		if (memcg_tree->file_pages_dropped)
 			memcg_tree->file_pages_dropped(t, memcg, nid, nr);
 	} else {
-		sim_task_charge(t, SIM_CAT_SYS, nr * cost(SIM_COST_RECLAIM_PAGE));
+		sim_task_charge(t, SIM_CAT_SYS, nr * cost(COST_RECLAIM_PAGE));
 		freed = swap_writeout_folios(t, memcg, nid, nr);
 		memcg->stat.pswpout += freed;
 	}
@@ -34,7 +30,7 @@ static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, i
 				 long nr_to_scan, bool file, struct scan_control *sc)
 {
 	struct lruvec *lv = &memcg->nodeinfo[nid];
-	spin_lock_hold(t, &lv->lru_lock, nr_to_scan * cost(SIM_COST_LRU_PAGE), SIM_CAT_SYS,
+	spin_lock_hold(t, &lv->lru_lock, nr_to_scan * cost(COST_LRU_PAGE), SIM_CAT_SYS,
 		       SPIN_IRQ, "isolate_lru_folios");
 	long *lru = file ? &lv->nr_file : &lv->nr_anon;
 	long taken = MIN(nr_to_scan, *lru);
@@ -43,7 +39,7 @@ static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, i
 	memcg->stat.pgscan += taken;
 	long freed = taken ? shrink_folio_list(t, memcg, nid, taken, file) : 0;
 	if (freed < taken) {
-		spin_lock_hold(t, &lv->lru_lock, (taken - freed) * cost(SIM_COST_LRU_PAGE),
+		spin_lock_hold(t, &lv->lru_lock, (taken - freed) * cost(COST_LRU_PAGE),
 			       SIM_CAT_SYS, SPIN_IRQ, "move_folios_to_lru");
 		*lru += taken - freed;
 	}

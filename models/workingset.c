@@ -1,9 +1,5 @@
 #include "workingset.h"
-
-static sim_time_t cost(enum sim_cost_id id)
-{
-	return sim_machine()->cost[id];
-}
+#include "cost.h"
 
 static struct mem_cgroup *xa_node_memcg(struct xa_node *node)
 {
@@ -55,7 +51,7 @@ static enum lru_status shadow_lru_isolate(struct sim_task *t, struct list_lru *l
 	}
 	list_lru_isolate(t, lru, l, item);
 	list_lru_unlock(t, held);
-	sim_task_charge(t, SIM_CAT_SYS, cost(SIM_COST_XA_NODE_FREE)); /* xa_delete_node */
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_XA_NODE_FREE)); /* xa_delete_node */
 	si->nodes[node->index] = NULL;
 	si->stat.nodes_reclaimed++;
 	spin_unlock(t, &space->i_pages, xa);

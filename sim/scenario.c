@@ -1,4 +1,5 @@
 #include "scenario.h"
+#include "cost.h"
 #include "scenario_memcg.h"
 #include "sim_dist.h"
 #include "sim_irq.h"
@@ -9,9 +10,9 @@
 
 /* The format ----------------------------------------------------------- */
 
-static struct spec cost_specs[SIM_COST_N];
-static struct spec_field cost_fields[SIM_COST_N + 1];
-static char *cost_defaults[SIM_COST_N];
+static struct spec cost_specs[COST_N];
+static struct spec_field cost_fields[COST_N + 1];
+static char *cost_defaults[COST_N];
 
 static const struct spec costs_spec = {
 	.kind = SPEC_OBJECT,
@@ -251,8 +252,8 @@ static const struct spec top_spec = {
 
 static gpointer init_cost_fields(gpointer unused)
 {
-	for (int i = 0; i < SIM_COST_N; i++) {
-		const struct sim_cost_desc *d = &sim_cost_table[i];
+	for (int i = 0; i < COST_N; i++) {
+		const struct sim_cost_desc *d = &cost_table[i];
 		cost_defaults[i] = g_strdup_printf("%.17g", d->default_ns);
 		cost_specs[i] = (struct spec){
 			.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e9};
@@ -292,8 +293,9 @@ void scenario_machine(json_t *doc, struct sim_machine *m)
 	m->cpus_per_node = (int)num(mj, "cpus_per_node");
 	m->clock_ghz = num(mj, "clock_ghz");
 	m->sched_slice = sim_from_ns(num(mj, "sched_slice_ns"));
-	for (int i = 0; i < SIM_COST_N; i++)
-		m->cost[i] = sim_from_ns(num(costs, sim_cost_table[i].key));
+	for (int i = 0; i < COST_N; i++)
+		m->cost[i] = sim_from_ns(num(costs, cost_table[i].key));
+	m->context_switch = m->cost[COST_CONTEXT_SWITCH];
 }
 
 struct sim_irq_source *scenario_irq_sources(json_t *doc, int *n)

@@ -274,7 +274,7 @@ static void task_wait_for_cpu(struct sim_task *t)
 {
 	g_queue_push_tail(&t->cpu->runq, t);
 	engine_block(t); /* cpu_put() made us current before waking us */
-	sim_task_charge(t, SIM_CAT_SYS, W.m.cost[SIM_COST_CONTEXT_SWITCH]);
+	sim_task_charge(t, SIM_CAT_SYS, W.m.context_switch);
 }
 
 static void task_main(int argc, char **argv)

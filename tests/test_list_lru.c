@@ -205,8 +205,8 @@ static void test_race_add_reparent(void)
 	memset(items, 0, sizeof(items));
 	static sim_time_t start;
 	/* The reparenter adds 20 items first; measure when it starts offline. */
-	start = 20 * (sim_from_ns(sim_cost_table[SIM_COST_LOCK_ACQ_REL].default_ns) +
-		      sim_from_ns(sim_cost_table[SIM_COST_LIST_OP].default_ns));
+	start = 20 * (sim_from_ns(cost_table[COST_LOCK_ACQ_REL].default_ns) +
+		      sim_from_ns(cost_table[COST_LIST_OP].default_ns));
 	sim_task_create("reparent", 0, race_reparenter, &start);
 	sim_task_create("add", 1, race_adder, &start);
 	g_assert_true(sim_engine_run());

@@ -15,13 +15,14 @@ static void mcs_subprocess_case(gconstpointer body)
 }
 
 /* A machine of @nodes x @cpus with the cost table's defaults. */
-#include "sim_machine.h"
+#include "cost.h"
 static inline struct sim_machine mcs_test_machine(int nodes, int cpus)
 {
 	struct sim_machine m = {.nodes = nodes, .cpus_per_node = cpus, .clock_ghz = 2.1,
 				.sched_slice = 750 * SIM_US};
-	for (int i = 0; i < SIM_COST_N; i++)
-		m.cost[i] = sim_from_ns(sim_cost_table[i].default_ns);
+	for (int i = 0; i < COST_N; i++)
+		m.cost[i] = sim_from_ns(cost_table[i].default_ns);
+	m.context_switch = m.cost[COST_CONTEXT_SWITCH];
 	return m;
 }
 

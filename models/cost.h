@@ -1,0 +1,50 @@
+/* cost: the models' cost table. Every cost a model charges is a scenario
+ * parameter, machine.costs.<key> in ns, with a documented default and its
+ * source (docs/costs.md). The loader puts a run's values into its machine's
+ * cost slots (struct sim_machine.cost, indexed by these ids), and models read
+ * them with cost(). To add a cost: an id here, its row in cost.c, then charge
+ * cost(COST_<ID>) where the kernel path spends it.
+ *
+ * The engine's own cost, the context switch, is a row here too (its key is a
+ * machine.costs key like the others); the loader hands its value to the
+ * engine as sim_machine.context_switch. */
+#pragma once
+#include "sim_engine.h"
+
+enum cost_id {
+	COST_LOCK_ACQ_REL,     /* uncontended spin_lock + spin_unlock */
+	COST_LINE_SAME_CPU,    /* lock cache line last held by this CPU */
+	COST_LINE_SAME_NODE,   /* ... by another CPU of the same node */
+	COST_LINE_OTHER_NODE,  /* ... by a CPU of another node */
+	COST_IRQ_SAVE_RESTORE, /* local_irq_save + local_irq_restore */
+	COST_CONTEXT_SWITCH,   /* switching a CPU between tasks: charged by the engine */
+	COST_ATOMIC,	   /* atomic on a shared counter (page_counter) */
+	COST_LIST_OP,	   /* list_add / list_del of a list_lru item, under its lock */
+	COST_XA_STORE,	   /* one swap-cache xarray store, under i_pages */
+	COST_XA_NODE_FREE,	   /* xa_delete_node of a shadow node */
+	COST_LRU_PAGE,	   /* isolating or putting back one page, under lru_lock */
+	COST_MEMSET_PAGE,	   /* user time writing one 4 KiB page */
+	COST_ANON_FAULT,	   /* kernel time of one anonymous page fault */
+	COST_RECLAIM_PAGE,	   /* shrink_folio_list work per page, not counting the below */
+	COST_ZRAM_WRITE,	   /* compressing and storing one page in zram */
+	COST_SHRINKER_CALL,	   /* one do_shrink_slab call: count_objects and setup */
+	COST_RECLAIM_FILE_PAGE, /* dropping one clean, unmapped page-cache page */
+	COST_FILE_READ,	   /* open + read + close of one small cached-miss file */
+	COST_DENTRY_FREE,	   /* __dentry_kill: unhash and free one dentry */
+	COST_INODE_FREE,	   /* evict + destroy_inode of one clean inode */
+	COST_RCU_READ_LOCK,	   /* rcu_read_lock + rcu_read_unlock */
+	COST_IPI,		   /* sending one IPI (synchronize_rcu_expedited) */
+	COST_READ_FAULT,	   /* a read fault on a cached file page, MEMCG=n */
+	COST_MEMCG_PAGE_STAT,  /* mem_cgroup_update_page_stat's work, lock excluded */
+	COST_PAGE_CGROUP_LOOKUP, /* finding a page's page_cgroup and its memcg */
+	COST_N
+};
+
+/* Indexed by enum cost_id. */
+extern const struct sim_cost_desc cost_table[COST_N];
+
+/* A cost of the running simulation's machine. */
+static inline sim_time_t cost(enum cost_id id)
+{
+	return sim_machine()->cost[id];
+}
