@@ -1,7 +1,7 @@
 #include "runner.h"
 #include "result.h"
 #include "sim_trace.h"
-#include "workload.h"
+#include "run.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -12,7 +12,7 @@
 
 /* The child of a sweep run: its result with the run's identity, written
  * beside @dest and renamed over it, so a reader sees all of it or nothing. */
-static int write_run_file(const struct runner_job *j, json_t *r, int violation)
+static int write_run_file(const struct runner_job *j, json_t *r, bool violation)
 {
 	json_t *doc = j->meta ? json_deep_copy(j->meta) : json_object();
 	json_object_set_new(doc, "violation", json_boolean(violation));
@@ -29,10 +29,10 @@ static void child_main(const struct runner_job *j)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(3); /* the parent died before prctl */
-	int violation = 0;
+	bool violation = false;
 	if (j->trace)
 		sim_trace_begin(j->trace, j->trace_pid);
-	json_t *r = workload_simulate(j->doc, j->seed, &violation);
+	json_t *r = run_simulate(j->config, j->seed, &violation);
 	if (j->trace)
 		sim_trace_end();
 	int rc = j->dest ? write_run_file(j, r, violation) : json_dump_file(r, j->path, JSON_COMPACT);
@@ -116,9 +116,10 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 	return ok;
 }
 
-json_t *runner_run_one(json_t *doc, uint64_t seed, bool *violation, GError **err)
+json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *violation,
+		       GError **err)
 {
-	struct runner_job j = {.doc = doc, .seed = seed};
+	struct runner_job j = {.config = config, .seed = seed};
 	if (!runner_jobs(&j, 1, 1, NULL, NULL, err))
 		return NULL;
 	*violation = j.violation;
@@ -136,9 +137,9 @@ json_t *runner_run(const struct scenario *sc, const char *only, int parallel, co
 		const struct scenario_variant *v = sc->variants->pdata[i];
 		if (only && !g_str_equal(only, v->name))
 			continue;
-		for (int r = 0; r < scenario_replicas(v->doc); r++) {
-			struct runner_job j = {.doc = v->doc,
-					       .seed = scenario_replica_seed(scenario_seed(v->doc), r)};
+		for (int r = 0; r < v->replicas; r++) {
+			struct runner_job j = {.config = v->config,
+					       .seed = scenario_replica_seed(v->seed, r)};
 			if (trace && r == 0) {
 				j.trace = g_strdup_printf("%s.%u.part", trace, i);
 				j.trace_pid = (int)traces->len + 1; /* sim_trace_join names it */

@@ -6,7 +6,7 @@
 
 /* One simulation. The caller fills in the first members. */
 struct runner_job {
-	json_t *doc;
+	const struct run_config *config;
 	uint64_t seed;
 	/* When set, the child itself writes {meta..., "violation", "result"} to
 	 * @dest atomically (a temporary file renamed over it) and the parent does
@@ -35,10 +35,11 @@ typedef void (*runner_done_fn)(struct runner_job *job, void *ctx);
  * children die with the parent (a killed sweep leaves no orphan behind). */
 bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
 		 GError **err);
-/* Run one simulation of @doc with @seed in a child process. Returns the
+/* Run one simulation of @config with @seed in a child process. Returns the
  * replica result, or NULL with @err set when the child died; *violation is
  * set when the run reported a failure (exit status 1). */
-json_t *runner_run_one(json_t *doc, uint64_t seed, bool *violation, GError **err);
+json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *violation,
+		       GError **err);
 /* Run every variant (or only @only, when not NULL) with all its replicas,
  * @parallel simulations at a time; the result does not depend on @parallel.
  * @trace: a Chrome trace of each variant's first replica (NULL: none). */

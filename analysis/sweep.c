@@ -207,10 +207,9 @@ static bool plan_build(struct plan *pl, const struct sweep_opts *o, GError **err
 		}
 		g_ptr_array_add(pl->points, at);
 		for (guint v = 0; v < at->variants->len; v++) {
-			json_t *doc = ((struct scenario_variant *)at->variants->pdata[v])->doc;
-			for (int r = 0; r < scenario_replicas(doc); r++) {
-				struct run run = {(guint)p, v, r,
-						  scenario_replica_seed(scenario_seed(doc), r),
+			const struct scenario_variant *sv = at->variants->pdata[v];
+			for (int r = 0; r < sv->replicas; r++) {
+				struct run run = {(guint)p, v, r, scenario_replica_seed(sv->seed, r),
 						  g_strdup_printf("p%04zu-v%02u-r%03d", p, v, r)};
 				g_array_append_val(pl->runs, run);
 			}
@@ -431,7 +430,7 @@ int sweep_run(const struct sweep_opts *o)
 		}
 		const struct scenario *sc = point_scenario(&pl, r->point);
 		const struct scenario_variant *v = sc->variants->pdata[r->variant];
-		struct runner_job j = {.doc = v->doc, .seed = r->seed, .dest = path};
+		struct runner_job j = {.config = v->config, .seed = r->seed, .dest = path};
 		j.meta = json_pack("{s:s, s:I, s:I, s:s, s:i, s:I}", "run_name", r->name, "point",
 				   (json_int_t)r->point, "variant", (json_int_t)r->variant, "variant_name",
 				   v->name, "replica", r->replica, "seed", (json_int_t)r->seed);

@@ -77,7 +77,7 @@ static double run_memcgsim(int n, sim_time_t duration, long long *acq, long long
 	const struct scenario_variant *v = sc->variants->pdata[0];
 	bool bad;
 	gint64 t0 = g_get_monotonic_time();
-	json_t *r = runner_run_one(v->doc, 1, &bad, &err);
+	json_t *r = runner_run_one(v->config, 1, &bad, &err);
 	double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
 	g_assert_no_error(err);
 	*acq = json_integer_value(json_object_get(json_array_get(json_object_get(r, "locks"), 0),

@@ -3,9 +3,75 @@
  * reparent) and, with `recreate`, made again under the same name; instances
  * are `interval_ns` apart. */
 #include "memcg.h"
-#include "scenario_memcg.h"
 #include "workload.h"
 #include <glib.h>
+
+struct cgchurn_params {
+	char *cgroup;
+	long count;
+	double at_ns, interval_ns, period_ns;
+	long cycles;
+	bool recreate;
+	long cpu;
+};
+
+#define AT(member) SPEC_AT(struct cgchurn_params, member)
+static const struct spec_field cgchurn_fields[] = {
+	SPEC_TYPE_FIELD("cgchurn"),
+	{"cgroup", &workload_cgroup_spec, true, NULL, AT(cgroup)},
+	{"count", &workload_count_spec, false, "1", AT(count)},
+	{"at_ns", &workload_time_spec, false, "0", AT(at_ns)},
+	{"interval_ns", &workload_time_spec, false, "0", AT(interval_ns)},
+	{"period_ns", &workload_time_spec, false, "0", AT(period_ns)},
+	{"cycles",
+	 &(const struct spec){
+		 .kind = SPEC_INTEGER, .doc = "rmdir (+ mkdir) rounds", .min = 1, .max = 1e6},
+	 false, "1", AT(cycles)},
+	{"recreate",
+	 &(const struct spec){.kind = SPEC_BOOLEAN, .doc = "mkdir each cgroup again after its rmdir"},
+	 false, "true", AT(recreate)},
+	{"cpu",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "CPU running the events",
+			      .min = 0,
+			      .max = SIM_MACHINE_MAX_CPUS - 1},
+	 false, "0", AT(cpu)},
+	{NULL},
+};
+#undef AT
+
+static const struct spec cgchurn_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "cgchurn: rmdir (offline + reparent) and mkdir of cgroup instances at given times",
+	.fields = cgchurn_fields,
+	.size = sizeof(struct cgchurn_params)};
+
+#define MAX_CHURN_EVENTS 100000 /* each recreation is a new memcg */
+
+static bool cgchurn_check(const void *params, const struct run_config *cfg, const char *path,
+			  struct spec_check *chk)
+{
+	const struct cgchurn_params *p = params;
+	long events = p->count * p->cycles;
+	char *at = g_strdup_printf("%s.cycles", path);
+	bool ok = events <= MAX_CHURN_EVENTS ||
+		  spec_check_fail(chk, at,
+				  "expected count x cycles <= %d rmdir events (each mkdir makes a "
+				  "memcg), got %ld",
+				  MAX_CHURN_EVENTS, events);
+	g_free(at);
+	at = g_strdup_printf("%s.cpu", path);
+	ok = ok && workload_check_cpu(p->cpu, cfg, at, chk);
+	g_free(at);
+	return ok;
+}
+
+static const char *cgchurn_cgroup(const void *params, long *count)
+{
+	const struct cgchurn_params *p = params;
+	*count = p->count;
+	return p->cgroup;
+}
 
 struct cgchurn {
 	char *tmpl;
@@ -23,13 +89,12 @@ static void cgchurn_loop(struct sim_task *t, void *arg)
 		for (int i = 0; i < c->count; i++) {
 			if (next > sim_task_clock(t))
 				sim_task_sleep(t, next - sim_task_clock(t));
-			char *name = scenario_cgroup_instance(c->tmpl, i);
+			char *name = mem_cgroup_instance_name(c->tmpl, i);
 			struct mem_cgroup *m = mem_cgroup_lookup(name);
 			if (m && m->online) {
 				long max = m->memory.max;
 				mem_cgroup_css_offline(t, m); /* rmdir */
-				if (c->recreate)
-					{
+				if (c->recreate) {
 					sim_task_flush(t); /* mkdir: at the task's time */
 					mem_cgroup_create(name, max);
 				}
@@ -42,18 +107,19 @@ static void cgchurn_loop(struct sim_task *t, void *arg)
 	}
 }
 
-static void *cgchurn_setup(json_t *w, int index)
+static void *cgchurn_setup(const void *params, int index)
 {
+	const struct cgchurn_params *p = params;
 	struct cgchurn *c = g_new0(struct cgchurn, 1);
-	c->tmpl = g_strdup(json_string_value(json_object_get(w, "cgroup")));
-	c->count = (int)json_integer_value(json_object_get(w, "count"));
-	c->cycles = (int)json_integer_value(json_object_get(w, "cycles"));
-	c->recreate = json_is_true(json_object_get(w, "recreate"));
-	c->at = sim_from_ns(json_number_value(json_object_get(w, "at_ns")));
-	c->interval = sim_from_ns(json_number_value(json_object_get(w, "interval_ns")));
-	c->period = sim_from_ns(json_number_value(json_object_get(w, "period_ns")));
+	c->tmpl = g_strdup(p->cgroup);
+	c->count = (int)p->count;
+	c->cycles = (int)p->cycles;
+	c->recreate = p->recreate;
+	c->at = sim_from_ns(p->at_ns);
+	c->interval = sim_from_ns(p->interval_ns);
+	c->period = sim_from_ns(p->period_ns);
 	char *name = g_strdup_printf("cgchurn.%d", index);
-	sim_task_create(name, (int)json_integer_value(json_object_get(w, "cpu")), cgchurn_loop, c);
+	sim_task_create(name, (int)p->cpu, cgchurn_loop, c);
 	g_free(name);
 	return c;
 }
@@ -71,5 +137,12 @@ static void cgchurn_destroy(void *state)
 	g_free(c);
 }
 
-const struct workload_ops cgchurn_ops = {"cgchurn", cgchurn_setup, cgchurn_metrics,
-					 cgchurn_destroy};
+const struct workload_type cgchurn_workload = {
+	.name = "cgchurn",
+	.spec = &cgchurn_spec,
+	.check = cgchurn_check,
+	.cgroup = cgchurn_cgroup,
+	.setup = cgchurn_setup,
+	.metrics = cgchurn_metrics,
+	.destroy = cgchurn_destroy,
+};

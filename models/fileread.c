@@ -3,9 +3,57 @@
  * are charged to it. Tasks look their cgroup up when they start, after any
  * cgroup churn scheduled before them. */
 #include "fs.h"
-#include "scenario_memcg.h"
 #include "workload.h"
 #include <glib.h>
+
+struct fileread_params {
+	char *cgroup;
+	long count;
+	long files;
+	double start_ns;
+	long dentry_bytes, inode_bytes;
+	int placement;
+	double start_spread_ns;
+};
+
+#define AT(member) SPEC_AT(struct fileread_params, member)
+static const struct spec object_bytes = {
+	.kind = SPEC_INTEGER, .doc = "slab object size, bytes", .min = 1, .max = 65536};
+static const struct spec_field fileread_fields[] = {
+	SPEC_TYPE_FIELD("fileread"),
+	{"cgroup", &workload_cgroup_spec, true, NULL, AT(cgroup)},
+	{"count", &workload_count_spec, false, "1", AT(count)},
+	{"files",
+	 &(const struct spec){
+		 .kind = SPEC_INTEGER, .doc = "files each task reads once", .min = 0, .max = 1e8},
+	 true, NULL, AT(files)},
+	{"start_ns",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "when the tasks start, ns (after cgroup churn scheduled before)",
+			      .min = 0,
+			      .max = 3.6e12},
+	 false, "0", AT(start_ns)},
+	{"dentry_bytes", &object_bytes, false, "192", AT(dentry_bytes)},
+	{"inode_bytes", &object_bytes, false, "1024", AT(inode_bytes)},
+	{"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
+	{"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
+	{NULL},
+};
+#undef AT
+
+static const struct spec fileread_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "fileread: each task reads its files once; a dentry, an inode (sizes: dentry "
+	       "192 B, XFS inode 1 KiB) and one page of page cache per file",
+	.fields = fileread_fields,
+	.size = sizeof(struct fileread_params)};
+
+static const char *fileread_cgroup(const void *params, long *count)
+{
+	const struct fileread_params *p = params;
+	*count = p->count;
+	return p->cgroup;
+}
 
 struct fileread_task {
 	struct super_block *sb;
@@ -32,27 +80,24 @@ static void fileread_loop(struct sim_task *t, void *arg)
 	folio_batch_move_lru(t, &fb);
 }
 
-static void *fileread_setup(json_t *w, int index)
+static void *fileread_setup(const void *params, int index)
 {
+	const struct fileread_params *p = params;
 	struct fileread *fr = g_new0(struct fileread, 1);
-	fr->count = (int)json_integer_value(json_object_get(w, "count"));
+	fr->count = (int)p->count;
 	fr->tasks = g_new0(struct fileread_task, fr->count);
 	fr->sb = g_new0(struct super_block, 1);
-	super_block_init(fr->sb, memcg_tree->lru_scope,
-			 (long)json_integer_value(json_object_get(w, "dentry_bytes")),
-			 (long)json_integer_value(json_object_get(w, "inode_bytes")));
-	const char *tmpl = json_string_value(json_object_get(w, "cgroup"));
-	bool spread = g_str_equal(json_string_value(json_object_get(w, "placement")), "spread");
-	long long *start = workload_start_times(w, "fileread", index, fr->count);
-	sim_time_t start0 = sim_from_ns(json_number_value(json_object_get(w, "start_ns")));
+	super_block_init(fr->sb, memcg_tree->lru_scope, p->dentry_bytes, p->inode_bytes);
+	long long *start = workload_start_times(p->start_spread_ns, "fileread", index, fr->count);
+	sim_time_t start0 = sim_from_ns(p->start_ns);
 	for (int i = 0; i < fr->count; i++) {
 		struct fileread_task *ft = &fr->tasks[i];
 		ft->sb = fr->sb;
-		ft->cgroup = scenario_cgroup_instance(tmpl, i);
-		ft->files = (long)json_integer_value(json_object_get(w, "files"));
+		ft->cgroup = mem_cgroup_instance_name(p->cgroup, i);
+		ft->files = p->files;
 		ft->start = start0 + start[i];
 		char *name = g_strdup_printf("fileread.%d.%d", index, i);
-		sim_task_create(name, workload_cpu_for(i, spread), fileread_loop, ft);
+		sim_task_create(name, workload_cpu_for(i, p->placement), fileread_loop, ft);
 		g_free(name);
 	}
 	g_free(start);
@@ -78,5 +123,11 @@ static void fileread_destroy(void *state)
 	g_free(fr);
 }
 
-const struct workload_ops fileread_ops = {"fileread", fileread_setup, fileread_metrics,
-					  fileread_destroy};
+const struct workload_type fileread_workload = {
+	.name = "fileread",
+	.spec = &fileread_spec,
+	.cgroup = fileread_cgroup,
+	.setup = fileread_setup,
+	.metrics = fileread_metrics,
+	.destroy = fileread_destroy,
+};

@@ -373,13 +373,22 @@ void memcg_reparent_list_lrus(struct sim_task *t, struct mem_cgroup *memcg,
 	}
 }
 
-static const struct list_lru_scope_ops *const scopes[] = {&list_lru_scope_node,
-							   &list_lru_scope_memcg, NULL};
+/* The registry: one line per lock scope. */
+#define LIST_LRU_SCOPES(X)                                                                         \
+	X(node)                                                                                    \
+	X(memcg)
+
+#define DECLARE(name) extern const struct list_lru_scope_ops list_lru_scope_##name;
+#define ENTRY(name) &list_lru_scope_##name,
+LIST_LRU_SCOPES(DECLARE)
+const void *const list_lru_scopes[] = {LIST_LRU_SCOPES(ENTRY) NULL};
 
 const struct list_lru_scope_ops *list_lru_scope_find(const char *name)
 {
-	for (int i = 0; scopes[i]; i++)
-		if (strcmp(scopes[i]->name, name) == 0)
-			return scopes[i];
+	for (int i = 0; list_lru_scopes[i]; i++) {
+		const struct list_lru_scope_ops *s = list_lru_scopes[i];
+		if (strcmp(s->name, name) == 0)
+			return s;
+	}
 	return NULL;
 }

@@ -90,8 +90,9 @@ struct list_lru_scope_ops {
 			     struct list_lru_one *src, struct mem_cgroup *parent);
 };
 
-extern const struct list_lru_scope_ops list_lru_scope_node;
-extern const struct list_lru_scope_ops list_lru_scope_memcg;
+/* The scopes a scenario chooses from (memcg.list_lru_scope), NULL-terminated;
+ * each defined in its own file as list_lru_scope_<name>. */
+extern const void *const list_lru_scopes[];
 const struct list_lru_scope_ops *list_lru_scope_find(const char *name);
 
 struct list_lru_stats {

@@ -1,12 +1,102 @@
 /* lockbench: the validation workload. Each of `cpus` CPUs loops: think (user
  * time), take a shared spinlock, hold it (sys time), release. With handoff
  * costs at zero this is the finite-source queue of docs/validation.md. */
-#include "lockbench.h"
-#include "scenario.h"
+#include "run.h"
 #include "sim_rng.h"
 #include "spinlock.h"
 #include "workload.h"
 #include <glib.h>
+
+struct lockbench_params {
+	long cpus;
+	double think_ns;
+	int think_dist;
+	double think_cv;
+	double hold_ns;
+	int hold_dist;
+	double hold_cv;
+	int lock_scope; /* LOCKBENCH_GLOBAL or LOCKBENCH_NODE */
+	int placement;	/* enum workload_placement */
+	long iterations;
+	int lock_flavour; /* enum spin_flavour */
+};
+
+enum { LOCKBENCH_GLOBAL, LOCKBENCH_NODE };
+
+#define AT(member) SPEC_AT(struct lockbench_params, member)
+static const struct spec_field lockbench_fields[] = {
+	SPEC_TYPE_FIELD("lockbench"),
+	{"cpus",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "CPUs running the loop, one task each; at most the machine's CPUs",
+			      .min = 1,
+			      .max = SIM_MACHINE_MAX_CPUS},
+	 true, NULL, AT(cpus)},
+	{"think_ns",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "mean time between release and the next acquire (user)",
+			      .min = 0,
+			      .max = 1e12},
+	 true, NULL, AT(think_ns)},
+	{"think_dist", &workload_dist_spec, false, "\"exp\"", AT(think_dist)},
+	{"think_cv", &workload_cv_spec, false, NULL, AT(think_cv)},
+	{"hold_ns",
+	 &(const struct spec){
+		 .kind = SPEC_NUMBER, .doc = "mean time the lock is held (sys)", .min = 0, .max = 1e12},
+	 true, NULL, AT(hold_ns)},
+	{"hold_dist", &workload_dist_spec, false, "\"exp\"", AT(hold_dist)},
+	{"hold_cv", &workload_cv_spec, false, NULL, AT(hold_cv)},
+	{"lock_scope",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "one lock for all CPUs (global) or one lock per NUMA node (node)",
+			      .values = (const char *const[]){"global", "node", NULL}},
+	 false, "\"global\"", AT(lock_scope)},
+	{"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
+	{"iterations",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "acquisitions per task, 0 for no limit (needs a duration stop)",
+			      .min = 0,
+			      .max = 1e12},
+	 false, "0", AT(iterations)},
+	{"lock_flavour",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "spin_lock, spin_lock_irq or spin_lock_irqsave",
+			      .values = (const char *const[]){"plain", "irq", "irqsave", NULL}},
+	 false, "\"plain\"", AT(lock_flavour)},
+	{NULL},
+};
+#undef AT
+G_STATIC_ASSERT(SPIN_PLAIN == 0 && SPIN_IRQ == 1 && SPIN_IRQSAVE == 2); /* lock_flavour's order */
+
+static const struct spec lockbench_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "validation workload: each CPU loops think, lock, hold, unlock on a shared spinlock",
+	.fields = lockbench_fields,
+	.size = sizeof(struct lockbench_params)};
+
+static bool lockbench_check(const void *params, const struct run_config *cfg, const char *path,
+			    struct spec_check *chk)
+{
+	const struct lockbench_params *p = params;
+	int ncpus = sim_machine_cpus(&cfg->machine);
+	char *at = g_strdup_printf("%s.cpus", path);
+	bool ok = p->cpus <= ncpus ||
+		  spec_check_fail(chk, at, "expected at most %d (the machine's CPUs), got %ld", ncpus,
+				  p->cpus);
+	g_free(at);
+	at = g_strdup_printf("%s.think_cv", path);
+	ok = ok && workload_check_dist(p->think_dist, p->think_cv, at, chk);
+	g_free(at);
+	at = g_strdup_printf("%s.hold_cv", path);
+	ok = ok && workload_check_dist(p->hold_dist, p->hold_cv, at, chk);
+	g_free(at);
+	return ok;
+}
+
+static bool lockbench_finite(const void *params)
+{
+	return ((const struct lockbench_params *)params)->iterations > 0;
+}
 
 struct lockbench;
 
@@ -46,18 +136,16 @@ static void lockbench_loop(struct sim_task *t, void *arg)
 	}
 }
 
-static void *lockbench_setup(json_t *w, int index)
+static void *lockbench_setup(const void *params, int index)
 {
+	const struct lockbench_params *p = params;
 	struct lockbench *lb = g_new0(struct lockbench, 1);
-	lb->cpus = (int)json_integer_value(json_object_get(w, "cpus"));
-	lb->iterations = json_integer_value(json_object_get(w, "iterations"));
-	const char *fl = json_string_value(json_object_get(w, "lock_flavour"));
-	lb->flavour = g_str_equal(fl, "irq") ? SPIN_IRQ : g_str_equal(fl, "irqsave") ? SPIN_IRQSAVE
-										 : SPIN_PLAIN;
-	scenario_dist(w, "think", &lb->think);
-	scenario_dist(w, "hold", &lb->hold);
-	bool per_node = g_str_equal(json_string_value(json_object_get(w, "lock_scope")), "node");
-	bool spread = g_str_equal(json_string_value(json_object_get(w, "placement")), "spread");
+	lb->cpus = (int)p->cpus;
+	lb->iterations = p->iterations;
+	lb->flavour = (enum spin_flavour)p->lock_flavour;
+	lb->think = workload_dist(p->think_ns, p->think_dist, p->think_cv);
+	lb->hold = workload_dist(p->hold_ns, p->hold_dist, p->hold_cv);
+	bool per_node = p->lock_scope == LOCKBENCH_NODE;
 	lb->nlocks = per_node ? sim_machine()->nodes : 1;
 	lb->cls = lock_class_get(per_node ? "&lb->node_lock" : "&lb->lock");
 	lb->locks = g_new0(struct spinlock, lb->nlocks);
@@ -66,7 +154,7 @@ static void *lockbench_setup(json_t *w, int index)
 	lb->tasks = g_new0(struct lockbench_task, lb->cpus);
 	for (int i = 0; i < lb->cpus; i++) {
 		struct lockbench_task *lt = &lb->tasks[i];
-		int cpu = workload_cpu_for(i, spread);
+		int cpu = workload_cpu_for(i, p->placement);
 		char *name = g_strdup_printf("lockbench.%d.%d", index, i);
 		char *stream = g_strdup_printf("%s.think", name);
 		lt->lb = lb;
@@ -108,5 +196,12 @@ static void lockbench_destroy(void *state)
 	g_free(lb);
 }
 
-const struct workload_ops lockbench_ops = {"lockbench", lockbench_setup, lockbench_metrics,
-					   lockbench_destroy};
+const struct workload_type lockbench_workload = {
+	.name = "lockbench",
+	.spec = &lockbench_spec,
+	.check = lockbench_check,
+	.finite = lockbench_finite,
+	.setup = lockbench_setup,
+	.metrics = lockbench_metrics,
+	.destroy = lockbench_destroy,
+};

@@ -28,15 +28,20 @@ static struct {
 	bool deadlocked;
 } D;
 
-void lockdep_reset(void)
+void lockdep_fini(void)
 {
 	if (D.reports)
 		g_ptr_array_free(D.reports, TRUE);
 	if (D.deps)
 		g_hash_table_destroy(D.deps);
+	memset(&D, 0, sizeof(D));
+}
+
+void lockdep_reset(void)
+{
+	lockdep_fini();
 	D.reports = g_ptr_array_new_with_free_func(g_free);
 	D.deps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	D.deadlocked = false;
 }
 
 GPtrArray *lockdep_reports(void)

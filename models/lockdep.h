@@ -10,6 +10,7 @@
 #include "sim_engine.h"
 
 void lockdep_reset(void);
+void lockdep_fini(void);
 /* At each acquisition attempt, with the interrupt state it is made in. A
  * trylock cannot deadlock: it adds no ordering (it is still held). */
 void lock_acquire(struct sim_task *t, struct lock_class *cls, const char *site, bool trylock);

@@ -100,6 +100,14 @@ struct mem_cgroup *mem_cgroup_lookup(const char *name)
 	return g_hash_table_lookup(memcg_tree->by_name, name);
 }
 
+char *mem_cgroup_instance_name(const char *tmpl, long i)
+{
+	const char *pct = strstr(tmpl, "%d");
+	if (!pct)
+		return g_strdup(tmpl);
+	return g_strdup_printf("%.*s%ld%s", (int)(pct - tmpl), tmpl, i, pct + 2);
+}
+
 struct mem_cgroup *mem_cgroup_create(const char *name, long max_pages)
 {
 	const char *slash = strrchr(name, '/');

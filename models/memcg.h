@@ -77,6 +77,9 @@ extern struct memcg_tree *memcg_tree;
 
 void memcg_tree_init(int nodes, int ncpus);
 void memcg_tree_destroy(void);
+/* A cgroup name template's instance @i: "job%d" -> "job7"; a name without
+ * "%d" is returned as is. */
+char *mem_cgroup_instance_name(const char *tmpl, long i);
 /* mkdir: create @name (parent is the path up to its last '/'). */
 struct mem_cgroup *mem_cgroup_create(const char *name, long max_pages);
 struct mem_cgroup *mem_cgroup_lookup(const char *name);

@@ -1,11 +1,43 @@
 /* memhog: each task writes its size of anonymous memory once (numactl's
  * memhog), faulting pages in and charging them to its cgroup in batches of
  * MEMCG_CHARGE_BATCH pages; over the limit, the charge reclaims. */
-#include "memhog.h"
 #include "cost.h"
 #include "memcg.h"
-#include "scenario_memcg.h"
+#include "workload.h"
 #include <glib.h>
+
+struct memhog_params {
+	char *cgroup;
+	long count;
+	double size_mb;
+	int placement;
+	double start_spread_ns;
+};
+
+#define AT(member) SPEC_AT(struct memhog_params, member)
+static const struct spec_field memhog_fields[] = {
+	SPEC_TYPE_FIELD("memhog"),
+	{"cgroup", &workload_cgroup_spec, true, NULL, AT(cgroup)},
+	{"count", &workload_count_spec, false, "1", AT(count)},
+	{"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
+	{"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
+	{"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
+	{NULL},
+};
+#undef AT
+
+static const struct spec memhog_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "memhog: each task writes size_mb of anonymous memory once, charged to its cgroup",
+	.fields = memhog_fields,
+	.size = sizeof(struct memhog_params)};
+
+static const char *memhog_cgroup(const void *params, long *count)
+{
+	const struct memhog_params *p = params;
+	*count = p->count;
+	return p->cgroup;
+}
 
 struct memhog_task {
 	struct mem_cgroup *memcg;
@@ -34,23 +66,22 @@ static void memhog_loop(struct sim_task *t, void *arg)
 	}
 }
 
-static void *memhog_setup(json_t *w, int index)
+static void *memhog_setup(const void *params, int index)
 {
+	const struct memhog_params *p = params;
 	struct memhog *mh = g_new0(struct memhog, 1);
-	mh->count = (int)json_integer_value(json_object_get(w, "count"));
+	mh->count = (int)p->count;
 	mh->tasks = g_new0(struct memhog_task, mh->count);
-	const char *tmpl = json_string_value(json_object_get(w, "cgroup"));
-	long pages = (long)(json_number_value(json_object_get(w, "size_mb")) * 256);
-	bool spread = g_str_equal(json_string_value(json_object_get(w, "placement")), "spread");
-	long long *start = workload_start_times(w, "memhog", index, mh->count);
+	long pages = (long)(p->size_mb * 256);
+	long long *start = workload_start_times(p->start_spread_ns, "memhog", index, mh->count);
 	for (int i = 0; i < mh->count; i++) {
 		mh->tasks[i].start = start[i];
-		char *cg = scenario_cgroup_instance(tmpl, i);
+		char *cg = mem_cgroup_instance_name(p->cgroup, i);
 		mh->tasks[i].memcg = mem_cgroup_lookup(cg);
 		mh->tasks[i].pages = pages;
 		g_free(cg);
 		char *name = g_strdup_printf("memhog.%d.%d", index, i);
-		sim_task_create(name, workload_cpu_for(i, spread), memhog_loop, &mh->tasks[i]);
+		sim_task_create(name, workload_cpu_for(i, p->placement), memhog_loop, &mh->tasks[i]);
 		g_free(name);
 	}
 	g_free(start);
@@ -64,4 +95,10 @@ static void memhog_destroy(void *state)
 	g_free(mh);
 }
 
-const struct workload_ops memhog_ops = {"memhog", memhog_setup, NULL, memhog_destroy};
+const struct workload_type memhog_workload = {
+	.name = "memhog",
+	.spec = &memhog_spec,
+	.cgroup = memhog_cgroup,
+	.setup = memhog_setup,
+	.destroy = memhog_destroy,
+};

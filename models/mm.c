@@ -1,13 +1,14 @@
 #include "mm.h"
-#include "page_cgroup.h"
-#include "rcu.h"
-#include "sim_irq.h"
-#include "sim_rng.h"
 #include "list_lru.h"
 #include "lru_check.h"
-#include "scenario_memcg.h"
+#include "page_cgroup.h"
+#include "rcu.h"
+#include "run.h"
 #include "shrinker.h"
+#include "sim_irq.h"
+#include "sim_rng.h"
 #include "swap.h"
+#include "workload.h"
 
 static struct page_cgroup_map *pc_map;
 static struct sim_rng *writeback_rng;
@@ -33,22 +34,18 @@ static void writeback_end_io(struct sim_task *t, void *arg)
 
 /* The file's page_cgroups; RCU (its tick: the first periodic interrupt
  * source) when updates use it; the writeback-completion handler. */
-static void page_cgroup_setup(json_t *pc, json_t *doc)
+static void page_cgroup_setup(const struct page_cgroup_params *pc)
 {
 	if (!pc)
 		return;
-	const char *cg = json_string_value(json_object_get(pc, "cgroup"));
-	struct mem_cgroup *memcg = *cg ? mem_cgroup_lookup(cg) : memcg_tree->root;
-	pc_map = page_cgroup_map_new(
-		page_cgroup_ops_find(json_string_value(json_object_get(pc, "locking"))),
-		(long)json_integer_value(json_object_get(pc, "pages")), memcg);
+	struct mem_cgroup *memcg = *pc->cgroup ? mem_cgroup_lookup(pc->cgroup) : memcg_tree->root;
+	pc_map = page_cgroup_map_new(pc->locking, pc->pages, memcg);
 	int tick = -1;
-	const char *wb = json_string_value(json_object_get(pc, "writeback_irq"));
 	for (int i = 0; i < sim_irq_nsources(); i++) {
 		struct sim_irq_source *s = sim_irq_source(i);
 		if (tick < 0 && s->kind == SIM_IRQ_PERIODIC)
 			tick = i;
-		if (wb && g_str_equal(s->name, wb)) {
+		if (pc->writeback_irq && g_str_equal(s->name, pc->writeback_irq)) {
 			s->action = writeback_end_io;
 			writeback_rng = sim_rng_new(sim_seed(), "page_cgroup.writeback");
 		}
@@ -57,43 +54,44 @@ static void page_cgroup_setup(json_t *pc, json_t *doc)
 }
 
 /* Does the scenario use the memory-management model at all? */
-static bool mm_used(json_t *doc)
+static bool mm_used(const struct run_config *cfg)
 {
-	json_t *mj = json_object_get(doc, "memcg");
-	if (json_array_size(json_object_get(mj, "cgroups")) || json_object_get(mj, "swap") ||
-	    json_object_get(mj, "page_cgroup"))
+	const struct mm_params *mm = cfg->memcg;
+	if (mm->cgroups.n || mm->swap || mm->page_cgroup)
 		return true;
-	size_t i;
-	json_t *w;
-	json_array_foreach (json_object_get(doc, "workloads"), i, w)
-		if (json_object_get(w, "cgroup"))
+	for (int i = 0; i < cfg->nworkloads; i++)
+		if (cfg->workloads[i].type->cgroup)
 			return true;
 	return false;
 }
 
-void mm_setup(json_t *doc)
+/* mkdir of every cgroup of memcg.cgroups, parents first. */
+static void cgroups_setup(const struct mm_params *mm)
 {
-	json_t *mj = json_object_get(doc, "memcg");
-	if (!mm_used(doc))
+	for (size_t i = 0; i < mm->cgroups.n; i++) {
+		const struct mm_cgroup_params *c = mm->cgroups.items[i];
+		long max_pages = (long)(c->memory_max_mb * 256);
+		for (long k = 0; k < c->count; k++) {
+			char *name = mem_cgroup_instance_name(c->name, k);
+			mem_cgroup_create(name, max_pages ? max_pages : G_MAXLONG);
+			g_free(name);
+		}
+	}
+}
+
+void mm_setup(const struct run_config *cfg)
+{
+	const struct mm_params *mm = cfg->memcg;
+	if (!mm_used(cfg))
 		return;
 	memcg_tree_init(sim_machine()->nodes, sim_ncpus());
-	memcg_tree->lru_scope =
-		list_lru_scope_find(json_string_value(json_object_get(mj, "list_lru_scope")));
+	memcg_tree->lru_scope = mm->list_lru_scope;
 	shrinker_registry_init();
-	GPtrArray *cgroups = scenario_cgroups(doc);
-	for (guint i = 0; i < cgroups->len; i++) {
-		struct scenario_cgroup *c = cgroups->pdata[i];
-		mem_cgroup_create(c->name, c->max_pages ? c->max_pages : G_MAXLONG);
-	}
-	g_ptr_array_free(cgroups, TRUE);
-	page_cgroup_setup(json_object_get(mj, "page_cgroup"), doc);
-	json_t *swap = json_object_get(mj, "swap");
-	if (swap)
-		swap_device_init((long)(json_number_value(json_object_get(swap, "size_mb")) * 256),
-				 (long)json_integer_value(json_object_get(swap, "batch_pages")),
-				 g_str_equal(json_string_value(json_object_get(swap, "cluster_order")),
-					     "interleave"),
-				 memcg_tree->lru_scope);
+	cgroups_setup(mm);
+	page_cgroup_setup(mm->page_cgroup);
+	if (mm->swap)
+		swap_device_init((long)(mm->swap->size_mb * 256), mm->swap->batch_pages,
+				 mm->swap->cluster_order == SWAP_INTERLEAVE, memcg_tree->lru_scope);
 }
 
 static json_t *ns(sim_time_t t)

@@ -85,21 +85,62 @@ static void rcu_move_end(struct sim_task *t, struct page_cgroup_map *map)
 	map->moving--;
 }
 
-const struct page_cgroup_ops page_cgroup_plain = {"plain", plain_update, move_lock_only,
-						  move_lock_only};
-const struct page_cgroup_ops page_cgroup_irqsave = {"irqsave", irqsave_update, move_lock_only,
-						    move_lock_only};
-const struct page_cgroup_ops page_cgroup_rcu = {"rcu", rcu_update, rcu_move_begin, rcu_move_end};
+static const struct page_cgroup_ops page_cgroup_plain = {
+	.name = "plain",
+	.update_page_stat = plain_update,
+	.move_begin = move_lock_only,
+	.move_end = move_lock_only,
+};
+static const struct page_cgroup_ops page_cgroup_irqsave = {
+	.name = "irqsave",
+	.update_page_stat = irqsave_update,
+	.move_begin = move_lock_only,
+	.move_end = move_lock_only,
+};
+static const struct page_cgroup_ops page_cgroup_rcu = {
+	.name = "rcu",
+	.update_page_stat = rcu_update,
+	.move_begin = rcu_move_begin,
+	.move_end = rcu_move_end,
+};
 
-const struct page_cgroup_ops *page_cgroup_ops_find(const char *name)
-{
-	static const struct page_cgroup_ops *const all[] = {&page_cgroup_plain,
-							   &page_cgroup_irqsave, &page_cgroup_rcu};
-	for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
-		if (g_str_equal(all[i]->name, name))
-			return all[i];
-	return NULL;
-}
+const void *const page_cgroup_schemes[] = {&page_cgroup_plain, &page_cgroup_irqsave,
+					   &page_cgroup_rcu, NULL};
+
+#define AT(member) SPEC_AT(struct page_cgroup_params, member)
+static const struct spec_field page_cgroup_fields[] = {
+	{"locking",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "how page_cgroup updates are protected: the bit spinlock with "
+				     "interrupts on (plain), irqsave, or RCU with the lock only while "
+				     "charges move",
+			      .choices = page_cgroup_schemes},
+	 false, "\"plain\"", AT(locking)},
+	{"pages",
+	 &(const struct spec){.kind = SPEC_INTEGER, .doc = "pages of the file", .min = 1, .max = 1 << 24},
+	 true, NULL, AT(pages)},
+	{"cgroup",
+	 &(const struct spec){.kind = SPEC_STRING,
+			      .doc = "the file's pages are charged to it (\"\": the root)",
+			      .min = 0,
+			      .max = 128},
+	 false, "\"\"", AT(cgroup)},
+	{"writeback_irq",
+	 &(const struct spec){.kind = SPEC_STRING,
+			      .doc = "a machine.interrupts source whose handler completes writeback of "
+				     "a random page of the file (an update from interrupt context)",
+			      .min = 1,
+			      .max = 32},
+	 false, NULL, AT(writeback_irq)},
+	{NULL},
+};
+#undef AT
+
+const struct spec page_cgroup_params_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "a file's page_cgroups and how their updates are locked",
+	.fields = page_cgroup_fields,
+	.size = sizeof(struct page_cgroup_params)};
 
 struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, long nr_pages,
 					    struct mem_cgroup *memcg)

@@ -13,6 +13,7 @@
  *             for a grace period, move, clear it. */
 #pragma once
 #include "memcg.h"
+#include "spec.h"
 #include "spinlock.h"
 
 enum mem_cgroup_page_stat_item { MEMCG_NR_FILE_MAPPED, MEMCG_NR_FILE_DIRTY, MEMCG_NR_WRITEBACK,
@@ -53,8 +54,17 @@ struct page_cgroup_ops {
 	void (*move_end)(struct sim_task *t, struct page_cgroup_map *map);
 };
 
-extern const struct page_cgroup_ops page_cgroup_plain, page_cgroup_irqsave, page_cgroup_rcu;
-const struct page_cgroup_ops *page_cgroup_ops_find(const char *name);
+/* The schemes a scenario chooses from (memcg.page_cgroup.locking). */
+extern const void *const page_cgroup_schemes[];
+
+/* memcg.page_cgroup: a file whose page_cgroups the workloads update. */
+struct page_cgroup_params {
+	const struct page_cgroup_ops *locking;
+	long pages;
+	char *cgroup;	     /* its pages' memcg; "" for the root */
+	char *writeback_irq; /* interrupt source completing writeback; NULL: none */
+};
+extern const struct spec page_cgroup_params_spec;
 
 /* One page_cgroup per page of a file of @nr_pages, all charged to @memcg. */
 struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, long nr_pages,

@@ -32,18 +32,6 @@ static double patched_check(struct static_key *k, struct hot_path *path)
 	return k->p.jmp_cycles;
 }
 
-const struct static_key_ops static_key_branch = {"branch", branch_check};
-const struct static_key_ops static_key_patched = {"static-key", patched_check};
-
-const struct static_key_ops *static_key_ops_find(const char *name)
-{
-	if (g_str_equal(name, static_key_branch.name))
-		return &static_key_branch;
-	if (g_str_equal(name, static_key_patched.name))
-		return &static_key_patched;
-	return NULL;
-}
-
 void static_branch_check(struct sim_task *t, struct static_key *key, struct hot_path *path)
 {
 	path->checks++;
@@ -51,14 +39,16 @@ void static_branch_check(struct sim_task *t, struct static_key *key, struct hot_
 	sim_task_charge(t, SIM_CAT_SYS, (sim_time_t)llround(cycles_to_ns(c) * (double)SIM_NS));
 }
 
-/* text_poke_bp: three IPI rounds per site (or per batch), every other CPU
- * stalled in each. The plain branch only stores the flag. */
-void static_branch_set(struct sim_task *t, struct static_key *key, bool enabled)
+/* The plain branch: the flag's store is all. */
+static void branch_flip(struct sim_task *t, struct static_key *key)
 {
-	key->enabled = enabled;
-	if (key->ops != &static_key_patched)
-		return;
-	int rounds = key->p.batched ? 3 : 3 * key->p.sites;
+}
+
+/* text_poke_bp: three IPI rounds per site (or per batch), every other CPU
+ * stalled in each. */
+static void patched_flip(struct sim_task *t, struct static_key *key)
+{
+	int rounds = key->p.batched ? 3 : 3 * (int)key->p.sites;
 	double caller = key->p.batched ? key->p.patch_batch_ns : key->p.sites * key->p.patch_site_ns;
 	sim_task_flush(t);
 	sim_time_t start = sim_now(), step = sim_from_ns(caller) / rounds;
@@ -67,6 +57,19 @@ void static_branch_set(struct sim_task *t, struct static_key *key, bool enabled)
 			if (c != sim_task_cpu(t))
 				sim_irq_post(c, start + r * step, sim_from_ns(key->p.patch_stall_ns));
 	sim_task_charge(t, SIM_CAT_SYS, sim_from_ns(caller));
+}
+
+static const struct static_key_ops static_key_branch = {
+	.name = "branch", .check = branch_check, .flip = branch_flip};
+static const struct static_key_ops static_key_patched = {
+	.name = "static-key", .check = patched_check, .flip = patched_flip};
+
+const void *const static_key_schemes[] = {&static_key_branch, &static_key_patched, NULL};
+
+void static_branch_set(struct sim_task *t, struct static_key *key, bool enabled)
+{
+	key->enabled = enabled;
+	key->ops->flip(t, key);
 }
 
 json_t *static_key_json(const struct static_key *key)

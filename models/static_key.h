@@ -15,7 +15,7 @@ struct static_key_params {
 	double patch_site_ns;	       /* text_poke of one site, unbatched */
 	double patch_batch_ns;	       /* a whole batch of sites */
 	double patch_stall_ns;	       /* each CPU's stall per IPI round */
-	int sites;
+	long sites;
 	bool batched;
 };
 
@@ -36,12 +36,14 @@ struct static_key {
 
 struct static_key_ops {
 	const char *name;
-	/* One check on @path; its cycles, and whether its branch was taken. */
+	/* One check on @path; its cycles (branches and misses counted). */
 	double (*check)(struct static_key *k, struct hot_path *path);
+	/* The key was flipped: what it costs @t and the other CPUs. */
+	void (*flip)(struct sim_task *t, struct static_key *k);
 };
 
-extern const struct static_key_ops static_key_branch, static_key_patched;
-const struct static_key_ops *static_key_ops_find(const char *name);
+/* The schemes a scenario chooses from (its "check"), NULL-terminated. */
+extern const void *const static_key_schemes[];
 
 /* A check of @key on hot path @path by @t: its cost charged as sys. */
 void static_branch_check(struct sim_task *t, struct static_key *key, struct hot_path *path);

@@ -4,6 +4,36 @@
 
 struct swap_device *swap_active;
 
+#define AT(member) SPEC_AT(struct swap_params, member)
+static const struct spec_field swap_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = (const char *const[]){"zram", NULL}},
+	 false, "\"zram\"", AT(type)},
+	{"size_mb",
+	 &(const struct spec){
+		 .kind = SPEC_NUMBER, .doc = "swap device size, MiB", .min = 0, .max = 1 << 24},
+	 true, NULL, AT(size_mb)},
+	{"batch_pages",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "folios swapped out per simulated step (their locks merged); see "
+				     "docs/calibration.md",
+			      .min = 1,
+			      .max = 512},
+	 false, "8", AT(batch_pages)},
+	{"cluster_order",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "which free cluster a CPU takes: the next in device order "
+				     "(sequential: every CPU in one 64 MiB swap-cache address space), "
+				     "or one in its own address space (interleave)",
+			      .values = (const char *const[]){"sequential", "interleave", NULL}},
+	 false, "\"sequential\"", AT(cluster_order)},
+	{NULL},
+};
+#undef AT
+
+const struct spec swap_params_spec = {
+	.kind = SPEC_OBJECT, .doc = "a swap device", .fields = swap_fields,
+	.size = sizeof(struct swap_params)};
+
 void swap_device_init(long pages, long batch, bool interleave,
 		      const struct list_lru_scope_ops *scope)
 {

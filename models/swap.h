@@ -5,6 +5,7 @@
 #pragma once
 #include "list_lru.h"
 #include "shrinker.h"
+#include "spec.h"
 
 struct swap_space {
 	struct spinlock i_pages; /* the address space's xarray lock */
@@ -42,6 +43,16 @@ struct swap_device {
 };
 
 extern struct swap_device *swap_active;
+
+/* memcg.swap: the swap device. */
+struct swap_params {
+	int type; /* zram */
+	double size_mb;
+	long batch_pages;
+	int cluster_order; /* SWAP_SEQUENTIAL or SWAP_INTERLEAVE */
+};
+enum { SWAP_SEQUENTIAL, SWAP_INTERLEAVE };
+extern const struct spec swap_params_spec;
 
 /* swapon: a zram device of @pages; @batch pages are swapped out per step. */
 void swap_device_init(long pages, long batch, bool interleave,

@@ -8,6 +8,88 @@
 #include "static_key.h"
 #include "workload.h"
 #include <glib.h>
+#include <math.h>
+
+struct swapcycle_params {
+	double size_mb;
+	const struct static_key_ops *check;
+	long cpu;
+	double page_ns, other_branches_per_page, other_branch_misses_per_page;
+	long extra_faults;
+	struct static_key_params key; /* the check's costs and the patching's */
+	double flip_at_ns;
+};
+
+#define AT(member) SPEC_AT(struct swapcycle_params, member)
+#define NUM_FIELD(key_, doc_, lo, hi, def, member)                                                 	{key_, &(const struct spec){.kind = SPEC_NUMBER, .doc = doc_, .min = lo, .max = hi}, false,  	 def, AT(member)}
+static const struct spec_field swapcycle_fields[] = {
+	SPEC_TYPE_FIELD("swapcycle"),
+	{"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
+	{"check",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "cgroup_memory_noswap as a plain branch or a static key",
+			      .choices = static_key_schemes},
+	 false, "\"branch\"", AT(check)},
+	{"cpu",
+	 &(const struct spec){
+		 .kind = SPEC_INTEGER, .doc = "CPU of the task", .min = 0, .max = SIM_MACHINE_MAX_CPUS - 1},
+	 false, "0", AT(cpu)},
+	NUM_FIELD("page_ns", "per-page work besides the checks (page-out and swap-in fault)", 0, 1e9,
+		  "3400", page_ns),
+	NUM_FIELD("other_branches_per_page", "branches perf stat counts elsewhere, per page", 0, 1e6,
+		  "0", other_branches_per_page),
+	NUM_FIELD("other_branch_misses_per_page", "branch misses elsewhere, per page", 0, 1e6, "0",
+		  other_branch_misses_per_page),
+	{"extra_faults",
+	 &(const struct spec){
+		 .kind = SPEC_INTEGER, .doc = "page faults besides the swap-ins", .min = 0, .max = 1e12},
+	 false, "0", AT(extra_faults)},
+	NUM_FIELD("load_hit_cycles", "loading the flag from L1", 0, 1e4, "4", key.load_hit_cycles),
+	NUM_FIELD("load_miss_cycles", "loading it on a cache miss", 0, 1e4, "40",
+		  key.load_miss_cycles),
+	NUM_FIELD("miss_prob", "probability of that miss", 0, 1, "0", key.miss_prob),
+	NUM_FIELD("test_branch_cycles", "test and conditional branch", 0, 1e4, "1",
+		  key.test_branch_cycles),
+	NUM_FIELD("mispredict_cycles", "a mispredicted branch's penalty", 0, 1e4, "17",
+		  key.mispredict_cycles),
+	NUM_FIELD("mispredict_prob", "probability of a mispredict", 0, 1, "0", key.mispredict_prob),
+	NUM_FIELD("nop_cycles", "a patched 5-byte NOP", 0, 1e4, "0.25", key.nop_cycles),
+	NUM_FIELD("jmp_cycles", "a patched JMP", 0, 1e4, "1", key.jmp_cycles),
+	NUM_FIELD("patch_site_ns", "text_poke of one site, unbatched", 0, 1e10, "1017857",
+		  key.patch_site_ns),
+	NUM_FIELD("patch_batch_ns", "a batched update of all sites", 0, 1e10, "1400000",
+		  key.patch_batch_ns),
+	NUM_FIELD("patch_stall_ns", "each other CPU's stall per IPI round", 0, 1e9, "2000",
+		  key.patch_stall_ns),
+	{"patch_sites",
+	 &(const struct spec){.kind = SPEC_INTEGER, .doc = "sites of the key", .min = 1, .max = 100000},
+	 false, "56", AT(key.sites)},
+	{"patch_batched", &(const struct spec){.kind = SPEC_BOOLEAN, .doc = "batched text patching"},
+	 false, "true", AT(key.batched)},
+	NUM_FIELD("flip_at_ns",
+		  "flip the key once at this time (static_branch_enable or _disable), to see its "
+		  "cost; absent: never",
+		  0, 3.6e12, NULL, flip_at_ns),
+	{NULL},
+};
+#undef NUM_FIELD
+#undef AT
+
+static const struct spec swapcycle_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "swapcycle: map (populated), MADV_PAGEOUT, write again, as perf stat sees it; the "
+	       "swap hot paths check cgroup_memory_noswap as a branch or a static key",
+	.fields = swapcycle_fields,
+	.size = sizeof(struct swapcycle_params)};
+
+static bool swapcycle_check(const void *params, const struct run_config *cfg, const char *path,
+			    struct spec_check *chk)
+{
+	char *at = g_strdup_printf("%s.cpu", path);
+	bool ok = workload_check_cpu(((const struct swapcycle_params *)params)->cpu, cfg, at, chk);
+	g_free(at);
+	return ok;
+}
 
 enum { SWAPOUT, TRY_CHARGE_SWAP, UNCHARGE_SWAP, GET_NR_SWAP_PAGES, SWAP_FULL, MEMSW_ACCOUNT,
        NR_PATHS };
@@ -53,44 +135,33 @@ static void swapcycle_loop(struct sim_task *t, void *arg)
 	sc->task_time = sim_task_clock(t) - start;
 }
 
-static double num(json_t *w, const char *k)
-{
-	return json_number_value(json_object_get(w, k));
-}
-
-static void *swapcycle_setup(json_t *w, int index)
+static void *swapcycle_setup(const void *params, int index)
 {
 	static const char *const names[NR_PATHS] = {
 		"mem_cgroup_swapout",	       "__mem_cgroup_try_charge_swap",
 		"__mem_cgroup_uncharge_swap", "mem_cgroup_get_nr_swap_pages",
 		"mem_cgroup_swap_full",	       "do_memsw_account"};
+	const struct swapcycle_params *p = params;
 	struct swapcycle *sc = g_new0(struct swapcycle, 1);
-	sc->pages = (long)(num(w, "size_mb") * 256);
-	sc->page_ns = sim_from_ns(num(w, "page_ns"));
-	sc->other_branches = num(w, "other_branches_per_page");
-	sc->other_misses = num(w, "other_branch_misses_per_page");
-	sc->extra_faults = (long)json_integer_value(json_object_get(w, "extra_faults"));
-	json_t *flip = json_object_get(w, "flip_at_ns");
-	sc->flip_at = flip ? sim_from_ns(json_number_value(flip)) : -1;
+	sc->pages = (long)(p->size_mb * 256);
+	sc->page_ns = sim_from_ns(p->page_ns);
+	sc->other_branches = p->other_branches_per_page;
+	sc->other_misses = p->other_branch_misses_per_page;
+	sc->extra_faults = p->extra_faults;
+	sc->flip_at = isnan(p->flip_at_ns) ? -1 : sim_from_ns(p->flip_at_ns);
 	for (int i = 0; i < NR_PATHS; i++)
 		sc->paths[i].name = names[i];
 	struct static_key *k = &sc->key;
 	k->name = "cgroup_memory_noswap";
-	k->ops = static_key_ops_find(json_string_value(json_object_get(w, "check")));
+	k->ops = p->check;
 	k->enabled = true; /* static_branch_enable at boot */
 	k->paths = sc->paths;
-	k->p = (struct static_key_params){
-		num(w, "load_hit_cycles"),  num(w, "load_miss_cycles"),	 num(w, "miss_prob"),
-		num(w, "test_branch_cycles"), num(w, "mispredict_cycles"), num(w, "mispredict_prob"),
-		num(w, "nop_cycles"),	    num(w, "jmp_cycles"),	 num(w, "patch_site_ns"),
-		num(w, "patch_batch_ns"),   num(w, "patch_stall_ns"),
-		(int)json_integer_value(json_object_get(w, "patch_sites")),
-		json_is_true(json_object_get(w, "patch_batched"))};
+	k->p = p->key;
 	char *stream = g_strdup_printf("swapcycle.%d.branches", index);
 	k->rng = sim_rng_new(sim_seed(), stream);
 	g_free(stream);
 	char *name = g_strdup_printf("swapcycle.%d", index);
-	sim_task_create(name, (int)json_integer_value(json_object_get(w, "cpu")), swapcycle_loop, sc);
+	sim_task_create(name, (int)p->cpu, swapcycle_loop, sc);
 	g_free(name);
 	return sc;
 }
@@ -120,5 +191,11 @@ static void swapcycle_destroy(void *state)
 	g_free(sc);
 }
 
-const struct workload_ops swapcycle_ops = {"swapcycle", swapcycle_setup, swapcycle_metrics,
-					   swapcycle_destroy};
+const struct workload_type swapcycle_workload = {
+	.name = "swapcycle",
+	.spec = &swapcycle_spec,
+	.check = swapcycle_check,
+	.setup = swapcycle_setup,
+	.metrics = swapcycle_metrics,
+	.destroy = swapcycle_destroy,
+};

@@ -1,39 +1,63 @@
-/* workload: what runs on the simulated machine, one table of operations per
- * workload type ("lockbench", ...). Adding a type touches its own file,
- * workload_specs.c (its scenario keys) and the table in workload.c. */
+/* workload: what runs on the simulated machine. A workload type is one file,
+ * models/<name>.c, that defines `const struct workload_type <name>_workload`:
+ * its scenario keys (a spec decoding into its parameter structure), its
+ * checks, and its operations; and one line in the registry in workload.c.
+ * The helpers below are what several types share. */
 #pragma once
+#include "sim_dist.h"
+#include "spec.h"
 #include <jansson.h>
 #include <stdbool.h>
 
-struct workload_ops {
-	const char *type;
-	/* Create the workload's locks and tasks from its validated scenario
-	 * object; @index is its position in "workloads". */
-	void *(*setup)(json_t *w, int index);
-	/* Add the workload's figures to @metrics once the run is over; NULL for a
-	 * workload that reports only through the shared figures. */
+struct run_config;
+
+struct workload_type {
+	const char *name; /* the scenario's "type" */
+	/* Its keys: an SPEC_OBJECT (first field SPEC_TYPE_FIELD(name))
+	 * decoding into the type's parameter structure. */
+	const struct spec *spec;
+	/* Checks across keys and sections, on the decoded @params of the
+	 * workload at @path ("workloads.2"); NULL: none. */
+	bool (*check)(const void *params, const struct run_config *cfg, const char *path,
+		      struct spec_check *chk);
+	/* Does it end by itself (so that a "completion" stop can end)? NULL:
+	 * always. */
+	bool (*finite)(const void *params);
+	/* The cgroup of its tasks ("%d": the task's index) and how many tasks
+	 * there are; NULL when it names no cgroup. The memcg section checks
+	 * that each exists. */
+	const char *(*cgroup)(const void *params, long *count);
+	bool uses_page_cgroup; /* works on memcg.page_cgroup's file */
+	/* Create the workload's locks and tasks; @index: its position in
+	 * "workloads". Returns its state. */
+	void *(*setup)(const void *params, int index);
+	/* Add its figures to @metrics once the run is over; NULL for a workload
+	 * that reports only through the shared figures. */
 	void (*metrics)(void *state, json_t *metrics);
 	void (*destroy)(void *state);
 };
 
-const struct workload_ops *workload_ops_find(const char *type);
+/* Every workload type, NULL-terminated. */
+extern const struct workload_type *const workload_types[];
+const struct workload_type *workload_type_find(const char *name);
+
 /* CPU of a workload's task @i: spread over the nodes (node i mod nodes), or
  * packed (CPU i); wraps around the machine's CPUs. */
-int workload_cpu_for(int i, bool spread);
-/* When each of a workload's @count tasks starts: uniform in [0, the
- * workload's "start_spread_ns"], drawn from the stream "<type>.<index>.start";
- * g_free the array. */
-long long *workload_start_times(json_t *w, const char *type, int index, int count);
-extern const struct workload_ops lockbench_ops;
-extern const struct workload_ops memhog_ops;
-extern const struct workload_ops fileread_ops;
-extern const struct workload_ops cgchurn_ops;
-extern const struct workload_ops readfault_ops;
-extern const struct workload_ops movecharge_ops;
-extern const struct workload_ops swapcycle_ops;
-extern const struct workload_ops filewrite_ops;
-extern const struct workload_ops kbuild_ops;
+enum workload_placement { WORKLOAD_SPREAD, WORKLOAD_PACK };
+int workload_cpu_for(int i, enum workload_placement placement);
+/* When each of a workload's @count tasks starts: uniform in [0, @spread_ns],
+ * drawn from the stream "<type>.<index>.start"; g_free the array. */
+long long *workload_start_times(double spread_ns, const char *type, int index, int count);
+/* A duration distribution from its "<x>_ns", "<x>_dist", "<x>_cv" keys. */
+struct sim_dist workload_dist(double mean_ns, int kind, double cv);
 
-/* Run one simulation of a validated scenario document with @seed and return
- * its result (see docs/results.md); *violation is set when the run failed. */
-json_t *workload_simulate(json_t *doc, unsigned long long seed, int *violation);
+/* Shared checks: a CPU inside the machine; a uniform distribution's cv
+ * small enough to stay positive. @path is the key's own path. */
+bool workload_check_cpu(long cpu, const struct run_config *cfg, const char *path,
+			struct spec_check *chk);
+bool workload_check_dist(int kind, double cv, const char *path, struct spec_check *chk);
+
+/* Keys several types share (their docs say what they mean for all). */
+extern const struct spec workload_dist_spec, workload_cv_spec, workload_placement_spec;
+extern const struct spec workload_cgroup_spec, workload_count_spec, workload_start_spread_spec;
+extern const struct spec workload_size_spec, workload_time_spec;

@@ -1,15 +1,26 @@
-/* spec: the scenario format as data, and the validator that enforces it.
+/* spec: the scenario format as data. A spec tree describes every key a
+ * scenario may hold: its type, range, default and documentation, and where its
+ * value goes in a C structure. Models declare the specs of their own
+ * parameters beside their code and receive those structures filled in; the
+ * loader (loader/spec_json.h) validates JSON documents against the same
+ * trees, decodes them, applies --set and variant overrides, and exports the
+ * JSON Schema, so the four cannot drift apart. Nothing here sees JSON.
  *
- * A spec tree describes every key a scenario may hold: its type, range,
- * default and documentation. The same tree validates documents (filling in
- * defaults), applies dotted-path overrides (--set, variants), and exports
- * the JSON Schema that editors use, so the three cannot drift apart. */
+ * How a value is decoded, by kind (SPEC_AT gives where it goes):
+ *  - SPEC_INTEGER: long;   SPEC_NUMBER: double (NAN when absent);
+ *  - SPEC_BOOLEAN: bool;   SPEC_STRING: char * (NULL when absent);
+ *  - SPEC_ENUM: with .values, the int index of the name; with .choices, the
+ *    chosen table of operations (a pointer);
+ *  - SPEC_OBJECT: a pointer to a zeroed struct of .size bytes (NULL when
+ *    absent), its members decoded by its fields;
+ *  - SPEC_ARRAY: a SPEC_LIST of its items, each decoded as above.
+ * SPEC_TAGGED and SPEC_OVERRIDES are validated only: the loader decodes them
+ * itself (workloads by their type, variants by applying them). */
 #pragma once
-#include "json_pos.h"
 #include "mcs_error.h"
 #include <glib.h>
-#include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 enum spec_kind {
 	SPEC_OBJECT,
@@ -19,17 +30,22 @@ enum spec_kind {
 	SPEC_STRING,
 	SPEC_ENUM,
 	SPEC_BOOLEAN,
-	SPEC_TAGGED,	 /* an object whose "type" member selects its spec */
-	SPEC_OVERRIDES,	 /* an object of "dotted.path": value, checked when applied */
+	SPEC_TAGGED,	/* an object whose "type" member selects its spec */
+	SPEC_OVERRIDES, /* an object of "dotted.path": value, checked when applied */
 };
 
 struct spec;
+
+/* Where a field's decoded value goes in its object's struct; a field whose
+ * .at is 0 is validated but not decoded. */
+#define SPEC_AT(type, member) (offsetof(type, member) + 1)
 
 struct spec_field {
 	const char *key;
 	const struct spec *spec;
 	bool required;
 	const char *default_json; /* filled in when absent; NULL: stays absent */
+	size_t at;		  /* SPEC_AT(struct, member), or 0 */
 };
 
 struct spec_tag {
@@ -41,24 +57,41 @@ struct spec {
 	enum spec_kind kind;
 	const char *doc;
 	double min, max; /* value (numbers), length (strings), count (arrays, objects) */
-	const char *const *values;	 /* SPEC_ENUM, NULL-terminated */
+	const char *const *values; /* SPEC_ENUM: names, NULL-terminated */
+	/* SPEC_ENUM, instead of .values: the registry of a pluggable scheme, a
+	 * NULL-terminated list of tables of operations whose first member is
+	 * their name (const char *). */
+	const void *const *choices;
 	const struct spec_field *fields; /* SPEC_OBJECT, {NULL}-terminated */
+	size_t size;			 /* SPEC_OBJECT: the struct it decodes into */
 	const struct spec *items;	 /* SPEC_ARRAY */
 	const struct spec_tag *tags;	 /* SPEC_TAGGED, {NULL}-terminated */
 };
 
-/* Validate @doc against @s, filling in defaults. The first error wins and
- * reads "SOURCE:LINE:COLUMN: PATH: message". */
-bool spec_validate(const struct spec *s, json_t *doc, GHashTable *locs, GError **err);
-/* Set @value (stolen) at dotted @path of @doc, checking the path against @s;
- * @at is where the override was written. */
-bool spec_set_path(const struct spec *s, json_t *doc, const char *path, json_t *value,
-		   GHashTable *locs, const struct json_loc *at, GError **err);
-/* Report an error at member @key of @parent ("" and NULL for the document). */
-bool spec_fail(GHashTable *locs, const json_t *parent, const char *key, const char *path,
-	       GError **err, const char *fmt, ...) G_GNUC_PRINTF(6, 7);
-json_t *spec_json_schema(const struct spec *s);
-/* The known key closest to @key, or NULL when none is close. */
-const char *spec_near_miss(const char *key, const char *const *known);
-/* @v in a short printable form ("two", 3, true, {...}). */
-char *spec_describe(const json_t *v);
+/* A decoded SPEC_ARRAY of values of C type @T. */
+#define SPEC_LIST(T)                                                                               \
+	struct {                                                                                   \
+		T *items;                                                                          \
+		size_t n;                                                                          \
+	}
+
+/* The "type" member of a workload (a SPEC_TAGGED alternative): @name only. */
+#define SPEC_TYPE_FIELD(name)                                                                      \
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = (const char *const[]){name, NULL}}, \
+	 true, NULL, 0}
+
+/* The name of choice @i of an SPEC_ENUM (.values or .choices); NULL past the
+ * end. */
+const char *spec_enum_name(const struct spec *s, size_t i);
+
+/* Cross-key checks (a workload's CPUs against the machine's, a cgroup that
+ * must exist) run on decoded values and report through this: @path is the
+ * dotted path of the offending value in the scenario ("workloads.2.cpu"),
+ * and the loader points the error at its place in the file. */
+struct spec_check {
+	void (*fail)(struct spec_check *c, const char *path, const char *msg);
+};
+
+/* Report a failed check; returns false. */
+bool spec_check_fail(struct spec_check *c, const char *path, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);

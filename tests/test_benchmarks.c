@@ -11,7 +11,7 @@ static json_t *run_variant(const char *file, const char *variant, const char *co
 	const struct scenario_variant *v = scenario_variant_find(sc, variant);
 	g_assert_nonnull(v);
 	bool violation = true;
-	json_t *r = runner_run_one(v->doc, 1, &violation, &err);
+	json_t *r = runner_run_one(v->config, 1, &violation, &err);
 	g_assert_no_error(err);
 	g_assert_false(violation);
 	scenario_free(sc);

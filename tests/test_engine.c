@@ -95,7 +95,7 @@ static void test_accounting_sum(void)
 		g_assert_no_error(err);
 		const struct scenario_variant *v = sc->variants->pdata[0];
 		bool bad;
-		json_t *r = runner_run_one(v->doc, 7, &bad, &err);
+		json_t *r = runner_run_one(v->config, 7, &bad, &err);
 		g_assert_no_error(err);
 		double sum = 0;
 		const char *k;

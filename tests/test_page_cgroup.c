@@ -11,7 +11,7 @@ static json_t *run(const char *variant, const char *const *sets, bool *violation
 	struct scenario *sc = scenario_load_file(SCEN, sets, &err);
 	g_assert_no_error(err);
 	const struct scenario_variant *v = scenario_variant_find(sc, variant);
-	json_t *r = runner_run_one(v->doc, 1, violation, &err);
+	json_t *r = runner_run_one(v->config, 1, violation, &err);
 	g_assert_no_error(err);
 	scenario_free(sc);
 	return r;

@@ -112,7 +112,7 @@ static void test_lockbench(gconstpointer data)
 	g_assert_no_error(err);
 	const struct scenario_variant *v = sc->variants->pdata[0];
 	bool violation = true;
-	json_t *r = runner_run_one(v->doc, scenario_seed(v->doc), &violation, &err);
+	json_t *r = runner_run_one(v->config, v->seed, &violation, &err);
 	g_assert_no_error(err);
 	g_assert_false(violation);
 	json_t *lock = json_array_get(json_object_get(r, "locks"), 0);

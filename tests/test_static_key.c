@@ -10,7 +10,7 @@ static json_t *run(const char *variant, const char *const *sets)
 	struct scenario *sc = scenario_load_file(SCEN, sets, &err);
 	g_assert_no_error(err);
 	bool bad = true;
-	json_t *r = runner_run_one(scenario_variant_find(sc, variant)->doc, 1, &bad, &err);
+	json_t *r = runner_run_one(scenario_variant_find(sc, variant)->config, 1, &bad, &err);
 	g_assert_no_error(err);
 	g_assert_false(bad);
 	scenario_free(sc);

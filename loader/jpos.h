@@ -1,7 +1,7 @@
-/* json_pos: where each value of a parsed JSON document sits in its text.
+/* jpos: JSON positions: where each value of a parsed JSON document sits in its text.
  *
  * jansson parses and reports syntax errors with line and column, but keeps no
- * positions for values. json_pos walks the text beside the parsed tree and
+ * positions for values. jpos walks the text beside the parsed tree and
  * records, for every json_t, its line and column, so that a validation error
  * can point at the offending value. It also finds the JSON path at a byte
  * offset of a text that failed to parse, for syntax errors. */
@@ -9,7 +9,7 @@
 #include <glib.h>
 #include <jansson.h>
 
-struct json_loc {
+struct jpos {
 	const char *source; /* file name, or "--set"; owned by the map */
 	int line;	    /* 1-based */
 	int col;	    /* 1-based, in characters */
@@ -19,15 +19,15 @@ struct json_loc {
  * array index in decimal -- because jansson shares one json_t for every
  * true, false and null. The document itself is (NULL, "").
  * Values are freed with the table. */
-GHashTable *json_loc_map_new(void);
-void json_loc_set(GHashTable *map, const json_t *parent, const char *key, const char *source,
+GHashTable *jpos_map_new(void);
+void jpos_set(GHashTable *map, const json_t *parent, const char *key, const char *source,
 		  int line, int col);
-const struct json_loc *json_loc_get(GHashTable *map, const json_t *parent, const char *key);
+const struct jpos *jpos_get(GHashTable *map, const json_t *parent, const char *key);
 /* Record the position of every value of @root, parsed from @text; @root itself
  * is recorded as (@parent, @key), and @text starts at column @first_col. */
-void json_pos_scan(GHashTable *map, const char *source, const char *text, size_t len,
+void jpos_scan(GHashTable *map, const char *source, const char *text, size_t len,
 		   const json_t *parent, const char *key, json_t *root, int first_col);
 /* The dotted path of the innermost value open at byte @offset of @text. */
-char *json_pos_path_at(const char *text, size_t len, size_t offset);
+char *jpos_path_at(const char *text, size_t len, size_t offset);
 /* A deep copy of @v whose values keep the positions of the originals. */
-json_t *json_pos_copy(GHashTable *map, json_t *v);
+json_t *jpos_copy(GHashTable *map, json_t *v);

@@ -1,4 +1,4 @@
-#include "json_pos.h"
+#include "jpos.h"
 #include <stdbool.h>
 #include <string.h>
 
@@ -11,19 +11,19 @@ struct scanner {
 	int line, col;
 	GHashTable *map;
 	const char *source;
-	size_t stop; /* json_pos_path_at: stop at this offset */
+	size_t stop; /* jpos_path_at: stop at this offset */
 	GPtrArray *path; /* components while descending */
 	bool stopped;
 };
 
-static void json_loc_free(gpointer p)
+static void jpos_free(gpointer p)
 {
 	g_free(p);
 }
 
-GHashTable *json_loc_map_new(void)
+GHashTable *jpos_map_new(void)
 {
-	return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, json_loc_free);
+	return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, jpos_free);
 }
 
 static char *loc_key(const json_t *parent, const char *key)
@@ -31,20 +31,20 @@ static char *loc_key(const json_t *parent, const char *key)
 	return g_strdup_printf("%p\x1f%s", (const void *)parent, key);
 }
 
-void json_loc_set(GHashTable *map, const json_t *parent, const char *key, const char *source,
+void jpos_set(GHashTable *map, const json_t *parent, const char *key, const char *source,
 		  int line, int col)
 {
-	struct json_loc *l = g_new(struct json_loc, 1);
+	struct jpos *l = g_new(struct jpos, 1);
 	l->source = g_intern_string(source);
 	l->line = line;
 	l->col = col;
 	g_hash_table_replace(map, loc_key(parent, key), l);
 }
 
-const struct json_loc *json_loc_get(GHashTable *map, const json_t *parent, const char *key)
+const struct jpos *jpos_get(GHashTable *map, const json_t *parent, const char *key)
 {
 	char *k = loc_key(parent, key);
-	const struct json_loc *l = g_hash_table_lookup(map, k);
+	const struct jpos *l = g_hash_table_lookup(map, k);
 	g_free(k);
 	return l;
 }
@@ -171,7 +171,7 @@ static bool scan_value(struct scanner *sc, json_t *parent, json_t *v, int depth)
 	if (at_end(sc) || depth > SCAN_MAX_DEPTH)
 		return false;
 	if (v && sc->map && parent)
-		json_loc_set(sc->map, parent, sc->path->pdata[sc->path->len - 1], sc->source,
+		jpos_set(sc->map, parent, sc->path->pdata[sc->path->len - 1], sc->source,
 			     sc->line, sc->col);
 	char c = sc->s[sc->i];
 	if (c == '{')
@@ -199,7 +199,7 @@ static void scanner_init(struct scanner *sc, const char *text, size_t len)
 	sc->path = g_ptr_array_new_with_free_func(g_free);
 }
 
-void json_pos_scan(GHashTable *map, const char *source, const char *text, size_t len,
+void jpos_scan(GHashTable *map, const char *source, const char *text, size_t len,
 		   const json_t *parent, const char *key, json_t *root, int first_col)
 {
 	struct scanner sc;
@@ -208,13 +208,13 @@ void json_pos_scan(GHashTable *map, const char *source, const char *text, size_t
 	sc.source = source;
 	sc.col = first_col;
 	skip_ws(&sc);
-	json_loc_set(map, parent, key, source, sc.line, sc.col);
+	jpos_set(map, parent, key, source, sc.line, sc.col);
 	g_ptr_array_add(sc.path, g_strdup(key));
 	scan_value(&sc, NULL, root, 0);
 	g_ptr_array_free(sc.path, TRUE);
 }
 
-char *json_pos_path_at(const char *text, size_t len, size_t offset)
+char *jpos_path_at(const char *text, size_t len, size_t offset)
 {
 	struct scanner sc;
 	scanner_init(&sc, text, len);
@@ -241,19 +241,19 @@ char *json_pos_path_at(const char *text, size_t len, size_t offset)
 
 static void copy_loc(GHashTable *map, const json_t *from, const json_t *to, const char *key)
 {
-	const struct json_loc *l = json_loc_get(map, from, key);
+	const struct jpos *l = jpos_get(map, from, key);
 	if (l)
-		json_loc_set(map, to, key, l->source, l->line, l->col);
+		jpos_set(map, to, key, l->source, l->line, l->col);
 }
 
-json_t *json_pos_copy(GHashTable *map, json_t *v)
+json_t *jpos_copy(GHashTable *map, json_t *v)
 {
 	if (json_is_object(v)) {
 		json_t *c = json_object();
 		const char *k;
 		json_t *x;
 		json_object_foreach (v, k, x) {
-			json_object_set_new(c, k, json_pos_copy(map, x));
+			json_object_set_new(c, k, jpos_copy(map, x));
 			copy_loc(map, v, c, k);
 		}
 		return c;
@@ -265,7 +265,7 @@ json_t *json_pos_copy(GHashTable *map, json_t *v)
 		json_array_foreach (v, i, x) {
 			char idx[24];
 			g_snprintf(idx, sizeof(idx), "%zu", i);
-			json_array_append_new(c, json_pos_copy(map, x));
+			json_array_append_new(c, jpos_copy(map, x));
 			copy_loc(map, v, c, idx);
 		}
 		return c;

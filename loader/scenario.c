@@ -1,0 +1,309 @@
+#include "scenario.h"
+#include "mm.h"
+#include "scenario_parts.h"
+#include "sim_rng.h"
+#include "workload.h"
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* The format ----------------------------------------------------------- */
+
+/* The workload types' keys, as the alternatives of "workloads" items
+ * (filled in from the registry, models/workload.c). */
+static struct spec_tag workload_tags[64];
+
+static const struct spec workloads_spec = {
+	.kind = SPEC_ARRAY,
+	.doc = "what runs on the machine",
+	.min = 1,
+	.max = 64,
+	.items = &(const struct spec){.kind = SPEC_TAGGED, .tags = workload_tags}};
+
+static const struct spec variant_name_spec = {
+	.kind = SPEC_STRING, .doc = "variant name, used by --variant", .min = 1, .max = 64};
+static const struct spec text_spec = {.kind = SPEC_STRING, .doc = "free text", .min = 0, .max = 4096};
+static const struct spec overrides_spec = {
+	.kind = SPEC_OVERRIDES,
+	.doc = "\"dotted.path\": value overrides of the base scenario",
+	.max = 256};
+static const struct spec_field variant_fields[] = {
+	{"name", &variant_name_spec, true, NULL, 0},
+	{"description", &text_spec, false, "\"\"", 0},
+	{"set", &overrides_spec, false, "{}", 0},
+	{NULL}};
+static const struct spec variants_spec = {
+	.kind = SPEC_ARRAY,
+	.doc = "named designs to compare; the first is the baseline",
+	.min = 0,
+	.max = SCENARIO_MAX_VARIANTS,
+	.items = &(const struct spec){.kind = SPEC_OBJECT, .fields = variant_fields}};
+
+static const struct spec_field top_fields[] = {
+	{"name", &(const struct spec){.kind = SPEC_STRING, .doc = "scenario name", .min = 1, .max = 128},
+	 true, NULL, 0},
+	{"description", &text_spec, false, "\"\"", 0},
+	{"seed", &(const struct spec){.kind = SPEC_INTEGER, .doc = "random seed", .min = 0,
+				      .max = 9007199254740991.0},
+	 false, "1", 0},
+	{"replicas", &(const struct spec){.kind = SPEC_INTEGER, .doc = "runs per variant, each "
+								      "with its own seed",
+					  .min = 1, .max = SCENARIO_MAX_REPLICAS},
+	 false, "1", 0},
+	{"machine", &scenario_machine_spec, true, NULL, 0},
+	{"workloads", &workloads_spec, true, NULL, 0},
+	{"memcg", &mm_params_spec, false, "{}", 0},
+	{"stop", &scenario_stop_spec, true, NULL, 0},
+	{"variants", &variants_spec, false, "[]", 0},
+	{"sweep", &(const struct spec){.kind = SPEC_ARRAY,
+				       .doc = "parameters of `memcgsim sweep`, as its --param: "
+					      "\"PATH[,PATH...]=VALUES\" (docs/sweeps.md)",
+				       .min = 0, .max = 16,
+				       .items = &(const struct spec){.kind = SPEC_STRING, .min = 3,
+								     .max = 4096}},
+	 false, NULL, 0},
+	{NULL}};
+static const struct spec top_spec = {
+	.kind = SPEC_OBJECT, .doc = "a memcgsim scenario", .fields = top_fields};
+
+static gpointer spec_init(gpointer unused)
+{
+	scenario_machine_spec_init();
+	for (int i = 0; workload_types[i]; i++) {
+		g_assert(i + 1 < (int)G_N_ELEMENTS(workload_tags));
+		workload_tags[i] = (struct spec_tag){workload_types[i]->name, workload_types[i]->spec};
+	}
+	return NULL;
+}
+
+const struct spec *scenario_spec(void)
+{
+	static GOnce once = G_ONCE_INIT;
+	g_once(&once, spec_init, NULL);
+	return &top_spec;
+}
+
+json_t *scenario_json_schema(void)
+{
+	json_t *s = spec_json_schema(scenario_spec());
+	json_object_set_new(s, "$schema", json_string("https://json-schema.org/draft/2020-12/schema"));
+	json_object_set_new(s, "title", json_string("memcgsim scenario"));
+	return s;
+}
+
+uint64_t scenario_replica_seed(uint64_t seed, int r)
+{
+	return r == 0 ? seed : sim_rng_mix(seed, (uint64_t)r) >> 11; /* stays below 2^53 */
+}
+
+/* Overrides ------------------------------------------------------------- */
+
+/* Parse "PATH=VALUE" and set it; VALUE is JSON, or else a bare string. */
+static bool apply_set(json_t *doc, GHashTable *locs, const char *arg, GError **err)
+{
+	const char *eq = strchr(arg, '=');
+	struct jpos at = {"--set", 1, 1};
+	if (!eq || eq == arg) {
+		char *got = g_strescape(arg, NULL);
+		g_set_error(err, MCS_ERROR, 0, "--set:1:1: (root): expected PATH=VALUE, got \"%s\"",
+			    got);
+		g_free(got);
+		return false;
+	}
+	char *path = g_strndup(arg, (gsize)(eq - arg));
+	const char *text = eq + 1;
+	at.col = (int)g_utf8_strlen(arg, eq + 1 - arg) + 1;
+	json_error_t jerr;
+	json_t *value = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+	bool ok = true;
+	if (!value && strchr("{[\"", *text) && *text) {
+		g_set_error(err, MCS_ERROR, 0, "--set:1:%d: %s: invalid JSON: %s",
+			    at.col + jerr.column - 1, path, jerr.text);
+		ok = false;
+	} else if (!value) {
+		value = json_string(text);
+		if (!value) {
+			g_set_error(err, MCS_ERROR, 0, "--set:1:%d: %s: expected UTF-8 text", at.col,
+				    path);
+			ok = false;
+		}
+	}
+	if (ok) {
+		json_t *holder = json_object(); /* positions inside VALUE, then moved */
+		jpos_scan(locs, "--set", text, strlen(text), holder, "v", value, at.col);
+		ok = spec_set_path(scenario_spec(), doc, path, value, locs, &at, err);
+		json_decref(holder);
+	}
+	g_free(path);
+	return ok;
+}
+
+static bool apply_sets(json_t *doc, GHashTable *locs, const char *const *sets, bool variants_too,
+		       GError **err)
+{
+	for (; sets && *sets; sets++) {
+		if (!variants_too && g_str_has_prefix(*sets, "variants"))
+			continue;
+		if (!apply_set(doc, locs, *sets, err))
+			return false;
+	}
+	return true;
+}
+
+static bool apply_variant(json_t *doc, GHashTable *locs, json_t *set, GError **err)
+{
+	const char *path;
+	json_t *v;
+	json_object_foreach (set, path, v) {
+		const struct jpos *at = jpos_get(locs, set, path);
+		struct jpos here = at ? *at : (struct jpos){"?", 0, 0};
+		if (!spec_set_path(scenario_spec(), doc, path, jpos_copy(locs, v), locs, &here,
+				   err))
+			return false;
+	}
+	return true;
+}
+
+/* Loading ---------------------------------------------------------------- */
+
+static void variant_free(gpointer p)
+{
+	struct scenario_variant *v = p;
+	g_free(v->name);
+	g_free(v->description);
+	scenario_config_free(v->config);
+	g_free(v);
+}
+
+/* The rules across keys of the whole document (the base's too, though
+ * only variants run). */
+static bool check_doc(json_t *doc, GHashTable *locs, GError **err)
+{
+	struct run_config *cfg = scenario_config_new(doc, locs, err);
+	scenario_config_free(cfg);
+	return cfg != NULL;
+}
+
+void scenario_free(struct scenario *sc)
+{
+	if (!sc)
+		return;
+	if (sc->variants)
+		g_ptr_array_free(sc->variants, TRUE);
+	json_decref(sc->base);
+	if (sc->locs)
+		g_hash_table_destroy(sc->locs);
+	g_free(sc->file);
+	g_free(sc);
+}
+
+static bool build_variant(struct scenario *sc, const char *name, const char *desc, json_t *set,
+			  const char *const *sets, GError **err)
+{
+	json_t *doc = jpos_copy(sc->locs, sc->base);
+	json_object_del(doc, "variants");
+	struct run_config *cfg = NULL;
+	bool ok = (!set || apply_variant(doc, sc->locs, set, err)) &&
+		  apply_sets(doc, sc->locs, sets, false, err) &&
+		  spec_validate(scenario_spec(), doc, sc->locs, err) &&
+		  (cfg = scenario_config_new(doc, sc->locs, err));
+	if (ok) {
+		struct scenario_variant *v = g_new0(struct scenario_variant, 1);
+		v->name = g_strdup(name);
+		v->description = g_strdup(desc);
+		v->seed = (uint64_t)json_integer_value(json_object_get(doc, "seed"));
+		v->replicas = (int)json_integer_value(json_object_get(doc, "replicas"));
+		v->config = cfg;
+		g_ptr_array_add(sc->variants, v);
+	}
+	json_decref(doc);
+	return ok;
+}
+
+static bool build_variants(struct scenario *sc, const char *const *sets, GError **err)
+{
+	json_t *vs = json_object_get(sc->base, "variants");
+	if (json_array_size(vs) == 0)
+		return build_variant(sc, "base", "", NULL, sets, err);
+	size_t i;
+	json_t *v;
+	json_array_foreach (vs, i, v) {
+		const char *name = json_string_value(json_object_get(v, "name"));
+		if (scenario_variant_find(sc, name)) {
+			char *path = g_strdup_printf("variants.%zu.name", i);
+			spec_fail(sc->locs, v, "name", path, err, "duplicate variant name \"%s\"",
+				  name);
+			g_free(path);
+			return false;
+		}
+		if (!build_variant(sc, name, json_string_value(json_object_get(v, "description")),
+				   json_object_get(v, "set"), sets, err))
+			return false;
+	}
+	return true;
+}
+
+struct scenario *scenario_load(const char *file, const char *text, size_t len,
+			       const char *const *sets, GError **err)
+{
+	struct scenario *sc = g_new0(struct scenario, 1);
+	sc->file = g_strdup(file);
+	sc->locs = jpos_map_new();
+	sc->variants = g_ptr_array_new_with_free_func(variant_free);
+	if (len > SCENARIO_MAX_BYTES) {
+		g_set_error(err, MCS_ERROR, 0, "%s:1:1: (root): file too large (%zu bytes, at most %d)",
+			    file, len, SCENARIO_MAX_BYTES);
+		goto fail;
+	}
+	json_error_t jerr;
+	sc->base = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!sc->base) {
+		char *path = jpos_path_at(text, len, (size_t)jerr.position);
+		g_set_error(err, MCS_ERROR, 0, "%s:%d:%d: %s: invalid JSON: %s", file,
+			    jerr.line < 1 ? 1 : jerr.line, jerr.column < 1 ? 1 : jerr.column, path,
+			    jerr.text);
+		g_free(path);
+		goto fail;
+	}
+	jpos_scan(sc->locs, file, text, len, NULL, "", sc->base, 1);
+	if (!apply_sets(sc->base, sc->locs, sets, true, err) ||
+	    !spec_validate(scenario_spec(), sc->base, sc->locs, err) ||
+	    !check_doc(sc->base, sc->locs, err) || !build_variants(sc, sets, err))
+		goto fail;
+	return sc;
+fail:
+	scenario_free(sc);
+	return NULL;
+}
+
+struct scenario *scenario_load_file(const char *path, const char *const *sets, GError **err)
+{
+	GStatBuf st;
+	if (g_stat(path, &st) == 0 && st.st_size > SCENARIO_MAX_BYTES) {
+		g_set_error(err, MCS_ERROR, 0,
+			    "%s:1:1: (root): file too large (%lld bytes, at most %d)", path,
+			    (long long)st.st_size, SCENARIO_MAX_BYTES);
+		return NULL;
+	}
+	char *text = NULL;
+	gsize len = 0;
+	GError *ferr = NULL;
+	if (!g_file_get_contents(path, &text, &len, &ferr)) {
+		g_set_error(err, MCS_ERROR, 0, "%s:1:1: (root): cannot read: %s", path,
+			    ferr->message);
+		g_error_free(ferr);
+		return NULL;
+	}
+	struct scenario *sc = scenario_load(path, text, len, sets, err);
+	g_free(text);
+	return sc;
+}
+
+const struct scenario_variant *scenario_variant_find(const struct scenario *sc, const char *name)
+{
+	for (guint i = 0; i < sc->variants->len; i++) {
+		const struct scenario_variant *v = sc->variants->pdata[i];
+		if (strcmp(v->name, name) == 0)
+			return v;
+	}
+	return NULL;
+}

@@ -1,0 +1,97 @@
+/* A checked document decoded into the structures the models receive (a
+ * struct run_config), and the checks that span keys and sections, run on
+ * the decoded values with their errors pointed back at the file. */
+#include "mm.h"
+#include "scenario_parts.h"
+#include "workload.h"
+#include <string.h>
+
+/* A model's failed check, reported at the place of @path in the document. */
+struct doc_check {
+	struct spec_check chk;
+	json_t *doc;
+	GHashTable *locs;
+	GError **err;
+};
+
+/* The container of the value at dotted @path, and its key there. */
+static json_t *path_parent(json_t *doc, const char *path, const char **key)
+{
+	const char *dot = strrchr(path, '.');
+	*key = dot ? dot + 1 : path;
+	if (!*path)
+		return NULL;
+	json_t *node = doc;
+	char **parts = g_strsplit(path, ".", -1);
+	for (char **p = parts; p[1]; p++)
+		node = json_is_array(node) ? json_array_get(node, g_ascii_strtoull(*p, NULL, 10))
+					   : json_object_get(node, *p);
+	g_strfreev(parts);
+	return node;
+}
+
+static void doc_check_fail(struct spec_check *chk, const char *path, const char *msg)
+{
+	struct doc_check *c = (struct doc_check *)chk;
+	const char *key;
+	json_t *parent = path_parent(c->doc, path, &key);
+	spec_fail(c->locs, parent, key, path, c->err, "%s", msg);
+}
+
+static void workloads_decode(json_t *doc, struct run_config *cfg)
+{
+	json_t *ws = json_object_get(doc, "workloads");
+	cfg->nworkloads = (int)json_array_size(ws);
+	cfg->workloads = g_new0(struct run_workload, cfg->nworkloads);
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		json_t *w = json_array_get(ws, (size_t)i);
+		struct run_workload *rw = &cfg->workloads[i];
+		rw->type = workload_type_find(json_string_value(json_object_get(w, "type")));
+		rw->params = spec_decode(rw->type->spec, w);
+	}
+}
+
+/* Each workload's own rules; and with a "completion" stop, it must end. */
+static bool workloads_check(const struct run_config *cfg, struct spec_check *chk)
+{
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		const struct run_workload *w = &cfg->workloads[i];
+		char *path = g_strdup_printf("workloads.%d", i);
+		bool ok = !w->type->check || w->type->check(w->params, cfg, path, chk);
+		if (ok && !cfg->stop_at && w->type->finite && !w->type->finite(w->params))
+			ok = spec_check_fail(chk, path,
+					     "never finishes, but stop.type is \"completion\" (give it "
+					     "iterations, or stop after a duration)");
+		g_free(path);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **err)
+{
+	if (!scenario_machine_check(doc, locs, err))
+		return NULL;
+	struct run_config *cfg = g_new0(struct run_config, 1);
+	scenario_machine_decode(doc, cfg);
+	cfg->memcg = spec_decode(&mm_params_spec, json_object_get(doc, "memcg"));
+	workloads_decode(doc, cfg);
+	struct doc_check c = {{doc_check_fail}, doc, locs, err};
+	if (mm_params_check(cfg, &c.chk) && workloads_check(cfg, &c.chk))
+		return cfg;
+	scenario_config_free(cfg);
+	return NULL;
+}
+
+void scenario_config_free(struct run_config *cfg)
+{
+	if (!cfg)
+		return;
+	scenario_machine_free(cfg);
+	spec_decoded_free(&mm_params_spec, cfg->memcg);
+	for (int i = 0; i < cfg->nworkloads; i++)
+		spec_decoded_free(cfg->workloads[i].type->spec, cfg->workloads[i].params);
+	g_free(cfg->workloads);
+	g_free(cfg);
+}

@@ -1,0 +1,219 @@
+/* The machine section of a scenario (NUMA nodes, CPUs, clock, costs,
+ * interrupt sources) and the stop rule: their keys, their checks, and their
+ * decoding into a struct run_config. */
+#include "cost.h"
+#include "scenario_parts.h"
+#include <math.h>
+#include <string.h>
+
+static struct spec cost_specs[COST_N];
+static struct spec_field cost_fields[COST_N + 1];
+static char *cost_defaults[COST_N];
+
+static const struct spec costs_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "cost table, in ns; every key optional, defaults from docs/costs.md",
+	.fields = cost_fields};
+static const struct spec nodes_spec = {
+	.kind = SPEC_INTEGER, .doc = "NUMA nodes", .min = 1, .max = SIM_MACHINE_MAX_NODES};
+static const struct spec cpus_per_node_spec = {
+	.kind = SPEC_INTEGER, .doc = "CPUs per node", .min = 1, .max = SIM_MACHINE_MAX_CPUS};
+static const struct spec clock_spec = {
+	.kind = SPEC_NUMBER, .doc = "CPU clock in GHz (cycles to time)", .min = 0.1, .max = 10};
+static const struct spec slice_spec = {
+	.kind = SPEC_NUMBER,
+	.doc = "time slice when tasks share a CPU, ns (kernel sysctl_sched_base_slice 0.75 ms)",
+	.min = 1000,
+	.max = 1e10};
+static const char *const periodic_types[] = {"periodic", NULL};
+static const char *const poisson_types[] = {"poisson", NULL};
+static const struct spec irq_name_spec = {
+	.kind = SPEC_STRING, .doc = "source name (\"tick\", \"nvme\" ...)", .min = 1, .max = 32};
+static const struct spec irq_handler_spec = {
+	.kind = SPEC_NUMBER, .doc = "handler cost, ns", .min = 0, .max = 1e9};
+static const struct spec irq_cpus_spec = {
+	.kind = SPEC_ARRAY,
+	.doc = "CPUs it interrupts (its affinity); all when absent",
+	.min = 1,
+	.max = SIM_MACHINE_MAX_CPUS,
+	.items = &(const struct spec){.kind = SPEC_INTEGER, .min = 0,
+				      .max = SIM_MACHINE_MAX_CPUS - 1}};
+static const struct spec_field periodic_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = periodic_types}, true, NULL, 0},
+	{"name", &irq_name_spec, true, NULL, 0},
+	{"hz", &(const struct spec){.kind = SPEC_NUMBER, .doc = "interrupts per second per CPU",
+				    .min = 1, .max = 1e6},
+	 true, NULL, 0},
+	{"handler_ns", &irq_handler_spec, true, NULL, 0},
+	{"skew", &(const struct spec){.kind = SPEC_BOOLEAN,
+				      .doc = "each CPU's phase at random (sched_skew_tick); "
+					     "default: all CPUs together"},
+	 false, "false", 0},
+	{"cpus", &irq_cpus_spec, false, NULL, 0},
+	{NULL}};
+static const struct spec_field poisson_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = poisson_types}, true, NULL, 0},
+	{"name", &irq_name_spec, true, NULL, 0},
+	{"rate_per_s", &(const struct spec){.kind = SPEC_NUMBER,
+					    .doc = "mean interrupts per second per CPU",
+					    .min = 1e-3, .max = 1e7},
+	 true, NULL, 0},
+	{"handler_ns", &irq_handler_spec, true, NULL, 0},
+	{"cpus", &irq_cpus_spec, false, NULL, 0},
+	{NULL}};
+static const struct spec_tag irq_tags[] = {
+	{"periodic", &(const struct spec){.kind = SPEC_OBJECT,
+					  .doc = "a periodic interrupt, such as the tick (HZ)",
+					  .fields = periodic_fields}},
+	{"poisson", &(const struct spec){.kind = SPEC_OBJECT,
+					 .doc = "a device's interrupts, arriving as a Poisson process",
+					 .fields = poisson_fields}},
+	{NULL, NULL}};
+static const struct spec interrupts_spec = {
+	.kind = SPEC_ARRAY,
+	.doc = "interrupt sources; interrupts are deferred while a CPU has them off",
+	.min = 0,
+	.max = 16,
+	.items = &(const struct spec){.kind = SPEC_TAGGED, .tags = irq_tags}};
+
+static const struct spec_field machine_fields[] = {
+	{"nodes", &nodes_spec, true, NULL, 0},
+	{"cpus_per_node", &cpus_per_node_spec, true, NULL, 0},
+	{"clock_ghz", &clock_spec, false, "2.1", 0},
+	{"sched_slice_ns", &slice_spec, false, "750000", 0},
+	{"costs", &costs_spec, false, "{}", 0},
+	{"interrupts", &interrupts_spec, false, "[]", 0},
+	{NULL}};
+const struct spec scenario_machine_spec = {
+	.kind = SPEC_OBJECT, .doc = "the simulated machine", .fields = machine_fields};
+
+
+static const char *const duration_types[] = {"duration", NULL};
+static const char *const completion_types[] = {"completion", NULL};
+static const struct spec run_length_spec = {
+	.kind = SPEC_NUMBER, .doc = "simulated time, ns (at most one hour)", .min = 1, .max = 3.6e12};
+static const struct spec_field duration_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = duration_types}, true, NULL, 0},
+	{"duration_ns", &run_length_spec, true, NULL, 0},
+	{NULL}};
+static const struct spec_field completion_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = completion_types}, true, NULL, 0},
+	{"limit_ns", &run_length_spec, false, "3.6e12", 0},
+	{NULL}};
+static const struct spec_tag stop_tags[] = {
+	{"duration", &(const struct spec){.kind = SPEC_OBJECT,
+					  .doc = "stop after a fixed simulated time",
+					  .fields = duration_fields}},
+	{"completion", &(const struct spec){.kind = SPEC_OBJECT,
+					    .doc = "stop when every workload task has finished",
+					    .fields = completion_fields}},
+	{NULL, NULL}};
+const struct spec scenario_stop_spec = {
+	.kind = SPEC_TAGGED, .doc = "when the run ends", .tags = stop_tags};
+
+
+void scenario_machine_spec_init(void)
+{
+	for (int i = 0; i < COST_N; i++) {
+		const struct sim_cost_desc *d = &cost_table[i];
+		cost_defaults[i] = g_strdup_printf("%.17g", d->default_ns);
+		cost_specs[i] = (struct spec){
+			.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e9};
+		cost_fields[i] = (struct spec_field){d->key, &cost_specs[i], false, cost_defaults[i], 0};
+	}
+}
+
+static double num(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err)
+{
+	json_t *mj = json_object_get(doc, "machine");
+	long nodes = (long)num(mj, "nodes"), per_node = (long)num(mj, "cpus_per_node");
+	if (nodes * per_node > SIM_MACHINE_MAX_CPUS)
+		return spec_fail(locs, mj, "cpus_per_node", "machine.cpus_per_node", err,
+				 "expected nodes x cpus_per_node <= %d, got %ld x %ld",
+				 SIM_MACHINE_MAX_CPUS, nodes, per_node);
+	size_t i;
+	json_t *irq;
+	json_array_foreach (json_object_get(mj, "interrupts"), i, irq) {
+		size_t k;
+		json_t *cpu;
+		json_array_foreach (json_object_get(irq, "cpus"), k, cpu) {
+			if (json_integer_value(cpu) < nodes * per_node)
+				continue;
+			char *path = g_strdup_printf("machine.interrupts.%zu.cpus.%zu", i, k);
+			char idx[24];
+			g_snprintf(idx, sizeof(idx), "%zu", k);
+			spec_fail(locs, json_object_get(irq, "cpus"), idx, path, err,
+				  "expected a CPU below %ld (the machine's CPUs), got %" JSON_INTEGER_FORMAT,
+				  nodes * per_node, json_integer_value(cpu));
+			g_free(path);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void machine_decode(json_t *mj, struct sim_machine *m)
+{
+	json_t *costs = json_object_get(mj, "costs");
+	memset(m, 0, sizeof(*m));
+	m->nodes = (int)num(mj, "nodes");
+	m->cpus_per_node = (int)num(mj, "cpus_per_node");
+	m->clock_ghz = num(mj, "clock_ghz");
+	m->sched_slice = sim_from_ns(num(mj, "sched_slice_ns"));
+	for (int i = 0; i < COST_N; i++)
+		m->cost[i] = sim_from_ns(num(costs, cost_table[i].key));
+	m->context_switch = m->cost[COST_CONTEXT_SWITCH];
+}
+
+/* The CPUs of source @o: its "cpus", or every CPU of the machine. */
+static void irq_cpu_mask(json_t *o, int ncpus, uint64_t *mask)
+{
+	json_t *cpus = json_object_get(o, "cpus");
+	size_t k;
+	json_t *cj;
+	if (!cpus)
+		for (int c = 0; c < ncpus; c++)
+			mask[c / 64] |= 1ULL << (c % 64);
+	json_array_foreach (cpus, k, cj)
+		mask[json_integer_value(cj) / 64] |= 1ULL << (json_integer_value(cj) % 64);
+}
+
+static void irq_decode(json_t *o, int ncpus, struct sim_irq_source *s)
+{
+	bool periodic = g_str_equal(json_string_value(json_object_get(o, "type")), "periodic");
+	s->name = g_strdup(json_string_value(json_object_get(o, "name")));
+	s->kind = periodic ? SIM_IRQ_PERIODIC : SIM_IRQ_POISSON;
+	double per_s = num(o, periodic ? "hz" : "rate_per_s");
+	s->interval = (sim_time_t)llround((double)SIM_S / per_s);
+	s->handler = sim_from_ns(num(o, "handler_ns"));
+	s->skew = json_is_true(json_object_get(o, "skew"));
+	irq_cpu_mask(o, ncpus, s->cpu_mask);
+}
+
+void scenario_machine_decode(json_t *doc, struct run_config *cfg)
+{
+	json_t *mj = json_object_get(doc, "machine");
+	machine_decode(mj, &cfg->machine);
+	json_t *list = json_object_get(mj, "interrupts");
+	cfg->nirqs = (int)json_array_size(list);
+	cfg->irqs = g_new0(struct sim_irq_source, cfg->nirqs ? cfg->nirqs : 1);
+	for (int i = 0; i < cfg->nirqs; i++)
+		irq_decode(json_array_get(list, (size_t)i), sim_machine_cpus(&cfg->machine),
+			   &cfg->irqs[i]);
+	json_t *stop = json_object_get(doc, "stop");
+	json_t *d = json_object_get(stop, "duration_ns");
+	cfg->stop_at = d ? sim_from_ns(json_number_value(d)) : 0;
+	cfg->time_limit = sim_from_ns(json_number_value(d ? d : json_object_get(stop, "limit_ns")));
+}
+
+void scenario_machine_free(struct run_config *cfg)
+{
+	for (int i = 0; i < cfg->nirqs; i++)
+		g_free(cfg->irqs[i].name);
+	g_free(cfg->irqs);
+}

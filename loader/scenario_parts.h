@@ -1,0 +1,23 @@
+/* scenario_parts: what the loader's files share (not part of its interface).
+ * scenario.c holds the top of the format and the loading; scenario_machine.c
+ * the machine, its interrupt sources and the stop rule; scenario_config.c
+ * decoding a checked document into a struct run_config and the checks that
+ * span keys. */
+#pragma once
+#include "run.h"
+#include "spec_json.h"
+
+extern const struct spec scenario_machine_spec, scenario_stop_spec;
+
+/* Fill in the costs' keys of the machine spec (once, before any use). */
+void scenario_machine_spec_init(void);
+/* The machine's rules across keys (its CPUs, its interrupt sources' CPUs). */
+bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err);
+/* Fill @cfg's machine, interrupt sources and stop rule from the checked @doc. */
+void scenario_machine_decode(json_t *doc, struct run_config *cfg);
+void scenario_machine_free(struct run_config *cfg);
+
+/* The document's configuration, decoded and checked across keys (@err set
+ * and NULL when a check fails). */
+struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **err);
+void scenario_config_free(struct run_config *cfg);

@@ -1,0 +1,233 @@
+/* The scenario's memcg section: its keys (the cgroup tree, the list_lru lock
+ * scope, swap and page_cgroup, the latter two declared by their models) and
+ * the rules that span keys and sections. */
+#include "list_lru.h"
+#include "memcg.h"
+#include "mm.h"
+#include "page_cgroup.h"
+#include "run.h"
+#include "swap.h"
+#include "workload.h"
+#include <string.h>
+
+#define MAX_CGROUPS 4096
+
+#define AT(member) SPEC_AT(struct mm_cgroup_params, member)
+static const struct spec_field cgroup_fields[] = {
+	{"name",
+	 &(const struct spec){.kind = SPEC_STRING,
+			      .doc = "path below the root (\"a/b\"); with count > 1 it must hold one "
+				     "\"%d\"",
+			      .min = 1,
+			      .max = 128},
+	 true, NULL, AT(name)},
+	{"count",
+	 &(const struct spec){
+		 .kind = SPEC_INTEGER, .doc = "instances, %d = 0..count-1", .min = 1, .max = 4096},
+	 false, "1", AT(count)},
+	{"memory_max_mb",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "memory.max, MiB; 0 for no limit",
+			      .min = 0,
+			      .max = 1 << 30},
+	 false, "0", AT(memory_max_mb)},
+	{NULL},
+};
+#undef AT
+
+#define AT(member) SPEC_AT(struct mm_params, member)
+static const struct spec_field mm_fields[] = {
+	{"list_lru_scope",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "list_lru locking: node (one lock per node) or memcg (one lock "
+				     "per list)",
+			      .choices = list_lru_scopes},
+	 false, "\"node\"", AT(list_lru_scope)},
+	{"cgroups",
+	 &(const struct spec){.kind = SPEC_ARRAY,
+			      .doc = "the cgroup tree, parents first",
+			      .min = 0,
+			      .max = 1024,
+			      .items = &(const struct spec){.kind = SPEC_OBJECT,
+							    .fields = cgroup_fields,
+							    .size = sizeof(struct mm_cgroup_params)}},
+	 false, "[]", AT(cgroups)},
+	{"swap", &swap_params_spec, false, NULL, AT(swap)},
+	{"page_cgroup", &page_cgroup_params_spec, false, NULL, AT(page_cgroup)},
+	{NULL},
+};
+#undef AT
+
+const struct spec mm_params_spec = {.kind = SPEC_OBJECT,
+				    .doc = "memory cgroups, list_lru locking and swap",
+				    .fields = mm_fields,
+				    .size = sizeof(struct mm_params)};
+
+bool mm_cgroup_known(const struct mm_params *mm, const char *name)
+{
+	if (!*name)
+		return true;
+	for (size_t i = 0; i < mm->cgroups.n; i++) {
+		const struct mm_cgroup_params *c = mm->cgroups.items[i];
+		for (long k = 0; k < c->count; k++) {
+			char *instance = mem_cgroup_instance_name(c->name, k);
+			bool same = strcmp(instance, name) == 0;
+			g_free(instance);
+			if (same)
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool name_ok(const char *name)
+{
+	if (name[0] == '/' || g_str_has_suffix(name, "/") || strstr(name, "//"))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr("_-./%", *p))
+			return false;
+	return true;
+}
+
+/* A name template: its characters, and one "%d" where count > 1. */
+static bool check_template(const struct mm_cgroup_params *c, size_t i, struct spec_check *chk)
+{
+	const char *pct = strstr(c->name, "%d");
+	bool one_pct = pct && !strstr(pct + 2, "%d") && !strchr(pct + 2, '%') &&
+		       !memchr(c->name, '%', (size_t)(pct - c->name));
+	char *path = g_strdup_printf("memcg.cgroups.%zu.name", i);
+	bool ok = true;
+	if (!name_ok(c->name))
+		ok = spec_check_fail(chk, path,
+				     "expected a path of letters, digits, \"_-.\" and single \"/\" "
+				     "separators, got \"%s\"",
+				     c->name);
+	else if (c->count > 1 && !one_pct)
+		ok = spec_check_fail(chk, path, "expected exactly one \"%%d\" with count %ld, got \"%s\"",
+				     c->count, c->name);
+	else if (c->count == 1 && strchr(c->name, '%') && !one_pct) /* "job%d" x 1: "job0" */
+		ok = spec_check_fail(chk, path,
+				     "expected at most one \"%%d\" with count 1, got \"%s\"", c->name);
+	g_free(path);
+	return ok;
+}
+
+/* Each instance of entry @i: listed once, after its parent. */
+static bool add_instances(GHashTable *known, const struct mm_cgroup_params *c, size_t i,
+			  struct spec_check *chk)
+{
+	char *path = g_strdup_printf("memcg.cgroups.%zu.name", i);
+	bool ok = true;
+	for (long k = 0; ok && k < c->count; k++) {
+		char *name = mem_cgroup_instance_name(c->name, k);
+		const char *slash = strrchr(name, '/');
+		char *parent = slash ? g_strndup(name, (gsize)(slash - name)) : NULL;
+		if (g_hash_table_contains(known, name))
+			ok = spec_check_fail(chk, path, "cgroup \"%s\" is listed twice", name);
+		else if (parent && !g_hash_table_contains(known, parent))
+			ok = spec_check_fail(chk, path, "parent \"%s\" of \"%s\" must be listed before it",
+					     parent, name);
+		g_free(parent);
+		if (ok)
+			g_hash_table_add(known, name);
+		else
+			g_free(name);
+	}
+	g_free(path);
+	return ok;
+}
+
+/* The cgroup tree: every name, parents first, at most MAX_CGROUPS in all. */
+static bool check_tree(const struct mm_params *mm, GHashTable *known, struct spec_check *chk)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < mm->cgroups.n; i++) {
+		const struct mm_cgroup_params *c = mm->cgroups.items[i];
+		if (!check_template(c, i, chk))
+			return false;
+		total += (size_t)c->count;
+		if (total > MAX_CGROUPS) {
+			char *path = g_strdup_printf("memcg.cgroups.%zu.count", i);
+			spec_check_fail(chk, path, "expected at most %d cgroups in all, got %zu",
+					MAX_CGROUPS, total);
+			g_free(path);
+			return false;
+		}
+		if (!add_instances(known, c, i, chk))
+			return false;
+	}
+	return true;
+}
+
+static bool known_cgroup(GHashTable *known, const char *name)
+{
+	return *name == '\0' || g_hash_table_contains(known, name);
+}
+
+/* Every task's cgroup exists. */
+static bool check_workload_cgroups(const struct run_config *cfg, GHashTable *known,
+				   struct spec_check *chk)
+{
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		const struct run_workload *w = &cfg->workloads[i];
+		long count = 0;
+		const char *tmpl = w->type->cgroup ? w->type->cgroup(w->params, &count) : NULL;
+		for (long k = 0; tmpl && k < count; k++) {
+			char *name = mem_cgroup_instance_name(tmpl, k);
+			bool found = known_cgroup(known, name);
+			if (!found) {
+				char *path = g_strdup_printf("workloads.%d.cgroup", i);
+				spec_check_fail(chk, path, "task %ld's cgroup \"%s\" is not in memcg.cgroups",
+						k, name);
+				g_free(path);
+			}
+			g_free(name);
+			if (!found)
+				return false;
+		}
+	}
+	return true;
+}
+
+static bool irq_source_exists(const struct run_config *cfg, const char *name)
+{
+	for (int i = 0; i < cfg->nirqs; i++)
+		if (strcmp(cfg->irqs[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* memcg.page_cgroup's cgroup and interrupt source exist; the workloads that
+ * use the file have it. */
+static bool check_page_cgroup(const struct run_config *cfg, GHashTable *known,
+			      struct spec_check *chk)
+{
+	const struct page_cgroup_params *pc = cfg->memcg->page_cgroup;
+	if (pc && !known_cgroup(known, pc->cgroup))
+		return spec_check_fail(chk, "memcg.page_cgroup.cgroup", "\"%s\" is not in memcg.cgroups",
+				       pc->cgroup);
+	if (pc && pc->writeback_irq && !irq_source_exists(cfg, pc->writeback_irq))
+		return spec_check_fail(chk, "memcg.page_cgroup.writeback_irq",
+				       "no interrupt source \"%s\" in machine.interrupts",
+				       pc->writeback_irq);
+	for (int i = 0; !pc && i < cfg->nworkloads; i++) {
+		const struct workload_type *type = cfg->workloads[i].type;
+		if (!type->uses_page_cgroup)
+			continue;
+		char *path = g_strdup_printf("workloads.%d", i);
+		spec_check_fail(chk, path, "a %s workload needs memcg.page_cgroup", type->name);
+		g_free(path);
+		return false;
+	}
+	return true;
+}
+
+bool mm_params_check(const struct run_config *cfg, struct spec_check *chk)
+{
+	GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	bool ok = check_tree(cfg->memcg, known, chk) && check_workload_cgroups(cfg, known, chk) &&
+		  check_page_cgroup(cfg, known, chk);
+	g_hash_table_destroy(known);
+	return ok;
+}

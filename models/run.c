@@ -1,0 +1,197 @@
+#include "run.h"
+#include "lock_stat.h"
+#include "lockdep.h"
+#include "mm.h"
+#include "rcu.h"
+#include "sim_engine.h"
+#include "workload.h"
+#include <glib.h>
+
+/* The state of the run in progress. */
+struct run {
+	const struct run_config *cfg;
+	struct sim_irq_source *irqs; /* the run's copy of cfg->irqs, with statistics */
+	void **workloads;	     /* each workload's state */
+	bool completed;
+};
+
+/* The engine, the interrupt sources, lockdep, the memory-management state,
+ * then the workloads (which start tasks and may look cgroups up). */
+static void run_setup(struct run *r, uint64_t seed)
+{
+	const struct run_config *cfg = r->cfg;
+	sim_engine_init(&cfg->machine, cfg->stop_at, cfg->time_limit, seed);
+	r->irqs = g_new0(struct sim_irq_source, cfg->nirqs ? cfg->nirqs : 1);
+	for (int i = 0; i < cfg->nirqs; i++) {
+		r->irqs[i] = cfg->irqs[i];
+		r->irqs[i].name = g_strdup(cfg->irqs[i].name);
+	}
+	sim_engine_irqs(r->irqs, cfg->nirqs);
+	lockdep_reset();
+	mm_setup(cfg);
+	r->workloads = g_new0(void *, cfg->nworkloads);
+	for (int i = 0; i < cfg->nworkloads; i++)
+		r->workloads[i] = cfg->workloads[i].type->setup(cfg->workloads[i].params, i);
+}
+
+/* In the reverse order of run_setup: every model's run state goes. */
+static void run_teardown(struct run *r)
+{
+	const struct run_config *cfg = r->cfg;
+	for (int i = 0; i < cfg->nworkloads; i++)
+		cfg->workloads[i].type->destroy(r->workloads[i]);
+	g_free(r->workloads);
+	mm_teardown();
+	rcu_fini();
+	lockdep_fini();
+	lock_class_reset_all();
+	sim_engine_fini();
+	for (int i = 0; i < cfg->nirqs; i++) {
+		g_free(r->irqs[i].name);
+		sim_hist_free(&r->irqs[i].latency);
+	}
+	g_free(r->irqs);
+}
+
+static json_t *ns(sim_time_t t)
+{
+	return json_real(sim_to_ns(t));
+}
+
+/* The elapsed time, then each workload's figures; a later workload's are
+ * prefixed "w<index>.". */
+static json_t *run_metrics(const struct run *r)
+{
+	json_t *metrics = json_object();
+	json_object_set_new(metrics, "elapsed_ns", ns(sim_end()));
+	for (int i = 0; i < r->cfg->nworkloads; i++) {
+		const struct workload_type *type = r->cfg->workloads[i].type;
+		json_t *own = i ? json_object() : metrics;
+		if (type->metrics)
+			type->metrics(r->workloads[i], own);
+		if (!i)
+			continue;
+		const char *k;
+		json_t *v;
+		json_object_foreach (own, k, v) {
+			char *key = g_strdup_printf("w%d.%s", i, k);
+			json_object_set(metrics, key, v);
+			g_free(key);
+		}
+		json_decref(own);
+	}
+	return metrics;
+}
+
+/* What a workload reports besides numbers moves from @metrics to the
+ * result's "details". */
+static json_t *split_details(json_t *metrics)
+{
+	json_t *details = json_object();
+	const char *k;
+	json_t *v;
+	void *tmp;
+	json_object_foreach_safe (metrics, tmp, k, v) {
+		if (json_is_number(v))
+			continue;
+		json_object_set(details, k, v);
+		json_object_del(metrics, k);
+	}
+	return details;
+}
+
+static json_t *cpu_time_json(void)
+{
+	json_t *o = json_object();
+	for (int cat = 0; cat < SIM_CAT_N; cat++) {
+		sim_time_t total = 0;
+		for (int c = 0; c < sim_ncpus(); c++)
+			total += sim_cpu_time(c, cat);
+		json_object_set_new(o, sim_cat_names[cat], ns(total));
+	}
+	return o;
+}
+
+static json_t *latency_json(uint64_t count, sim_time_t total, sim_time_t max)
+{
+	return json_pack("{s:I, s:o, s:o}", "count", (json_int_t)count, "mean_ns",
+			 json_real(count ? sim_to_ns(total) / (double)count : 0), "max_ns", ns(max));
+}
+
+static json_t *interrupts_json(void)
+{
+	json_t *sources = json_array(), *cpus = json_array();
+	for (int i = 0; i < sim_irq_nsources(); i++) {
+		struct sim_irq_source *s = sim_irq_source(i);
+		json_t *o = latency_json(s->count, s->latency_total, s->latency_max);
+		json_object_set_new(o, "name", json_string(s->name));
+		json_object_set_new(o, "p99_ns", ns(sim_hist_quantile(&s->latency, 0.99)));
+		json_object_set_new(o, "handler_ns_total", ns(s->handler_total));
+		json_array_append_new(sources, o);
+	}
+	for (int c = 0; c < sim_ncpus(); c++) {
+		uint64_t n;
+		sim_time_t total, max, p99;
+		sim_irq_cpu_stats(c, &n, &total, &max, &p99);
+		json_t *o = latency_json(n, total, max);
+		json_object_set_new(o, "cpu", json_integer(c));
+		json_object_set_new(o, "p99_ns", ns(p99));
+		json_array_append_new(cpus, o);
+	}
+	return json_pack("{s:o, s:o}", "sources", sources, "cpus", cpus);
+}
+
+static json_t *locks_json(void)
+{
+	json_t *a = json_array();
+	GPtrArray *classes = lock_class_all();
+	for (guint i = 0; i < classes->len; i++) {
+		const struct lock_class *c = classes->pdata[i];
+		if (c->acquisitions || c->trylock_failures) /* classes never taken: not listed */
+			json_array_append_new(a, lock_stat_to_json(c, true));
+	}
+	return a;
+}
+
+static json_t *lockdep_json(void)
+{
+	json_t *a = json_array();
+	for (guint i = 0; i < lockdep_reports()->len; i++)
+		json_array_append_new(a, json_string(lockdep_reports()->pdata[i]));
+	return a;
+}
+
+/* The replica's result (docs/results.md), gathered before the teardown. */
+static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
+{
+	json_t *metrics = run_metrics(r);
+	json_t *details = split_details(metrics);
+	json_t *out = json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:I, s:b}", "seed", (json_int_t)seed,
+				"sim_time_ns", ns(sim_end()), "cpus", sim_ncpus(), "cpu_time_ns",
+				cpu_time_json(), "locks", locks_json(), "metrics", metrics,
+				"engine_calls", (json_int_t)sim_engine_calls(), "completed",
+				r->completed);
+	if (json_object_size(details))
+		json_object_set_new(out, "details", details);
+	else
+		json_decref(details);
+	if (r->cfg->nirqs)
+		json_object_set_new(out, "interrupts", interrupts_json());
+	json_object_set_new(out, "lockdep", lockdep_json());
+	if (rcu_active())
+		json_object_set_new(out, "rcu", rcu_stats_json());
+	*violation = !r->completed || lockdep_deadlocked();
+	if (!mm_results(out))
+		*violation = true;
+	return out;
+}
+
+json_t *run_simulate(const struct run_config *cfg, uint64_t seed, bool *violation)
+{
+	struct run r = {.cfg = cfg};
+	run_setup(&r, seed);
+	r.completed = sim_engine_run();
+	json_t *result = run_result(&r, seed, violation);
+	run_teardown(&r);
+	return result;
+}

@@ -1,0 +1,41 @@
+/* run: one simulation, from a scenario's decoded configuration to the
+ * replica's result (docs/results.md).
+ *
+ * The loader (loader/) turns a scenario file, its --set overrides and one
+ * variant into a struct run_config, once; run_simulate() builds the engine
+ * and the models from it, runs, collects the figures and tears everything
+ * down. What the models keep in file-scope state for the run (the engine,
+ * the memcg tree, the shrinkers, swap, RCU, lockdep, the lock classes) is
+ * set up and torn down by run.c alone, in one place. */
+#pragma once
+#include "sim_irq.h"
+#include "sim_machine.h"
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct mm_params;
+struct workload_type;
+
+struct run_workload {
+	const struct workload_type *type;
+	void *params; /* the type's decoded keys */
+};
+
+struct run_config {
+	struct sim_machine machine;
+	/* What each interrupt source is (name, rate, handler, CPUs); the run
+	 * works on a copy, which gathers its statistics. */
+	struct sim_irq_source *irqs;
+	int nirqs;
+	sim_time_t stop_at;    /* 0: when every workload task has finished */
+	sim_time_t time_limit; /* a run to completion stops here */
+	struct mm_params *memcg;
+	struct run_workload *workloads;
+	int nworkloads;
+};
+
+/* Simulate @cfg with @seed; the replica's result. *violation is set when
+ * the run failed: it did not complete, lockdep found a deadlock, or the
+ * list_lru checker found a violation. */
+json_t *run_simulate(const struct run_config *cfg, uint64_t seed, bool *violation);
