@@ -31,7 +31,9 @@ struct lru_item {
 
 struct list_lru_one {
 	struct lru_item head;
-	long nr_items;		 /* the list's lock; LONG_MIN once reparented (memcg scope) */
+	/* Under the lock that protects the list (the node's lock, or @lock
+	 * in memcg scope); LONG_MIN once reparented (memcg scope). */
+	long nr_items;
 	struct spinlock lock;	 /* memcg scope: protects this list */
 	struct mem_cgroup *memcg; /* owner */
 	int nid;

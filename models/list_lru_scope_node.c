@@ -4,7 +4,8 @@
 #include "list_lru.h"
 #include "cost.h"
 
-/* list_lru_from_memcg_idx: the list of memcg index @idx on @nid. */
+/* list_lru_from_memcg_idx: the list on @nid of @memcg's kmemcg_id (which,
+ * once @memcg is offline, is its parent's); the root has the node's own. */
 static struct list_lru_one *list_lru_from_memcg_idx(struct list_lru *lru, int nid,
 						    struct mem_cgroup *memcg)
 {
