@@ -1,5 +1,6 @@
 #include "plot.h"
 #include "metrics.h"
+#include "output.h"
 #include "report.h"
 #include "result.h"
 #include "sim_engine.h"
@@ -94,19 +95,20 @@ static bool fig_finish(struct fig *f, const char *dir, GPtrArray *plots, GError 
 			       f->plot->str, f->name);
 	char *gp = g_strdup_printf("%s/%s.gp", dir, f->name);
 	char *dat = g_strdup_printf("%s/%s.dat", dir, f->name);
-	bool ok = g_file_set_contents(dat, f->data->str, -1, err) &&
-		  g_file_set_contents(gp, settings->str, -1, err);
+	bool ok = output_file(dat, f->data->str, -1, err) &&
+		  output_file(gp, settings->str, -1, err);
 	char *script = g_strdup_printf("%s.gp", f->name);
 	char *argv[] = {"gnuplot", script, NULL};
 	char *errout = NULL;
 	int status = 0;
 	if (ok && !g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
 				NULL, NULL, NULL, &errout, &status, NULL)) {
-		g_set_error(err, MCS_ERROR, 0,
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
 			    "gnuplot: cannot run it (scripts/setup.sh installs gnuplot-nox)");
 		ok = false;
 	} else if (ok && !g_spawn_check_wait_status(status, NULL)) {
-		g_set_error(err, MCS_ERROR, 0, "gnuplot %s/%s: %s", dir, script, errout);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "gnuplot %s/%s: %s", dir, script,
+			    errout);
 		ok = false;
 	}
 	if (ok) {
@@ -326,7 +328,7 @@ static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray
 GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 {
 	if (g_mkdir_with_parents(dir, 0777) != 0) {
-		g_set_error(err, MCS_ERROR, 0, "%s: %s", dir, g_strerror(errno));
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", dir, g_strerror(errno));
 		return NULL;
 	}
 	GPtrArray *plots = g_ptr_array_new_with_free_func(plot_free);

@@ -1,4 +1,5 @@
 #include "runner.h"
+#include "output.h"
 #include "result.h"
 #include "sim_trace.h"
 #include "workload.h"
@@ -42,16 +43,17 @@ static void child_main(const struct runner_job *j)
 static bool job_start(struct runner_job *j, GError **err)
 {
 	if (!j->dest) {
-		int fd = g_file_open_tmp("memcgsim-run-XXXXXX.json", &j->path, err);
+		GError *e = NULL;
+		int fd = g_file_open_tmp("memcgsim-run-XXXXXX.json", &j->path, &e);
 		if (fd < 0)
-			return false;
+			return output_failure(err, e);
 		close(fd);
 	}
 	fflush(NULL);
 	j->started = g_get_monotonic_time();
 	j->pid = fork();
 	if (j->pid < 0) {
-		g_set_error(err, MCS_ERROR, 0, "fork: %s", g_strerror(errno));
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "fork: %s", g_strerror(errno));
 		return false;
 	}
 	if (j->pid == 0)
@@ -72,7 +74,7 @@ static bool job_finish(struct runner_job *j, int status, GError **err)
 	j->violation = WIFEXITED(status) && WEXITSTATUS(status) == 1;
 	bool ok = j->dest ? exited : j->result != NULL;
 	if (!ok)
-		g_set_error(err, MCS_ERROR, 0, "simulation process failed (%s %d)",
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "simulation process failed (%s %d)",
 			    WIFSIGNALED(status) ? "signal" : "exit status",
 			    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 	return ok;

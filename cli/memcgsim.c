@@ -29,6 +29,23 @@ static int usage_error(GOptionContext *ctx, const char *msg)
 	return EXIT_USAGE;
 }
 
+int cli_error(GError *err, const char *prefix)
+{
+	int rc = g_error_matches(err, MCS_ERROR, MCS_ERROR_INPUT) ? EXIT_USAGE : EXIT_VIOLATION;
+	fprintf(stderr, "%s%s\n", prefix, err->message);
+	g_error_free(err);
+	return rc;
+}
+
+bool cli_output(const struct cli *c, GString *out, const char *what, GError **err)
+{
+	if (output_write(c->output, out->str, out->len, err))
+		return true;
+	if (err && !*err)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "cannot write %s", what);
+	return false;
+}
+
 GPtrArray *cli_collect_sets(struct cli *c)
 {
 	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
@@ -40,16 +57,16 @@ GPtrArray *cli_collect_sets(struct cli *c)
 	return sets;
 }
 
-static struct scenario *load(struct cli *c)
+static struct scenario *load(struct cli *c, GError **err)
 {
 	GPtrArray *sets = cli_collect_sets(c);
-	GError *err = NULL;
+	GError *e = NULL;
 	struct scenario *sc =
-		scenario_load_file(c->files[0], (const char *const *)sets->pdata, &err);
+		scenario_load_file(c->files[0], (const char *const *)sets->pdata, &e);
 	g_ptr_array_free(sets, TRUE);
-	if (!sc) {
-		fprintf(stderr, "%s\n", err->message);
-		g_error_free(err);
+	if (!sc) { /* bad input, whatever code sim/ gives it */
+		g_set_error_literal(err, MCS_ERROR, MCS_ERROR_INPUT, e->message);
+		g_error_free(e);
 		return NULL;
 	}
 	if (c->variant && !scenario_variant_find(sc, c->variant)) {
@@ -57,8 +74,9 @@ static struct scenario *load(struct cli *c)
 		for (guint i = 0; i < sc->variants->len; i++)
 			g_string_append_printf(names, "%s\"%s\"", i ? ", " : "",
 					       ((struct scenario_variant *)sc->variants->pdata[i])->name);
-		fprintf(stderr, "%s: --variant: no variant \"%s\" (the scenario has %s)\n",
-			c->files[0], c->variant, names->str);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: --variant: no variant \"%s\" (the scenario has %s)", c->files[0],
+			    c->variant, names->str);
 		g_string_free(names, TRUE);
 		scenario_free(sc);
 		return NULL;
@@ -85,6 +103,19 @@ static bool parse_window(const char *s)
 	return ok;
 }
 
+/* The result as run prints it: the text report, or the JSON. */
+static void run_output(const struct cli *c, json_t *result, GString *out)
+{
+	if (g_str_equal(c->format, "json")) {
+		char *text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		g_string_append(out, text);
+		g_string_append_c(out, '\n');
+		free(text);
+	} else {
+		report_text(result, out);
+	}
+}
+
 static int cmd_run(struct cli *c)
 {
 	if (c->jobs < 1 || c->jobs > 1024) {
@@ -98,35 +129,22 @@ static int cmd_run(struct cli *c)
 	}
 	if (c->trace_window && !parse_window(c->trace_window))
 		return EXIT_USAGE;
-	struct scenario *sc = load(c);
-	if (!sc)
-		return EXIT_USAGE;
-	bool violation = false;
 	GError *err = NULL;
+	struct scenario *sc = load(c, &err);
+	if (!sc)
+		return cli_error(err, "");
+	bool violation = false;
 	json_t *result = runner_run(sc, c->variant, c->jobs, c->trace, &violation, &err);
 	scenario_free(sc);
-	if (!result) {
-		fprintf(stderr, "memcgsim: %s\n", err->message);
-		g_error_free(err);
-		return EXIT_VIOLATION;
-	}
+	if (!result)
+		return cli_error(err, "memcgsim: ");
 	GString *out = g_string_new(NULL);
-	if (g_str_equal(c->format, "json")) {
-		char *text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-		g_string_append(out, text);
-		g_string_append_c(out, '\n');
-		free(text);
-	} else {
-		report_text(result, out);
-	}
+	run_output(c, result, out);
 	json_decref(result);
-	gboolean ok = output_write(c->output, out->str, out->len, &err);
+	bool ok = cli_output(c, out, "output", &err);
 	g_string_free(out, TRUE);
-	if (!ok) {
-		fprintf(stderr, "memcgsim: %s\n", err ? err->message : "cannot write output");
-		g_clear_error(&err);
-		return EXIT_VIOLATION;
-	}
+	if (!ok)
+		return cli_error(err, "memcgsim: ");
 	if (violation)
 		fprintf(stderr, "memcgsim: a simulation reported a failure\n");
 	return violation ? EXIT_VIOLATION : 0;
@@ -134,9 +152,10 @@ static int cmd_run(struct cli *c)
 
 static int cmd_validate(struct cli *c)
 {
-	struct scenario *sc = load(c);
+	GError *err = NULL;
+	struct scenario *sc = load(c, &err);
 	if (!sc)
-		return EXIT_USAGE;
+		return cli_error(err, "");
 	printf("%s: ok, %u variant%s\n", c->files[0], sc->variants->len,
 	       sc->variants->len == 1 ? "" : "s");
 	scenario_free(sc);
