@@ -28,6 +28,7 @@ struct cli {
 	char *sort;
 	char *plots;
 	int point;
+	gboolean version; /* no command: --version */
 };
 
 int cmd_sweep(struct cli *c);
