@@ -1,5 +1,6 @@
 #include "plot.h"
 #include "metrics.h"
+#include "output.h"
 #include "report.h"
 #include "result.h"
 #include "sim_engine.h"
@@ -94,19 +95,20 @@ static bool fig_finish(struct fig *f, const char *dir, GPtrArray *plots, GError 
 			       f->plot->str, f->name);
 	char *gp = g_strdup_printf("%s/%s.gp", dir, f->name);
 	char *dat = g_strdup_printf("%s/%s.dat", dir, f->name);
-	bool ok = g_file_set_contents(dat, f->data->str, -1, err) &&
-		  g_file_set_contents(gp, settings->str, -1, err);
+	bool ok = output_file(dat, f->data->str, -1, err) &&
+		  output_file(gp, settings->str, -1, err);
 	char *script = g_strdup_printf("%s.gp", f->name);
 	char *argv[] = {"gnuplot", script, NULL};
 	char *errout = NULL;
 	int status = 0;
 	if (ok && !g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
 				NULL, NULL, NULL, &errout, &status, NULL)) {
-		g_set_error(err, MCS_ERROR, 0,
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
 			    "gnuplot: cannot run it (scripts/setup.sh installs gnuplot-nox)");
 		ok = false;
 	} else if (ok && !g_spawn_check_wait_status(status, NULL)) {
-		g_set_error(err, MCS_ERROR, 0, "gnuplot %s/%s: %s", dir, script, errout);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "gnuplot %s/%s: %s", dir, script,
+			    errout);
 		ok = false;
 	}
 	if (ok) {
@@ -124,114 +126,169 @@ static bool fig_finish(struct fig *f, const char *dir, GPtrArray *plots, GError 
 	return ok;
 }
 
-/* One metric against the first parameter: a line per variant and value of
- * the other parameters. */
-static bool plot_metric(json_t *sweep, const char *metric, int n, const char *dir,
-			GPtrArray *plots, GError **err)
+/* A plot of one metric against the first parameter being made. */
+struct metric_plot {
+	json_t *points; /* the sweep's */
+	const char *metric;
+	const struct metric_desc *d;
+	bool numeric;	/* the first parameter's values are numbers: the x axis */
+	double scale;	/* ns in the unit of the y axis */
+	struct fig *f;
+	GString *tics;	/* the x axis' labels when the values are not numbers */
+};
+
+/* The smallest (at most 0) and largest (at least 0) sample of the metric. */
+static void samples_range(const struct metric_plot *mp, double *bottom, double *top)
 {
-	json_t *points = json_object_get(sweep, "points");
-	json_t *param = json_array_get(json_object_get(sweep, "params"), 0);
-	const char *pname = json_string_value(json_array_get(json_object_get(param, "paths"), 0));
-	bool numeric = true;
 	size_t i, v;
 	json_t *p, *var;
-	json_array_foreach (points, i, p)
-		numeric &= json_is_number(json_array_get(json_object_get(p, "values"), 0));
-	const struct metric_desc *d = metric_desc_find(metric);
-	double scale = 1, top = 0, bottom = 0;
-	json_array_foreach (points, i, p)
+	*bottom = *top = 0;
+	json_array_foreach (mp->points, i, p)
 		json_array_foreach (result_point_variants(p), v, var) {
 			size_t ns;
-			double *xs = result_samples(var, metric, &ns);
+			double *xs = result_samples(var, mp->metric, &ns);
 			for (size_t k = 0; k < ns; k++) {
-				top = MAX(top, xs[k]);
-				bottom = MIN(bottom, xs[k]);
+				*top = MAX(*top, xs[k]);
+				*bottom = MIN(*bottom, xs[k]);
 			}
 			g_free(xs);
 		}
-	const char *unit = d->unit;
-	if (g_str_equal(unit, "ns"))
-		scale = report_unit(top, &unit);
-	char *name = g_strdup_printf("metric-%02d", n);
-	char *title = g_strdup_printf("%s against %s (mean, 95%% CI)", metric, pname);
-	/* "elapsed_ns" in s reads "elapsed (s)"; "cpu_time_ns.sys", "CPU time sys (s)" */
+}
+
+/* "elapsed_ns" in s reads "elapsed (s)"; "cpu_time_ns.sys", "CPU time sys (s)" */
+static char *metric_label(const char *metric, const char *unit)
+{
 	char *shown = g_str_has_prefix(metric, "cpu_time_ns.")
 			      ? g_strdup_printf("CPU time %s", metric + strlen("cpu_time_ns."))
 		      : g_str_has_suffix(metric, "_ns") ? g_strndup(metric, strlen(metric) - 3)
 							 : g_strdup(metric);
-	char *ylabel = *unit ? g_strdup_printf("%s (%s)", shown, unit) : g_strdup(shown);
+	char *label = *unit ? g_strdup_printf("%s (%s)", shown, unit) : g_strdup(shown);
 	g_free(shown);
+	return label;
+}
+
+/* The figure, NAME metric-@n, its axes: the first parameter @param and the
+ * metric in the unit that fits its samples. */
+static struct fig *metric_fig(struct metric_plot *mp, json_t *param, int n)
+{
+	const char *pname = json_string_value(json_array_get(json_object_get(param, "paths"), 0));
+	double bottom, top;
+	samples_range(mp, &bottom, &top);
+	const char *unit = mp->d->unit;
+	mp->scale = g_str_equal(unit, "ns") ? report_unit(top, &unit) : 1;
+	char *name = g_strdup_printf("metric-%02d", n);
+	char *title = g_strdup_printf("%s against %s (mean, 95%% CI)", mp->metric, pname);
+	char *ylabel = metric_label(mp->metric, unit);
 	struct fig *f = fig_new(name, title, pname, ylabel);
 	if (json_is_true(json_object_get(param, "log")))
 		g_string_append(f->script, "set logscale x 2\n");
 	if (bottom >= 0) /* no error bar below a value that cannot be negative */
 		g_string_append(f->script, "set yrange [0:*]\n");
-	GString *tics = g_string_new(NULL);
-	json_array_foreach (result_point_variants(json_array_get(points, 0)), v, var) {
+	g_free(name);
+	g_free(title);
+	g_free(ylabel);
+	return f;
+}
+
+/* The values of @point's other parameters than the first, as a key. */
+static char *other_values(json_t *point)
+{
+	json_t *rest = json_deep_copy(json_object_get(point, "values"));
+	json_array_remove(rest, 0);
+	char *key = json_dumps(rest, JSON_COMPACT | JSON_ENCODE_ANY);
+	json_decref(rest);
+	return key;
+}
+
+/* The mean and 95% CI of variant @v at point @q, the @k-th of its line. */
+static void metric_point(struct metric_plot *mp, json_t *q, size_t v, size_t k)
+{
+	json_t *x = json_array_get(json_object_get(q, "values"), 0);
+	size_t ns;
+	double *xs = result_samples(json_array_get(result_point_variants(q), v), mp->metric, &ns);
+	struct stats_summary s;
+	stats_summarise(xs, ns, !mp->d->higher_is_better, &s);
+	double mean = mp->d->higher_is_better ? s.hmean : s.amean;
+	char line[160];
+	if (mp->numeric)
+		g_snprintf(line, sizeof(line), "%.15g %.15g %.15g\n", json_number_value(x),
+			   mean / mp->scale, stats_ci95(xs, ns) / mp->scale);
+	else
+		g_snprintf(line, sizeof(line), "%zu %.15g %.15g\n", k, mean / mp->scale,
+			   stats_ci95(xs, ns) / mp->scale);
+	g_string_append(mp->f->data, line);
+	g_free(xs);
+}
+
+/* The line of variant @var (the @v-th) through the points whose other
+ * values are @key, as at point @p; the first line (@first) names the x
+ * axis' values when they are not numbers. */
+static void metric_line(struct metric_plot *mp, size_t v, json_t *var, json_t *p, const char *key,
+			bool first)
+{
+	/* "per-node cpus_per_node=16": the point's label less its first part */
+	const char *rest_label = strstr(json_string_value(json_object_get(p, "label")), ", ");
+	char *label = g_strdup_printf("%s%s", json_string_value(json_object_get(var, "name")),
+				      rest_label ? rest_label + 1 : "");
+	fig_block(mp->f, label, "1:2:3", "yerrorlines");
+	g_free(label);
+	size_t j, k = 0;
+	json_t *q;
+	json_array_foreach (mp->points, j, q) {
+		char *qk = other_values(q);
+		bool same = g_str_equal(qk, key);
+		free(qk);
+		if (!same)
+			continue;
+		metric_point(mp, q, v, k);
+		if (!mp->numeric && first) {
+			char *t = plot_quote(json_string_value(json_object_get(q, "label")));
+			g_string_append_printf(mp->tics, "%s%s %zu", mp->tics->len ? ", " : "", t,
+					       k);
+			g_free(t);
+		}
+		k++;
+	}
+}
+
+/* A line per variant and value of the other parameters. */
+static void metric_lines(struct metric_plot *mp)
+{
+	size_t v, i;
+	json_t *var, *p;
+	json_array_foreach (result_point_variants(json_array_get(mp->points, 0)), v, var) {
 		GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-		json_array_foreach (points, i, p) { /* each value of the other parameters */
-			json_t *rest = json_deep_copy(json_object_get(p, "values"));
-			json_array_remove(rest, 0);
-			char *key = json_dumps(rest, JSON_COMPACT | JSON_ENCODE_ANY);
-			json_decref(rest);
-			if (g_hash_table_contains(seen, key)) {
-				free(key);
-				continue;
-			}
-			g_hash_table_add(seen, g_strdup(key));
-			/* "per-node cpus_per_node=16": the point's label less its first part */
-			const char *rest_label =
-				strstr(json_string_value(json_object_get(p, "label")), ", ");
-			char *label = g_strdup_printf("%s%s", json_string_value(json_object_get(var, "name")),
-						      rest_label ? rest_label + 1 : "");
-			fig_block(f, label, "1:2:3", "yerrorlines");
-			g_free(label);
-			size_t j, k = 0;
-			json_t *q;
-			json_array_foreach (points, j, q) {
-				json_t *qr = json_deep_copy(json_object_get(q, "values"));
-				json_array_remove(qr, 0);
-				char *qk = json_dumps(qr, JSON_COMPACT | JSON_ENCODE_ANY);
-				json_decref(qr);
-				bool same = g_str_equal(qk, key);
-				free(qk);
-				if (!same)
-					continue;
-				json_t *x = json_array_get(json_object_get(q, "values"), 0);
-				size_t ns;
-				double *xs = result_samples(json_array_get(result_point_variants(q), v), metric, &ns);
-				struct stats_summary s;
-				stats_summarise(xs, ns, !d->higher_is_better, &s);
-				double mean = d->higher_is_better ? s.hmean : s.amean;
-				char line[160];
-				if (numeric)
-					g_snprintf(line, sizeof(line), "%.15g %.15g %.15g\n",
-						   json_number_value(x), mean / scale,
-						   stats_ci95(xs, ns) / scale);
-				else
-					g_snprintf(line, sizeof(line), "%zu %.15g %.15g\n", k, mean / scale,
-						   stats_ci95(xs, ns) / scale);
-				g_string_append(f->data, line);
-				if (!numeric && v == 0 && i == 0) {
-					char *t = plot_quote(json_string_value(json_object_get(q, "label")));
-					g_string_append_printf(tics, "%s%s %zu", tics->len ? ", " : "", t, k);
-					g_free(t);
-				}
-				k++;
-				g_free(xs);
+		json_array_foreach (mp->points, i, p) {
+			char *key = other_values(p);
+			if (!g_hash_table_contains(seen, key)) {
+				g_hash_table_add(seen, g_strdup(key));
+				metric_line(mp, v, var, p, key, v == 0 && i == 0);
 			}
 			free(key);
 		}
 		g_hash_table_destroy(seen);
 	}
-	if (tics->len)
-		g_string_append_printf(f->script, "set xtics (%s)\nset offsets 0.5, 0.5, 0, 0\n",
-				       tics->str);
-	g_string_free(tics, TRUE);
-	g_free(name);
-	g_free(title);
-	g_free(ylabel);
-	return fig_finish(f, dir, plots, err);
+}
+
+/* One metric against the first parameter: a line per variant and value of
+ * the other parameters. */
+static bool plot_metric(json_t *sweep, const char *metric, int n, const char *dir,
+			GPtrArray *plots, GError **err)
+{
+	struct metric_plot mp = {.points = json_object_get(sweep, "points"), .metric = metric,
+				 .d = metric_desc_find(metric), .numeric = true,
+				 .tics = g_string_new(NULL)};
+	size_t i;
+	json_t *p;
+	json_array_foreach (mp.points, i, p)
+		mp.numeric &= json_is_number(json_array_get(json_object_get(p, "values"), 0));
+	mp.f = metric_fig(&mp, json_array_get(json_object_get(sweep, "params"), 0), n);
+	metric_lines(&mp);
+	if (mp.tics->len)
+		g_string_append_printf(mp.f->script, "set xtics (%s)\nset offsets 0.5, 0.5, 0, 0\n",
+				       mp.tics->str);
+	g_string_free(mp.tics, TRUE);
+	return fig_finish(mp.f, dir, plots, err);
 }
 
 /* The wait-time CDF of each contended lock class, a line per variant. */
@@ -326,7 +383,7 @@ static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray
 GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 {
 	if (g_mkdir_with_parents(dir, 0777) != 0) {
-		g_set_error(err, MCS_ERROR, 0, "%s: %s", dir, g_strerror(errno));
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", dir, g_strerror(errno));
 		return NULL;
 	}
 	GPtrArray *plots = g_ptr_array_new_with_free_func(plot_free);

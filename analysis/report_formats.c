@@ -127,10 +127,11 @@ bool report_render(json_t *doc, const struct report_opts *o, GString *out, GErro
 	}
 	char *tmp = NULL;
 	const char *dir = o->plots;
+	GError *e = NULL;
 	if (!dir && o->format == REPORT_HTML)
-		dir = tmp = g_dir_make_tmp("memcgsim-plots-XXXXXX", err);
+		dir = tmp = g_dir_make_tmp("memcgsim-plots-XXXXXX", &e);
 	if (!dir && o->format == REPORT_HTML)
-		return false;
+		return output_failure(err, e);
 	GPtrArray *plots = dir ? plot_all(doc, dir, err) : NULL;
 	bool ok = !dir || plots;
 	if (ok && o->format != REPORT_JSON && o->format != REPORT_CSV)

@@ -255,17 +255,12 @@ static json_t *mean_member(json_t *replicas, const char *member)
 	return out;
 }
 
-json_t *result_variant(const char *name, const char *description, json_t *replicas)
+/* The replicas as they are, less their locks' wait histograms. */
+static json_t *per_replica(json_t *replicas)
 {
-	size_t n = json_array_size(replicas), i;
-	json_t *r;
-	double t = 0;
-	json_array_foreach (replicas, i, r)
-		t += json_number_value(json_object_get(r, "sim_time_ns"));
-	json_t *cpu = json_object(), *metrics = json_object();
-	mean_members(cpu, replicas, "cpu_time_ns");
-	mean_members(metrics, replicas, "metrics");
 	json_t *per = json_array();
+	size_t i;
+	json_t *r;
 	json_array_foreach (replicas, i, r) {
 		json_t *c = json_deep_copy(r);
 		size_t j;
@@ -274,11 +269,15 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 			json_object_del(l, "wait_hist");
 		json_array_append_new(per, c);
 	}
-	json_t *v = json_pack("{s:s, s:s, s:i, s:f, s:o, s:o, s:o}", "name", name, "description",
-			      description ? description : "", "replicas", (int)n, "sim_time_ns",
-			      t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
-			      "metrics", metrics);
-	json_t *lockdep = json_array(); /* every distinct report of the replicas */
+	return per;
+}
+
+/* Every distinct lockdep report of the replicas. */
+static json_t *lockdep_reports(json_t *replicas)
+{
+	json_t *lockdep = json_array();
+	size_t i;
+	json_t *r;
 	json_array_foreach (replicas, i, r) {
 		size_t k;
 		json_t *rep;
@@ -292,24 +291,52 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 				json_array_append(lockdep, rep);
 		}
 	}
-	json_object_set_new(v, "lockdep", lockdep);
+	return lockdep;
+}
+
+/* The mean of the memcg figures, with the violations of every replica;
+ * NULL when there are none. */
+static json_t *mean_memcg(json_t *replicas)
+{
+	json_t *mm = mean_member(replicas, "memcg");
+	if (!mm)
+		return NULL;
+	json_object_set_new(mm, "violations", json_array());
+	size_t i;
+	json_t *r;
+	json_array_foreach (replicas, i, r) {
+		json_t *viol = json_object_get(json_object_get(r, "memcg"), "violations");
+		if (viol)
+			json_array_extend(json_object_get(mm, "violations"), viol);
+	}
+	return mm;
+}
+
+json_t *result_variant(const char *name, const char *description, json_t *replicas)
+{
+	size_t n = json_array_size(replicas), i;
+	json_t *r;
+	double t = 0;
+	json_array_foreach (replicas, i, r)
+		t += json_number_value(json_object_get(r, "sim_time_ns"));
+	json_t *cpu = json_object(), *metrics = json_object();
+	mean_members(cpu, replicas, "cpu_time_ns");
+	mean_members(metrics, replicas, "metrics");
+	json_t *v = json_pack("{s:s, s:s, s:i, s:f, s:o, s:o, s:o}", "name", name, "description",
+			      description ? description : "", "replicas", (int)n, "sim_time_ns",
+			      t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
+			      "metrics", metrics);
+	json_object_set_new(v, "lockdep", lockdep_reports(replicas));
 	json_t *rcu = mean_member(replicas, "rcu");
 	if (rcu)
 		json_object_set_new(v, "rcu", rcu);
 	json_t *irq = mean_member(replicas, "interrupts");
 	if (irq)
 		json_object_set_new(v, "interrupts", irq);
-	json_t *mm = mean_member(replicas, "memcg");
-	if (mm) /* violations: those of every replica */
-		json_object_set_new(mm, "violations", json_array());
-	json_array_foreach (replicas, i, r) {
-		json_t *viol = json_object_get(json_object_get(r, "memcg"), "violations");
-		if (mm && viol)
-			json_array_extend(json_object_get(mm, "violations"), viol);
-	}
+	json_t *mm = mean_memcg(replicas);
 	if (mm)
 		json_object_set_new(v, "memcg", mm);
-	json_object_set_new(v, "per_replica", per);
+	json_object_set_new(v, "per_replica", per_replica(replicas));
 	return v;
 }
 

@@ -11,14 +11,14 @@ struct check {
 
 static bool fail(struct check *c, const char *key, const char *what)
 {
-	g_set_error(c->err, MCS_ERROR, 0, "%s%s%s: expected %s", c->path->str,
+	g_set_error(c->err, MCS_ERROR, MCS_ERROR_INPUT, "%s%s%s: expected %s", c->path->str,
 		    c->path->len ? "." : "", key, what);
 	return false;
 }
 
 static bool not_object(struct check *c)
 {
-	g_set_error(c->err, MCS_ERROR, 0, "%s: expected an object", c->path->str);
+	g_set_error(c->err, MCS_ERROR, MCS_ERROR_INPUT, "%s: expected an object", c->path->str);
 	return false;
 }
 

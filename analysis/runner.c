@@ -1,4 +1,5 @@
 #include "runner.h"
+#include "output.h"
 #include "result.h"
 #include "sim_trace.h"
 #include "run.h"
@@ -42,16 +43,17 @@ static void child_main(const struct runner_job *j)
 static bool job_start(struct runner_job *j, GError **err)
 {
 	if (!j->dest) {
-		int fd = g_file_open_tmp("memcgsim-run-XXXXXX.json", &j->path, err);
+		GError *e = NULL;
+		int fd = g_file_open_tmp("memcgsim-run-XXXXXX.json", &j->path, &e);
 		if (fd < 0)
-			return false;
+			return output_failure(err, e);
 		close(fd);
 	}
 	fflush(NULL);
 	j->started = g_get_monotonic_time();
 	j->pid = fork();
 	if (j->pid < 0) {
-		g_set_error(err, MCS_ERROR, 0, "fork: %s", g_strerror(errno));
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "fork: %s", g_strerror(errno));
 		return false;
 	}
 	if (j->pid == 0)
@@ -72,7 +74,7 @@ static bool job_finish(struct runner_job *j, int status, GError **err)
 	j->violation = WIFEXITED(status) && WEXITSTATUS(status) == 1;
 	bool ok = j->dest ? exited : j->result != NULL;
 	if (!ok)
-		g_set_error(err, MCS_ERROR, 0, "simulation process failed (%s %d)",
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "simulation process failed (%s %d)",
 			    WIFSIGNALED(status) ? "signal" : "exit status",
 			    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 	return ok;
@@ -126,13 +128,21 @@ json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *vio
 	return j.result;
 }
 
-json_t *runner_run(const struct scenario *sc, const char *only, int parallel, const char *trace,
-		   bool *violation, GError **err)
+/* runner_run's jobs: each variant's replicas, variant by variant. */
+struct variant_jobs {
+	GArray *jobs;	   /* struct runner_job */
+	GArray *owner;	   /* the variant of each job */
+	GPtrArray *traces; /* the trace of each traced variant's first replica */
+	GPtrArray *names;  /* the names of those variants */
+};
+
+static void variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc, const char *only,
+			      const char *trace)
 {
-	GArray *jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
-	GArray *owner = g_array_new(FALSE, FALSE, sizeof(guint)); /* variant of each job */
-	GPtrArray *traces = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *names = g_ptr_array_new();
+	vj->jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
+	vj->owner = g_array_new(FALSE, FALSE, sizeof(guint));
+	vj->traces = g_ptr_array_new_with_free_func(g_free);
+	vj->names = g_ptr_array_new();
 	for (guint i = 0; i < sc->variants->len; i++) {
 		const struct scenario_variant *v = sc->variants->pdata[i];
 		if (only && !g_str_equal(only, v->name))
@@ -142,40 +152,64 @@ json_t *runner_run(const struct scenario *sc, const char *only, int parallel, co
 					       .seed = scenario_replica_seed(v->seed, r)};
 			if (trace && r == 0) {
 				j.trace = g_strdup_printf("%s.%u.part", trace, i);
-				j.trace_pid = (int)traces->len + 1; /* sim_trace_join names it */
-				g_ptr_array_add(traces, (gpointer)j.trace);
-				g_ptr_array_add(names, v->name);
+				/* the trace's process id: sim_trace_join names it */
+				j.trace_pid = (int)vj->traces->len + 1;
+				g_ptr_array_add(vj->traces, (gpointer)j.trace);
+				g_ptr_array_add(vj->names, v->name);
 			}
-			g_array_append_val(jobs, j);
-			g_array_append_val(owner, i);
+			g_array_append_val(vj->jobs, j);
+			g_array_append_val(vj->owner, i);
 		}
 	}
-	struct runner_job *js = (struct runner_job *)(void *)jobs->data;
-	bool ok = runner_jobs(js, jobs->len, parallel, NULL, NULL, err);
+}
+
+/* Each variant's aggregate of its jobs' results; *violation when one of
+ * them reported a failure. */
+static json_t *variant_results(const struct variant_jobs *vj, const struct scenario *sc,
+			       bool *violation)
+{
+	const struct runner_job *js = (const struct runner_job *)(void *)vj->jobs->data;
 	json_t *variants = json_array();
-	*violation = false;
-	for (guint k = 0; ok && k < jobs->len;) {
-		guint vi = g_array_index(owner, guint, k);
+	for (guint k = 0; k < vj->jobs->len;) {
+		guint vi = g_array_index(vj->owner, guint, k);
 		const struct scenario_variant *v = sc->variants->pdata[vi];
 		json_t *reps = json_array();
-		for (; k < jobs->len && g_array_index(owner, guint, k) == vi; k++) {
+		for (; k < vj->jobs->len && g_array_index(vj->owner, guint, k) == vi; k++) {
 			*violation |= js[k].violation;
 			json_array_append(reps, js[k].result);
 		}
 		json_array_append_new(variants, result_variant(v->name, v->description, reps));
 		json_decref(reps);
 	}
-	for (guint k = 0; k < jobs->len; k++)
-		json_decref(js[k].result);
-	g_array_free(jobs, TRUE);
-	g_array_free(owner, TRUE);
+	return variants;
+}
+
+/* Free the jobs and their results; remove the trace parts. */
+static void variant_jobs_free(struct variant_jobs *vj)
+{
+	for (guint k = 0; k < vj->jobs->len; k++)
+		json_decref(g_array_index(vj->jobs, struct runner_job, k).result);
+	g_array_free(vj->jobs, TRUE);
+	g_array_free(vj->owner, TRUE);
+	for (guint k = 0; k < vj->traces->len; k++)
+		g_unlink(vj->traces->pdata[k]);
+	g_ptr_array_free(vj->traces, TRUE);
+	g_ptr_array_free(vj->names, TRUE);
+}
+
+json_t *runner_run(const struct scenario *sc, const char *only, int parallel, const char *trace,
+		   bool *violation, GError **err)
+{
+	struct variant_jobs vj;
+	variant_jobs_init(&vj, sc, only, trace);
+	struct runner_job *js = (struct runner_job *)(void *)vj.jobs->data;
+	bool ok = runner_jobs(js, vj.jobs->len, parallel, NULL, NULL, err);
+	*violation = false;
+	json_t *variants = ok ? variant_results(&vj, sc, violation) : NULL;
 	if (ok && trace)
-		ok = sim_trace_join(trace, (const char *const *)traces->pdata,
-				    (const char *const *)names->pdata, traces->len, err);
-	for (guint k = 0; k < traces->len; k++)
-		g_unlink(traces->pdata[k]);
-	g_ptr_array_free(traces, TRUE);
-	g_ptr_array_free(names, TRUE);
+		ok = sim_trace_join(trace, (const char *const *)vj.traces->pdata,
+				    (const char *const *)vj.names->pdata, vj.traces->len, err);
+	variant_jobs_free(&vj);
 	if (!ok) {
 		json_decref(variants);
 		return NULL;

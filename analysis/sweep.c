@@ -11,9 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define EXIT_FAILED 1
-#define EXIT_USAGE 2
-
 struct run {
 	guint point, variant;
 	int replica;
@@ -21,24 +18,26 @@ struct run {
 	char *name; /* pPPPP-vVV-rRRR */
 };
 
-struct plan {
+struct sweep_plan {
+	const struct sweep_opts *o; /* what it was made from */
 	GPtrArray *params;   /* struct sweep_param * */
 	GPtrArray *points;   /* struct scenario *, one per grid point */
 	GArray *runs;	     /* struct run, in run-index order */
 	json_t *manifest;    /* DIR/sweep.json */
 };
 
-static void plan_free(struct plan *p)
+void sweep_plan_free(struct sweep_plan *pl)
 {
-	for (guint i = 0; p->runs && i < p->runs->len; i++)
-		g_free(g_array_index(p->runs, struct run, i).name);
-	if (p->runs)
-		g_array_free(p->runs, TRUE);
-	if (p->points)
-		g_ptr_array_free(p->points, TRUE);
-	if (p->params)
-		g_ptr_array_free(p->params, TRUE);
-	json_decref(p->manifest);
+	for (guint i = 0; pl->runs && i < pl->runs->len; i++)
+		g_free(g_array_index(pl->runs, struct run, i).name);
+	if (pl->runs)
+		g_array_free(pl->runs, TRUE);
+	if (pl->points)
+		g_ptr_array_free(pl->points, TRUE);
+	if (pl->params)
+		g_ptr_array_free(pl->params, TRUE);
+	json_decref(pl->manifest);
+	g_free(pl);
 }
 
 /* A parameter replaces an earlier one with the same paths. */
@@ -57,8 +56,7 @@ static void add_param(GPtrArray *params, struct sweep_param *p)
 
 /* The scenario's own "sweep" parameters, then the command line's; errors
  * point at the string in the file, or at the --param argument. */
-static bool plan_params(struct plan *pl, const struct scenario *sc, const char *const *args,
-			GError **err)
+static bool plan_params(struct sweep_plan *pl, const struct scenario *sc, GError **err)
 {
 	pl->params = g_ptr_array_new_with_free_func((GDestroyNotify)sweep_param_free);
 	json_t *own = json_object_get(sc->base, "sweep");
@@ -78,13 +76,14 @@ static bool plan_params(struct plan *pl, const struct scenario *sc, const char *
 		}
 		add_param(pl->params, p);
 	}
-	for (; ok && args && *args; args++) {
+	for (const char *const *args = pl->o->params; ok && args && *args; args++) {
 		struct sweep_param *p = sweep_param_parse(*args, why, &col);
 		if (!p) {
 			const char *eq = strchr(*args, '=');
 			char *path = eq && eq != *args ? g_strndup(*args, (gsize)(eq - *args))
 						      : g_strdup("(root)");
-			g_set_error(err, MCS_ERROR, 0, "--param:1:%d: %s: %s", col, path, why->str);
+			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "--param:1:%d: %s: %s", col,
+				    path, why->str);
 			g_free(path);
 			ok = false;
 			break;
@@ -95,12 +94,17 @@ static bool plan_params(struct plan *pl, const struct scenario *sc, const char *
 	return ok;
 }
 
-static const struct scenario *point_scenario(const struct plan *pl, guint p)
+static struct sweep_param *const *plan_param_array(const struct sweep_plan *pl)
+{
+	return (struct sweep_param *const *)pl->params->pdata;
+}
+
+static const struct scenario *point_scenario(const struct sweep_plan *pl, guint p)
 {
 	return pl->points->pdata[p];
 }
 
-static json_t *manifest_params(const struct plan *pl)
+static json_t *manifest_params(const struct sweep_plan *pl)
 {
 	json_t *a = json_array();
 	for (guint i = 0; i < pl->params->len; i++) {
@@ -116,9 +120,9 @@ static json_t *manifest_params(const struct plan *pl)
 }
 
 /* What identifies the sweep: a directory holds runs of one manifest only. */
-static json_t *manifest_new(const struct plan *pl, const struct sweep_opts *o, const char *text,
-			    size_t len)
+static json_t *manifest_new(const struct sweep_plan *pl, const char *text, size_t len)
 {
+	const struct sweep_opts *o = pl->o;
 	const struct scenario *sc0 = point_scenario(pl, 0);
 	json_t *sets = json_array(), *variants = json_array(), *points = json_array();
 	for (const char *const *s = o->sets; s && *s; s++)
@@ -129,8 +133,7 @@ static json_t *manifest_new(const struct plan *pl, const struct sweep_opts *o, c
 							  "description", sv->description));
 	}
 	for (guint p = 0; p < pl->points->len; p++) {
-		char *label = sweep_grid_label((struct sweep_param *const *)pl->params->pdata,
-					       pl->params->len, p);
+		char *label = sweep_grid_label(plan_param_array(pl), pl->params->len, p);
 		json_array_append_new(points, json_string(label));
 		g_free(label);
 	}
@@ -151,80 +154,118 @@ static json_t *manifest_new(const struct plan *pl, const struct sweep_opts *o, c
 	return m;
 }
 
-/* Load the scenario at every grid point (all checked before anything
- * runs) and list the runs. */
-static bool plan_build(struct plan *pl, const struct sweep_opts *o, GError **err)
+static char *read_scenario(const char *path, gsize *len, GError **err)
 {
 	char *text = NULL;
-	gsize len = 0;
-	GError *ferr = NULL;
-	if (!g_file_get_contents(o->scenario, &text, &len, &ferr)) {
-		g_set_error(err, MCS_ERROR, 0, "%s:1:1: (root): cannot read: %s", o->scenario,
-			    ferr->message);
-		g_error_free(ferr);
-		return false;
+	GError *e = NULL;
+	if (!g_file_get_contents(path, &text, len, &e)) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s",
+			    path, e->message);
+		g_error_free(e);
 	}
-	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
+	return text;
+}
+
+/* The overrides every point starts from: --set, --seed, --replicas. */
+static char **base_sets(const struct sweep_opts *o)
+{
+	GPtrArray *sets = g_ptr_array_new();
 	for (const char *const *s = o->sets; s && *s; s++)
 		g_ptr_array_add(sets, g_strdup(*s));
 	if (o->replicas)
 		g_ptr_array_add(sets, g_strdup_printf("replicas=%d", o->replicas));
-	guint nsets = sets->len;
 	g_ptr_array_add(sets, NULL);
-	struct scenario *sc = scenario_load(o->scenario, text, len,
-					    (const char *const *)sets->pdata, err);
-	bool ok = sc && plan_params(pl, sc, o->params, err);
+	return (char **)g_ptr_array_free(sets, FALSE);
+}
+
+/* The parameters, from the scenario with the overrides @sets alone, and
+ * the number of grid points they span. */
+static bool plan_grid(struct sweep_plan *pl, const char *text, gsize len, char **sets,
+		      size_t *npoints, GError **err)
+{
+	struct scenario *sc =
+		scenario_load(pl->o->scenario, text, len, (const char *const *)sets, err);
+	if (!sc)
+		return false;
+	bool ok = plan_params(pl, sc, err);
 	scenario_free(sc);
-	size_t npoints = ok ? sweep_grid_size((struct sweep_param *const *)pl->params->pdata,
-					      pl->params->len)
-			    : 0;
-	if (ok && !npoints) {
-		g_set_error(err, MCS_ERROR, 0, "--param: the grid has more than %d points",
-			    SWEEP_MAX_RUNS);
+	*npoints = ok ? sweep_grid_size(plan_param_array(pl), pl->params->len) : 0;
+	if (ok && !*npoints) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--param: the grid has more than %d points", SWEEP_MAX_RUNS);
 		ok = false;
 	}
-	pl->points = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_free);
-	pl->runs = g_array_new(FALSE, TRUE, sizeof(struct run));
-	for (size_t p = 0; ok && p < npoints; p++) {
-		char **ps = sweep_grid_sets((struct sweep_param *const *)pl->params->pdata,
-					    pl->params->len, p);
-		g_ptr_array_set_size(sets, nsets); /* drops the last point's and the NULL */
-		for (char **s = ps; *s; s++)
-			g_ptr_array_add(sets, g_strdup(*s));
-		g_ptr_array_add(sets, NULL);
-		g_strfreev(ps);
-		GError *e = NULL;
-		struct scenario *at = scenario_load(o->scenario, text, len,
-						    (const char *const *)sets->pdata, &e);
-		if (!at) {
-			char *label = sweep_grid_label((struct sweep_param *const *)pl->params->pdata,
-						       pl->params->len, p);
-			g_set_error(err, MCS_ERROR, 0, "%s (at sweep point %s)", e->message, label);
-			g_free(label);
-			g_error_free(e);
-			ok = false;
-			break;
-		}
-		g_ptr_array_add(pl->points, at);
-		for (guint v = 0; v < at->variants->len; v++) {
-			const struct scenario_variant *sv = at->variants->pdata[v];
-			for (int r = 0; r < sv->replicas; r++) {
-				struct run run = {(guint)p, v, r, scenario_replica_seed(sv->seed, r),
-						  g_strdup_printf("p%04zu-v%02u-r%03d", p, v, r)};
-				g_array_append_val(pl->runs, run);
-			}
-		}
-		if (pl->runs->len > SWEEP_MAX_RUNS) {
-			g_set_error(err, MCS_ERROR, 0, "--param: the sweep has more than %d runs",
-				    SWEEP_MAX_RUNS);
-			ok = false;
+	return ok;
+}
+
+/* Grid point @p's runs: each variant's replicas. */
+static void plan_runs(struct sweep_plan *pl, const struct scenario *at, size_t p)
+{
+	for (guint v = 0; v < at->variants->len; v++) {
+		const struct scenario_variant *sv = at->variants->pdata[v];
+		for (int r = 0; r < sv->replicas; r++) {
+			struct run run = {(guint)p, v, r, scenario_replica_seed(sv->seed, r),
+					  g_strdup_printf("p%04zu-v%02u-r%03d", p, v, r)};
+			g_array_append_val(pl->runs, run);
 		}
 	}
+}
+
+/* The scenario at grid point @p (the overrides @sets, then the point's
+ * values) and its runs. */
+static bool plan_point(struct sweep_plan *pl, const char *text, gsize len, char **sets, size_t p,
+		       GError **err)
+{
+	char **values = sweep_grid_sets(plan_param_array(pl), pl->params->len, p);
+	GPtrArray *at_sets = g_ptr_array_new();
+	for (char **s = sets; *s; s++)
+		g_ptr_array_add(at_sets, *s);
+	for (char **s = values; *s; s++)
+		g_ptr_array_add(at_sets, *s);
+	g_ptr_array_add(at_sets, NULL);
+	GError *e = NULL;
+	struct scenario *at = scenario_load(pl->o->scenario, text, len,
+					    (const char *const *)at_sets->pdata, &e);
+	g_ptr_array_free(at_sets, TRUE);
+	g_strfreev(values);
+	if (!at) {
+		char *label = sweep_grid_label(plan_param_array(pl), pl->params->len, p);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s (at sweep point %s)", e->message,
+			    label);
+		g_free(label);
+		g_error_free(e);
+		return false;
+	}
+	g_ptr_array_add(pl->points, at);
+	plan_runs(pl, at, p);
+	if (pl->runs->len > SWEEP_MAX_RUNS) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--param: the sweep has more than %d runs", SWEEP_MAX_RUNS);
+		return false;
+	}
+	return true;
+}
+
+struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
+{
+	struct sweep_plan *pl = g_new0(struct sweep_plan, 1);
+	pl->o = o;
+	pl->points = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_free);
+	pl->runs = g_array_new(FALSE, TRUE, sizeof(struct run));
+	gsize len = 0;
+	char *text = read_scenario(o->scenario, &len, err);
+	char **sets = base_sets(o);
+	size_t npoints = 0;
+	bool ok = text && plan_grid(pl, text, len, sets, &npoints, err);
+	for (size_t p = 0; ok && p < npoints; p++)
+		ok = plan_point(pl, text, len, sets, p, err);
 	if (ok)
-		pl->manifest = manifest_new(pl, o, text, len);
-	g_ptr_array_free(sets, TRUE);
+		pl->manifest = manifest_new(pl, text, len);
+	g_strfreev(sets);
 	g_free(text);
-	return ok;
+	if (!ok)
+		g_clear_pointer(&pl, sweep_plan_free);
+	return pl;
 }
 
 static char *run_path(const char *dir, const char *name)
@@ -232,46 +273,41 @@ static char *run_path(const char *dir, const char *name)
 	return g_strdup_printf("%s/runs/%s.json", dir, name);
 }
 
-/* Create @dir for the sweep, or check that it holds this very sweep.
- * Returns the exit status to stop with, or -1 to go on. */
-static int dir_prepare(const char *dir, json_t *manifest, bool resume, bool merging)
+/* Create @dir for the sweep, or check that it holds this very sweep. */
+static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool merging,
+			GError **err)
 {
 	char *mpath = g_build_filename(dir, "sweep.json", NULL);
 	char *runs = g_build_filename(dir, "runs", NULL);
-	int rc = -1;
+	bool ok = false;
 	json_t *old = json_load_file(mpath, 0, NULL);
 	GDir *d = g_dir_open(dir, 0, NULL);
 	bool empty = !d || !g_dir_read_name(d);
 	if (d)
 		g_dir_close(d);
 	if (old && !json_equal(old, manifest)) {
-		fprintf(stderr, "memcgsim: %s: holds a different sweep (its sweep.json differs); "
-				"choose another --out\n", dir);
-		rc = EXIT_USAGE;
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: holds a different sweep (its sweep.json differs); choose another "
+			    "--out", dir);
 	} else if (!old && !empty) {
-		fprintf(stderr, "memcgsim: %s: exists and is not a sweep directory\n", dir);
-		rc = EXIT_USAGE;
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: exists and is not a sweep directory", dir);
 	} else if (old && !resume && !merging) {
-		fprintf(stderr, "memcgsim: %s: already holds this sweep; --resume continues it\n",
-			dir);
-		rc = EXIT_USAGE;
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: already holds this sweep; --resume continues it", dir);
 	} else if (g_mkdir_with_parents(runs, 0777) != 0) {
-		fprintf(stderr, "memcgsim: %s: %s\n", runs, g_strerror(errno));
-		rc = EXIT_FAILED;
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", runs, g_strerror(errno));
 	} else if (!old) {
 		char *text = json_dumps(manifest, JSON_INDENT(2));
-		GError *e = NULL;
-		if (!g_file_set_contents(mpath, text, -1, &e)) {
-			fprintf(stderr, "memcgsim: %s\n", e->message);
-			g_error_free(e);
-			rc = EXIT_FAILED;
-		}
+		ok = output_file(mpath, text, -1, err);
 		free(text);
+	} else {
+		ok = true;
 	}
 	json_decref(old);
 	g_free(mpath);
 	g_free(runs);
-	return rc;
+	return ok;
 }
 
 /* Files a killed run left half-written. */
@@ -282,9 +318,92 @@ static void dir_clean(const char *dir)
 	g_free(runs);
 }
 
+/* The names of the run files in the directory @runs, in its order. */
+static GPtrArray *run_files(const char *runs)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	GDir *d = g_dir_open(runs, 0, NULL);
+	const char *n;
+	while (d && (n = g_dir_read_name(d)))
+		if (g_str_has_suffix(n, ".json") && !strstr(n, ".tmp."))
+			g_ptr_array_add(names, g_strdup(n));
+	if (d)
+		g_dir_close(d);
+	return names;
+}
+
 static gint by_name(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The replica results of each point and variant, read from the run files. */
+struct replicas {
+	size_t np, nv;
+	json_t ***of;	/* [point][variant]: array of results, replica 0 first */
+	size_t missing; /* runs without a file */
+	bool violation; /* a run reported a failure */
+};
+
+static void replicas_gather(struct replicas *rs, const char *dir, json_t *m)
+{
+	rs->np = json_array_size(json_object_get(m, "points"));
+	rs->nv = json_array_size(json_object_get(m, "variants"));
+	rs->of = g_new0(json_t **, rs->np);
+	for (size_t p = 0; p < rs->np; p++) {
+		rs->of[p] = g_new0(json_t *, rs->nv);
+		for (size_t v = 0; v < rs->nv; v++)
+			rs->of[p][v] = json_array();
+	}
+	rs->missing = (size_t)json_integer_value(json_object_get(m, "runs"));
+	rs->violation = false;
+	char *runs = g_build_filename(dir, "runs", NULL);
+	GPtrArray *names = run_files(runs);
+	g_ptr_array_sort(names, by_name); /* pPPPP-vVV-rRRR: run order */
+	for (guint i = 0; i < names->len; i++) {
+		unsigned p, v, r;
+		if (sscanf(names->pdata[i], "p%4u-v%2u-r%3u.json", &p, &v, &r) != 3 ||
+		    p >= rs->np || v >= rs->nv)
+			continue;
+		char *path = g_build_filename(runs, names->pdata[i], NULL);
+		json_t *run = json_load_file(path, 0, NULL);
+		g_free(path);
+		if (!run)
+			continue;
+		rs->violation |= json_is_true(json_object_get(run, "violation"));
+		if (json_array_size(rs->of[p][v]) == r) /* replicas in order, from 0 */
+			json_array_append(rs->of[p][v], json_object_get(run, "result"));
+		json_decref(run);
+		rs->missing--;
+	}
+	g_ptr_array_free(names, TRUE);
+	g_free(runs);
+}
+
+static void replicas_free(struct replicas *rs)
+{
+	for (size_t p = 0; p < rs->np; p++) {
+		for (size_t v = 0; v < rs->nv; v++)
+			json_decref(rs->of[p][v]);
+		g_free(rs->of[p]);
+	}
+	g_free(rs->of);
+}
+
+/* Point @p of the sweep's result: its variants' aggregates. */
+static json_t *result_point(json_t *m, const struct replicas *rs, size_t p, json_t *base)
+{
+	json_t *variants = json_array();
+	for (size_t v = 0; v < rs->nv; v++) {
+		json_t *vm = json_array_get(json_object_get(m, "variants"), v);
+		const char *name = json_string_value(json_object_get(vm, "name"));
+		const char *description = json_string_value(json_object_get(vm, "description"));
+		json_array_append_new(variants, result_variant(name, description, rs->of[p][v]));
+	}
+	return json_pack("{s:I, s:O, s:o, s:o}", "index", (json_int_t)p, "label",
+			 json_array_get(json_object_get(m, "points"), p), "values",
+			 sweep_point_values(json_object_get(m, "params"), p), "result",
+			 result_document(base, variants));
 }
 
 /* The sweep's result from its manifest and run files alone (so that any
@@ -292,72 +411,21 @@ static gint by_name(gconstpointer a, gconstpointer b)
  * missing: *missing counts them. */
 static json_t *result_build(const char *dir, json_t *m, size_t *missing, bool *violation)
 {
-	json_t *variants_m = json_object_get(m, "variants"), *points_m = json_object_get(m, "points");
-	size_t nv = json_array_size(variants_m), np = json_array_size(points_m);
-	json_t ***reps = g_new0(json_t **, np);
-	for (size_t p = 0; p < np; p++) {
-		reps[p] = g_new0(json_t *, nv);
-		for (size_t v = 0; v < nv; v++)
-			reps[p][v] = json_array();
+	struct replicas rs;
+	replicas_gather(&rs, dir, m);
+	*missing = rs.missing;
+	*violation = rs.violation;
+	json_t *points = NULL;
+	if (!rs.missing) {
+		json_t *base = json_pack("{s:O, s:O, s:O}", "name", json_object_get(m, "scenario"),
+					 "description", json_object_get(m, "description"), "seed",
+					 json_object_get(m, "seed"));
+		points = json_array();
+		for (size_t p = 0; p < rs.np; p++)
+			json_array_append_new(points, result_point(m, &rs, p, base));
+		json_decref(base);
 	}
-	*missing = (size_t)json_integer_value(json_object_get(m, "runs"));
-	*violation = false;
-	char *runs = g_build_filename(dir, "runs", NULL);
-	GDir *d = g_dir_open(runs, 0, NULL);
-	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-	const char *n;
-	while (d && (n = g_dir_read_name(d)))
-		if (g_str_has_suffix(n, ".json") && !strstr(n, ".tmp."))
-			g_ptr_array_add(names, g_strdup(n));
-	if (d)
-		g_dir_close(d);
-	g_ptr_array_sort(names, by_name); /* pPPPP-vVV-rRRR: run order */
-	for (guint i = 0; i < names->len; i++) {
-		unsigned p, v, r;
-		if (sscanf(names->pdata[i], "p%4u-v%2u-r%3u.json", &p, &v, &r) != 3 || p >= np ||
-		    v >= nv)
-			continue;
-		char *path = g_build_filename(runs, names->pdata[i], NULL);
-		json_t *run = json_load_file(path, 0, NULL);
-		g_free(path);
-		if (!run)
-			continue;
-		*violation |= json_is_true(json_object_get(run, "violation"));
-		if (json_array_size(reps[p][v]) == r) /* replicas in order, from 0 */
-			json_array_append(reps[p][v], json_object_get(run, "result"));
-		json_decref(run);
-		(*missing)--;
-	}
-	g_ptr_array_free(names, TRUE);
-	g_free(runs);
-	json_t *points = *missing ? NULL : json_array();
-	json_t *base = json_pack("{s:O, s:O, s:O}", "name", json_object_get(m, "scenario"),
-				 "description", json_object_get(m, "description"), "seed",
-				 json_object_get(m, "seed"));
-	for (size_t p = 0; p < np; p++) {
-		json_t *variants = json_array();
-		for (size_t v = 0; points && v < nv; v++) {
-			json_t *vm = json_array_get(variants_m, v);
-			json_array_append_new(
-				variants,
-				result_variant(json_string_value(json_object_get(vm, "name")),
-					       json_string_value(json_object_get(vm, "description")),
-					       reps[p][v]));
-		}
-		if (points)
-			json_array_append_new(points,
-					      json_pack("{s:I, s:O, s:o, s:o}", "index", (json_int_t)p,
-							"label", json_array_get(points_m, p), "values",
-							sweep_point_values(json_object_get(m, "params"), p),
-							"result", result_document(base, variants)));
-		else
-			json_decref(variants);
-		for (size_t v = 0; v < nv; v++)
-			json_decref(reps[p][v]);
-		g_free(reps[p]);
-	}
-	g_free(reps);
-	json_decref(base);
+	replicas_free(&rs);
 	if (!points)
 		return NULL;
 	return json_pack("{s:s, s:O, s:O, s:O, s:O, s:o}", "format", "memcgsim-sweep-1", "scenario",
@@ -366,33 +434,33 @@ static json_t *result_build(const char *dir, json_t *m, size_t *missing, bool *v
 			 "params", json_object_get(m, "params"), "points", points);
 }
 
-/* Write DIR/result.json when every run is in; print where things stand. */
-static int finish(const char *dir, json_t *m, bool failed)
+/* Count the runs in @dir into @out, and write DIR/result.json when every
+ * one is in. */
+static bool finish(const char *dir, json_t *m, struct sweep_outcome *out, GError **err)
 {
 	size_t missing;
 	bool violation;
 	json_t *r = result_build(dir, m, &missing, &violation);
-	size_t total = (size_t)json_integer_value(json_object_get(m, "runs"));
-	if (!r) {
-		fprintf(stderr, "memcgsim: %s: %zu of %zu runs done; resume the sweep, or merge its "
-				"shards, for the result\n", dir, total - missing, total);
-		return failed ? EXIT_FAILED : 0;
-	}
+	out->total = (size_t)json_integer_value(json_object_get(m, "runs"));
+	out->done = out->total - missing;
+	if (!r)
+		return true;
+	out->violation = violation;
 	char *text = json_dumps(r, JSON_INDENT(1));
 	char *path = g_build_filename(dir, "result.json", NULL);
-	GError *e = NULL;
-	bool ok = g_file_set_contents(path, text, -1, &e);
+	bool ok = output_file(path, text, -1, err);
 	if (ok)
-		fprintf(stderr, "memcgsim: %s: all %zu runs done; result in %s\n", dir, total, path);
+		out->result_path = path;
 	else
-		fprintf(stderr, "memcgsim: %s\n", e->message);
-	g_clear_error(&e);
-	g_free(path);
+		g_free(path);
 	free(text);
 	json_decref(r);
-	if (violation)
-		fprintf(stderr, "memcgsim: a run of the sweep reported a failure\n");
-	return !ok || failed || violation ? EXIT_FAILED : 0;
+	return ok;
+}
+
+void sweep_outcome_clear(struct sweep_outcome *so)
+{
+	g_clear_pointer(&so->result_path, g_free);
 }
 
 static void run_done(struct runner_job *j, void *bar)
@@ -400,35 +468,24 @@ static void run_done(struct runner_job *j, void *bar)
 	progress_step(bar, json_string_value(json_object_get(j->meta, "run_name")), j->wall_s);
 }
 
-int sweep_run(const struct sweep_opts *o)
+/* The jobs of shard K of N's runs that are not in the directory yet;
+ * *mine counts the shard's runs. */
+static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
 {
-	struct plan pl = {0};
-	GError *err = NULL;
-	if (!plan_build(&pl, o, &err)) {
-		fprintf(stderr, "%s\n", err->message);
-		g_error_free(err);
-		plan_free(&pl);
-		return EXIT_USAGE;
-	}
-	int rc = dir_prepare(o->out, pl.manifest, o->resume, false);
-	if (rc >= 0) {
-		plan_free(&pl);
-		return rc;
-	}
-	dir_clean(o->out);
+	const struct sweep_opts *o = pl->o;
 	GArray *jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
-	size_t mine = 0;
-	for (guint i = 0; i < pl.runs->len; i++) {
-		const struct run *r = &g_array_index(pl.runs, struct run, i);
+	*mine = 0;
+	for (guint i = 0; i < pl->runs->len; i++) {
+		const struct run *r = &g_array_index(pl->runs, struct run, i);
 		if ((int)(i % (guint)o->shard_n) != o->shard_k - 1)
 			continue;
-		mine++;
+		(*mine)++;
 		char *path = run_path(o->out, r->name);
 		if (g_file_test(path, G_FILE_TEST_EXISTS)) {
 			g_free(path);
 			continue;
 		}
-		const struct scenario *sc = point_scenario(&pl, r->point);
+		const struct scenario *sc = point_scenario(pl, r->point);
 		const struct scenario_variant *v = sc->variants->pdata[r->variant];
 		struct runner_job j = {.config = v->config, .seed = r->seed, .dest = path};
 		j.meta = json_pack("{s:s, s:I, s:I, s:s, s:i, s:I}", "run_name", r->name, "point",
@@ -436,94 +493,125 @@ int sweep_run(const struct sweep_opts *o)
 				   v->name, "replica", r->replica, "seed", (json_int_t)r->seed);
 		g_array_append_val(jobs, j);
 	}
+	return jobs;
+}
+
+/* Run the shard's runs that are not in the directory yet, with a progress
+ * bar (or lines) on stderr. */
+static bool run_shard(const struct sweep_plan *pl, GError **err)
+{
+	size_t mine;
+	GArray *jobs = shard_jobs(pl, &mine);
 	struct progress bar;
-	progress_start(&bar, stderr, mine, mine - jobs->len, o->tty);
+	progress_start(&bar, stderr, mine, mine - jobs->len, pl->o->tty);
 	struct runner_job *js = (struct runner_job *)(void *)jobs->data;
-	bool ok = runner_jobs(js, jobs->len, o->jobs, run_done, &bar, &err);
+	bool ok = runner_jobs(js, jobs->len, pl->o->jobs, run_done, &bar, err);
 	progress_finish(&bar);
-	if (!ok) {
-		fprintf(stderr, "memcgsim: %s\n", err->message);
-		g_error_free(err);
-	}
 	for (guint k = 0; k < jobs->len; k++) {
 		g_free((char *)js[k].dest);
 		json_decref(js[k].meta);
 	}
 	g_array_free(jobs, TRUE);
-	rc = finish(o->out, pl.manifest, !ok);
-	plan_free(&pl);
-	return rc;
+	return ok;
 }
 
-/* Copy @src's run files into @out; a run found twice must be the same. */
-static bool merge_runs(const char *out, const char *src)
+bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **err)
 {
-	char *runs = g_build_filename(src, "runs", NULL);
-	GDir *d = g_dir_open(runs, 0, NULL);
-	const char *n;
+	const struct sweep_opts *o = pl->o;
+	*out = (struct sweep_outcome){0};
+	if (!dir_prepare(o->out, pl->manifest, o->resume, false, err))
+		return false;
+	dir_clean(o->out);
+	GError *run_err = NULL;
+	bool ran = run_shard(pl, &run_err);
+	/* the runs that are in count also when one failed, whose error is first */
+	bool ok = finish(o->out, pl->manifest, out, ran ? err : NULL);
+	if (!ran)
+		g_propagate_error(err, run_err);
+	return ran && ok;
+}
+
+/* The manifest the shard directories @dirs share. */
+static json_t *merge_manifest(const char *const *dirs, GError **err)
+{
+	json_t *m = NULL;
+	for (const char *const *d = dirs; *d; d++) {
+		char *path = g_build_filename(*d, "sweep.json", NULL);
+		json_t *x = json_load_file(path, 0, NULL);
+		g_free(path);
+		bool same = x && (!m || json_equal(m, x));
+		if (!x)
+			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+				    "%s: not a sweep directory (no readable sweep.json)", *d);
+		else if (!same)
+			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+				    "%s: a different sweep from %s (sweep.json differs)", *d,
+				    dirs[0]);
+		if (!same) {
+			json_decref(x);
+			json_decref(m);
+			return NULL;
+		}
+		if (!m)
+			m = x;
+		else
+			json_decref(x);
+	}
+	return m;
+}
+
+/* Copy the run file @from to @to; a run found twice must be the same. */
+static bool merge_run(const char *from, const char *to, GError **err)
+{
+	char *a = NULL, *b = NULL;
+	gsize la = 0, lb = 0;
+	GError *e = NULL;
 	bool ok = true;
-	while (ok && d && (n = g_dir_read_name(d))) {
-		if (!g_str_has_suffix(n, ".json") || strstr(n, ".tmp."))
-			continue;
-		char *from = g_build_filename(runs, n, NULL);
-		char *to = g_strdup_printf("%s/runs/%s", out, n);
-		char *a = NULL, *b = NULL;
-		gsize la = 0, lb = 0;
-		GError *e = NULL;
-		if (!g_file_get_contents(from, &a, &la, &e)) {
-			fprintf(stderr, "memcgsim: %s\n", e->message);
-			ok = false;
-		} else if (g_file_get_contents(to, &b, &lb, NULL)) {
-			if (la != lb || memcmp(a, b, la) != 0) {
-				fprintf(stderr, "memcgsim: %s: differs from %s\n", from, to);
-				ok = false;
-			}
-		} else if (!g_file_set_contents(to, a, (gssize)la, &e)) {
-			fprintf(stderr, "memcgsim: %s\n", e->message);
+	if (!g_file_get_contents(from, &a, &la, &e)) {
+		ok = output_failure(err, e);
+	} else if (g_file_get_contents(to, &b, &lb, NULL)) {
+		if (la != lb || memcmp(a, b, la) != 0) {
+			g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: differs from %s", from,
+				    to);
 			ok = false;
 		}
-		g_clear_error(&e);
-		g_free(a);
-		g_free(b);
+	} else {
+		ok = output_file(to, a, (gssize)la, err);
+	}
+	g_free(a);
+	g_free(b);
+	return ok;
+}
+
+/* Copy @src's run files into @out. */
+static bool merge_runs(const char *out, const char *src, GError **err)
+{
+	char *runs = g_build_filename(src, "runs", NULL);
+	GPtrArray *names = run_files(runs);
+	bool ok = true;
+	for (guint i = 0; ok && i < names->len; i++) {
+		char *from = g_build_filename(runs, names->pdata[i], NULL);
+		char *to = g_strdup_printf("%s/runs/%s", out, (char *)names->pdata[i]);
+		ok = merge_run(from, to, err);
 		g_free(from);
 		g_free(to);
 	}
-	if (d)
-		g_dir_close(d);
+	g_ptr_array_free(names, TRUE);
 	g_free(runs);
 	return ok;
 }
 
-int sweep_merge(const char *out, const char *const *dirs)
+bool sweep_merge(const char *dir, const char *const *dirs, struct sweep_outcome *out,
+		 GError **err)
 {
-	json_t *m = NULL;
-	int rc = -1;
-	for (const char *const *d = dirs; rc < 0 && *d; d++) {
-		char *path = g_build_filename(*d, "sweep.json", NULL);
-		json_t *x = json_load_file(path, 0, NULL);
-		if (!x) {
-			fprintf(stderr, "memcgsim: %s: not a sweep directory (no readable sweep.json)\n",
-				*d);
-			rc = EXIT_USAGE;
-		} else if (m && !json_equal(m, x)) {
-			fprintf(stderr, "memcgsim: %s: a different sweep from %s (sweep.json differs)\n",
-				*d, dirs[0]);
-			rc = EXIT_USAGE;
-		}
-		if (!m)
-			m = json_incref(x);
-		json_decref(x);
-		g_free(path);
-	}
-	if (rc < 0)
-		rc = dir_prepare(out, m, false, true);
-	for (const char *const *d = dirs; rc < 0 && *d; d++)
-		if (!merge_runs(out, *d))
-			rc = EXIT_FAILED;
-	if (rc < 0)
-		rc = finish(out, m, false);
+	*out = (struct sweep_outcome){0};
+	json_t *m = merge_manifest(dirs, err);
+	bool ok = m && dir_prepare(dir, m, false, true, err);
+	for (const char *const *d = dirs; ok && *d; d++)
+		ok = merge_runs(dir, *d, err);
+	ok = ok && finish(dir, m, out, err);
 	json_decref(m);
-	return rc;
+	return ok;
 }
 
 json_t *sweep_result_load(const char *dir, GError **err)
@@ -534,10 +622,12 @@ json_t *sweep_result_load(const char *dir, GError **err)
 	if (!r) {
 		char *m = g_build_filename(dir, "sweep.json", NULL);
 		if (g_file_test(m, G_FILE_TEST_EXISTS))
-			g_set_error(err, MCS_ERROR, 0, "%s: the sweep is not complete (no result.json): "
-						       "resume it, or merge its shards", dir);
+			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+				    "%s: the sweep is not complete (no result.json): resume it, or "
+				    "merge its shards", dir);
 		else
-			g_set_error(err, MCS_ERROR, 0, "%s: not a sweep directory", dir);
+			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: not a sweep directory",
+				    dir);
 		g_free(m);
 	}
 	g_free(path);

@@ -4,6 +4,7 @@
  * input. */
 #pragma once
 #include <glib.h>
+#include <stdbool.h>
 
 #define EXIT_VIOLATION 1
 #define EXIT_USAGE 2
@@ -27,6 +28,7 @@ struct cli {
 	char *sort;
 	char *plots;
 	int point;
+	gboolean version; /* no command: --version */
 };
 
 int cmd_sweep(struct cli *c);
@@ -34,3 +36,11 @@ int cmd_merge(struct cli *c);
 int cmd_report(struct cli *c);
 /* The overrides, with --seed N as one more "seed=N"; NULL-terminated. */
 GPtrArray *cli_collect_sets(struct cli *c);
+/* Print @err after @prefix ("memcgsim: "; "" for an error in the input,
+ * which begins with where it is: "FILE:LINE:COL: ..."), free it, and return
+ * the exit status for it: EXIT_USAGE for bad input (MCS_ERROR_INPUT),
+ * EXIT_VIOLATION for any other failure. */
+int cli_error(GError *err, const char *prefix);
+/* Write @out to --output (standard output by default); false with @err,
+ * "cannot write @what" when standard output fails. */
+bool cli_output(const struct cli *c, GString *out, const char *what, GError **err);

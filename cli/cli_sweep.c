@@ -24,6 +24,25 @@ static bool parse_shard(const char *s, int *k, int *n)
 	return true;
 }
 
+/* Print the failure of a sweep or a merge into @dir, if any, and where the
+ * directory stands; the exit status. */
+static int sweep_status(const char *dir, struct sweep_outcome *so, GError *err)
+{
+	int rc = err ? cli_error(err, "memcgsim: ") : 0;
+	if (so->done != so->total) /* more, with stray run files */
+		fprintf(stderr, "memcgsim: %s: %zu of %zu runs done; resume the sweep, or merge "
+				"its shards, for the result\n", dir, so->done, so->total);
+	else if (so->result_path)
+		fprintf(stderr, "memcgsim: %s: all %zu runs done; result in %s\n", dir, so->total,
+			so->result_path);
+	if (so->violation) {
+		fprintf(stderr, "memcgsim: a run of the sweep reported a failure\n");
+		rc = EXIT_VIOLATION;
+	}
+	sweep_outcome_clear(so);
+	return rc;
+}
+
 int cmd_sweep(struct cli *c)
 {
 	struct sweep_opts o = {.scenario = c->files[0], .params = (const char *const *)c->params,
@@ -49,7 +68,17 @@ int cmd_sweep(struct cli *c)
 	}
 	GPtrArray *sets = cli_collect_sets(c);
 	o.sets = (const char *const *)sets->pdata;
-	int rc = sweep_run(&o);
+	GError *err = NULL;
+	struct sweep_plan *pl = sweep_plan_new(&o, &err);
+	int rc;
+	if (!pl) {
+		rc = cli_error(err, "");
+	} else {
+		struct sweep_outcome so;
+		bool ok = sweep_run(pl, &so, &err);
+		rc = sweep_status(c->out, &so, ok ? NULL : err);
+		sweep_plan_free(pl);
+	}
 	g_ptr_array_free(sets, TRUE);
 	return rc;
 }
@@ -60,57 +89,57 @@ int cmd_merge(struct cli *c)
 		fprintf(stderr, "memcgsim: merge: --out DIR is required\n");
 		return EXIT_USAGE;
 	}
-	return sweep_merge(c->out, (const char *const *)c->files);
+	GError *err = NULL;
+	struct sweep_outcome so;
+	bool ok = sweep_merge(c->out, (const char *const *)c->files, &so, &err);
+	return sweep_status(c->out, &so, ok ? NULL : err);
 }
 
-/* A result file, a sweep directory, or one point of a sweep (--point). */
-static json_t *report_input(struct cli *c)
+/* A result file, or the result of the sweep in a directory: checked. */
+static json_t *report_load(const char *in, GError **err)
 {
-	const char *in = c->files[0];
 	json_t *doc = NULL;
-	GError *err = NULL;
 	if (g_file_test(in, G_FILE_TEST_IS_DIR)) {
-		doc = sweep_result_load(in, &err);
+		doc = sweep_result_load(in, err);
 	} else {
 		json_error_t je;
 		doc = json_load_file(in, 0, &je);
 		if (!doc)
-			g_set_error(&err, MCS_ERROR, 0,
-				    "%s:%d:%d: (root): %s", in, je.line < 1 ? 1 : je.line,
-				    je.column < 1 ? 1 : je.column, je.text);
+			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: (root): %s", in,
+				    je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column,
+				    je.text);
 	}
 	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
 	if (doc && !g_str_equal(fmt ? fmt : "", "memcgsim-result-1") &&
 	    !g_str_equal(fmt ? fmt : "", "memcgsim-sweep-1")) {
-		g_set_error(&err, MCS_ERROR, 0,
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: format: expected \"memcgsim-result-1\" or \"memcgsim-sweep-1\"", in);
 		g_clear_pointer(&doc, json_decref);
 	}
 	GError *bad = NULL;
 	if (doc && !result_check(doc, &bad)) {
-		g_set_error(&err, MCS_ERROR, 0, "%s: %s", in, bad->message);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s", in, bad->message);
 		g_error_free(bad);
 		g_clear_pointer(&doc, json_decref);
 	}
-	json_t *points = doc ? json_object_get(doc, "points") : NULL;
-	if (doc && c->point >= 0) {
-		json_t *p = json_array_get(points, (size_t)c->point);
-		if (!p) {
-			g_set_error(&err, MCS_ERROR, 0,
-				    "--point: expected a point of the sweep (0 to %zd), got %d",
-				    (ssize_t)json_array_size(points) - 1, c->point);
-			g_clear_pointer(&doc, json_decref);
-		} else {
-			json_t *r = json_incref(json_object_get(p, "result"));
-			json_decref(doc);
-			doc = r;
-		}
-	}
-	if (!doc) {
-		fprintf(stderr, "%s\n", err->message);
-		g_error_free(err);
-	}
 	return doc;
+}
+
+/* What to report: the input, or one point of it (--point). */
+static json_t *report_input(struct cli *c, GError **err)
+{
+	json_t *doc = report_load(c->files[0], err);
+	if (!doc || c->point < 0)
+		return doc;
+	json_t *points = json_object_get(doc, "points");
+	json_t *p = json_array_get(points, (size_t)c->point);
+	json_t *r = p ? json_incref(json_object_get(p, "result")) : NULL;
+	if (!p)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--point: expected a point of the sweep (0 to %zd), got %d",
+			    (ssize_t)json_array_size(points) - 1, c->point);
+	json_decref(doc);
+	return r;
 }
 
 int cmd_report(struct cli *c)
@@ -126,18 +155,13 @@ int cmd_report(struct cli *c)
 				"wait_avg, got \"%s\"\n", o.sort);
 		return EXIT_USAGE;
 	}
-	json_t *doc = report_input(c);
-	if (!doc)
-		return EXIT_USAGE;
-	GString *out = g_string_new(NULL);
 	GError *err = NULL;
-	bool ok = report_render(doc, &o, out, &err) &&
-		  output_write(c->output, out->str, out->len, &err);
-	if (!ok) {
-		fprintf(stderr, "memcgsim: %s\n", err ? err->message : "cannot write the report");
-		g_clear_error(&err);
-	}
+	json_t *doc = report_input(c, &err);
+	if (!doc)
+		return cli_error(err, "");
+	GString *out = g_string_new(NULL);
+	bool ok = report_render(doc, &o, out, &err) && cli_output(c, out, "the report", &err);
 	g_string_free(out, TRUE);
 	json_decref(doc);
-	return ok ? 0 : EXIT_VIOLATION;
+	return ok ? 0 : cli_error(err, "memcgsim: ");
 }

@@ -22,11 +22,21 @@ static const char *usage_text =
 	"\n"
 	"Run 'memcgsim COMMAND --help' for a command's options.";
 
-static int usage_error(GOptionContext *ctx, const char *msg)
+int cli_error(GError *err, const char *prefix)
 {
-	fprintf(stderr, "memcgsim: %s\n", msg);
-	g_option_context_free(ctx);
-	return EXIT_USAGE;
+	int rc = g_error_matches(err, MCS_ERROR, MCS_ERROR_INPUT) ? EXIT_USAGE : EXIT_VIOLATION;
+	fprintf(stderr, "%s%s\n", prefix, err->message);
+	g_error_free(err);
+	return rc;
+}
+
+bool cli_output(const struct cli *c, GString *out, const char *what, GError **err)
+{
+	if (output_write(c->output, out->str, out->len, err))
+		return true;
+	if (err && !*err)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "cannot write %s", what);
+	return false;
 }
 
 GPtrArray *cli_collect_sets(struct cli *c)
@@ -40,25 +50,22 @@ GPtrArray *cli_collect_sets(struct cli *c)
 	return sets;
 }
 
-static struct scenario *load(struct cli *c)
+static struct scenario *load(struct cli *c, GError **err)
 {
 	GPtrArray *sets = cli_collect_sets(c);
-	GError *err = NULL;
 	struct scenario *sc =
-		scenario_load_file(c->files[0], (const char *const *)sets->pdata, &err);
+		scenario_load_file(c->files[0], (const char *const *)sets->pdata, err);
 	g_ptr_array_free(sets, TRUE);
-	if (!sc) {
-		fprintf(stderr, "%s\n", err->message);
-		g_error_free(err);
+	if (!sc)
 		return NULL;
-	}
 	if (c->variant && !scenario_variant_find(sc, c->variant)) {
 		GString *names = g_string_new(NULL);
 		for (guint i = 0; i < sc->variants->len; i++)
 			g_string_append_printf(names, "%s\"%s\"", i ? ", " : "",
 					       ((struct scenario_variant *)sc->variants->pdata[i])->name);
-		fprintf(stderr, "%s: --variant: no variant \"%s\" (the scenario has %s)\n",
-			c->files[0], c->variant, names->str);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: --variant: no variant \"%s\" (the scenario has %s)", c->files[0],
+			    c->variant, names->str);
 		g_string_free(names, TRUE);
 		scenario_free(sc);
 		return NULL;
@@ -85,6 +92,19 @@ static bool parse_window(const char *s)
 	return ok;
 }
 
+/* The result as run prints it: the text report, or the JSON. */
+static void run_output(const struct cli *c, json_t *result, GString *out)
+{
+	if (g_str_equal(c->format, "json")) {
+		char *text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		g_string_append(out, text);
+		g_string_append_c(out, '\n');
+		free(text);
+	} else {
+		report_text(result, out);
+	}
+}
+
 static int cmd_run(struct cli *c)
 {
 	if (c->jobs < 1 || c->jobs > 1024) {
@@ -98,35 +118,22 @@ static int cmd_run(struct cli *c)
 	}
 	if (c->trace_window && !parse_window(c->trace_window))
 		return EXIT_USAGE;
-	struct scenario *sc = load(c);
-	if (!sc)
-		return EXIT_USAGE;
-	bool violation = false;
 	GError *err = NULL;
+	struct scenario *sc = load(c, &err);
+	if (!sc)
+		return cli_error(err, "");
+	bool violation = false;
 	json_t *result = runner_run(sc, c->variant, c->jobs, c->trace, &violation, &err);
 	scenario_free(sc);
-	if (!result) {
-		fprintf(stderr, "memcgsim: %s\n", err->message);
-		g_error_free(err);
-		return EXIT_VIOLATION;
-	}
+	if (!result)
+		return cli_error(err, "memcgsim: ");
 	GString *out = g_string_new(NULL);
-	if (g_str_equal(c->format, "json")) {
-		char *text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-		g_string_append(out, text);
-		g_string_append_c(out, '\n');
-		free(text);
-	} else {
-		report_text(result, out);
-	}
+	run_output(c, result, out);
 	json_decref(result);
-	gboolean ok = output_write(c->output, out->str, out->len, &err);
+	bool ok = cli_output(c, out, "output", &err);
 	g_string_free(out, TRUE);
-	if (!ok) {
-		fprintf(stderr, "memcgsim: %s\n", err ? err->message : "cannot write output");
-		g_clear_error(&err);
-		return EXIT_VIOLATION;
-	}
+	if (!ok)
+		return cli_error(err, "memcgsim: ");
 	if (violation)
 		fprintf(stderr, "memcgsim: a simulation reported a failure\n");
 	return violation ? EXIT_VIOLATION : 0;
@@ -134,22 +141,30 @@ static int cmd_run(struct cli *c)
 
 static int cmd_validate(struct cli *c)
 {
-	struct scenario *sc = load(c);
+	GError *err = NULL;
+	struct scenario *sc = load(c, &err);
 	if (!sc)
-		return EXIT_USAGE;
+		return cli_error(err, "");
 	printf("%s: ok, %u variant%s\n", c->files[0], sc->variants->len,
 	       sc->variants->len == 1 ? "" : "s");
 	scenario_free(sc);
 	return 0;
 }
 
-static int cmd_schema(void)
+static int cmd_schema(struct cli *c)
 {
 	json_t *s = scenario_json_schema();
 	char *text = json_dumps(s, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	printf("%s\n", text);
 	free(text);
 	json_decref(s);
+	return 0;
+}
+
+/* memcgsim --version, without a command. */
+static int cmd_version(struct cli *c)
+{
+	printf("memcgsim %s\n", MEMCGSIM_VERSION);
 	return 0;
 }
 
@@ -170,17 +185,141 @@ static char **split_jobs_option(int *argc, char **argv)
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
+/* What the options set. */
+static struct cli cli;
+
 #define OPT_SET                                                                                    \
-	{"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.sets,                                          \
+	{"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli.sets,                                        \
 	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
-	{"seed", 0, 0, G_OPTION_ARG_STRING, &c.seed, "Override the scenario's seed", "N"}
+	{"seed", 0, 0, G_OPTION_ARG_STRING, &cli.seed, "Override the scenario's seed", "N"}
 #define OPT_JOBS                                                                                   \
-	{"jobs", 'j', 0, G_OPTION_ARG_INT, &c.jobs,                                                \
+	{"jobs", 'j', 0, G_OPTION_ARG_INT, &cli.jobs,                                              \
 	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
-#define OPT_FILES(what) {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &c.files, NULL, what}
+#define OPT_FILES(what)                                                                            \
+	{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli.files, NULL, what}
 #define OPT_OUTPUT                                                                                 \
-	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &c.output, "Write the output to FILE (atomically)", \
-	 "FILE"}
+	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli.output,                                     \
+	 "Write the output to FILE (atomically)", "FILE"}
+
+static const GOptionEntry top_options[] = {
+	{"version", 0, 0, G_OPTION_ARG_NONE, &cli.version, "Print the version", NULL}, {NULL}};
+static const GOptionEntry no_options[] = {{NULL}};
+static const GOptionEntry validate_options[] = {OPT_SET, OPT_FILES("FILE"), {NULL}};
+static const GOptionEntry run_options[] = {
+	OPT_SET,
+	OPT_FILES("FILE"),
+	{"variant", 0, 0, G_OPTION_ARG_STRING, &cli.variant, "Run only this variant", "NAME"},
+	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "Output format: text or json", "FMT"},
+	OPT_OUTPUT,
+	OPT_JOBS,
+	{"trace", 0, 0, G_OPTION_ARG_FILENAME, &cli.trace,
+	 "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
+	{"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli.trace_window,
+	 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
+	{NULL}};
+static const GOptionEntry sweep_options[] = {
+	OPT_SET,
+	OPT_FILES("SCENARIO"),
+	{"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli.params,
+	 "A swept parameter (repeatable): values a,b,c or lin:START:STOP:N or log:START:STOP:N",
+	 "PATH[,PATH...]=VALUES"},
+	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli.replicas,
+	 "Replicas per variant and point (default: the scenario's)", "R"},
+	OPT_JOBS,
+	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The sweep's directory", "DIR"},
+	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli.resume, "Continue the sweep in DIR", NULL},
+	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli.shard, "Run only shard K of N of the runs",
+	 "K/N"},
+	{NULL}};
+static const GOptionEntry merge_options[] = {
+	OPT_FILES("SHARD_DIR..."),
+	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The merged sweep's directory", "DIR"},
+	{NULL}};
+static const GOptionEntry report_options[] = {
+	OPT_FILES("DIR|RESULT.json"),
+	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "text (default), md, html, json or csv",
+	 "FMT"},
+	OPT_OUTPUT,
+	{"sort", 0, 0, G_OPTION_ARG_STRING, &cli.sort,
+	 "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},
+	{"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli.plots,
+	 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
+	{"point", 0, 0, G_OPTION_ARG_INT, &cli.point, "Report one point of a sweep in full", "N"},
+	{NULL}};
+
+struct command {
+	const char *name;
+	const char *synopsis; /* the help's first line, after "memcgsim NAME" */
+	const GOptionEntry *options;
+	int files;		/* FILE arguments: 0, 1, or -1 for one or more */
+	const char *files_what; /* what they are, in the error when they are not */
+	int (*fn)(struct cli *c);
+};
+
+static const struct command commands[] = {
+	{"run", "FILE - run a scenario and print its report", run_options, 1, "scenario FILE",
+	 cmd_run},
+	{"validate", "FILE - check a scenario without running it", validate_options, 1,
+	 "scenario FILE", cmd_validate},
+	{"schema", "- print the scenario JSON Schema", no_options, 0, NULL, cmd_schema},
+	{"sweep", "SCENARIO - run a scenario over a grid of parameters", sweep_options, 1,
+	 "SCENARIO", cmd_sweep},
+	{"merge", "SHARD_DIR... - merge the directories of a sharded sweep", merge_options, -1,
+	 "shard directories", cmd_merge},
+	{"report", "DIR|RESULT.json - render a result or a sweep", report_options, 1,
+	 "DIR or RESULT.json", cmd_report},
+};
+
+/* memcgsim with no command, or options only. */
+static const struct command top_level = {
+	NULL, "COMMAND [OPTIONS] FILE - simulate kernel locking designs", top_options, 0, NULL,
+	cmd_version};
+
+static const struct command *command_find(const char *name)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		if (g_str_equal(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* What is wrong with the command line once its options are parsed; NULL
+ * when nothing is. */
+static char *arguments_check(const struct command *cmd, const struct cli *c)
+{
+	if (!cmd->name && !c->version)
+		return g_strdup("no command given (try --help)");
+	if (cmd->files == 1 && (!c->files || !c->files[0] || c->files[1]))
+		return g_strdup_printf("expected exactly one %s", cmd->files_what);
+	if (cmd->files < 0 && (!c->files || !c->files[0]))
+		return g_strdup_printf("expected one or more %s", cmd->files_what);
+	return NULL;
+}
+
+/* Parse @cmd's options (--help prints its help and exits) into cli, and
+ * check its arguments; false, having said why, when they are wrong. */
+static bool options_parse(const struct command *cmd, int argc, char **argv)
+{
+	GOptionContext *ctx = g_option_context_new(cmd->synopsis);
+	g_option_context_add_main_entries(ctx, cmd->options, NULL);
+	if (!cmd->name)
+		g_option_context_set_description(ctx, usage_text);
+	GError *err = NULL;
+	char *msg = NULL;
+	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+		msg = g_strdup(err->message);
+	else
+		msg = arguments_check(cmd, &cli);
+	g_clear_error(&err);
+	g_option_context_free(ctx);
+	bool ok = !msg;
+	if (msg)
+		fprintf(stderr, "memcgsim: %s\n", msg);
+	else if (!cli.format)
+		cli.format = g_strdup("text");
+	g_free(msg);
+	return ok;
+}
 
 static void cli_free(struct cli *c)
 {
@@ -202,112 +341,16 @@ static void cli_free(struct cli *c)
 int main(int argc, char **argv_in)
 {
 	char **argv = split_jobs_option(&argc, argv_in);
-	struct cli c = {.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), .point = -1};
-	gboolean version = FALSE;
-	GOptionEntry none[] = {{NULL}};
-	GOptionEntry top[] = {{"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version",
-			       NULL},
-			      {NULL}};
-	GOptionEntry validate[] = {OPT_SET, OPT_FILES("FILE"), {NULL}};
-	GOptionEntry run[] = {
-		OPT_SET,
-		OPT_FILES("FILE"),
-		{"variant", 0, 0, G_OPTION_ARG_STRING, &c.variant, "Run only this variant", "NAME"},
-		{"format", 0, 0, G_OPTION_ARG_STRING, &c.format, "Output format: text or json", "FMT"},
-		OPT_OUTPUT,
-		OPT_JOBS,
-		{"trace", 0, 0, G_OPTION_ARG_FILENAME, &c.trace,
-		 "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
-		{"trace-window", 0, 0, G_OPTION_ARG_STRING, &c.trace_window,
-		 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
-		{NULL}};
-	GOptionEntry sweep[] = {
-		OPT_SET,
-		OPT_FILES("SCENARIO"),
-		{"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.params,
-		 "A swept parameter (repeatable): values a,b,c or lin:START:STOP:N or "
-		 "log:START:STOP:N",
-		 "PATH[,PATH...]=VALUES"},
-		{"replicas", 0, 0, G_OPTION_ARG_INT, &c.replicas,
-		 "Replicas per variant and point (default: the scenario's)", "R"},
-		OPT_JOBS,
-		{"out", 0, 0, G_OPTION_ARG_FILENAME, &c.out, "The sweep's directory", "DIR"},
-		{"resume", 0, 0, G_OPTION_ARG_NONE, &c.resume, "Continue the sweep in DIR", NULL},
-		{"shard", 0, 0, G_OPTION_ARG_STRING, &c.shard, "Run only shard K of N of the runs",
-		 "K/N"},
-		{NULL}};
-	GOptionEntry merge[] = {
-		OPT_FILES("SHARD_DIR..."),
-		{"out", 0, 0, G_OPTION_ARG_FILENAME, &c.out, "The merged sweep's directory", "DIR"},
-		{NULL}};
-	GOptionEntry report[] = {
-		OPT_FILES("DIR|RESULT.json"),
-		{"format", 0, 0, G_OPTION_ARG_STRING, &c.format,
-		 "text (default), md, html, json or csv", "FMT"},
-		OPT_OUTPUT,
-		{"sort", 0, 0, G_OPTION_ARG_STRING, &c.sort,
-		 "perf lock contention order: contended, wait_total (default), wait_max, wait_avg",
-		 "KEY"},
-		{"plots", 0, 0, G_OPTION_ARG_FILENAME, &c.plots,
-		 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
-		{"point", 0, 0, G_OPTION_ARG_INT, &c.point, "Report one point of a sweep in full", "N"},
-		{NULL}};
-	static const struct {
-		const char *name, *synopsis, *files_what;
-		int files; /* -1: one or more */
-	} cmds[] = {{"run", "FILE - run a scenario and print its report", "scenario FILE", 1},
-		    {"validate", "FILE - check a scenario without running it", "scenario FILE", 1},
-		    {"schema", "- print the scenario JSON Schema", NULL, 0},
-		    {"sweep", "SCENARIO - run a scenario over a grid of parameters", "SCENARIO", 1},
-		    {"merge", "SHARD_DIR... - merge the directories of a sharded sweep", NULL, -1},
-		    {"report", "DIR|RESULT.json - render a result or a sweep", "DIR or RESULT.json",
-		     1}};
-	GOptionEntry *entries[] = {run, validate, none, sweep, merge, report};
-	static int (*const fns[])(struct cli *) = {cmd_run,   cmd_validate, NULL,
-						   cmd_sweep, cmd_merge,    cmd_report};
-
-	const char *cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
-	int which = -1;
-	for (size_t i = 0; cmd && i < G_N_ELEMENTS(cmds); i++)
-		if (g_str_equal(cmd, cmds[i].name))
-			which = (int)i;
-	if (cmd && which < 0) {
-		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", cmd, usage_text);
-		g_strfreev(argv);
-		return EXIT_USAGE;
-	}
-	GOptionContext *ctx = g_option_context_new(
-		cmd ? cmds[which].synopsis : "COMMAND [OPTIONS] FILE - simulate kernel locking designs");
-	g_option_context_add_main_entries(ctx, cmd ? entries[which] : top, NULL);
+	const char *name = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+	const struct command *cmd = name ? command_find(name) : &top_level;
+	int rc = EXIT_USAGE;
+	cli.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	cli.point = -1;
 	if (!cmd)
-		g_option_context_set_description(ctx, usage_text);
-	GError *err = NULL;
-	int sub_argc = cmd ? argc - 1 : argc;
-	char **sub_argv = cmd ? argv + 1 : argv;
-	int rc = 0;
-	char *msg = NULL;
-	if (!g_option_context_parse(ctx, &sub_argc, &sub_argv, &err))
-		msg = g_strdup(err->message);
-	else if (!cmd && !version)
-		msg = g_strdup("no command given (try --help)");
-	else if (cmd && cmds[which].files == 1 && (!c.files || !c.files[0] || c.files[1]))
-		msg = g_strdup_printf("expected exactly one %s", cmds[which].files_what);
-	else if (cmd && cmds[which].files < 0 && (!c.files || !c.files[0]))
-		msg = g_strdup("expected one or more shard directories");
-	g_clear_error(&err);
-	if (msg) {
-		rc = usage_error(ctx, msg);
-		g_free(msg);
-	} else {
-		g_option_context_free(ctx);
-		if (!c.format)
-			c.format = g_strdup("text");
-		if (!cmd)
-			printf("memcgsim %s\n", MEMCGSIM_VERSION);
-		else
-			rc = fns[which] ? fns[which](&c) : cmd_schema();
-	}
-	cli_free(&c);
+		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", name, usage_text);
+	else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv))
+		rc = cmd->fn(&cli);
+	cli_free(&cli);
 	g_strfreev(argv);
 	return rc;
 }

@@ -104,7 +104,7 @@ static bool apply_set(json_t *doc, GHashTable *locs, const char *arg, GError **e
 	struct jpos at = {"--set", 1, 1};
 	if (!eq || eq == arg) {
 		char *got = g_strescape(arg, NULL);
-		g_set_error(err, MCS_ERROR, 0, "--set:1:1: (root): expected PATH=VALUE, got \"%s\"",
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "--set:1:1: (root): expected PATH=VALUE, got \"%s\"",
 			    got);
 		g_free(got);
 		return false;
@@ -116,13 +116,13 @@ static bool apply_set(json_t *doc, GHashTable *locs, const char *arg, GError **e
 	json_t *value = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
 	bool ok = true;
 	if (!value && strchr("{[\"", *text) && *text) {
-		g_set_error(err, MCS_ERROR, 0, "--set:1:%d: %s: invalid JSON: %s",
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "--set:1:%d: %s: invalid JSON: %s",
 			    at.col + jerr.column - 1, path, jerr.text);
 		ok = false;
 	} else if (!value) {
 		value = json_string(text);
 		if (!value) {
-			g_set_error(err, MCS_ERROR, 0, "--set:1:%d: %s: expected UTF-8 text", at.col,
+			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "--set:1:%d: %s: expected UTF-8 text", at.col,
 				    path);
 			ok = false;
 		}
@@ -250,7 +250,7 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 	sc->locs = jpos_map_new();
 	sc->variants = g_ptr_array_new_with_free_func(variant_free);
 	if (len > SCENARIO_MAX_BYTES) {
-		g_set_error(err, MCS_ERROR, 0, "%s:1:1: (root): file too large (%zu bytes, at most %d)",
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): file too large (%zu bytes, at most %d)",
 			    file, len, SCENARIO_MAX_BYTES);
 		goto fail;
 	}
@@ -258,7 +258,7 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 	sc->base = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!sc->base) {
 		char *path = jpos_path_at(text, len, (size_t)jerr.position);
-		g_set_error(err, MCS_ERROR, 0, "%s:%d:%d: %s: invalid JSON: %s", file,
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s: invalid JSON: %s", file,
 			    jerr.line < 1 ? 1 : jerr.line, jerr.column < 1 ? 1 : jerr.column, path,
 			    jerr.text);
 		g_free(path);
@@ -279,7 +279,7 @@ struct scenario *scenario_load_file(const char *path, const char *const *sets, G
 {
 	GStatBuf st;
 	if (g_stat(path, &st) == 0 && st.st_size > SCENARIO_MAX_BYTES) {
-		g_set_error(err, MCS_ERROR, 0,
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s:1:1: (root): file too large (%lld bytes, at most %d)", path,
 			    (long long)st.st_size, SCENARIO_MAX_BYTES);
 		return NULL;
@@ -288,7 +288,7 @@ struct scenario *scenario_load_file(const char *path, const char *const *sets, G
 	gsize len = 0;
 	GError *ferr = NULL;
 	if (!g_file_get_contents(path, &text, &len, &ferr)) {
-		g_set_error(err, MCS_ERROR, 0, "%s:1:1: (root): cannot read: %s", path,
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", path,
 			    ferr->message);
 		g_error_free(ferr);
 		return NULL;

@@ -112,7 +112,7 @@ static bool copy_part(FILE *out, const char *part, GError **err)
 {
 	FILE *in = fopen(part, "r");
 	if (!in) {
-		g_set_error(err, MCS_ERROR, 0, "%s: %s", part, g_strerror(errno));
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", part, g_strerror(errno));
 		return false;
 	}
 	char buf[65536];
@@ -130,7 +130,7 @@ bool sim_trace_join(const char *out, const char *const *parts, const char *const
 	FILE *f = fopen(tmp, "w");
 	bool ok = f != NULL;
 	if (!ok)
-		g_set_error(err, MCS_ERROR, 0, "%s: %s", out, g_strerror(errno));
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", out, g_strerror(errno));
 	if (ok) {
 		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f);
 		for (size_t i = 0; i < n; i++) {
@@ -146,7 +146,7 @@ bool sim_trace_join(const char *out, const char *const *parts, const char *const
 		ok = (fclose(f) == 0) && ok;
 	}
 	if (ok && rename(tmp, out) != 0) {
-		g_set_error(err, MCS_ERROR, 0, "%s: %s", out, g_strerror(errno));
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", out, g_strerror(errno));
 		ok = false;
 	}
 	if (!ok)

@@ -28,6 +28,37 @@ static void test_version(void)
 	g_assert_cmpstr(err, ==, "memcgsim: expected exactly one scenario FILE\n");
 	g_free(out);
 	g_free(err);
+	g_assert_cmpint(run((const char *[]){NULL}, &out, &err), ==, 2);
+	g_assert_cmpstr(err, ==, "memcgsim: no command given (try --help)\n");
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"merge", "--out", "x", NULL}, &out, &err), ==, 2);
+	g_assert_cmpstr(err, ==, "memcgsim: expected one or more shard directories\n");
+	g_free(out);
+	g_free(err);
+}
+
+/* A simulation that reports a failure (here: it hits its time limit) gives
+ * its report, and exit status 1; an output that cannot be written, 1. */
+static void test_failure_statuses(void)
+{
+	char *out, *err;
+	const char *args[] = {"run", MCS_SOURCE_DIR "/scenarios/sweeps/list_lru_cgroups.json",
+			      "--set", "replicas=1", "--set", "memcg.cgroups.0.count=1", "--set",
+			      "workloads.0.count=1", "--set", "stop.limit_ns=1000000", NULL};
+	g_assert_cmpint(run(args, &out, &err), ==, 1);
+	g_assert_nonnull(strstr(out, "lock_stat version 0.4\n"));
+	g_assert_cmpstr(err, ==, "memcgsim: a simulation reported a failure\n");
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "-o",
+					     "/nonexistent/dir/report.txt", NULL},
+			    &out, &err),
+			==, 1);
+	g_assert_true(g_str_has_prefix(err, "memcgsim: "));
+	g_assert_nonnull(strstr(err, "/nonexistent/dir/report.txt"));
+	g_free(out);
+	g_free(err);
 }
 
 static void test_bad_input_leaves_nothing(void)
@@ -120,5 +151,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/bad-input-leaves-nothing", test_bad_input_leaves_nothing);
 	g_test_add_func("/cli/determinism", test_determinism);
 	g_test_add_func("/cli/output-file", test_output_file);
+	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	return g_test_run();
 }

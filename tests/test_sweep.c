@@ -353,6 +353,101 @@ static void test_cli_errors(void)
 	g_free(top);
 }
 
+/* A sweep of 2 points x 2 variants x 1 replica that runs in no time. */
+#define QUICK_ARGS(dir)                                                                            \
+	"sweep", SCEN, "--set", "stop.duration_ns=100000", "--param",                              \
+		"workloads.0.hold_ns=100,200", "--replicas", "1", "-j2", "--out", dir
+
+/* Run memcgsim; check its exit status and, when @want is not NULL, that its
+ * standard error ends with @want. */
+static void expect(const char *const *args, int status, const char *want)
+{
+	char *out, *err;
+	int got = mcs_cli(args, &out, &err);
+	if (got != status || (want && !g_str_has_suffix(err, want)))
+		g_printerr("exit status %d, stderr:\n%s\nwant %d, ending with:\n%s\n", got, err,
+			   status, want ? want : "");
+	g_assert_cmpint(got, ==, status);
+	if (want)
+		g_assert_true(g_str_has_suffix(err, want));
+	g_free(out);
+	g_free(err);
+}
+
+/* The exit status and the last line of each way a sweep, a merge or a
+ * report of a sweep ends. */
+static void test_statuses(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *dir = g_build_filename(top, "s", NULL), *shard = g_build_filename(top, "shard", NULL);
+	char *want = g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n",
+				     dir, dir);
+	expect((const char *[]){QUICK_ARGS(dir), NULL}, 0, want);
+	g_free(want);
+	want = g_strdup_printf("memcgsim: %s: holds a different sweep (its sweep.json differs); "
+			       "choose another --out\n", dir);
+	expect((const char *[]){QUICK_ARGS(dir), "--seed", "2", "--resume", NULL}, 2, want);
+	g_free(want);
+	want = g_strdup_printf("memcgsim: %s: 2 of 4 runs done; resume the sweep, or merge its "
+			       "shards, for the result\n", shard);
+	expect((const char *[]){QUICK_ARGS(shard), "--shard", "1/2", NULL}, 0, want);
+	g_free(want);
+	want = g_strdup_printf("%s: the sweep is not complete (no result.json): resume it, or "
+			       "merge its shards\n", shard);
+	expect((const char *[]){"report", shard, NULL}, 2, want);
+	g_free(want);
+	expect((const char *[]){"report", dir, "--point", "2", NULL}, 2,
+	       "--point: expected a point of the sweep (0 to 1), got 2\n");
+	/* a directory that is not a sweep's */
+	char *file = g_build_filename(top, "file", NULL);
+	g_assert_true(g_file_set_contents(file, "x", -1, NULL));
+	want = g_strdup_printf("memcgsim: %s: exists and is not a sweep directory\n", top);
+	expect((const char *[]){QUICK_ARGS(top), NULL}, 2, want);
+	g_free(want);
+	want = g_strdup_printf("memcgsim: %s: not a sweep directory (no readable sweep.json)\n",
+			       top);
+	expect((const char *[]){"merge", "--out", shard, top, NULL}, 2, want);
+	g_free(want);
+	want = g_strdup_printf("%s: not a sweep directory\n", top);
+	expect((const char *[]){"report", top, NULL}, 2, want);
+	g_free(want);
+	/* a directory that cannot be made */
+	char *under = g_build_filename(file, "s", NULL);
+	want = g_strdup_printf("memcgsim: %s/runs: Not a directory\n", under);
+	expect((const char *[]){QUICK_ARGS(under), NULL}, 1, want);
+	g_free(want);
+	g_free(under);
+	/* a run found twice that differs */
+	char *other = g_build_filename(top, "other", NULL);
+	char *merged = g_build_filename(top, "m", NULL);
+	expect((const char *[]){QUICK_ARGS(other), NULL}, 0, NULL);
+	char *run = g_build_filename(other, "runs", "p0000-v00-r000.json", NULL);
+	g_assert_true(g_file_set_contents(run, "{}", -1, NULL));
+	want = g_strdup_printf("memcgsim: %s: differs from %s/runs/p0000-v00-r000.json\n", run,
+			       merged);
+	expect((const char *[]){"merge", "--out", merged, dir, other, NULL}, 1, want);
+	g_free(want);
+	g_free(run);
+	/* a run that reports a failure: the result is written, the status is 1 */
+	char *viol = g_build_filename(top, "viol", NULL);
+	want = g_strdup_printf("memcgsim: %s: all 2 runs done; result in %s/result.json\n"
+			       "memcgsim: a run of the sweep reported a failure\n", viol, viol);
+	expect((const char *[]){"sweep", MCS_SOURCE_DIR "/scenarios/sweeps/list_lru_cgroups.json",
+				"--set", "stop.limit_ns=1000000", "--param",
+				"memcg.cgroups.0.count,workloads.0.count=1", "--replicas", "1",
+				"-j2", "--out", viol, NULL},
+	       1, want);
+	g_free(want);
+	g_free(viol);
+	g_free(other);
+	g_free(merged);
+	g_free(file);
+	g_free(shard);
+	g_free(dir);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -360,6 +455,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/grid/errors", test_errors);
 	g_test_add_func("/sweep/grid/points", test_grid);
 	g_test_add_func("/sweep/cli/errors", test_cli_errors);
+	g_test_add_func("/sweep/cli/statuses", test_statuses);
 	g_test_add_func("/sweep/resume/sigkill", test_resume_after_kill);
 	g_test_add_func("/sweep/shard/merge", test_shard_merge);
 	return g_test_run();

@@ -1,9 +1,17 @@
 /* output: writing a report or result to a file atomically (a temporary file
  * beside it, renamed over it), or to standard output. */
 #pragma once
+#include "mcs_error.h"
 #include <glib.h>
+#include <stdbool.h>
 
 /* @path NULL or "-": standard output. */
 gboolean output_write(const char *path, const char *data, gsize len, GError **err);
+/* Write @data (@len bytes; -1: up to its NUL) to the file @path atomically;
+ * false with @err (MCS_ERROR_FAILED) when it cannot. */
+bool output_file(const char *path, const char *data, gssize len, GError **err);
+/* @e, the error of a GLib file operation, as the failure it is here:
+ * MCS_ERROR_FAILED, with GLib's message. Frees @e; returns false. */
+bool output_failure(GError **err, GError *e);
 /* Remove the files in @dir whose names contain @part (NULL: every file). */
 void output_remove_files(const char *dir, const char *part);

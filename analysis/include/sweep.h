@@ -57,10 +57,41 @@ struct sweep_opts {
 	bool tty;	      /* a progress bar rather than lines */
 };
 
-/* Run a sweep. Returns the exit status: 0, 1 (a run failed or reported a
- * violation), 2 (bad usage or input: nothing written). */
-int sweep_run(const struct sweep_opts *o);
-/* Merge the shard directories @dirs into @out; exit status as above. */
-int sweep_merge(const char *out, const char *const *dirs);
-/* The result of the complete sweep in @dir (DIR/result.json). */
+/* The sweep's plan: the scenario at every grid point, and the runs. */
+struct sweep_plan;
+
+/* Load the scenario of @o at every grid point (all checked before anything
+ * runs) and list the runs. NULL with @err (MCS_ERROR_INPUT, nothing written)
+ * when the scenario, an override or a parameter is wrong; the message begins
+ * with where: "FILE:LINE:COL: ", "--set:1:COL: " or "--param...". @o must
+ * outlive the plan. */
+struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err);
+void sweep_plan_free(struct sweep_plan *pl);
+
+/* Where a sweep's directory stands after sweep_run() or sweep_merge(); all
+ * zero when they stopped before counting its runs. */
+struct sweep_outcome {
+	size_t done, total; /* runs in the directory (done != total: not all of them) */
+	char *result_path;  /* DIR/result.json, written now that every run is in */
+	bool violation;	    /* every run is in, and one reported a failure */
+};
+
+/* Free what @so holds. */
+void sweep_outcome_clear(struct sweep_outcome *so);
+/* Run the plan's runs (of shard K of N) that are not in its directory yet,
+ * then write DIR/result.json when every run is in. False with @err:
+ * MCS_ERROR_INPUT when the directory holds another sweep, something else, or
+ * this sweep without --resume (nothing written); MCS_ERROR_FAILED when it
+ * cannot be written, a run's process failed or result.json cannot be
+ * written. @out is filled in once the runs are counted, also after a failed
+ * run (the first failure is the one in @err). */
+bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **err);
+/* Merge the shard directories @dirs into @dir, then as sweep_run(): @err
+ * is MCS_ERROR_INPUT when a directory is not a sweep's, or another sweep's
+ * than the first, MCS_ERROR_FAILED when a run file cannot be copied or
+ * differs from the one already there. */
+bool sweep_merge(const char *dir, const char *const *dirs, struct sweep_outcome *out,
+		 GError **err);
+/* The result of the complete sweep in @dir (DIR/result.json); NULL with
+ * @err (MCS_ERROR_INPUT) when it is not there. */
 json_t *sweep_result_load(const char *dir, GError **err);
