@@ -147,6 +147,6 @@ GPtrArray *report_sections(json_t *result, const char *sort)
 void report_text(json_t *result, GString *out)
 {
 	GPtrArray *sections = report_sections(result, "wait_total");
-	report_format_text(sections, out);
+	report_format_text(sections, NULL, out);
 	g_ptr_array_free(sections, TRUE);
 }

@@ -8,19 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static const char *const format_names[] = {"text", "md", "html", "json", "csv", NULL};
-
-bool report_format_parse(const char *s, enum report_format *f)
-{
-	for (int i = 0; format_names[i]; i++)
-		if (g_str_equal(s, format_names[i])) {
-			*f = (enum report_format)i;
-			return true;
-		}
-	return false;
-}
-
-void report_format_text(GPtrArray *sections, GString *out)
+void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out)
 {
 	for (guint i = 0; i < sections->len; i++) {
 		const struct report_section *s = sections->pdata[i];
@@ -34,7 +22,7 @@ void report_format_text(GPtrArray *sections, GString *out)
 
 /* Titles become headings, bodies fenced blocks: the tables keep their
  * columns in a mail client and on a forge. */
-void report_format_md(GPtrArray *sections, GString *out)
+static void report_format_md(GPtrArray *sections, GPtrArray *plots, GString *out)
 {
 	for (guint i = 0; i < sections->len; i++) {
 		const struct report_section *s = sections->pdata[i];
@@ -69,7 +57,7 @@ static void html_plot(GString *out, const struct plot *p)
 	g_free(svg);
 }
 
-void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *out)
+static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *out)
 {
 	const struct report_section *head = sections->pdata[0];
 	g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -101,40 +89,64 @@ void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *out)
 	g_string_append(out, "</body></html>\n");
 }
 
+static void report_json(json_t *doc, GString *out)
+{
+	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	g_string_append_printf(out, "%s\n", text);
+	free(text);
+}
+
+/* The formats: one row each. */
+static const struct report_format report_formats[] = {
+	{.name = "text", .sections = report_format_text},
+	{.name = "md", .sections = report_format_md},
+	{.name = "html", .sections = report_format_html, .needs_plots = true},
+	{.name = "json", .document = report_json},
+	{.name = "csv", .document = report_csv},
+};
+
+const struct report_format *report_format_find(const char *name)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(report_formats); i++)
+		if (g_str_equal(name, report_formats[i].name))
+			return &report_formats[i];
+	return NULL;
+}
+
+char *report_format_names(void)
+{
+	GString *s = g_string_new(NULL);
+	size_t n = G_N_ELEMENTS(report_formats);
+	for (size_t i = 0; i < n; i++)
+		g_string_append_printf(s, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
+				       report_formats[i].name);
+	return g_string_free(s, FALSE);
+}
+
 static void render_sections(json_t *doc, const struct report_opts *o, GPtrArray *plots,
 			    GString *out)
 {
 	bool sweep = g_strcmp0(json_string_value(json_object_get(doc, "format")),
 			       "memcgsim-sweep-1") == 0;
 	GPtrArray *sections = sweep ? report_sweep_sections(doc) : report_sections(doc, o->sort);
-	if (o->format == REPORT_MD)
-		report_format_md(sections, out);
-	else if (o->format == REPORT_HTML)
-		report_format_html(sections, plots, out);
-	else
-		report_format_text(sections, out);
+	o->format->sections(sections, plots, out);
 	g_ptr_array_free(sections, TRUE);
 }
 
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err)
 {
-	if (o->format == REPORT_JSON) {
-		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-		g_string_append_printf(out, "%s\n", text);
-		free(text);
-	} else if (o->format == REPORT_CSV) {
-		report_csv(doc, out);
-	}
+	if (o->format->document)
+		o->format->document(doc, out);
 	char *tmp = NULL;
 	const char *dir = o->plots;
 	GError *e = NULL;
-	if (!dir && o->format == REPORT_HTML)
+	if (!dir && o->format->needs_plots)
 		dir = tmp = g_dir_make_tmp("memcgsim-plots-XXXXXX", &e);
-	if (!dir && o->format == REPORT_HTML)
+	if (!dir && o->format->needs_plots)
 		return output_failure(err, e);
 	GPtrArray *plots = dir ? plot_all(doc, dir, err) : NULL;
 	bool ok = !dir || plots;
-	if (ok && o->format != REPORT_JSON && o->format != REPORT_CSV)
+	if (ok && o->format->sections)
 		render_sections(doc, o, plots, out);
 	if (plots)
 		g_ptr_array_free(plots, TRUE);

@@ -144,10 +144,13 @@ static json_t *report_input(struct cli *c, GError **err)
 
 int cmd_report(struct cli *c)
 {
-	struct report_opts o = {.sort = c->sort ? c->sort : "wait_total", .plots = c->plots};
-	if (!report_format_parse(c->format, &o.format)) {
-		fprintf(stderr, "memcgsim: --format: expected text, md, html, json or csv, got \"%s\"\n",
-			c->format);
+	struct report_opts o = {.format = report_format_find(c->format),
+				.sort = c->sort ? c->sort : "wait_total",
+				.plots = c->plots};
+	if (!o.format) {
+		char *names = report_format_names();
+		fprintf(stderr, "memcgsim: --format: expected %s, got \"%s\"\n", names, c->format);
+		g_free(names);
 		return EXIT_USAGE;
 	}
 	if (!report_sort_valid(o.sort)) {

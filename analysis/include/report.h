@@ -11,10 +11,18 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-enum report_format { REPORT_TEXT, REPORT_MD, REPORT_HTML, REPORT_JSON, REPORT_CSV };
+/* A --format: one row of the table in report_formats.c. A format renders
+ * the report's sections (text, md, html) or the document itself (json,
+ * csv). */
+struct report_format {
+	const char *name;
+	void (*sections)(GPtrArray *sections, GPtrArray *plots, GString *out);
+	void (*document)(json_t *doc, GString *out);
+	bool needs_plots; /* made in a temporary directory when --plots is not given */
+};
 
 struct report_opts {
-	enum report_format format;
+	const struct report_format *format;
 	const char *sort;  /* perf lock contention order: contended, wait_total, wait_max, wait_avg */
 	const char *plots; /* where the plots go (NULL: none, except HTML: a temporary directory) */
 };
@@ -24,8 +32,11 @@ struct report_section {
 	GString *body;
 };
 
-/* Parse a --format / --sort value; false for an unknown one. */
-bool report_format_parse(const char *s, enum report_format *f);
+/* The format named @name (a --format value); NULL for an unknown one. */
+const struct report_format *report_format_find(const char *name);
+/* "text, md, html, json or csv", for messages; g_free it. */
+char *report_format_names(void);
+/* Is @s a --sort value? */
 bool report_sort_valid(const char *s);
 /* Render @doc (a result or a sweep result) into @out. */
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err);
@@ -50,10 +61,8 @@ void report_memcg(json_t *variant, GString *out);
 /* report_compare.c */
 void report_compare(json_t *variants, GString *out);
 void report_duration(json_t *variants, GString *out);
-/* report_formats.c: the sections as text, Markdown, HTML; the CSV */
-void report_format_text(GPtrArray *sections, GString *out);
-void report_format_md(GPtrArray *sections, GString *out);
-void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *out);
+/* report_formats.c: the sections as text (@plots unused) */
+void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out);
 void report_csv(json_t *doc, GString *out);
 /* The elements of @array, sorted with @cmp (on json_t **); free with
  * g_ptr_array_free(a, TRUE). */
