@@ -130,7 +130,7 @@ static bool fig_finish(struct fig *f, const char *dir, GPtrArray *plots, GError 
 struct metric_plot {
 	json_t *points; /* the sweep's */
 	const char *metric;
-	const struct metric_desc *d;
+	const struct run_metric *d;
 	bool numeric;	/* the first parameter's values are numbers: the x axis */
 	double scale;	/* ns in the unit of the y axis */
 	struct fig *f;
@@ -276,7 +276,7 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, const char *di
 			GPtrArray *plots, GError **err)
 {
 	struct metric_plot mp = {.points = json_object_get(sweep, "points"), .metric = metric,
-				 .d = metric_desc_find(metric), .numeric = true,
+				 .d = run_metric_find(metric), .numeric = true,
 				 .tics = g_string_new(NULL)};
 	size_t i;
 	json_t *p;

@@ -60,7 +60,7 @@ static char *display_name(const char *metric, double baseline, double *scale)
 
 static void compare_metric(json_t *variants, const char *metric, GString *out)
 {
-	const struct metric_desc *d = metric_desc_find(metric);
+	const struct run_metric *d = run_metric_find(metric);
 	size_t nv = json_array_size(variants);
 	struct stats_summary *s = g_new0(struct stats_summary, nv);
 	double **x = g_new0(double *, nv);

@@ -28,14 +28,14 @@ static double metric_scale(json_t *points, const char *metric, const char **unit
 			g_free(x);
 		}
 	*unit = "";
-	if (!g_str_equal(metric_desc_find(metric)->unit, "ns"))
+	if (!g_str_equal(run_metric_find(metric)->unit, "ns"))
 		return 1;
 	return report_unit(top, unit);
 }
 
 static void metric_cell(GString *out, json_t *base, json_t *var, const char *metric, double scale)
 {
-	const struct metric_desc *d = metric_desc_find(metric);
+	const struct run_metric *d = run_metric_find(metric);
 	size_t nb, nv;
 	double *xb = result_samples(base, metric, &nb), *xv = result_samples(var, metric, &nv);
 	struct stats_summary sb, sv;

@@ -203,5 +203,9 @@ const struct workload_type lockbench_workload = {
 	.finite = lockbench_finite,
 	.setup = lockbench_setup,
 	.metrics = lockbench_metrics,
+	.metric_info = (const struct run_metric[]){{"acquisitions_per_us", true, "/us"},
+						   {"lock_utilisation", false, ""},
+						   {"wait_per_acquisition_ns", false, "ns"},
+						   {NULL, false, NULL}},
 	.destroy = lockbench_destroy,
 };

@@ -6,6 +6,7 @@
 #include "sim_engine.h"
 #include "workload.h"
 #include <glib.h>
+#include <string.h>
 
 /* The state of the run in progress. */
 struct run {
@@ -194,4 +195,33 @@ json_t *run_simulate(const struct run_config *cfg, uint64_t seed, bool *violatio
 	json_t *result = run_result(&r, seed, violation);
 	run_teardown(&r);
 	return result;
+}
+
+/* The figures every run has. */
+static const struct run_metric run_metrics_info[] = {
+	{"elapsed_ns", false, "ns"},
+	{"cpu_time_ns.sys", false, "ns"},
+	{"cpu_time_ns.spin", false, "ns"},
+	{NULL, false, NULL},
+};
+
+static const struct run_metric *metric_in(const struct run_metric *table, const char *name)
+{
+	for (const struct run_metric *d = table; d && d->name; d++)
+		if (strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
+const struct run_metric *run_metric_find(const char *name)
+{
+	static const struct run_metric unknown = {"", false, ""}, unknown_ns = {"", false, "ns"};
+	if (name[0] == 'w' && strchr(name, '.'))
+		name = strchr(name, '.') + 1;
+	const struct run_metric *d = metric_in(run_metrics_info, name);
+	for (int i = 0; !d && workload_types[i]; i++)
+		d = metric_in(workload_types[i]->metric_info, name);
+	if (d)
+		return d;
+	return g_str_has_suffix(name, "_ns") ? &unknown_ns : &unknown;
 }

@@ -35,6 +35,18 @@ struct run_config {
 	int nworkloads;
 };
 
+/* What a figure of a result's "metrics" (or "cpu_time_ns.<category>") means
+ * when designs are compared. Workload types describe their own figures. */
+struct run_metric {
+	const char *name;
+	bool higher_is_better; /* a rate: compared by Hmean, else by Amean */
+	const char *unit;      /* "ns", "/us" ...; "" for none */
+};
+
+/* The description of @name (a "w<N>." prefix is ignored); a figure nobody
+ * describes is taken as lower-is-better (a time when it ends in "_ns"). */
+const struct run_metric *run_metric_find(const char *name);
+
 /* Simulate @cfg with @seed; the replica's result. *violation is set when
  * the run failed: it did not complete, lockdep found a deadlock, or the
  * list_lru checker found a violation. */

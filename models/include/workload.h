@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 struct run_config;
+struct run_metric;
 
 struct workload_type {
 	const char *name; /* the scenario's "type" */
@@ -34,6 +35,9 @@ struct workload_type {
 	/* Add its figures to @metrics once the run is over; NULL for a workload
 	 * that reports only through the shared figures. */
 	void (*metrics)(void *state, json_t *metrics);
+	/* What those figures mean in a comparison ({NULL}-terminated); NULL:
+	 * the defaults of run_metric_find(). */
+	const struct run_metric *metric_info;
 	void (*destroy)(void *state);
 };
 
