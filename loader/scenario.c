@@ -250,8 +250,9 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 	sc->locs = jpos_map_new();
 	sc->variants = g_ptr_array_new_with_free_func(variant_free);
 	if (len > SCENARIO_MAX_BYTES) {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): file too large (%zu bytes, at most %d)",
-			    file, len, SCENARIO_MAX_BYTES);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s:1:1: (root): file too large (%zu bytes, at most %d)", file, len,
+			    SCENARIO_MAX_BYTES);
 		goto fail;
 	}
 	json_error_t jerr;

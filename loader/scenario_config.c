@@ -59,7 +59,7 @@ static bool workloads_check(const struct run_config *cfg, struct spec_check *chk
 		char *path = g_strdup_printf("workloads.%d", i);
 		bool ok = !w->type->check || w->type->check(w->params, cfg, path, chk);
 		if (ok && !cfg->stop_at && w->type->finite && !w->type->finite(w->params))
-			ok = spec_check_fail(chk, path,
+			ok = spec_check_fail(chk, path, NULL,
 					     "never finishes, but stop.type is \"completion\" (give it "
 					     "iterations, or stop after a duration)");
 		g_free(path);

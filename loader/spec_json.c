@@ -33,8 +33,8 @@ bool spec_fail(GHashTable *locs, const json_t *parent, const char *key, const ch
 	va_start(ap, fmt);
 	char *msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s: %s", l ? l->source : "?", l ? l->line : 0,
-		    l ? l->col : 0, *path ? path : "(root)", msg);
+	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s: %s", l ? l->source : "?",
+		    l ? l->line : 0, l ? l->col : 0, *path ? path : "(root)", msg);
 	g_free(msg);
 	return false;
 }
@@ -366,8 +366,8 @@ bool spec_validate(const struct spec *s, json_t *doc, GHashTable *locs, GError *
 static bool set_fail(GHashTable *locs, const struct jpos *at, const char *path, GError **err,
 		     const char *msg)
 {
-	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s: %s", at->source, at->line, at->col, path,
-		    msg);
+	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s: %s", at->source, at->line,
+		    at->col, path, msg);
 	return false;
 }
 

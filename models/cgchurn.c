@@ -53,17 +53,12 @@ static bool cgchurn_check(const void *params, const struct run_config *cfg, cons
 {
 	const struct cgchurn_params *p = params;
 	long events = p->count * p->cycles;
-	char *at = g_strdup_printf("%s.cycles", path);
-	bool ok = events <= MAX_CHURN_EVENTS ||
-		  spec_check_fail(chk, at,
-				  "expected count x cycles <= %d rmdir events (each mkdir makes a "
-				  "memcg), got %ld",
-				  MAX_CHURN_EVENTS, events);
-	g_free(at);
-	at = g_strdup_printf("%s.cpu", path);
-	ok = ok && workload_check_cpu(p->cpu, cfg, at, chk);
-	g_free(at);
-	return ok;
+	if (events > MAX_CHURN_EVENTS)
+		return spec_check_fail(chk, path, "cycles",
+				       "expected count x cycles <= %d rmdir events (each mkdir makes "
+				       "a memcg), got %ld",
+				       MAX_CHURN_EVENTS, events);
+	return workload_check_cpu(p->cpu, cfg, path, chk);
 }
 
 static const char *cgchurn_cgroup(const void *params, long *count)
@@ -118,9 +113,7 @@ static void *cgchurn_setup(const void *params, int index)
 	c->at = sim_from_ns(p->at_ns);
 	c->interval = sim_from_ns(p->interval_ns);
 	c->period = sim_from_ns(p->period_ns);
-	char *name = g_strdup_printf("cgchurn.%d", index);
-	sim_task_create(name, (int)p->cpu, cgchurn_loop, c);
-	g_free(name);
+	sim_task_createf((int)p->cpu, cgchurn_loop, c, "cgchurn.%d", index);
 	return c;
 }
 

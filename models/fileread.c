@@ -96,9 +96,8 @@ static void *fileread_setup(const void *params, int index)
 		ft->cgroup = mem_cgroup_instance_name(p->cgroup, i);
 		ft->files = p->files;
 		ft->start = start0 + start[i];
-		char *name = g_strdup_printf("fileread.%d.%d", index, i);
-		sim_task_create(name, workload_cpu_for(i, p->placement), fileread_loop, ft);
-		g_free(name);
+		sim_task_createf(workload_cpu_for(i, p->placement), fileread_loop, ft,
+				 "fileread.%d.%d", index, i);
 	}
 	g_free(start);
 	return fr;

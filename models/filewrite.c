@@ -50,10 +50,7 @@ static const struct spec filewrite_spec = {
 static bool filewrite_check(const void *params, const struct run_config *cfg, const char *path,
 			    struct spec_check *chk)
 {
-	char *at = g_strdup_printf("%s.cpu", path);
-	bool ok = workload_check_cpu(((const struct filewrite_params *)params)->cpu, cfg, at, chk);
-	g_free(at);
-	return ok;
+	return workload_check_cpu(((const struct filewrite_params *)params)->cpu, cfg, path, chk);
 }
 
 struct filewrite {
@@ -81,9 +78,7 @@ static void *filewrite_setup(const void *params, int index)
 	fw->pages = (long)(p->size_mb * 256);
 	fw->batch = p->writeback_batch;
 	fw->write_page = sim_from_ns(p->write_page_ns);
-	char *name = g_strdup_printf("filewrite.%d", index);
-	sim_task_create(name, (int)p->cpu, filewrite_loop, fw);
-	g_free(name);
+	sim_task_createf((int)p->cpu, filewrite_loop, fw, "filewrite.%d", index);
 	return fw;
 }
 

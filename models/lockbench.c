@@ -79,18 +79,12 @@ static bool lockbench_check(const void *params, const struct run_config *cfg, co
 {
 	const struct lockbench_params *p = params;
 	int ncpus = sim_machine_cpus(&cfg->machine);
-	char *at = g_strdup_printf("%s.cpus", path);
-	bool ok = p->cpus <= ncpus ||
-		  spec_check_fail(chk, at, "expected at most %d (the machine's CPUs), got %ld", ncpus,
-				  p->cpus);
-	g_free(at);
-	at = g_strdup_printf("%s.think_cv", path);
-	ok = ok && workload_check_dist(p->think_dist, p->think_cv, at, chk);
-	g_free(at);
-	at = g_strdup_printf("%s.hold_cv", path);
-	ok = ok && workload_check_dist(p->hold_dist, p->hold_cv, at, chk);
-	g_free(at);
-	return ok;
+	if (p->cpus > ncpus)
+		return spec_check_fail(chk, path, "cpus",
+				       "expected at most %d (the machine's CPUs), got %ld", ncpus,
+				       p->cpus);
+	return workload_check_dist(p->think_dist, p->think_cv, path, "think_cv", chk) &&
+	       workload_check_dist(p->hold_dist, p->hold_cv, path, "hold_cv", chk);
 }
 
 static bool lockbench_finite(const void *params)

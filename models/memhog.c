@@ -80,9 +80,8 @@ static void *memhog_setup(const void *params, int index)
 		mh->tasks[i].memcg = mem_cgroup_lookup(cg);
 		mh->tasks[i].pages = pages;
 		g_free(cg);
-		char *name = g_strdup_printf("memhog.%d.%d", index, i);
-		sim_task_create(name, workload_cpu_for(i, p->placement), memhog_loop, &mh->tasks[i]);
-		g_free(name);
+		sim_task_createf(workload_cpu_for(i, p->placement), memhog_loop, &mh->tasks[i],
+				 "memhog.%d.%d", index, i);
 	}
 	g_free(start);
 	return mh;

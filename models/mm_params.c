@@ -96,18 +96,19 @@ static bool check_template(const struct mm_cgroup_params *c, size_t i, struct sp
 	const char *pct = strstr(c->name, "%d");
 	bool one_pct = pct && !strstr(pct + 2, "%d") && !strchr(pct + 2, '%') &&
 		       !memchr(c->name, '%', (size_t)(pct - c->name));
-	char *path = g_strdup_printf("memcg.cgroups.%zu.name", i);
+	char *path = g_strdup_printf("memcg.cgroups.%zu", i);
 	bool ok = true;
 	if (!name_ok(c->name))
-		ok = spec_check_fail(chk, path,
+		ok = spec_check_fail(chk, path, "name",
 				     "expected a path of letters, digits, \"_-.\" and single \"/\" "
 				     "separators, got \"%s\"",
 				     c->name);
 	else if (c->count > 1 && !one_pct)
-		ok = spec_check_fail(chk, path, "expected exactly one \"%%d\" with count %ld, got \"%s\"",
-				     c->count, c->name);
+		ok = spec_check_fail(chk, path, "name",
+				     "expected exactly one \"%%d\" with count %ld, got \"%s\"", c->count,
+				     c->name);
 	else if (c->count == 1 && strchr(c->name, '%') && !one_pct) /* "job%d" x 1: "job0" */
-		ok = spec_check_fail(chk, path,
+		ok = spec_check_fail(chk, path, "name",
 				     "expected at most one \"%%d\" with count 1, got \"%s\"", c->name);
 	g_free(path);
 	return ok;
@@ -117,16 +118,17 @@ static bool check_template(const struct mm_cgroup_params *c, size_t i, struct sp
 static bool add_instances(GHashTable *known, const struct mm_cgroup_params *c, size_t i,
 			  struct spec_check *chk)
 {
-	char *path = g_strdup_printf("memcg.cgroups.%zu.name", i);
+	char *path = g_strdup_printf("memcg.cgroups.%zu", i);
 	bool ok = true;
 	for (long k = 0; ok && k < c->count; k++) {
 		char *name = mem_cgroup_instance_name(c->name, k);
 		const char *slash = strrchr(name, '/');
 		char *parent = slash ? g_strndup(name, (gsize)(slash - name)) : NULL;
 		if (g_hash_table_contains(known, name))
-			ok = spec_check_fail(chk, path, "cgroup \"%s\" is listed twice", name);
+			ok = spec_check_fail(chk, path, "name", "cgroup \"%s\" is listed twice", name);
 		else if (parent && !g_hash_table_contains(known, parent))
-			ok = spec_check_fail(chk, path, "parent \"%s\" of \"%s\" must be listed before it",
+			ok = spec_check_fail(chk, path, "name",
+					     "parent \"%s\" of \"%s\" must be listed before it",
 					     parent, name);
 		g_free(parent);
 		if (ok)
@@ -148,8 +150,8 @@ static bool check_tree(const struct mm_params *mm, GHashTable *known, struct spe
 			return false;
 		total += (size_t)c->count;
 		if (total > MAX_CGROUPS) {
-			char *path = g_strdup_printf("memcg.cgroups.%zu.count", i);
-			spec_check_fail(chk, path, "expected at most %d cgroups in all, got %zu",
+			char *path = g_strdup_printf("memcg.cgroups.%zu", i);
+			spec_check_fail(chk, path, "count", "expected at most %d cgroups in all, got %zu",
 					MAX_CGROUPS, total);
 			g_free(path);
 			return false;
@@ -177,9 +179,10 @@ static bool check_workload_cgroups(const struct run_config *cfg, GHashTable *kno
 			char *name = mem_cgroup_instance_name(tmpl, k);
 			bool found = known_cgroup(known, name);
 			if (!found) {
-				char *path = g_strdup_printf("workloads.%d.cgroup", i);
-				spec_check_fail(chk, path, "task %ld's cgroup \"%s\" is not in memcg.cgroups",
-						k, name);
+				char *path = g_strdup_printf("workloads.%d", i);
+				spec_check_fail(chk, path, "cgroup",
+						"task %ld's cgroup \"%s\" is not in memcg.cgroups", k,
+						name);
 				g_free(path);
 			}
 			g_free(name);
@@ -205,10 +208,10 @@ static bool check_page_cgroup(const struct run_config *cfg, GHashTable *known,
 {
 	const struct page_cgroup_params *pc = cfg->memcg->page_cgroup;
 	if (pc && !known_cgroup(known, pc->cgroup))
-		return spec_check_fail(chk, "memcg.page_cgroup.cgroup", "\"%s\" is not in memcg.cgroups",
-				       pc->cgroup);
+		return spec_check_fail(chk, "memcg.page_cgroup", "cgroup",
+				       "\"%s\" is not in memcg.cgroups", pc->cgroup);
 	if (pc && pc->writeback_irq && !irq_source_exists(cfg, pc->writeback_irq))
-		return spec_check_fail(chk, "memcg.page_cgroup.writeback_irq",
+		return spec_check_fail(chk, "memcg.page_cgroup", "writeback_irq",
 				       "no interrupt source \"%s\" in machine.interrupts",
 				       pc->writeback_irq);
 	for (int i = 0; !pc && i < cfg->nworkloads; i++) {
@@ -216,7 +219,7 @@ static bool check_page_cgroup(const struct run_config *cfg, GHashTable *known,
 		if (!type->uses_page_cgroup)
 			continue;
 		char *path = g_strdup_printf("workloads.%d", i);
-		spec_check_fail(chk, path, "a %s workload needs memcg.page_cgroup", type->name);
+		spec_check_fail(chk, path, NULL, "a %s workload needs memcg.page_cgroup", type->name);
 		g_free(path);
 		return false;
 	}

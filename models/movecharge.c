@@ -53,14 +53,9 @@ static bool movecharge_check(const void *params, const struct run_config *cfg, c
 			     struct spec_check *chk)
 {
 	const struct movecharge_params *p = params;
-	char *at = g_strdup_printf("%s.to", path);
-	bool ok = mm_cgroup_known(cfg->memcg, p->to) ||
-		  spec_check_fail(chk, at, "\"%s\" is not in memcg.cgroups", p->to);
-	g_free(at);
-	at = g_strdup_printf("%s.cpu", path);
-	ok = ok && workload_check_cpu(p->cpu, cfg, at, chk);
-	g_free(at);
-	return ok;
+	if (!mm_cgroup_known(cfg->memcg, p->to))
+		return spec_check_fail(chk, path, "to", "\"%s\" is not in memcg.cgroups", p->to);
+	return workload_check_cpu(p->cpu, cfg, path, chk);
 }
 
 struct movecharge {
@@ -93,9 +88,7 @@ static void *movecharge_setup(const void *params, int index)
 	mc->cycles = (int)p->cycles;
 	mc->at = sim_from_ns(p->at_ns);
 	mc->period = sim_from_ns(p->period_ns);
-	char *name = g_strdup_printf("movecharge.%d", index);
-	sim_task_create(name, (int)p->cpu, movecharge_loop, mc);
-	g_free(name);
+	sim_task_createf((int)p->cpu, movecharge_loop, mc, "movecharge.%d", index);
 	return mc;
 }
 

@@ -44,10 +44,7 @@ static const struct spec readfault_spec = {
 static bool readfault_check(const void *params, const struct run_config *cfg, const char *path,
 			    struct spec_check *chk)
 {
-	char *at = g_strdup_printf("%s.cpu", path);
-	bool ok = workload_check_cpu(((const struct readfault_params *)params)->cpu, cfg, at, chk);
-	g_free(at);
-	return ok;
+	return workload_check_cpu(((const struct readfault_params *)params)->cpu, cfg, path, chk);
 }
 
 struct readfault {
@@ -80,9 +77,7 @@ static void *readfault_setup(const void *params, int index)
 	const struct readfault_params *p = params;
 	struct readfault *rf = g_new0(struct readfault, 1);
 	rf->iterations = p->iterations;
-	char *name = g_strdup_printf("readfault.%d", index);
-	sim_task_create(name, (int)p->cpu, readfault_loop, rf);
-	g_free(name);
+	sim_task_createf((int)p->cpu, readfault_loop, rf, "readfault.%d", index);
 	return rf;
 }
 

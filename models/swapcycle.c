@@ -21,7 +21,9 @@ struct swapcycle_params {
 };
 
 #define AT(member) SPEC_AT(struct swapcycle_params, member)
-#define NUM_FIELD(key_, doc_, lo, hi, def, member)                                                 	{key_, &(const struct spec){.kind = SPEC_NUMBER, .doc = doc_, .min = lo, .max = hi}, false,  	 def, AT(member)}
+#define NUM_FIELD(key_, doc_, lo, hi, def, member)                                                 \
+	{key_, &(const struct spec){.kind = SPEC_NUMBER, .doc = doc_, .min = lo, .max = hi}, false,  \
+	 def, AT(member)}
 static const struct spec_field swapcycle_fields[] = {
 	SPEC_TYPE_FIELD("swapcycle"),
 	{"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
@@ -85,10 +87,7 @@ static const struct spec swapcycle_spec = {
 static bool swapcycle_check(const void *params, const struct run_config *cfg, const char *path,
 			    struct spec_check *chk)
 {
-	char *at = g_strdup_printf("%s.cpu", path);
-	bool ok = workload_check_cpu(((const struct swapcycle_params *)params)->cpu, cfg, at, chk);
-	g_free(at);
-	return ok;
+	return workload_check_cpu(((const struct swapcycle_params *)params)->cpu, cfg, path, chk);
 }
 
 enum { SWAPOUT, TRY_CHARGE_SWAP, UNCHARGE_SWAP, GET_NR_SWAP_PAGES, SWAP_FULL, MEMSW_ACCOUNT,
@@ -160,9 +159,7 @@ static void *swapcycle_setup(const void *params, int index)
 	char *stream = g_strdup_printf("swapcycle.%d.branches", index);
 	k->rng = sim_rng_new(sim_seed(), stream);
 	g_free(stream);
-	char *name = g_strdup_printf("swapcycle.%d", index);
-	sim_task_create(name, (int)p->cpu, swapcycle_loop, sc);
-	g_free(name);
+	sim_task_createf((int)p->cpu, swapcycle_loop, sc, "swapcycle.%d", index);
 	return sc;
 }
 

@@ -68,15 +68,16 @@ bool workload_check_cpu(long cpu, const struct run_config *cfg, const char *path
 	int ncpus = sim_machine_cpus(&cfg->machine);
 	if (cpu < ncpus)
 		return true;
-	return spec_check_fail(chk, path, "expected a CPU below %d (the machine's CPUs), got %ld",
-			       ncpus, cpu);
+	return spec_check_fail(chk, path, "cpu",
+			       "expected a CPU below %d (the machine's CPUs), got %ld", ncpus, cpu);
 }
 
-bool workload_check_dist(int kind, double cv, const char *path, struct spec_check *chk)
+bool workload_check_dist(int kind, double cv, const char *path, const char *cv_key,
+			 struct spec_check *chk)
 {
 	if (isnan(cv) || kind != SIM_DIST_UNIFORM || cv <= 1 / sqrt(3.0) + 1e-12)
 		return true;
-	return spec_check_fail(chk, path,
+	return spec_check_fail(chk, path, cv_key,
 			       "expected at most 0.57735 for a uniform distribution (it would go "
 			       "below 0), got %g",
 			       cv);

@@ -321,6 +321,17 @@ struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void
 	return t;
 }
 
+struct sim_task *sim_task_createf(int cpu, sim_task_fn fn, void *arg, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *name = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	struct sim_task *t = sim_task_create(name, cpu, fn, arg);
+	g_free(name);
+	return t;
+}
+
 const char *sim_task_name(const struct sim_task *t)
 {
 	return t->name;

@@ -7,13 +7,16 @@ const char *spec_enum_name(const struct spec *s, size_t i)
 	return s->values[i];
 }
 
-bool spec_check_fail(struct spec_check *c, const char *path, const char *fmt, ...)
+bool spec_check_fail(struct spec_check *c, const char *path, const char *key, const char *fmt,
+		     ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	c->fail(c, path, msg);
+	char *at = key ? g_strdup_printf("%s.%s", path, key) : g_strdup(path);
+	c->fail(c, at, msg);
+	g_free(at);
 	g_free(msg);
 	return false;
 }

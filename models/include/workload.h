@@ -55,11 +55,12 @@ long long *workload_start_times(double spread_ns, const char *type, int index, i
 /* A duration distribution from its "<x>_ns", "<x>_dist", "<x>_cv" keys. */
 struct sim_dist workload_dist(double mean_ns, int kind, double cv);
 
-/* Shared checks: a CPU inside the machine; a uniform distribution's cv
- * small enough to stay positive. @path is the key's own path. */
+/* Shared checks of the workload at @path: its "cpu" inside the machine; a
+ * uniform distribution's cv (@cv_key) small enough to stay positive. */
 bool workload_check_cpu(long cpu, const struct run_config *cfg, const char *path,
 			struct spec_check *chk);
-bool workload_check_dist(int kind, double cv, const char *path, struct spec_check *chk);
+bool workload_check_dist(int kind, double cv, const char *path, const char *cv_key,
+			 struct spec_check *chk);
 
 /* Keys several types share (their docs say what they mean for all). */
 extern const struct spec workload_dist_spec, workload_cv_spec, workload_placement_spec;

@@ -92,6 +92,7 @@ struct spec_check {
 	void (*fail)(struct spec_check *c, const char *path, const char *msg);
 };
 
-/* Report a failed check; returns false. */
-bool spec_check_fail(struct spec_check *c, const char *path, const char *fmt, ...)
-	G_GNUC_PRINTF(3, 4);
+/* Report a failed check of member @key of the object at @path ("workloads.2"
+ * and "cpu"), or of @path itself when @key is NULL; returns false. */
+bool spec_check_fail(struct spec_check *c, const char *path, const char *key, const char *fmt,
+		     ...) G_GNUC_PRINTF(4, 5);
