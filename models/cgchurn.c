@@ -7,8 +7,7 @@
 #include <glib.h>
 
 struct cgchurn_params {
-	char *cgroup;
-	long count;
+	struct workload_tasks tasks; /* first: workload_tasks_cgroup */
 	double at_ns, interval_ns, period_ns;
 	long cycles;
 	bool recreate;
@@ -18,8 +17,8 @@ struct cgchurn_params {
 #define AT(member) SPEC_AT(struct cgchurn_params, member)
 static const struct spec_field cgchurn_fields[] = {
 	SPEC_TYPE_FIELD("cgchurn"),
-	{"cgroup", &workload_cgroup_spec, true, NULL, AT(cgroup)},
-	{"count", &workload_count_spec, false, "1", AT(count)},
+	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+	{"count", &workload_count_spec, false, "1", AT(tasks.count)},
 	{"at_ns", &workload_time_spec, false, "0", AT(at_ns)},
 	{"interval_ns", &workload_time_spec, false, "0", AT(interval_ns)},
 	{"period_ns", &workload_time_spec, false, "0", AT(period_ns)},
@@ -52,20 +51,13 @@ static bool cgchurn_check(const void *params, const struct run_config *cfg, cons
 			  struct spec_check *chk)
 {
 	const struct cgchurn_params *p = params;
-	long events = p->count * p->cycles;
+	long events = p->tasks.count * p->cycles;
 	if (events > MAX_CHURN_EVENTS)
 		return spec_check_fail(chk, path, "cycles",
 				       "expected count x cycles <= %d rmdir events (each mkdir makes "
 				       "a memcg), got %ld",
 				       MAX_CHURN_EVENTS, events);
 	return workload_check_cpu(p->cpu, cfg, path, chk);
-}
-
-static const char *cgchurn_cgroup(const void *params, long *count)
-{
-	const struct cgchurn_params *p = params;
-	*count = p->count;
-	return p->cgroup;
 }
 
 struct cgchurn {
@@ -106,8 +98,8 @@ static void *cgchurn_setup(const void *params, int index)
 {
 	const struct cgchurn_params *p = params;
 	struct cgchurn *c = g_new0(struct cgchurn, 1);
-	c->tmpl = g_strdup(p->cgroup);
-	c->count = (int)p->count;
+	c->tmpl = g_strdup(p->tasks.cgroup);
+	c->count = (int)p->tasks.count;
 	c->cycles = (int)p->cycles;
 	c->recreate = p->recreate;
 	c->at = sim_from_ns(p->at_ns);
@@ -134,7 +126,7 @@ const struct workload_type cgchurn_workload = {
 	.name = "cgchurn",
 	.spec = &cgchurn_spec,
 	.check = cgchurn_check,
-	.cgroup = cgchurn_cgroup,
+	.cgroup = workload_tasks_cgroup,
 	.setup = cgchurn_setup,
 	.metrics = cgchurn_metrics,
 	.destroy = cgchurn_destroy,

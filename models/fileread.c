@@ -7,8 +7,7 @@
 #include <glib.h>
 
 struct fileread_params {
-	char *cgroup;
-	long count;
+	struct workload_tasks tasks; /* first: workload_tasks_cgroup */
 	long files;
 	double start_ns;
 	long dentry_bytes, inode_bytes;
@@ -21,8 +20,8 @@ static const struct spec object_bytes = {
 	.kind = SPEC_INTEGER, .doc = "slab object size, bytes", .min = 1, .max = 65536};
 static const struct spec_field fileread_fields[] = {
 	SPEC_TYPE_FIELD("fileread"),
-	{"cgroup", &workload_cgroup_spec, true, NULL, AT(cgroup)},
-	{"count", &workload_count_spec, false, "1", AT(count)},
+	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+	{"count", &workload_count_spec, false, "1", AT(tasks.count)},
 	{"files",
 	 &(const struct spec){
 		 .kind = SPEC_INTEGER, .doc = "files each task reads once", .min = 0, .max = 1e8},
@@ -47,13 +46,6 @@ static const struct spec fileread_spec = {
 	       "192 B, XFS inode 1 KiB) and one page of page cache per file",
 	.fields = fileread_fields,
 	.size = sizeof(struct fileread_params)};
-
-static const char *fileread_cgroup(const void *params, long *count)
-{
-	const struct fileread_params *p = params;
-	*count = p->count;
-	return p->cgroup;
-}
 
 struct fileread_task {
 	struct super_block *sb;
@@ -84,7 +76,7 @@ static void *fileread_setup(const void *params, int index)
 {
 	const struct fileread_params *p = params;
 	struct fileread *fr = g_new0(struct fileread, 1);
-	fr->count = (int)p->count;
+	fr->count = (int)p->tasks.count;
 	fr->tasks = g_new0(struct fileread_task, fr->count);
 	fr->sb = g_new0(struct super_block, 1);
 	super_block_init(fr->sb, memcg_tree->lru_scope, p->dentry_bytes, p->inode_bytes);
@@ -93,7 +85,7 @@ static void *fileread_setup(const void *params, int index)
 	for (int i = 0; i < fr->count; i++) {
 		struct fileread_task *ft = &fr->tasks[i];
 		ft->sb = fr->sb;
-		ft->cgroup = mem_cgroup_instance_name(p->cgroup, i);
+		ft->cgroup = mem_cgroup_instance_name(p->tasks.cgroup, i);
 		ft->files = p->files;
 		ft->start = start0 + start[i];
 		sim_task_createf(workload_cpu_for(i, p->placement), fileread_loop, ft,
@@ -125,7 +117,7 @@ static void fileread_destroy(void *state)
 const struct workload_type fileread_workload = {
 	.name = "fileread",
 	.spec = &fileread_spec,
-	.cgroup = fileread_cgroup,
+	.cgroup = workload_tasks_cgroup,
 	.setup = fileread_setup,
 	.metrics = fileread_metrics,
 	.destroy = fileread_destroy,

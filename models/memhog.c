@@ -7,8 +7,7 @@
 #include <glib.h>
 
 struct memhog_params {
-	char *cgroup;
-	long count;
+	struct workload_tasks tasks; /* first: workload_tasks_cgroup */
 	double size_mb;
 	int placement;
 	double start_spread_ns;
@@ -17,8 +16,8 @@ struct memhog_params {
 #define AT(member) SPEC_AT(struct memhog_params, member)
 static const struct spec_field memhog_fields[] = {
 	SPEC_TYPE_FIELD("memhog"),
-	{"cgroup", &workload_cgroup_spec, true, NULL, AT(cgroup)},
-	{"count", &workload_count_spec, false, "1", AT(count)},
+	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+	{"count", &workload_count_spec, false, "1", AT(tasks.count)},
 	{"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
 	{"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
 	{"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
@@ -31,13 +30,6 @@ static const struct spec memhog_spec = {
 	.doc = "memhog: each task writes size_mb of anonymous memory once, charged to its cgroup",
 	.fields = memhog_fields,
 	.size = sizeof(struct memhog_params)};
-
-static const char *memhog_cgroup(const void *params, long *count)
-{
-	const struct memhog_params *p = params;
-	*count = p->count;
-	return p->cgroup;
-}
 
 struct memhog_task {
 	struct mem_cgroup *memcg;
@@ -70,13 +62,13 @@ static void *memhog_setup(const void *params, int index)
 {
 	const struct memhog_params *p = params;
 	struct memhog *mh = g_new0(struct memhog, 1);
-	mh->count = (int)p->count;
+	mh->count = (int)p->tasks.count;
 	mh->tasks = g_new0(struct memhog_task, mh->count);
 	long pages = (long)(p->size_mb * 256);
 	long long *start = workload_start_times(p->start_spread_ns, "memhog", index, mh->count);
 	for (int i = 0; i < mh->count; i++) {
 		mh->tasks[i].start = start[i];
-		char *cg = mem_cgroup_instance_name(p->cgroup, i);
+		char *cg = mem_cgroup_instance_name(p->tasks.cgroup, i);
 		mh->tasks[i].memcg = mem_cgroup_lookup(cg);
 		mh->tasks[i].pages = pages;
 		g_free(cg);
@@ -97,7 +89,7 @@ static void memhog_destroy(void *state)
 const struct workload_type memhog_workload = {
 	.name = "memhog",
 	.spec = &memhog_spec,
-	.cgroup = memhog_cgroup,
+	.cgroup = workload_tasks_cgroup,
 	.setup = memhog_setup,
 	.destroy = memhog_destroy,
 };

@@ -32,6 +32,13 @@ const struct workload_type *workload_type_find(const char *name)
 	return NULL;
 }
 
+const char *workload_tasks_cgroup(const void *params, long *count)
+{
+	const struct workload_tasks *t = params;
+	*count = t->count;
+	return t->cgroup;
+}
+
 int workload_cpu_for(int i, enum workload_placement placement)
 {
 	const struct sim_machine *m = sim_machine();

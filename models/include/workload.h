@@ -41,6 +41,15 @@ struct workload_type {
 	void (*destroy)(void *state);
 };
 
+/* The start of the parameters of a workload whose tasks run in cgroups:
+ * task i in the instance i of "cgroup" ("%d" replaced by i). Such a type's
+ * .cgroup is workload_tasks_cgroup. */
+struct workload_tasks {
+	char *cgroup;
+	long count;
+};
+const char *workload_tasks_cgroup(const void *params, long *count);
+
 /* Every workload type, NULL-terminated. */
 extern const struct workload_type *const workload_types[];
 const struct workload_type *workload_type_find(const char *name);
