@@ -257,23 +257,47 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"run", "FILE - run a scenario and print its report", run_options, 1, "scenario FILE",
-	 cmd_run},
-	{"validate", "FILE - check a scenario without running it", validate_options, 1,
-	 "scenario FILE", cmd_validate},
-	{"schema", "- print the scenario JSON Schema", no_options, 0, NULL, cmd_schema},
-	{"sweep", "SCENARIO - run a scenario over a grid of parameters", sweep_options, 1,
-	 "SCENARIO", cmd_sweep},
-	{"merge", "SHARD_DIR... - merge the directories of a sharded sweep", merge_options, -1,
-	 "shard directories", cmd_merge},
-	{"report", "DIR|RESULT.json - render a result or a sweep", report_options, 1,
-	 "DIR or RESULT.json", cmd_report},
+	{.name = "run",
+	 .synopsis = "FILE - run a scenario and print its report",
+	 .options = run_options,
+	 .files = 1,
+	 .files_what = "scenario FILE",
+	 .fn = cmd_run},
+	{.name = "validate",
+	 .synopsis = "FILE - check a scenario without running it",
+	 .options = validate_options,
+	 .files = 1,
+	 .files_what = "scenario FILE",
+	 .fn = cmd_validate},
+	{.name = "schema",
+	 .synopsis = "- print the scenario JSON Schema",
+	 .options = no_options,
+	 .fn = cmd_schema},
+	{.name = "sweep",
+	 .synopsis = "SCENARIO - run a scenario over a grid of parameters",
+	 .options = sweep_options,
+	 .files = 1,
+	 .files_what = "SCENARIO",
+	 .fn = cmd_sweep},
+	{.name = "merge",
+	 .synopsis = "SHARD_DIR... - merge the directories of a sharded sweep",
+	 .options = merge_options,
+	 .files = -1,
+	 .files_what = "shard directories",
+	 .fn = cmd_merge},
+	{.name = "report",
+	 .synopsis = "DIR|RESULT.json - render a result or a sweep",
+	 .options = report_options,
+	 .files = 1,
+	 .files_what = "DIR or RESULT.json",
+	 .fn = cmd_report},
 };
 
 /* memcgsim with no command, or options only. */
 static const struct command top_level = {
-	NULL, "COMMAND [OPTIONS] FILE - simulate kernel locking designs", top_options, 0, NULL,
-	cmd_version};
+	.synopsis = "COMMAND [OPTIONS] FILE - simulate kernel locking designs",
+	.options = top_options,
+	.fn = cmd_version};
 
 static const struct command *command_find(const char *name)
 {
