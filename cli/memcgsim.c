@@ -330,10 +330,14 @@ static bool options_parse(const struct command *cmd, int argc, char **argv)
 		g_option_context_set_description(ctx, usage_text);
 	GError *err = NULL;
 	char *msg = NULL;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+	/* GOption takes the arguments it parses out of the array: give it a
+	 * copy, so that the caller still frees every string. */
+	char **args = g_memdup2(argv, sizeof(char *) * ((size_t)argc + 1));
+	if (!g_option_context_parse(ctx, &argc, &args, &err))
 		msg = g_strdup(err->message);
 	else
 		msg = arguments_check(cmd, &cli);
+	g_free(args);
 	g_clear_error(&err);
 	g_option_context_free(ctx);
 	bool ok = !msg;
