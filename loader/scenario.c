@@ -104,8 +104,8 @@ static bool apply_set(json_t *doc, GHashTable *locs, const char *arg, GError **e
 	struct jpos at = {"--set", 1, 1};
 	if (!eq || eq == arg) {
 		char *got = g_strescape(arg, NULL);
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "--set:1:1: (root): expected PATH=VALUE, got \"%s\"",
-			    got);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--set:1:1: (root): expected PATH=VALUE, got \"%s\"", got);
 		g_free(got);
 		return false;
 	}
@@ -122,8 +122,8 @@ static bool apply_set(json_t *doc, GHashTable *locs, const char *arg, GError **e
 	} else if (!value) {
 		value = json_string(text);
 		if (!value) {
-			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "--set:1:%d: %s: expected UTF-8 text", at.col,
-				    path);
+			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+				    "--set:1:%d: %s: expected UTF-8 text", at.col, path);
 			ok = false;
 		}
 	}
