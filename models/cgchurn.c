@@ -29,12 +29,7 @@ static const struct spec_field cgchurn_fields[] = {
 	{"recreate",
 	 &(const struct spec){.kind = SPEC_BOOLEAN, .doc = "mkdir each cgroup again after its rmdir"},
 	 false, "true", AT(recreate)},
-	{"cpu",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "CPU running the events",
-			      .min = 0,
-			      .max = SIM_MACHINE_MAX_CPUS - 1},
-	 false, "0", AT(cpu)},
+	WORKLOAD_CPU_FIELD("CPU running the events", AT(cpu)),
 	{NULL},
 };
 #undef AT

@@ -30,12 +30,7 @@ static const struct spec_field filewrite_fields[] = {
 			      .min = 1,
 			      .max = 1 << 20},
 	 false, "64", AT(writeback_batch)},
-	{"cpu",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "CPU of the writer",
-			      .min = 0,
-			      .max = SIM_MACHINE_MAX_CPUS - 1},
-	 false, "0", AT(cpu)},
+	WORKLOAD_CPU_FIELD("CPU of the writer", AT(cpu)),
 	{NULL},
 };
 #undef AT

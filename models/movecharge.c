@@ -32,12 +32,7 @@ static const struct spec_field movecharge_fields[] = {
 	{"period_ns", &workload_time_spec, false, "0", AT(period_ns)},
 	{"cycles", &(const struct spec){.kind = SPEC_INTEGER, .doc = "moves", .min = 1, .max = 1e6},
 	 false, "1", AT(cycles)},
-	{"cpu",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "CPU of the mover",
-			      .min = 0,
-			      .max = SIM_MACHINE_MAX_CPUS - 1},
-	 false, "0", AT(cpu)},
+	WORKLOAD_CPU_FIELD("CPU of the mover", AT(cpu)),
 	{NULL},
 };
 #undef AT

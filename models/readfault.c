@@ -23,12 +23,7 @@ static const struct spec_field readfault_fields[] = {
 			      .min = 1,
 			      .max = 1e9},
 	 true, NULL, AT(iterations)},
-	{"cpu",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "CPU of the faulting task",
-			      .min = 0,
-			      .max = SIM_MACHINE_MAX_CPUS - 1},
-	 false, "0", AT(cpu)},
+	WORKLOAD_CPU_FIELD("CPU of the faulting task", AT(cpu)),
 	{NULL},
 };
 #undef AT

@@ -32,10 +32,7 @@ static const struct spec_field swapcycle_fields[] = {
 			      .doc = "cgroup_memory_noswap as a plain branch or a static key",
 			      .choices = static_key_schemes},
 	 false, "\"branch\"", AT(check)},
-	{"cpu",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "CPU of the task", .min = 0, .max = SIM_MACHINE_MAX_CPUS - 1},
-	 false, "0", AT(cpu)},
+	WORKLOAD_CPU_FIELD("CPU of the task", AT(cpu)),
 	NUM_FIELD("page_ns", "per-page work besides the checks (page-out and swap-in fault)", 0, 1e9,
 		  "3400", page_ns),
 	NUM_FIELD("other_branches_per_page", "branches perf stat counts elsewhere, per page", 0, 1e6,

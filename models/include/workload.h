@@ -64,6 +64,14 @@ long long *workload_start_times(double spread_ns, const char *type, int index, i
 /* A duration distribution from its "<x>_ns", "<x>_dist", "<x>_cv" keys. */
 struct sim_dist workload_dist(double mean_ns, int kind, double cv);
 
+/* The "cpu" key of a workload that runs one task, described by @doc_ and
+ * decoded at @at_ (a long); workload_check_cpu() checks it. */
+#define WORKLOAD_CPU_FIELD(doc_, at_)                                                              \
+	{"cpu",                                                                                    \
+	 &(const struct spec){                                                                     \
+		 .kind = SPEC_INTEGER, .doc = doc_, .min = 0, .max = SIM_MACHINE_MAX_CPUS - 1},   \
+	 false, "0", at_}
+
 /* Shared checks of the workload at @path: its "cpu" inside the machine; a
  * uniform distribution's cv (@cv_key) small enough to stay positive. */
 bool workload_check_cpu(long cpu, const struct run_config *cfg, const char *path,
