@@ -66,7 +66,7 @@ static enum lru_status inode_lru_isolate(struct sim_task *t, struct list_lru *lr
 {
 	struct inode_walk *w = arg;
 	struct inode *inode = (struct inode *)item;
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_SAME_NODE)); /* trylock i_lock */
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_LLC)); /* trylock i_lock */
 	if (inode->i_count) { /* in use again: just off the LRU */
 		list_lru_isolate(t, lru, l, item);
 		return LRU_REMOVED;
@@ -108,7 +108,7 @@ static enum lru_status dentry_lru_isolate(struct sim_task *t, struct list_lru *l
 {
 	GPtrArray *dispose = arg;
 	struct dentry *d = (struct dentry *)item;
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_SAME_NODE)); /* trylock d_lock */
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_LLC)); /* trylock d_lock */
 	if (d->d_count) { /* in use: d_lru_isolate */
 		list_lru_isolate(t, lru, l, item);
 		return LRU_REMOVED;

@@ -299,7 +299,7 @@ restart:
 		if (*nr_to_walk <= 0)
 			break;
 		--*nr_to_walk;
-		sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_SAME_NODE));
+		sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_LLC));
 		enum lru_status ret = isolate(t, lru, item, l, &held, arg);
 		switch (ret) {
 		case LRU_REMOVED_RETRY:

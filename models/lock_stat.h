@@ -35,6 +35,7 @@ struct lock_class {
 	bool lockdep_reported;
 	int lockdep_report; /* its index in lockdep_reports() */
 	struct sim_hist wait_hist; /* contended waits */
+	struct line_class *line;   /* its locks' lines (spinlock.c) */
 	GHashTable *contention_points; /* site -> struct lock_point */
 	GHashTable *contending_points;
 };

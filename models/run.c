@@ -1,4 +1,5 @@
 #include "run.h"
+#include "cacheline.h"
 #include "lock_stat.h"
 #include "lockdep.h"
 #include "mm.h"
@@ -46,6 +47,7 @@ static void run_teardown(struct run *r)
 	rcu_fini();
 	lockdep_fini();
 	lock_class_reset_all();
+	line_class_reset_all();
 	sim_engine_fini();
 	for (int i = 0; i < cfg->nirqs; i++) {
 		g_free(r->irqs[i].name);

@@ -12,7 +12,6 @@ struct spin_entry {
 	const char *site;
 	enum spin_flavour fl;
 	int cpu;
-	int pred_cpu; /* where the line comes from when a blocked waiter is granted */
 	bool blocked; /* waits in the engine until its predecessor releases */
 	sim_time_t arrive;
 	sim_time_t grant;
@@ -22,11 +21,43 @@ struct spin_entry {
 	sim_time_t free_at;
 };
 
+/* qspinlock (Linux 4.2 on): waiters queue on their own MCS node lines and
+ * only the queue's head spins on the lock word, so a release moves the line
+ * to the next holder once. */
+static sim_time_t queued_handoff(sim_time_t transfer, int waiters)
+{
+	return transfer;
+}
+
+/* The ticket spinlock (before 4.2): every waiter spins reading the lock
+ * word. A release invalidates all their copies, they all fetch the line
+ * again, one after the other, and the next ticket's holder is anywhere among
+ * them: on average (waiters + 1) / 2 transfers. */
+static sim_time_t ticket_handoff(sim_time_t transfer, int waiters)
+{
+	return transfer * (waiters + 1) / 2;
+}
+
+static const struct spinlock_ops spinlock_queued = {.name = "qspinlock",
+						    .handoff = queued_handoff};
+static const struct spinlock_ops spinlock_ticket = {.name = "ticket", .handoff = ticket_handoff};
+
+const void *const spinlock_impls[] = {&spinlock_queued, &spinlock_ticket, NULL};
+
+static const struct spinlock_ops *impl = &spinlock_queued;
+
+void spinlock_use(const struct spinlock_ops *ops)
+{
+	impl = ops ? ops : &spinlock_queued;
+}
+
 void spin_lock_init(struct spinlock *l, struct lock_class *cls)
 {
 	memset(l, 0, sizeof(*l));
 	l->cls = cls;
-	l->last_cpu = -1;
+	if (!cls->line)
+		cls->line = line_class_get(cls->name);
+	line_init(&l->line, cls->line, 0);
 }
 
 static void entry_put(struct spinlock *l, struct spin_entry *e)
@@ -62,19 +93,15 @@ void spin_lock_destroy(struct spinlock *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Cost of bringing the lock's cache line from CPU @from to CPU @to. */
-static sim_time_t line_cost(int from, int to)
+/* From the time the lock is free to its grant to @e: the lock word's line
+ * comes to @e's CPU (the cmpxchg that takes it), then the rest of the lock
+ * and unlock instructions; with @waiters spinning, as the implementation
+ * hands over. */
+static sim_time_t acquire_cost(struct spinlock *l, const struct spin_entry *e, int waiters)
 {
-	if (from < 0 || from == to)
-		return cost(COST_LINE_SAME_CPU);
-	if (sim_cpu_node(from) == sim_cpu_node(to))
-		return cost(COST_LINE_SAME_NODE);
-	return cost(COST_LINE_OTHER_NODE);
-}
-
-static sim_time_t grant_after(int line_from, int cpu, sim_time_t start)
-{
-	return start + line_cost(line_from, cpu) + cost(COST_LOCK_ACQ_REL);
+	sim_time_t rmw = line_access(e->cpu, &l->line, LINE_RMW, e->site);
+	sim_time_t transfer = rmw - cost(COST_LOCKED_RMW);
+	return impl->handoff(transfer, waiters) + cost(COST_LOCK_ACQ_REL);
 }
 
 /* Drop the acquisitions whose planned release is at or before @now. */
@@ -83,6 +110,7 @@ static void spin_prune(struct spinlock *l, sim_time_t now)
 	while (l->head && l->head->free_at <= now) {
 		struct spin_entry *e = l->head;
 		l->head = e->next;
+		l->len--;
 		entry_put(l, e);
 	}
 	if (!l->head)
@@ -116,21 +144,24 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 	e->arrive = now;
 	e->free_at = UNKNOWN;
 
-	int line_from = pred ? pred->cpu : l->last_cpu;
+	int line_from = l->line.owner >= 0 ? l->line.owner : l->line.last_cpu;
 	lock_stat_acquired(l->cls, site, pred != NULL, line_from >= 0 && line_from != e->cpu,
 			   l->head ? l->head->site : NULL);
+	/* The CPUs spinning when @e's turn comes: as many as are queued now
+	 * (the queue keeps its length while it is busy). */
+	sim_time_t handoff = acquire_cost(l, e, pred ? l->len : 1);
+	l->len++;
 	if (pred)
 		pred->next = e;
 	else
 		l->head = e;
 	l->tail = e;
-	l->last_cpu = e->cpu;
 
 	if (!pred) { /* free: take it */
-		e->grant = grant_after(line_from, e->cpu, now);
+		e->grant = now + handoff;
 		sim_task_charge(t, SIM_CAT_SYS, e->grant - now);
 	} else if (pred->free_at != UNKNOWN) { /* release planned: spin until then */
-		e->grant = grant_after(pred->cpu, e->cpu, pred->free_at);
+		e->grant = pred->free_at + handoff;
 		sim_task_charge(t, SIM_CAT_SPIN, e->grant - now);
 		lock_stat_waited(l->cls, site, e->grant - now);
 		sim_trace_span(t, e->cpu, "wait", l->cls->name, now, e->grant);
@@ -139,7 +170,7 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 		sim_task_block(t, SIM_CAT_SPIN);
 		e->blocked = false;
 		sim_time_t woken = sim_task_clock(t);
-		e->grant = grant_after(e->pred_cpu, e->cpu, woken);
+		e->grant = woken + handoff;
 		sim_task_charge(t, SIM_CAT_SPIN, e->grant - woken);
 		lock_stat_waited(l->cls, site, e->grant - now);
 		sim_trace_span(t, e->cpu, "wait", l->cls->name, now, e->grant);
@@ -154,11 +185,11 @@ static void spin_release(struct spinlock *l, struct spin_entry *e)
 	g_assert(l->head == e);
 	struct spin_entry *next = e->next;
 	l->head = next;
+	l->len--;
 	if (!next)
 		l->tail = NULL;
 	if (next) {
 		g_assert(next->blocked);
-		next->pred_cpu = e->cpu;
 		sim_task_wake(next->task);
 	}
 	entry_put(l, e);

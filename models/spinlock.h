@@ -16,6 +16,7 @@
  *    advance. Waiters behind it block in the engine until it releases.
  * Both can be mixed on one lock; the grant order stays FIFO. */
 #pragma once
+#include "cacheline.h"
 #include "lock_stat.h"
 #include "sim_engine.h"
 
@@ -31,9 +32,23 @@ struct spinlock {
 	struct lock_class *cls;
 	struct spin_entry *head; /* current holder (or the one the line is moving to) */
 	struct spin_entry *tail; /* last in FIFO order */
-	int last_cpu;		 /* CPU that last held (or will hold) the lock, -1 never */
+	int len;		 /* entries from head to tail */
+	struct cacheline line;	 /* the lock word's line */
 	struct spin_entry *free_entries;
 };
+
+/* A spinlock implementation: how the lock passes from a holder to the next
+ * waiter. @transfer is the lock word's line moving between them, @waiters
+ * the CPUs spinning for it (the next holder among them). */
+struct spinlock_ops {
+	const char *name;
+	sim_time_t (*handoff)(sim_time_t transfer, int waiters);
+};
+
+/* The implementations a scenario chooses from (kernel.spinlock). */
+extern const void *const spinlock_impls[];
+/* The implementation of the run (qspinlock unless set). */
+void spinlock_use(const struct spinlock_ops *ops);
 
 void spin_lock_init(struct spinlock *l, struct lock_class *cls);
 void spin_lock_destroy(struct spinlock *l);

@@ -17,6 +17,7 @@ const char *const sim_cat_names[SIM_CAT_N] = {"user", "sys", "spin", "irq", "idl
 struct sim_cpu {
 	int id;
 	int node;
+	int core, llc, socket; /* machine-wide */
 	sg_host_t host;
 	struct sim_task *curr; /* task owning the CPU, NULL when idle */
 	GQueue runq;	       /* runnable tasks waiting for this CPU */
@@ -82,6 +83,35 @@ int sim_ncpus(void)
 int sim_cpu_node(int cpu)
 {
 	return W.cpus[cpu].node;
+}
+
+int sim_cpu_llc(int cpu)
+{
+	return W.cpus[cpu].llc;
+}
+
+int sim_nllcs(void)
+{
+	return sim_machine_llcs(&W.m);
+}
+
+int sim_llc_cpu(int llc)
+{
+	const struct sim_machine *m = &W.m;
+	int core = llc * m->cores_per_llc, per_node = sim_machine_cores_per_node(m);
+	return core / per_node * m->cpus_per_node + core % per_node;
+}
+
+enum sim_hop sim_cpu_hop(int from, int to)
+{
+	const struct sim_cpu *a = &W.cpus[from], *b = &W.cpus[to];
+	if (from == to)
+		return SIM_HOP_SELF;
+	if (a->core == b->core)
+		return SIM_HOP_SMT;
+	if (a->llc == b->llc)
+		return SIM_HOP_LLC;
+	return a->socket == b->socket ? SIM_HOP_SOCKET : SIM_HOP_REMOTE;
 }
 
 uint64_t sim_seed(void)
@@ -175,6 +205,9 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 {
 	memset(&W, 0, sizeof(W));
 	W.m = *m;
+	if (!W.m.threads_per_core) /* a machine given without its topology */
+		sim_machine_flat(&W.m);
+	m = &W.m;
 	W.stop_at = stop_at;
 	W.limit = limit;
 	W.seed = seed;
@@ -195,6 +228,9 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 		snprintf(name, sizeof(name), "cpu%d", c);
 		W.cpus[c].id = c;
 		W.cpus[c].node = sim_machine_cpu_node(m, c);
+		W.cpus[c].core = sim_machine_cpu_core(m, c);
+		W.cpus[c].llc = sim_machine_cpu_llc(m, c);
+		W.cpus[c].socket = sim_machine_cpu_socket(m, c);
 		W.cpus[c].host = sg_host_by_name(name);
 		W.cpus[c].pending = g_array_new(FALSE, FALSE, sizeof(struct pending_irq));
 		g_queue_init(&W.cpus[c].runq);

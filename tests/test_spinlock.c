@@ -40,8 +40,8 @@ static void run_timeline(bool dynamic)
 	struct sim_machine m = {.nodes = 2, .cpus_per_node = 2, .clock_ghz = 2.1,
 				.sched_slice = 750 * SIM_US};
 	m.cost[COST_LOCK_ACQ_REL] = 15400;
-	m.cost[COST_LINE_SAME_NODE] = 47500;
-	m.cost[COST_LINE_OTHER_NODE] = 148800;
+	m.cost[COST_LINE_LLC] = 47500;
+	m.cost[COST_LINE_REMOTE] = 148800;
 	m.cost[COST_IRQ_SAVE_RESTORE] = 7500;
 	a_dynamic = dynamic;
 	sim_engine_init(&m, 0, SIM_S, 1);

@@ -13,9 +13,16 @@
 
 enum cost_id {
 	COST_LOCK_ACQ_REL,     /* uncontended spin_lock + spin_unlock */
-	COST_LINE_SAME_CPU,    /* lock cache line last held by this CPU */
-	COST_LINE_SAME_NODE,   /* ... by another CPU of the same node */
-	COST_LINE_OTHER_NODE,  /* ... by a CPU of another node */
+	COST_LINE_SAME_CPU,    /* an access to a line this CPU's cache holds */
+	COST_LINE_SMT,	       /* ... to a line its SMT sibling holds modified */
+	COST_LINE_LLC,	       /* ... another core of its LLC domain */
+	COST_LINE_SOCKET,      /* ... a core of another LLC domain of its socket */
+	COST_LINE_REMOTE,      /* ... a core of another socket */
+	COST_LLC_HIT,	       /* a clean line in its LLC domain */
+	COST_DRAM_LOCAL,       /* a line no cache holds, from its node's memory */
+	COST_DRAM_REMOTE,      /* ... from another node's memory */
+	COST_LOCKED_RMW,       /* a locked read-modify-write on a line in L1 */
+	COST_PREEMPT,	       /* preempt_disable + preempt_enable */
 	COST_IRQ_SAVE_RESTORE, /* local_irq_save + local_irq_restore */
 	COST_CONTEXT_SWITCH,   /* switching a CPU between tasks: charged by the engine */
 	COST_ATOMIC,	   /* atomic on a shared counter (page_counter) */

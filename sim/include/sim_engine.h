@@ -42,6 +42,13 @@ void sim_engine_fini(void);
 const struct sim_machine *sim_machine(void);
 int sim_ncpus(void);
 int sim_cpu_node(int cpu);
+/* The machine-wide LLC domain of @cpu; the number of domains. */
+int sim_cpu_llc(int cpu);
+int sim_nllcs(void);
+/* The first CPU of LLC domain @llc. */
+int sim_llc_cpu(int llc);
+/* How far a cache line travels from CPU @from to CPU @to. */
+enum sim_hop sim_cpu_hop(int from, int to);
 uint64_t sim_seed(void);
 sim_time_t sim_now(void);
 /* Simulated time at which the run ended (valid after sim_engine_run). */

@@ -1,8 +1,15 @@
-/* sim_machine: the simulated machine (NUMA nodes x CPUs) and its cost table.
+/* sim_machine: the simulated machine, its topology and its cost table.
  *
  * Plain data, shared by the scenario loader (which fills it), the engine
  * (which runs it) and the models (which read its costs). Every cost is a
- * scenario parameter: machine.costs.<key>. */
+ * scenario parameter: machine.costs.<key>.
+ *
+ * The topology: CPUs are hardware threads of cores; cores share a
+ * last-level cache domain (an LLC, or an AMD CCX); LLC domains make up NUMA
+ * nodes, and nodes sockets (one or more nodes per socket). CPUs are numbered
+ * node by node, and within a node as Linux numbers them: the first thread of
+ * every core, then the second threads (so CPU c and c + cores_per_node are
+ * SMT siblings). */
 #pragma once
 #include "sim_time.h"
 
@@ -24,6 +31,10 @@ struct sim_cost_desc {
 struct sim_machine {
 	int nodes;
 	int cpus_per_node;
+	int threads_per_core; /* SMT threads of a core */
+	int cores_per_llc;    /* cores sharing a last-level cache domain */
+	int nodes_per_socket;
+	uint64_t llc_bytes; /* per LLC domain; 0: lines are never evicted */
 	double clock_ghz;
 	sim_time_t sched_slice; /* time slice when tasks share a CPU */
 	sim_time_t context_switch; /* switching a CPU between two runnable tasks */
@@ -40,3 +51,28 @@ static inline int sim_machine_cpu_node(const struct sim_machine *m, int cpu)
 {
 	return cpu / m->cpus_per_node;
 }
+
+/* How far apart two CPUs are, for a cache line moving between them. */
+enum sim_hop {
+	SIM_HOP_SELF,	/* the same CPU */
+	SIM_HOP_SMT,	/* SMT siblings: the same core */
+	SIM_HOP_LLC,	/* other cores of one last-level cache domain */
+	SIM_HOP_SOCKET, /* other LLC domains of one socket (AMD CCXs) */
+	SIM_HOP_REMOTE, /* other sockets */
+	SIM_HOP_N
+};
+extern const char *const sim_hop_names[SIM_HOP_N];
+
+static inline int sim_machine_cores_per_node(const struct sim_machine *m)
+{
+	return m->cpus_per_node / m->threads_per_core;
+}
+
+/* The machine-wide core, LLC domain and socket of @cpu. */
+int sim_machine_cpu_core(const struct sim_machine *m, int cpu);
+int sim_machine_cpu_llc(const struct sim_machine *m, int cpu);
+int sim_machine_cpu_socket(const struct sim_machine *m, int cpu);
+int sim_machine_llcs(const struct sim_machine *m);
+enum sim_hop sim_machine_hop(const struct sim_machine *m, int from, int to);
+/* A machine without SMT, one LLC domain and one socket per node. */
+void sim_machine_flat(struct sim_machine *m);

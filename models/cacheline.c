@@ -1,0 +1,297 @@
+#include "cacheline.h"
+#include "cost.h"
+#include <string.h>
+
+const char *const line_op_names[LINE_OP_N] = {"load", "store", "rmw"};
+
+static struct {
+	GPtrArray *classes; /* creation order */
+	GHashTable *by_name;
+	uint64_t *streamed; /* bytes streamed through each LLC domain */
+	int nllcs;
+} L;
+
+static void class_free(gpointer p)
+{
+	struct line_class *c = p;
+	g_hash_table_destroy(c->sites);
+	g_free(c->name);
+	g_free(c);
+}
+
+GPtrArray *line_class_all(void);
+
+struct line_class *line_class_get(const char *name)
+{
+	line_class_all();
+	struct line_class *c = g_hash_table_lookup(L.by_name, name);
+	if (c)
+		return c;
+	c = g_new0(struct line_class, 1);
+	c->name = g_strdup(name);
+	c->sites = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	g_ptr_array_add(L.classes, c);
+	g_hash_table_insert(L.by_name, c->name, c);
+	return c;
+}
+
+GPtrArray *line_class_all(void)
+{
+	if (!L.classes) {
+		L.classes = g_ptr_array_new_with_free_func(class_free);
+		L.by_name = g_hash_table_new(g_str_hash, g_str_equal);
+	}
+	return L.classes;
+}
+
+void line_class_reset_all(void)
+{
+	if (L.classes) {
+		g_hash_table_destroy(L.by_name);
+		g_ptr_array_free(L.classes, TRUE);
+	}
+	g_free(L.streamed);
+	memset(&L, 0, sizeof(L));
+}
+
+void line_init(struct cacheline *l, struct line_class *cls, int home_node)
+{
+	memset(l, 0, sizeof(*l));
+	l->cls = cls;
+	l->owner = -1;
+	l->last_cpu = -1;
+	l->home = home_node;
+	l->llc = -1;
+}
+
+static uint64_t *streamed(int llc)
+{
+	if (!L.streamed) {
+		L.nllcs = sim_nllcs();
+		L.streamed = g_new0(uint64_t, L.nllcs);
+	}
+	return &L.streamed[llc];
+}
+
+void line_stream(struct sim_task *t, uint64_t bytes)
+{
+	*streamed(sim_cpu_llc(sim_task_cpu(t))) += bytes;
+}
+
+static uint64_t llc_bit(int llc)
+{
+	return 1ULL << (llc % 64);
+}
+
+static sim_time_t hop_cost(enum sim_hop hop)
+{
+	static const enum cost_id by_hop[SIM_HOP_N] = {
+		[SIM_HOP_SELF] = COST_LINE_SAME_CPU, [SIM_HOP_SMT] = COST_LINE_SMT,
+		[SIM_HOP_LLC] = COST_LINE_LLC,	     [SIM_HOP_SOCKET] = COST_LINE_SOCKET,
+		[SIM_HOP_REMOTE] = COST_LINE_REMOTE};
+	return cost(by_hop[hop]);
+}
+
+/* The LLC it was last in has streamed its size since: nobody has it. */
+static void line_evict_stale(struct cacheline *l)
+{
+	uint64_t size = sim_machine()->llc_bytes;
+	if (l->llc < 0 || !size || *streamed(l->llc) - l->streamed <= size)
+		return;
+	l->owner = -1;
+	l->sharers = 0;
+	l->llc = -1;
+}
+
+/* The farthest of the LLC domains holding clean copies, seen from @cpu: the
+ * invalidation a store waits for. */
+static enum sim_hop farthest_sharer(const struct cacheline *l, int cpu)
+{
+	enum sim_hop far = SIM_HOP_SELF;
+	uint64_t others = l->sharers & ~llc_bit(sim_cpu_llc(cpu));
+	for (int llc = 0; others && llc < sim_nllcs(); llc++) {
+		if (!(others & llc_bit(llc)))
+			continue;
+		others &= ~llc_bit(llc);
+		far = MAX(far, sim_cpu_hop(sim_llc_cpu(llc), cpu));
+	}
+	return far;
+}
+
+/* Where @cpu finds the line for @op, and how far it comes (for a peer). */
+static enum line_source line_locate(const struct cacheline *l, int cpu, enum line_op op,
+				    enum sim_hop *hop)
+{
+	bool mine = l->owner == cpu || (l->owner < 0 && l->last_cpu == cpu && l->sharers);
+	uint64_t my_llc = llc_bit(sim_cpu_llc(cpu));
+	*hop = SIM_HOP_SELF;
+	if (l->last_cpu < 0) /* initialised by the CPU that first uses it */
+		return LINE_HIT;
+	if (op == LINE_LOAD ? mine : l->owner == cpu || (mine && l->sharers == my_llc))
+		return LINE_HIT;
+	if (l->owner >= 0) {
+		*hop = sim_cpu_hop(l->owner, cpu);
+		return LINE_PEER;
+	}
+	if (!l->sharers)
+		return LINE_DRAM;
+	if (op != LINE_LOAD && (l->sharers & ~my_llc)) {
+		*hop = farthest_sharer(l, cpu);
+		return LINE_PEER;
+	}
+	if (l->sharers & my_llc)
+		return LINE_LLC_HIT;
+	*hop = sim_cpu_hop(l->last_cpu, cpu);
+	return LINE_PEER;
+}
+
+static sim_time_t source_cost(enum line_source src, enum sim_hop hop, const struct cacheline *l,
+			      int cpu)
+{
+	switch (src) {
+	case LINE_HIT:
+		return cost(COST_LINE_SAME_CPU);
+	case LINE_LLC_HIT:
+		return cost(COST_LLC_HIT);
+	case LINE_PEER:
+		return hop_cost(hop);
+	default:
+		return cost(sim_cpu_node(cpu) == l->home ? COST_DRAM_LOCAL : COST_DRAM_REMOTE);
+	}
+}
+
+static void line_count(struct cacheline *l, enum line_op op, enum line_source src,
+		       enum sim_hop hop, sim_time_t c, const char *site)
+{
+	struct line_class *cls = l->cls;
+	cls->ops[op]++;
+	cls->from[op][src]++;
+	if (src == LINE_PEER)
+		cls->hops[op][hop]++;
+	cls->time += c;
+	struct line_site *s = g_hash_table_lookup(cls->sites, site);
+	if (!s) {
+		s = g_new0(struct line_site, 1);
+		s->site = site;
+		g_hash_table_insert(cls->sites, (gpointer)site, s);
+	}
+	s->ops++;
+	s->transfers += src == LINE_PEER;
+	s->time += c;
+}
+
+/* The line after @cpu's @op: a load adds a clean copy (demoting a modified
+ * one), a store or RMW leaves @cpu the only holder. */
+static void line_update(struct cacheline *l, int cpu, enum line_op op)
+{
+	int llc = sim_cpu_llc(cpu);
+	if (op == LINE_LOAD) {
+		if (l->owner >= 0 && l->owner != cpu)
+			l->sharers |= llc_bit(sim_cpu_llc(l->owner));
+		if (l->owner != cpu)
+			l->owner = -1;
+		l->sharers |= llc_bit(llc);
+	} else {
+		l->owner = cpu;
+		l->sharers = llc_bit(llc);
+	}
+	l->last_cpu = cpu;
+	l->llc = llc;
+	l->streamed = *streamed(llc);
+}
+
+sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char *site)
+{
+	line_evict_stale(l);
+	enum sim_hop hop;
+	enum line_source src = line_locate(l, cpu, op, &hop);
+	sim_time_t c = source_cost(src, hop, l, cpu) + (op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0);
+	line_count(l, op, src, hop, c, site);
+	line_update(l, cpu, op);
+	return c;
+}
+
+void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const char *site)
+{
+	sim_task_charge(t, SIM_CAT_SYS, line_access(sim_task_cpu(t), l, op, site));
+}
+
+void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat, const char *site)
+{
+	sim_task_flush(t);
+	sim_time_t now = sim_task_clock(t);
+	int cpu = sim_task_cpu(t);
+	bool queued = l->busy_until > now && l->owner != cpu;
+	sim_time_t c = line_access(cpu, l, LINE_RMW, site);
+	if (queued) { /* the line comes from the RMW ahead, already asked for */
+		sim_task_charge(t, wait_cat, l->busy_until - now);
+		c -= (c - cost(COST_LOCKED_RMW)) / 2;
+	}
+	sim_task_charge(t, SIM_CAT_SYS, c);
+	l->busy_until = sim_task_clock(t);
+}
+
+static gint site_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct line_site *x = *(struct line_site *const *)a;
+	const struct line_site *y = *(struct line_site *const *)b;
+	if (x->transfers != y->transfers)
+		return x->transfers > y->transfers ? -1 : 1;
+	if (x->ops != y->ops)
+		return x->ops > y->ops ? -1 : 1;
+	return strcmp(x->site, y->site);
+}
+
+GPtrArray *line_sites_sorted(const struct line_class *c)
+{
+	GPtrArray *all = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer v;
+	g_hash_table_iter_init(&it, c->sites);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		g_ptr_array_add(all, v);
+	g_ptr_array_sort(all, site_cmp);
+	return all;
+}
+
+static json_t *counts_json(const uint64_t *v, const char *const *names, int n)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < n; i++)
+		json_object_set_new(o, names[i], json_integer((json_int_t)v[i]));
+	return o;
+}
+
+static json_t *class_json(const struct line_class *c)
+{
+	static const char *const sources[LINE_SOURCE_N] = {"hit", "llc_hit", "peer", "dram"};
+	json_t *ops = json_object();
+	for (int op = 0; op < LINE_OP_N; op++) {
+		json_t *o = counts_json(c->from[op], sources, LINE_SOURCE_N);
+		json_object_set_new(o, "hops", counts_json(c->hops[op], sim_hop_names, SIM_HOP_N));
+		json_object_set_new(ops, line_op_names[op], o);
+	}
+	json_t *sites = json_array();
+	GPtrArray *all = line_sites_sorted(c);
+	for (guint i = 0; i < all->len; i++) {
+		const struct line_site *s = all->pdata[i];
+		json_array_append_new(sites, json_pack("{s:s, s:I, s:I, s:f}", "site", s->site, "ops",
+						       (json_int_t)s->ops, "transfers",
+						       (json_int_t)s->transfers, "time_ns",
+						       sim_to_ns(s->time)));
+	}
+	g_ptr_array_free(all, TRUE);
+	return json_pack("{s:s, s:o, s:f, s:o}", "class", c->name, "ops", ops, "time_ns",
+			 sim_to_ns(c->time), "sites", sites);
+}
+
+json_t *line_stats_json(void)
+{
+	json_t *a = json_array();
+	for (guint i = 0; L.classes && i < L.classes->len; i++) {
+		const struct line_class *c = L.classes->pdata[i];
+		if (c->ops[LINE_LOAD] + c->ops[LINE_STORE] + c->ops[LINE_RMW])
+			json_array_append_new(a, class_json(c));
+	}
+	return a;
+}

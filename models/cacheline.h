@@ -1,0 +1,95 @@
+/* cacheline: cache lines as model objects, with their coherence state.
+ *
+ * A modelled structure declares its lines (which fields share a line, as the
+ * kernel's struct layout has them), and a path's accesses are explicit: a
+ * load, a store or a locked read-modify-write on a named line. Each line
+ * keeps where it is: the CPU that holds it modified (its last writer), the
+ * LLC domains holding clean copies, and the last CPU to touch it. An access
+ * costs, from the machine's cost table (models/cost.h):
+ *  - a hit (line_same_cpu_ns) when this CPU has it, with the right to write
+ *    for a store;
+ *  - an LLC hit (llc_hit_ns) when a clean copy is in this CPU's LLC domain;
+ *  - a transfer from the cache that has it (line_<hop>_ns: SMT sibling, same
+ *    LLC, same socket, other socket), or, for a store to a line shared
+ *    elsewhere, the invalidation of the farthest copy;
+ *  - memory (dram_local_ns or dram_remote_ns, by the line's home node) when
+ *    no cache has it: never touched, or evicted, which happens once the LLC
+ *    it was last in has streamed more bytes than it holds (line_stream());
+ * plus, for a locked RMW, locked_rmw_ns. A transfer figure is what one
+ * access waits for (a request and the line coming back); a line passed from
+ * one queued RMW to the next moves in half that (line_atomic()).
+ *
+ * Accesses are not synchronised with the engine: like a plain memory access
+ * they happen at the task's own clock, in the order the tasks make them.
+ * Paths that need exact ordering make them inside a lock, or use
+ * line_atomic(), which serialises RMWs on the line as the hardware does.
+ * Every access is counted per line class and site, for the cache-line report
+ * (as `perf c2c` shows real machines). */
+#pragma once
+#include "sim_engine.h"
+#include <glib.h>
+#include <jansson.h>
+#include <stdint.h>
+
+enum line_op { LINE_LOAD, LINE_STORE, LINE_RMW, LINE_OP_N };
+extern const char *const line_op_names[LINE_OP_N];
+
+/* Where an access found the line. */
+enum line_source {
+	LINE_HIT,     /* this CPU's cache */
+	LINE_LLC_HIT, /* a clean copy in this CPU's LLC domain */
+	LINE_PEER,    /* another cache: a transfer (by hop) */
+	LINE_DRAM,    /* memory */
+	LINE_SOURCE_N
+};
+
+struct line_site {
+	const char *site;
+	uint64_t ops, transfers;
+	sim_time_t time;
+};
+
+/* Every line of one kind ("&nlru->lock", "page_counter.usage"): the
+ * counters of the cache-line report. */
+struct line_class {
+	char *name;
+	uint64_t ops[LINE_OP_N];
+	uint64_t from[LINE_OP_N][LINE_SOURCE_N];
+	uint64_t hops[LINE_OP_N][SIM_HOP_N]; /* transfers, by how far the line came */
+	sim_time_t time;		     /* what the accesses cost */
+	GHashTable *sites;		     /* site -> struct line_site */
+};
+
+struct cacheline {
+	struct line_class *cls;
+	int owner;	  /* the CPU holding it modified; -1: no cache does */
+	int last_cpu;	  /* the last CPU to touch it; -1: never touched */
+	uint64_t sharers; /* LLC domains with a clean copy (bit llc % 64) */
+	int home;	  /* NUMA node of its memory */
+	int llc;	  /* the LLC domain of its last access */
+	uint64_t streamed; /* what that LLC had streamed then (bytes) */
+	sim_time_t busy_until; /* line_atomic(): the last queued RMW's end */
+};
+
+/* The class named @name, created on first use, kept in creation order. */
+struct line_class *line_class_get(const char *name);
+GPtrArray *line_class_all(void);
+void line_class_reset_all(void);
+
+void line_init(struct cacheline *l, struct line_class *cls, int home_node);
+/* The cost of @op on @l by @cpu, the line's new state, and the counters. */
+sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char *site);
+/* The same, charged to @t as sys time. */
+void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const char *site);
+/* A locked RMW on a line several CPUs update (an atomic counter): the RMWs
+ * queue for the line in arrival order; one that finds another in progress
+ * waits for it (charged as @wait_cat) and gets the line from it in half a
+ * transfer. Flushes @t. */
+void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat,
+		 const char *site);
+/* @t's CPU streamed @bytes through its LLC (a page written, a file read). */
+void line_stream(struct sim_task *t, uint64_t bytes);
+/* @c's sites, most transfers first; free with g_ptr_array_free(a, TRUE). */
+GPtrArray *line_sites_sorted(const struct line_class *c);
+/* The classes' counters as the result's "cachelines" array (docs/results.md). */
+json_t *line_stats_json(void);

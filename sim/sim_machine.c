@@ -1,0 +1,44 @@
+#include "sim_machine.h"
+
+const char *const sim_hop_names[SIM_HOP_N] = {"self", "smt", "llc", "socket", "remote"};
+
+int sim_machine_cpu_core(const struct sim_machine *m, int cpu)
+{
+	int per = sim_machine_cores_per_node(m);
+	return sim_machine_cpu_node(m, cpu) * per + cpu % m->cpus_per_node % per;
+}
+
+int sim_machine_cpu_llc(const struct sim_machine *m, int cpu)
+{
+	return sim_machine_cpu_core(m, cpu) / m->cores_per_llc;
+}
+
+int sim_machine_cpu_socket(const struct sim_machine *m, int cpu)
+{
+	return sim_machine_cpu_node(m, cpu) / m->nodes_per_socket;
+}
+
+int sim_machine_llcs(const struct sim_machine *m)
+{
+	return m->nodes * sim_machine_cores_per_node(m) / m->cores_per_llc;
+}
+
+enum sim_hop sim_machine_hop(const struct sim_machine *m, int from, int to)
+{
+	if (from == to)
+		return SIM_HOP_SELF;
+	if (sim_machine_cpu_core(m, from) == sim_machine_cpu_core(m, to))
+		return SIM_HOP_SMT;
+	if (sim_machine_cpu_llc(m, from) == sim_machine_cpu_llc(m, to))
+		return SIM_HOP_LLC;
+	if (sim_machine_cpu_socket(m, from) == sim_machine_cpu_socket(m, to))
+		return SIM_HOP_SOCKET;
+	return SIM_HOP_REMOTE;
+}
+
+void sim_machine_flat(struct sim_machine *m)
+{
+	m->threads_per_core = 1;
+	m->cores_per_llc = m->cpus_per_node;
+	m->nodes_per_socket = 1;
+}
