@@ -51,6 +51,7 @@ static const struct spec_field top_fields[] = {
 	 false, "1", 0},
 	{"machine", &scenario_machine_spec, true, NULL, 0},
 	{"workloads", &workloads_spec, true, NULL, 0},
+	{"kernel", &kernel_params_spec, false, "{}", 0},
 	{"memcg", &mm_params_spec, false, "{}", 0},
 	{"stop", &scenario_stop_spec, true, NULL, 0},
 	{"variants", &variants_spec, false, "[]", 0},
@@ -196,15 +197,24 @@ void scenario_free(struct scenario *sc)
 	g_free(sc);
 }
 
-static bool build_variant(struct scenario *sc, const char *name, const char *desc, json_t *set,
-			  const char *const *sets, GError **err)
+/* Fill in @doc's preset values, then its defaults, checking it. */
+static bool complete(json_t *doc, GHashTable *locs, GError **err)
 {
-	json_t *doc = jpos_copy(sc->locs, sc->base);
+	scenario_preset_apply(doc, locs);
+	return spec_validate(scenario_spec(), doc, locs, err);
+}
+
+/* A variant: the file with the command line's overrides (@raw, before any
+ * default or preset value is filled in, so that a variant may name another
+ * preset), then the variant's, then the command line's again (they win). */
+static bool build_variant(struct scenario *sc, json_t *raw, const char *name, const char *desc,
+			  json_t *set, const char *const *sets, GError **err)
+{
+	json_t *doc = jpos_copy(sc->locs, raw);
 	json_object_del(doc, "variants");
 	struct run_config *cfg = NULL;
 	bool ok = (!set || apply_variant(doc, sc->locs, set, err)) &&
-		  apply_sets(doc, sc->locs, sets, false, err) &&
-		  spec_validate(scenario_spec(), doc, sc->locs, err) &&
+		  apply_sets(doc, sc->locs, sets, false, err) && complete(doc, sc->locs, err) &&
 		  (cfg = scenario_config_new(doc, sc->locs, err));
 	if (ok) {
 		struct scenario_variant *v = g_new0(struct scenario_variant, 1);
@@ -219,11 +229,12 @@ static bool build_variant(struct scenario *sc, const char *name, const char *des
 	return ok;
 }
 
-static bool build_variants(struct scenario *sc, const char *const *sets, GError **err)
+static bool build_variants(struct scenario *sc, json_t *raw, const char *const *sets,
+			   GError **err)
 {
 	json_t *vs = json_object_get(sc->base, "variants");
 	if (json_array_size(vs) == 0)
-		return build_variant(sc, "base", "", NULL, sets, err);
+		return build_variant(sc, raw, "base", "", NULL, sets, err);
 	size_t i;
 	json_t *v;
 	json_array_foreach (vs, i, v) {
@@ -235,7 +246,8 @@ static bool build_variants(struct scenario *sc, const char *const *sets, GError 
 			g_free(path);
 			return false;
 		}
-		if (!build_variant(sc, name, json_string_value(json_object_get(v, "description")),
+		if (!build_variant(sc, raw, name,
+				   json_string_value(json_object_get(v, "description")),
 				   json_object_get(v, "set"), sets, err))
 			return false;
 	}
@@ -256,8 +268,8 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 		goto fail;
 	}
 	json_error_t jerr;
-	sc->base = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!sc->base) {
+	json_t *raw = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!raw) {
 		char *path = jpos_path_at(text, len, (size_t)jerr.position);
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s: invalid JSON: %s", file,
 			    jerr.line < 1 ? 1 : jerr.line, jerr.column < 1 ? 1 : jerr.column, path,
@@ -265,12 +277,16 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 		g_free(path);
 		goto fail;
 	}
-	jpos_scan(sc->locs, file, text, len, NULL, "", sc->base, 1);
-	if (!apply_sets(sc->base, sc->locs, sets, true, err) ||
-	    !spec_validate(scenario_spec(), sc->base, sc->locs, err) ||
-	    !check_doc(sc->base, sc->locs, err) || !build_variants(sc, sets, err))
-		goto fail;
-	return sc;
+	jpos_scan(sc->locs, file, text, len, NULL, "", raw, 1);
+	bool ok = apply_sets(raw, sc->locs, sets, true, err);
+	if (ok) {
+		sc->base = jpos_copy(sc->locs, raw);
+		ok = complete(sc->base, sc->locs, err) && check_doc(sc->base, sc->locs, err) &&
+		     build_variants(sc, raw, sets, err);
+	}
+	json_decref(raw);
+	if (ok)
+		return sc;
 fail:
 	scenario_free(sc);
 	return NULL;

@@ -75,6 +75,7 @@ struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **e
 		return NULL;
 	struct run_config *cfg = g_new0(struct run_config, 1);
 	scenario_machine_decode(doc, cfg);
+	cfg->kernel = spec_decode(&kernel_params_spec, json_object_get(doc, "kernel"));
 	cfg->memcg = spec_decode(&mm_params_spec, json_object_get(doc, "memcg"));
 	workloads_decode(doc, cfg);
 	struct doc_check c = {{doc_check_fail}, doc, locs, err};
@@ -89,6 +90,7 @@ void scenario_config_free(struct run_config *cfg)
 	if (!cfg)
 		return;
 	scenario_machine_free(cfg);
+	spec_decoded_free(&kernel_params_spec, cfg->kernel);
 	spec_decoded_free(&mm_params_spec, cfg->memcg);
 	for (int i = 0; i < cfg->nworkloads; i++)
 		spec_decoded_free(cfg->workloads[i].type->spec, cfg->workloads[i].params);

@@ -2,6 +2,7 @@
  * interrupt sources) and the stop rule: their keys, their checks, and their
  * decoding into a struct run_config. */
 #include "cost.h"
+#include "preset.h"
 #include "scenario_parts.h"
 #include <math.h>
 #include <string.h>
@@ -77,8 +78,36 @@ static const struct spec interrupts_spec = {
 	.items = &(const struct spec){.kind = SPEC_TAGGED, .tags = irq_tags}};
 
 static const struct spec_field machine_fields[] = {
+	{"preset",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "a real machine (docs/hardware.md) that gives every key below "
+				     "the scenario leaves out",
+			      .choices = presets},
+	 false, NULL, 0},
 	{"nodes", &nodes_spec, true, NULL, 0},
 	{"cpus_per_node", &cpus_per_node_spec, true, NULL, 0},
+	{"threads_per_core",
+	 &(const struct spec){
+		 .kind = SPEC_INTEGER, .doc = "SMT threads a core", .min = 1, .max = 8},
+	 false, "1", 0},
+	{"cores_per_llc",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "cores sharing a last-level cache domain (an LLC, or an AMD "
+				     "CCX); 0: all the cores of a node",
+			      .min = 0,
+			      .max = SIM_MACHINE_MAX_CPUS},
+	 false, "0", 0},
+	{"nodes_per_socket",
+	 &(const struct spec){
+		 .kind = SPEC_INTEGER, .doc = "NUMA nodes a socket", .min = 1, .max = SIM_MACHINE_MAX_NODES},
+	 false, "1", 0},
+	{"llc_mb",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "size of an LLC domain, MiB: a line is evicted once its domain "
+				     "streamed this much since its last access; 0: never",
+			      .min = 0,
+			      .max = 1 << 20},
+	 false, "0", 0},
 	{"clock_ghz", &clock_spec, false, "2.1", 0},
 	{"sched_slice_ns", &slice_spec, false, "750000", 0},
 	{"costs", &costs_spec, false, "{}", 0},
@@ -128,14 +157,36 @@ static double num(json_t *o, const char *key)
 	return json_number_value(json_object_get(o, key));
 }
 
-bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err)
+/* Threads make cores, cores LLC domains, nodes sockets, evenly. */
+static bool topology_check(json_t *mj, GHashTable *locs, GError **err)
 {
-	json_t *mj = json_object_get(doc, "machine");
 	long nodes = (long)num(mj, "nodes"), per_node = (long)num(mj, "cpus_per_node");
+	long threads = (long)num(mj, "threads_per_core"), per_llc = (long)num(mj, "cores_per_llc");
+	long per_socket = (long)num(mj, "nodes_per_socket");
 	if (nodes * per_node > SIM_MACHINE_MAX_CPUS)
 		return spec_fail(locs, mj, "cpus_per_node", "machine.cpus_per_node", err,
 				 "expected nodes x cpus_per_node <= %d, got %ld x %ld",
 				 SIM_MACHINE_MAX_CPUS, nodes, per_node);
+	if (per_node % threads)
+		return spec_fail(locs, mj, "threads_per_core", "machine.threads_per_core", err,
+				 "expected a divisor of cpus_per_node (%ld), got %ld", per_node,
+				 threads);
+	if (per_llc && (per_node / threads) % per_llc)
+		return spec_fail(locs, mj, "cores_per_llc", "machine.cores_per_llc", err,
+				 "expected a divisor of the cores a node (%ld), got %ld",
+				 per_node / threads, per_llc);
+	if (nodes % per_socket)
+		return spec_fail(locs, mj, "nodes_per_socket", "machine.nodes_per_socket", err,
+				 "expected a divisor of nodes (%ld), got %ld", nodes, per_socket);
+	return true;
+}
+
+bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err)
+{
+	json_t *mj = json_object_get(doc, "machine");
+	long nodes = (long)num(mj, "nodes"), per_node = (long)num(mj, "cpus_per_node");
+	if (!topology_check(mj, locs, err))
+		return false;
 	size_t i;
 	json_t *irq;
 	json_array_foreach (json_object_get(mj, "interrupts"), i, irq) {
@@ -163,6 +214,12 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 	memset(m, 0, sizeof(*m));
 	m->nodes = (int)num(mj, "nodes");
 	m->cpus_per_node = (int)num(mj, "cpus_per_node");
+	m->threads_per_core = (int)num(mj, "threads_per_core");
+	m->cores_per_llc = (int)num(mj, "cores_per_llc");
+	if (!m->cores_per_llc)
+		m->cores_per_llc = sim_machine_cores_per_node(m);
+	m->nodes_per_socket = (int)num(mj, "nodes_per_socket");
+	m->llc_bytes = (uint64_t)(num(mj, "llc_mb") * (1 << 20));
 	m->clock_ghz = num(mj, "clock_ghz");
 	m->sched_slice = sim_from_ns(num(mj, "sched_slice_ns"));
 	for (int i = 0; i < COST_N; i++)
@@ -195,10 +252,71 @@ static void irq_decode(json_t *o, int ncpus, struct sim_irq_source *s)
 	irq_cpu_mask(o, ncpus, s->cpu_mask);
 }
 
+/* A preset value as the machine section has it: cycles become ns at @ghz. */
+static double preset_in_section(const struct preset_value *v, double x, double ghz)
+{
+	return v->unit == PRESET_CYCLES ? x / ghz : x;
+}
+
+static json_t *preset_json(double x)
+{
+	return x == floor(x) && fabs(x) < 1e15 ? json_integer((json_int_t)x) : json_real(x);
+}
+
+/* Set @key of @o to @v where it is absent, at the preset key's place. */
+static void preset_fill(json_t *o, const char *key, json_t *v, GHashTable *locs,
+			const struct jpos *at)
+{
+	if (json_object_get(o, key)) {
+		json_decref(v);
+		return;
+	}
+	json_object_set_new(o, key, v);
+	if (at)
+		jpos_set(locs, o, key, at->source, at->line, at->col);
+}
+
+void scenario_preset_apply(json_t *doc, GHashTable *locs)
+{
+	json_t *mj = json_object_get(doc, "machine");
+	const char *name = json_string_value(json_object_get(mj, "preset"));
+	const struct preset *p = name ? preset_find(name) : NULL;
+	if (!json_is_object(mj) || !p)
+		return; /* validation says what is wrong */
+	const struct jpos *at = jpos_get(locs, mj, "preset");
+	for (const struct preset_value *v = p->values; v->key; v++)
+		if (v->unit == PRESET_PLAIN)
+			preset_fill(mj, v->key, preset_json(v->value), locs, at);
+	double ghz = json_number_value(json_object_get(mj, "clock_ghz"));
+	preset_fill(mj, "costs", json_object(), locs, at);
+	json_t *costs = json_object_get(mj, "costs");
+	for (const struct preset_value *v = p->values; json_is_object(costs) && ghz > 0 && v->key;
+	     v++)
+		if (v->unit != PRESET_PLAIN)
+			preset_fill(costs, v->key + strlen("costs."),
+				    json_real(preset_in_section(v, v->value, ghz)), locs, at);
+}
+
+/* A cost at its preset value carries the preset's range. */
+static void cost_ranges(json_t *mj, struct run_config *cfg)
+{
+	const char *name = json_string_value(json_object_get(mj, "preset"));
+	const struct preset *p = name ? preset_find(name) : NULL;
+	double ghz = cfg->machine.clock_ghz;
+	for (int i = 0; p && i < COST_N; i++) {
+		const struct preset_value *v = preset_cost(p, cost_table[i].key);
+		if (!v || cfg->machine.cost[i] != sim_from_ns(preset_in_section(v, v->value, ghz)))
+			continue;
+		cfg->cost_range[i].lo = sim_from_ns(preset_in_section(v, v->lo, ghz));
+		cfg->cost_range[i].hi = sim_from_ns(preset_in_section(v, v->hi, ghz));
+	}
+}
+
 void scenario_machine_decode(json_t *doc, struct run_config *cfg)
 {
 	json_t *mj = json_object_get(doc, "machine");
 	machine_decode(mj, &cfg->machine);
+	cost_ranges(mj, cfg);
 	json_t *list = json_object_get(mj, "interrupts");
 	cfg->nirqs = (int)json_array_size(list);
 	cfg->irqs = g_new0(struct sim_irq_source, cfg->nirqs ? cfg->nirqs : 1);

@@ -11,6 +11,9 @@ extern const struct spec scenario_machine_spec, scenario_stop_spec;
 
 /* Fill in the costs' keys of the machine spec (once, before any use). */
 void scenario_machine_spec_init(void);
+/* Fill in what the machine section leaves out from its preset, if it names
+ * one (before validation). */
+void scenario_preset_apply(json_t *doc, GHashTable *locs);
 /* The machine's rules across keys (its CPUs, its interrupt sources' CPUs). */
 bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err);
 /* Fill @cfg's machine, interrupt sources and stop rule from the checked @doc. */

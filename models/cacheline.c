@@ -73,9 +73,9 @@ static uint64_t *streamed(int llc)
 	return &L.streamed[llc];
 }
 
-void line_stream(struct sim_task *t, uint64_t bytes)
+void line_stream(int cpu, uint64_t bytes)
 {
-	*streamed(sim_cpu_llc(sim_task_cpu(t))) += bytes;
+	*streamed(sim_cpu_llc(cpu)) += bytes;
 }
 
 static uint64_t llc_bit(int llc)

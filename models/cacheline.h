@@ -87,8 +87,8 @@ void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const 
  * transfer. Flushes @t. */
 void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat,
 		 const char *site);
-/* @t's CPU streamed @bytes through its LLC (a page written, a file read). */
-void line_stream(struct sim_task *t, uint64_t bytes);
+/* @cpu streamed @bytes through its LLC (a page written, a file read). */
+void line_stream(int cpu, uint64_t bytes);
 /* @c's sites, most transfers first; free with g_ptr_array_free(a, TRUE). */
 GPtrArray *line_sites_sorted(const struct line_class *c);
 /* The classes' counters as the result's "cachelines" array (docs/results.md). */

@@ -19,6 +19,7 @@ struct lockbench_params {
 	int placement;	/* enum workload_placement */
 	long iterations;
 	int lock_flavour; /* enum spin_flavour */
+	long data_lines;
 };
 
 enum { LOCKBENCH_GLOBAL, LOCKBENCH_NODE };
@@ -63,6 +64,13 @@ static const struct spec_field lockbench_fields[] = {
 			      .doc = "spin_lock, spin_lock_irq or spin_lock_irqsave",
 			      .values = (const char *const[]){"plain", "irq", "irqsave", NULL}},
 	 false, "\"plain\"", AT(lock_flavour)},
+	{"data_lines",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "cache lines of data shared by the lock's users that the "
+				     "critical section writes, besides its hold time",
+			      .min = 0,
+			      .max = 64},
+	 false, "0", AT(data_lines)},
 	{NULL},
 };
 #undef AT
@@ -108,14 +116,29 @@ struct lockbench {
 	enum spin_flavour flavour;
 	int nlocks;
 	struct spinlock *locks; /* one, or one per node */
+	int data_lines;
+	struct cacheline *data; /* each lock's data lines */
 	struct lock_class *cls;
 	struct lockbench_task *tasks;
 };
 
+/* The hold, and a store to each of the lock's data lines. */
+static sim_time_t lockbench_section(struct sim_task *t, void *arg)
+{
+	struct lockbench_task *lt = arg;
+	struct lockbench *lb = lt->lb;
+	sim_time_t hold = sim_rng_sample(lt->hold_rng, &lb->hold);
+	struct cacheline *data = &lb->data[(lt->lock - lb->locks) * lb->data_lines];
+	for (int i = 0; i < lb->data_lines; i++)
+		hold += line_access(sim_task_cpu(t), &data[i], LINE_STORE,
+				    "lockbench_critical_section");
+	return hold;
+}
+
 static void lockbench_critical_section(struct sim_task *t, struct lockbench_task *lt)
 {
-	sim_time_t hold = sim_rng_sample(lt->hold_rng, &lt->lb->hold);
-	spin_lock_hold(t, lt->lock, hold, SIM_CAT_SYS, lt->lb->flavour, __func__);
+	spin_lock_hold_fn(t, lt->lock, lockbench_section, lt, SIM_CAT_SYS, lt->lb->flavour,
+			  __func__);
 }
 
 static void lockbench_loop(struct sim_task *t, void *arg)
@@ -145,6 +168,11 @@ static void *lockbench_setup(const void *params, int index)
 	lb->locks = g_new0(struct spinlock, lb->nlocks);
 	for (int i = 0; i < lb->nlocks; i++)
 		spin_lock_init(&lb->locks[i], lb->cls);
+	lb->data_lines = (int)p->data_lines;
+	lb->data = g_new0(struct cacheline, lb->nlocks * lb->data_lines + 1);
+	struct line_class *data_cls = line_class_get("lockbench data");
+	for (int i = 0; i < lb->nlocks * lb->data_lines; i++)
+		line_init(&lb->data[i], data_cls, 0);
 	lb->tasks = g_new0(struct lockbench_task, lb->cpus);
 	for (int i = 0; i < lb->cpus; i++) {
 		struct lockbench_task *lt = &lb->tasks[i];
@@ -186,6 +214,7 @@ static void lockbench_destroy(void *state)
 	for (int i = 0; i < lb->nlocks; i++)
 		spin_lock_destroy(&lb->locks[i]);
 	g_free(lb->locks);
+	g_free(lb->data);
 	g_free(lb->tasks);
 	g_free(lb);
 }

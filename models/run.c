@@ -4,6 +4,7 @@
 #include "lockdep.h"
 #include "mm.h"
 #include "rcu.h"
+#include "spinlock.h"
 #include "sim_engine.h"
 #include "workload.h"
 #include <glib.h>
@@ -30,6 +31,7 @@ static void run_setup(struct run *r, uint64_t seed)
 	}
 	sim_engine_irqs(r->irqs, cfg->nirqs);
 	lockdep_reset();
+	spinlock_use(cfg->kernel->spinlock);
 	mm_setup(cfg);
 	r->workloads = g_new0(void *, cfg->nworkloads);
 	for (int i = 0; i < cfg->nworkloads; i++)
@@ -46,6 +48,7 @@ static void run_teardown(struct run *r)
 	mm_teardown();
 	rcu_fini();
 	lockdep_fini();
+	spinlock_use(NULL);
 	lock_class_reset_all();
 	line_class_reset_all();
 	sim_engine_fini();

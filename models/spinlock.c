@@ -226,15 +226,27 @@ static void spin_held(struct sim_task *t, struct spinlock *l, const struct spin_
 		sim_trace_span(t, e->cpu, "irqoff", l->cls->name, e->arrive, release);
 }
 
+static sim_time_t constant_hold(struct sim_task *t, void *hold)
+{
+	return *(const sim_time_t *)hold;
+}
+
 void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enum sim_cat cat,
 		    enum spin_flavour fl, const char *site)
+{
+	spin_lock_hold_fn(t, l, constant_hold, &hold, cat, fl, site);
+}
+
+void spin_lock_hold_fn(struct sim_task *t, struct spinlock *l, spin_section_fn section, void *arg,
+		       enum sim_cat cat, enum spin_flavour fl, const char *site)
 {
 	sim_task_preempt_disable(t);
 	irq_off(t, fl);
 	lock_acquire(t, l->cls, site, false);
 	sim_task_flush(t);
 	struct spin_entry *e = spin_enqueue(t, l, fl, site);
-	sim_task_charge(t, cat, hold); /* interrupts taken meanwhile lengthen it */
+	/* interrupts taken meanwhile lengthen it */
+	sim_task_charge(t, cat, section(t, arg));
 	sim_time_t release = sim_task_clock(t);
 	/* Waiters that blocked behind us need an explicit release to wake
 	 * them; otherwise the release is known now and later arrivals plan

@@ -58,6 +58,13 @@ void spin_lock_destroy(struct spinlock *l);
 void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enum sim_cat cat,
 		    enum spin_flavour fl, const char *site);
 
+/* A critical section whose length comes from what it does: called once the
+ * lock is planned to be granted (lock order), it makes the section's cache
+ * line accesses as @t's CPU and returns the section's length. */
+typedef sim_time_t (*spin_section_fn)(struct sim_task *t, void *arg);
+void spin_lock_hold_fn(struct sim_task *t, struct spinlock *l, spin_section_fn section, void *arg,
+		       enum sim_cat cat, enum spin_flavour fl, const char *site);
+
 /* Acquire @l for a critical section of unknown length; returns at the grant
  * time (the task's clock), flushed. */
 struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,

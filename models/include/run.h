@@ -10,26 +10,42 @@
 #pragma once
 #include "sim_irq.h"
 #include "sim_machine.h"
+#include "spec.h"
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 struct mm_params;
 struct workload_type;
+struct spinlock_ops;
+
+/* The kernel section. */
+struct kernel_params {
+	const struct spinlock_ops *spinlock;
+};
+extern const struct spec kernel_params_spec;
 
 struct run_workload {
 	const struct workload_type *type;
 	void *params; /* the type's decoded keys */
 };
 
+/* The range a preset gives a cost (docs/hardware.md); lo == hi == 0: the
+ * cost is exact. */
+struct cost_range {
+	sim_time_t lo, hi;
+};
+
 struct run_config {
 	struct sim_machine machine;
+	struct cost_range cost_range[SIM_MACHINE_MAX_COSTS];
 	/* What each interrupt source is (name, rate, handler, CPUs); the run
 	 * works on a copy, which gathers its statistics. */
 	struct sim_irq_source *irqs;
 	int nirqs;
 	sim_time_t stop_at;    /* 0: when every workload task has finished */
 	sim_time_t time_limit; /* a run to completion stops here */
+	struct kernel_params *kernel;
 	struct mm_params *memcg;
 	struct run_workload *workloads;
 	int nworkloads;
