@@ -12,6 +12,7 @@ struct spin_entry {
 	const char *site;
 	enum spin_flavour fl;
 	int cpu;
+	int behind; /* the CPU it queued behind; -1: it found the lock free */
 	bool blocked; /* waits in the engine until its predecessor releases */
 	sim_time_t arrive;
 	sim_time_t grant;
@@ -51,13 +52,32 @@ void spinlock_use(const struct spinlock_ops *ops)
 	impl = ops ? ops : &spinlock_queued;
 }
 
-void spin_lock_init(struct spinlock *l, struct lock_class *cls)
+void spin_lock_init_in(struct spinlock *l, struct lock_class *cls, struct cacheline *line)
 {
 	memset(l, 0, sizeof(*l));
 	l->cls = cls;
+	l->line = line;
+	l->spinner = -1;
+}
+
+void spin_lock_init(struct spinlock *l, struct lock_class *cls)
+{
 	if (!cls->line)
 		cls->line = line_class_get(cls->name);
-	line_init(&l->line, cls->line, 0);
+	spin_lock_init_in(l, cls, &l->own);
+	line_init(&l->own, cls->line, 0);
+}
+
+sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cacheline *line,
+			    enum line_op op, const char *site)
+{
+	int cpu = sim_task_cpu(t);
+	int spinner = l->spinner;
+	if (spinner < 0 && l->head && l->head->next) /* a dynamic hold: the waiter is there */
+		spinner = l->head->next->cpu;
+	if (line == l->line && op != LINE_LOAD && spinner >= 0 && spinner != cpu)
+		line_access(spinner, line, LINE_LOAD, "(spinning)");
+	return line_access(cpu, line, op, site);
 }
 
 static void entry_put(struct spinlock *l, struct spin_entry *e)
@@ -99,7 +119,7 @@ void spin_lock_destroy(struct spinlock *l)
  * hands over. */
 static sim_time_t acquire_cost(struct spinlock *l, const struct spin_entry *e, int waiters)
 {
-	sim_time_t rmw = line_access(e->cpu, &l->line, LINE_RMW, e->site);
+	sim_time_t rmw = line_access(e->cpu, l->line, LINE_RMW, e->site);
 	sim_time_t transfer = rmw - cost(COST_LOCKED_RMW);
 	return impl->handoff(transfer, waiters) + cost(COST_LOCK_ACQ_REL);
 }
@@ -140,11 +160,12 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 	e->task = t;
 	e->site = site;
 	e->fl = fl;
+	e->behind = pred ? pred->cpu : -1;
 	e->cpu = sim_task_cpu(t);
 	e->arrive = now;
 	e->free_at = UNKNOWN;
 
-	int line_from = l->line.owner >= 0 ? l->line.owner : l->line.last_cpu;
+	int line_from = l->line->owner >= 0 ? l->line->owner : l->line->last_cpu;
 	lock_stat_acquired(l->cls, site, pred != NULL, line_from >= 0 && line_from != e->cpu,
 			   l->head ? l->head->site : NULL);
 	/* The CPUs spinning when @e's turn comes: as many as are queued now
@@ -245,8 +266,12 @@ void spin_lock_hold_fn(struct sim_task *t, struct spinlock *l, spin_section_fn s
 	lock_acquire(t, l->cls, site, false);
 	sim_task_flush(t);
 	struct spin_entry *e = spin_enqueue(t, l, fl, site);
-	/* interrupts taken meanwhile lengthen it */
-	sim_task_charge(t, cat, section(t, arg));
+	/* Contention persists: a lock that made us wait has a waiter spinning
+	 * while we hold it. Interrupts taken meanwhile lengthen the hold. */
+	l->spinner = e->behind;
+	sim_time_t hold = section(t, arg);
+	l->spinner = -1;
+	sim_task_charge(t, cat, hold);
 	sim_time_t release = sim_task_clock(t);
 	/* Waiters that blocked behind us need an explicit release to wake
 	 * them; otherwise the release is known now and later arrivals plan

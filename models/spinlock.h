@@ -33,7 +33,9 @@ struct spinlock {
 	struct spin_entry *head; /* current holder (or the one the line is moving to) */
 	struct spin_entry *tail; /* last in FIFO order */
 	int len;		 /* entries from head to tail */
-	struct cacheline line;	 /* the lock word's line */
+	struct cacheline *line;	 /* the lock word's line: own, or a structure's */
+	struct cacheline own;
+	int spinner;		 /* a planned hold's section: the CPU taken to spin on it */
 	struct spin_entry *free_entries;
 };
 
@@ -51,6 +53,15 @@ extern const void *const spinlock_impls[];
 void spinlock_use(const struct spinlock_ops *ops);
 
 void spin_lock_init(struct spinlock *l, struct lock_class *cls);
+/* A lock whose word sits in @line with other fields (struct list_lru_node's
+ * lock, list head and nr_items). */
+void spin_lock_init_in(struct spinlock *l, struct lock_class *cls, struct cacheline *line);
+/* An access by the holder of @l to @line during its critical section: when
+ * @line is the lock word's and a waiter spins on it, the waiter's read comes
+ * first, so a store pays the transfer back. A planned hold's waiter is not
+ * known yet; the CPU that waited before the holder stands for it. */
+sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cacheline *line,
+			    enum line_op op, const char *site);
 void spin_lock_destroy(struct spinlock *l);
 
 /* Acquire @l, hold it for @hold charged to @cat, release it. @site names the
