@@ -100,6 +100,7 @@ static void line_evict_stale(struct cacheline *l)
 		return;
 	l->owner = -1;
 	l->sharers = 0;
+	l->cores = 0;
 	l->llc = -1;
 }
 
@@ -122,12 +123,13 @@ static enum sim_hop farthest_sharer(const struct cacheline *l, int cpu)
 static enum line_source line_locate(const struct cacheline *l, int cpu, enum line_op op,
 				    enum sim_hop *hop)
 {
-	bool mine = l->owner == cpu || (l->owner < 0 && l->last_cpu == cpu && l->sharers);
-	uint64_t my_llc = llc_bit(sim_cpu_llc(cpu));
+	uint64_t my_llc = llc_bit(sim_cpu_llc(cpu)), my_core = llc_bit(sim_cpu_core(cpu));
+	bool mine = l->owner == cpu || (l->owner < 0 && (l->cores & my_core));
 	*hop = SIM_HOP_SELF;
 	if (l->last_cpu < 0) /* initialised by the CPU that first uses it */
 		return LINE_HIT;
-	if (op == LINE_LOAD ? mine : l->owner == cpu || (mine && l->sharers == my_llc))
+	if (op == LINE_LOAD ? mine
+			    : l->owner == cpu || (mine && l->cores == my_core && l->sharers == my_llc))
 		return LINE_HIT;
 	if (l->owner >= 0) {
 		*hop = sim_cpu_hop(l->owner, cpu);
@@ -186,14 +188,18 @@ static void line_update(struct cacheline *l, int cpu, enum line_op op)
 {
 	int llc = sim_cpu_llc(cpu);
 	if (op == LINE_LOAD) {
-		if (l->owner >= 0 && l->owner != cpu)
+		if (l->owner >= 0 && l->owner != cpu) {
 			l->sharers |= llc_bit(sim_cpu_llc(l->owner));
+			l->cores |= llc_bit(sim_cpu_core(l->owner));
+		}
 		if (l->owner != cpu)
 			l->owner = -1;
 		l->sharers |= llc_bit(llc);
+		l->cores |= llc_bit(sim_cpu_core(cpu));
 	} else {
 		l->owner = cpu;
 		l->sharers = llc_bit(llc);
+		l->cores = llc_bit(sim_cpu_core(cpu));
 	}
 	l->last_cpu = cpu;
 	l->llc = llc;
@@ -202,6 +208,8 @@ static void line_update(struct cacheline *l, int cpu, enum line_op op)
 
 sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char *site)
 {
+	if (!l->cls) /* a zeroed line: fresh, of no named class */
+		line_init(l, line_class_get("(unnamed)"), 0);
 	line_evict_stale(l);
 	enum sim_hop hop;
 	enum line_source src = line_locate(l, cpu, op, &hop);
@@ -216,7 +224,8 @@ void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const 
 	sim_task_charge(t, SIM_CAT_SYS, line_access(sim_task_cpu(t), l, op, site));
 }
 
-void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat, const char *site)
+void line_atomic_n(struct sim_task *t, struct cacheline *l, long n, enum sim_cat wait_cat,
+		   const char *site)
 {
 	sim_task_flush(t);
 	sim_time_t now = sim_task_clock(t);
@@ -227,8 +236,15 @@ void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat,
 		sim_task_charge(t, wait_cat, l->busy_until - now);
 		c -= (c - cost(COST_LOCKED_RMW)) / 2;
 	}
+	for (long i = 1; i < n; i++)
+		c += line_access(cpu, l, LINE_RMW, site);
 	sim_task_charge(t, SIM_CAT_SYS, c);
 	l->busy_until = sim_task_clock(t);
+}
+
+void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat, const char *site)
+{
+	line_atomic_n(t, l, 1, wait_cat, site);
 }
 
 static gint site_cmp(gconstpointer a, gconstpointer b)

@@ -4,10 +4,11 @@
  * kernel's struct layout has them), and a path's accesses are explicit: a
  * load, a store or a locked read-modify-write on a named line. Each line
  * keeps where it is: the CPU that holds it modified (its last writer), the
- * LLC domains holding clean copies, and the last CPU to touch it. An access
- * costs, from the machine's cost table (models/cost.h):
- *  - a hit (line_same_cpu_ns) when this CPU has it, with the right to write
- *    for a store;
+ * cores and the LLC domains holding clean copies (bit core % 64, llc % 64),
+ * and the last CPU to touch it. An access costs, from the machine's cost
+ * table (models/cost.h):
+ *  - a hit (line_same_cpu_ns) when this CPU's core has it, with the right to
+ *    write for a store (no copy elsewhere);
  *  - an LLC hit (llc_hit_ns) when a clean copy is in this CPU's LLC domain;
  *  - a transfer from the cache that has it (line_<hop>_ns: SMT sibling, same
  *    LLC, same socket, other socket), or, for a store to a line shared
@@ -18,6 +19,9 @@
  * plus, for a locked RMW, locked_rmw_ns. A transfer figure is what one
  * access waits for (a request and the line coming back); a line passed from
  * one queued RMW to the next moves in half that (line_atomic()).
+ *
+ * A zeroed struct cacheline is a fresh line too (of the class "(unnamed)"),
+ * so structures allocated zeroed need no line_init to be correct.
  *
  * Accesses are not synchronised with the engine: like a plain memory access
  * they happen at the task's own clock, in the order the tasks make them.
@@ -65,6 +69,7 @@ struct cacheline {
 	int owner;	  /* the CPU holding it modified; -1: no cache does */
 	int last_cpu;	  /* the last CPU to touch it; -1: never touched */
 	uint64_t sharers; /* LLC domains with a clean copy (bit llc % 64) */
+	uint64_t cores;	  /* cores with a clean copy (bit core % 64) */
 	int home;	  /* NUMA node of its memory */
 	int llc;	  /* the LLC domain of its last access */
 	uint64_t streamed; /* what that LLC had streamed then (bytes) */
@@ -87,6 +92,9 @@ void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const 
  * transfer. Flushes @t. */
 void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat,
 		 const char *site);
+/* @n RMWs back to back by one CPU: the line comes once. */
+void line_atomic_n(struct sim_task *t, struct cacheline *l, long n, enum sim_cat wait_cat,
+		   const char *site);
 /* @cpu streamed @bytes through its LLC (a page written, a file read). */
 void line_stream(int cpu, uint64_t bytes);
 /* @c's sites, most transfers first; free with g_ptr_array_free(a, TRUE). */

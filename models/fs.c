@@ -223,6 +223,8 @@ void fs_read_file(struct sim_task *t, struct super_block *sb, struct mem_cgroup 
 	obj_cgroup_charge(t, memcg->objcg, sb->dentry_bytes + sb->inode_bytes); /* d_alloc, iget */
 	struct inode *inode = g_new0(struct inode, 1);
 	struct dentry *d = g_new0(struct dentry, 1);
+	lru_item_init(&inode->i_lru, sb->s_inode_lru.item_lines, nid);
+	lru_item_init(&d->d_lru, sb->s_dentry_lru.item_lines, nid);
 	inode->sb = sb;
 	inode->objcg = d->objcg = memcg->objcg;
 	inode->nid = d->nid = nid;

@@ -4,13 +4,35 @@
 
 static GPtrArray *memcg_list_lrus; /* every list_lru, for reparenting */
 
-static void list_head_init(struct list_lru_one *l, struct mem_cgroup *memcg, int nid)
+/* struct list_lru_memcg: an rcu_head, then the nodes' lists. */
+#define LIST_LRU_MEMCG_HEADER 16
+#define CACHE_LINE 64
+
+void lru_item_init(struct lru_item *item, struct line_class *cls, int nid)
+{
+	memset(item, 0, sizeof(*item));
+	line_init(&item->line, cls, nid);
+}
+
+static void list_head_init(struct list_lru_one *l, struct mem_cgroup *memcg, int nid,
+			   struct cacheline *head_line, struct cacheline *word_line)
 {
 	l->head.prev = l->head.next = &l->head;
 	l->head.on = NULL;
 	l->nr_items = 0;
 	l->memcg = memcg;
 	l->nid = nid;
+	l->head_line = head_line;
+	l->word_line = word_line;
+}
+
+static void node_init(struct list_lru *lru, int n)
+{
+	struct list_lru_node *nlru = &lru->node[n];
+	line_init(&nlru->line, lru->cls->line, n);
+	spin_lock_init_in(&nlru->lock, lru->cls, &nlru->line);
+	list_head_init(&nlru->lru, memcg_tree->root, n, &nlru->line, &nlru->line);
+	spin_lock_init_in(&nlru->lru.lock, lru->cls, &nlru->line);
 }
 
 void list_lru_init_memcg(struct list_lru *lru, const char *name,
@@ -23,29 +45,34 @@ void list_lru_init_memcg(struct list_lru *lru, const char *name,
 	lru->nodes = memcg_tree->nodes;
 	char *cls = g_strdup_printf("%s (%s)", scope->lock_class, name);
 	lru->cls = lock_class_get(cls);
+	lru->cls->line = line_class_get(cls);
 	g_free(cls);
-	cls = g_strdup_printf("&nlru->nr_items (%s)", name);
-	lru->nr_class = lock_class_get(cls);
-	lru->nr_class->type = "atomic";
+	cls = g_strdup_printf("list_lru_memcg (%s)", name);
+	lru->memcg_lines = line_class_get(cls);
 	g_free(cls);
+	cls = g_strdup_printf("lru_item (%s)", name);
+	lru->item_lines = line_class_get(cls);
+	g_free(cls);
+	cls = g_strdup_printf("struct list_lru (%s)", name);
+	line_init(&lru->line, line_class_get(cls), 0);
+	g_free(cls);
+	lru->xa_lines = g_ptr_array_new_with_free_func(g_free);
 	lru->node = g_new0(struct list_lru_node, lru->nodes);
-	for (int n = 0; n < lru->nodes; n++) {
-		spin_lock_init(&lru->node[n].lock, lru->cls);
-		spin_lock_init(&lru->node[n].nr_line, lru->nr_class);
-		list_head_init(&lru->node[n].lru, memcg_tree->root, n);
-	}
+	for (int n = 0; n < lru->nodes; n++)
+		node_init(lru, n);
 	lru->xa = g_ptr_array_new();
 	if (!memcg_list_lrus)
 		memcg_list_lrus = g_ptr_array_new();
 	g_ptr_array_add(memcg_list_lrus, lru);
 }
 
+/* The lists and their lines are one allocation: the lines start where the
+ * first list's head does. */
 static void free_lists(struct list_lru *lru, struct list_lru_one *lists)
 {
 	if (!lists)
 		return;
-	for (int n = 0; n < lru->nodes; n++)
-		spin_lock_destroy(&lists[n].lock);
+	g_free(lists[0].head_line);
 	g_free(lists);
 }
 
@@ -58,10 +85,7 @@ void list_lru_destroy(struct list_lru *lru)
 		free_lists(lru, lru->dead->pdata[i]);
 	if (lru->dead)
 		g_ptr_array_free(lru->dead, TRUE);
-	for (int n = 0; n < lru->nodes; n++) {
-		spin_lock_destroy(&lru->node[n].lock);
-		spin_lock_destroy(&lru->node[n].nr_line);
-	}
+	g_ptr_array_free(lru->xa_lines, TRUE);
 	g_free(lru->node);
 	g_free(lru->name);
 	g_ptr_array_remove(memcg_list_lrus, lru);
@@ -99,6 +123,48 @@ void list_lru_erase_idx(struct list_lru *lru, int idx)
 	g_ptr_array_add(lru->dead, lists);
 }
 
+/* The xarray node line that leads to @idx at @level (1: 64 ids a node,
+ * 2: 4096). */
+static struct cacheline *xa_line(struct list_lru *lru, int level, int idx)
+{
+	guint slot = (guint)(idx >> (6 * level)) * 2 + (guint)(level - 1);
+	if (slot >= lru->xa_lines->len)
+		g_ptr_array_set_size(lru->xa_lines, slot + 1);
+	struct cacheline *l = lru->xa_lines->pdata[slot];
+	if (!l) {
+		l = g_new0(struct cacheline, 1);
+		line_init(l, lru->line.cls, 0);
+		lru->xa_lines->pdata[slot] = l;
+	}
+	return l;
+}
+
+sim_time_t list_lru_lookup_cost(int cpu, struct list_lru *lru, struct mem_cgroup *memcg)
+{
+	int idx = memcg->kmemcg_id;
+	if (!memcg->parent || idx < 0)
+		return 0;
+	sim_time_t c = line_access(cpu, &lru->line, LINE_LOAD, "xa_load");
+	if (idx >= 64)
+		c += line_access(cpu, xa_line(lru, 2, idx), LINE_LOAD, "xa_load");
+	return c + line_access(cpu, xa_line(lru, 1, idx), LINE_LOAD, "xa_load");
+}
+
+/* The lines of one memcg's list array, and where each node's list sits. */
+static void lists_place(struct list_lru *lru, struct list_lru_one *lists)
+{
+	size_t size = lru->scope->list_size;
+	size_t nlines = (LIST_LRU_MEMCG_HEADER + lru->nodes * size + CACHE_LINE - 1) / CACHE_LINE;
+	struct cacheline *lines = g_new0(struct cacheline, nlines);
+	for (size_t i = 0; i < nlines; i++)
+		line_init(&lines[i], lru->memcg_lines, 0);
+	for (int n = 0; n < lru->nodes; n++) {
+		size_t at = LIST_LRU_MEMCG_HEADER + n * size;
+		lists[n].head_line = &lines[at / CACHE_LINE];
+		lists[n].word_line = &lines[(at + 16) / CACHE_LINE];
+	}
+}
+
 struct list_lru_one *list_lru_memcg_lists(struct list_lru *lru, struct mem_cgroup *memcg,
 					  bool create)
 {
@@ -110,9 +176,10 @@ struct list_lru_one *list_lru_memcg_lists(struct list_lru *lru, struct mem_cgrou
 	 * memcg's index is its parent's. */
 	struct mem_cgroup *owner = mem_cgroup_from_kmemcg_id(memcg->kmemcg_id);
 	lists = g_new0(struct list_lru_one, lru->nodes);
+	lists_place(lru, lists);
 	for (int n = 0; n < lru->nodes; n++) {
-		list_head_init(&lists[n], owner, n);
-		spin_lock_init(&lists[n].lock, lru->cls);
+		list_head_init(&lists[n], owner, n, lists[n].head_line, lists[n].word_line);
+		spin_lock_init_in(&lists[n].lock, lru->cls, lists[n].word_line);
 	}
 	if ((guint)idx >= lru->xa->len)
 		g_ptr_array_set_size(lru->xa, idx + 1);
@@ -125,16 +192,12 @@ void list_lru_lock(struct sim_task *t, struct spinlock *lock, enum spin_flavour 
 {
 	held->lock = lock;
 	held->fl = fl;
-	if (held->planned)
-		spin_lock_hold(t, lock, held->hold, SIM_CAT_SYS, fl, site);
-	else
-		held->entry = spin_lock(t, lock, fl, site);
+	held->entry = spin_lock(t, lock, fl, site);
 }
 
 void list_lru_unlock(struct sim_task *t, struct lru_locked *held)
 {
-	if (!held->planned)
-		spin_unlock(t, held->lock, held->entry);
+	spin_unlock(t, held->lock, held->entry);
 	held->entry = NULL;
 }
 
@@ -144,21 +207,50 @@ void set_shrinker_bit(struct mem_cgroup *memcg, int nid, int shrinker_id)
 		memcg->shrinker_bits[nid] |= 1ULL << shrinker_id;
 }
 
-static void list_add_tail_item(struct list_lru_one *l, struct lru_item *item)
+/* The line holding the list_head of @i: an item's own, or the list's head. */
+static struct cacheline *item_line(struct list_lru_one *l, struct lru_item *i)
 {
-	item->prev = l->head.prev;
-	item->next = &l->head;
-	l->head.prev->next = item;
-	l->head.prev = item;
-	item->on = l;
+	return i == &l->head ? l->head_line : &i->line;
 }
 
-static void list_del_item(struct lru_item *item)
+/* The holder of @lock stores to the list_heads of @a and @b (and @c). */
+static sim_time_t store_links(struct sim_task *t, struct spinlock *lock, struct list_lru_one *l,
+			      struct lru_item *a, struct lru_item *b, struct lru_item *c)
 {
-	item->prev->next = item->next;
-	item->next->prev = item->prev;
+	sim_time_t cost = spin_held_access(t, lock, item_line(l, a), LINE_STORE, "list_add");
+	cost += spin_held_access(t, lock, item_line(l, b), LINE_STORE, "list_add");
+	return c ? cost + spin_held_access(t, lock, item_line(l, c), LINE_STORE, "list_add") : cost;
+}
+
+/* list_add_tail: the item, the old tail, the head. */
+static sim_time_t list_add_tail_item(struct sim_task *t, struct spinlock *lock,
+				     struct list_lru_one *l, struct lru_item *item)
+{
+	struct lru_item *tail = l->head.prev;
+	sim_time_t cost = store_links(t, lock, l, item, tail, tail == &l->head ? NULL : &l->head);
+	item->prev = tail;
+	item->next = &l->head;
+	tail->next = item;
+	l->head.prev = item;
+	item->on = l;
+	return cost;
+}
+
+/* list_del: the item's links are read, its neighbours' written. */
+static sim_time_t list_del_item(struct sim_task *t, struct spinlock *lock,
+				struct list_lru_one *l, struct lru_item *item)
+{
+	struct list_lru_one *on = item->on;
+	sim_time_t cost = spin_held_access(t, lock, &item->line, LINE_LOAD, "list_del");
+	struct lru_item *prev = item->prev, *next = item->next;
+	cost += spin_held_access(t, lock, item_line(on, prev), LINE_STORE, "list_del");
+	if (next != prev)
+		cost += spin_held_access(t, lock, item_line(on, next), LINE_STORE, "list_del");
+	prev->next = next;
+	next->prev = prev;
 	item->prev = item->next = NULL;
 	item->on = NULL;
+	return cost;
 }
 
 static void list_lru_splice(struct list_lru_one *src, struct list_lru_one *dst)
@@ -175,15 +267,16 @@ static void list_lru_splice(struct list_lru_one *src, struct list_lru_one *dst)
 	src->head.next = src->head.prev = &src->head;
 }
 
-/* The simple operations hold the list lock for a known time: planned. */
-static struct lru_locked planned_hold(sim_time_t hold)
+sim_time_t list_lru_move_items(struct sim_task *t, struct list_lru *lru, int nid,
+			       struct list_lru_one *src, struct list_lru_one *dst,
+			       struct spinlock *lock)
 {
-	return (struct lru_locked){.planned = true, .hold = hold};
-}
-
-void list_lru_move_items(struct list_lru *lru, int nid, struct list_lru_one *src,
-			 struct list_lru_one *dst)
-{
+	sim_time_t cost = 0;
+	if (src->head.next != &src->head) /* both heads, the ends, the counts */
+		cost = store_links(t, lock, src, &src->head, src->head.next, src->head.prev) +
+		       store_links(t, lock, dst, &dst->head, dst->head.prev, NULL) +
+		       spin_held_access(t, lock, src->word_line, LINE_STORE, "list_splice") +
+		       spin_held_access(t, lock, dst->word_line, LINE_STORE, "list_splice");
 	list_lru_splice(src, dst);
 	if (src->nr_items > 0) {
 		dst->nr_items += src->nr_items;
@@ -191,85 +284,90 @@ void list_lru_move_items(struct list_lru *lru, int nid, struct list_lru_one *src
 		lru->stat.reparented_items += src->nr_items;
 	}
 	src->nr_items = 0;
+	return cost;
+}
+
+static sim_time_t op_add(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,
+			 struct spinlock *lock, struct lru_item *item)
+{
+	sim_time_t cost = list_add_tail_item(t, lock, l, item);
+	cost += lru->scope->count_locked(t, lru, l->nid, l, lock, +1);
+	if (l->nr_items == 1)
+		set_shrinker_bit(l->memcg, l->nid, lru->shrinker_id);
+	return cost;
+}
+
+/* The kernel unlinks the item wherever it is and decrements the list it
+ * locked: a different list here is a lost count. */
+static sim_time_t op_del(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,
+			 struct spinlock *lock, struct lru_item *item)
+{
+	if (item->on != l)
+		lru->stat.wrong_list_del++;
+	sim_time_t cost = list_del_item(t, lock, l, item);
+	return cost + lru->scope->count_locked(t, lru, l->nid, l, lock, -1);
+}
+
+sim_time_t list_lru_op_apply(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,
+			     struct spinlock *lock, struct lru_op *op)
+{
+	struct lru_item *item = op->item;
+	sim_time_t cost = 0;
+	switch (op->kind) {
+	case LRU_OP_ADD:
+		if ((op->done = !item->on))
+			return op_add(t, lru, l, lock, item);
+		return spin_held_access(t, lock, &item->line, LINE_LOAD, "list_add");
+	case LRU_OP_DEL:
+		if ((op->done = item->on != NULL))
+			return op_del(t, lru, l, lock, item);
+		return spin_held_access(t, lock, &item->line, LINE_LOAD, "list_del");
+	case LRU_OP_DEL_ADD:
+		for (long i = 0; i < op->n; i++) {
+			if (item->on)
+				cost += op_del(t, lru, l, lock, item);
+			cost += op_add(t, lru, l, lock, item);
+		}
+		lru->stat.deleted += op->n;
+		lru->stat.added += op->n;
+		op->done = true;
+	}
+	return cost;
 }
 
 bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		  struct mem_cgroup *memcg)
 {
-	struct lru_locked held = planned_hold(cost(COST_LIST_OP));
-	struct list_lru_one *l =
-		lru->scope->lock_list(t, lru, nid, memcg, SPIN_PLAIN, false, __func__, &held);
-	bool added = !item->on;
-	if (added) {
-		list_add_tail_item(l, item);
-		lru->scope->count_locked(lru, nid, l, +1);
-		if (l->nr_items == 1)
-			set_shrinker_bit(l->memcg, nid, lru->shrinker_id);
-		lru->stat.added++;
-	}
-	list_lru_unlock(t, &held);
-	if (added)
-		lru->scope->count_unlocked(t, lru, nid, +1, 1);
-	return added;
+	struct lru_op op = {.kind = LRU_OP_ADD, .item = item};
+	lru->scope->op_locked(t, lru, nid, memcg, __func__, &op);
+	lru->stat.added += op.done;
+	return op.done;
 }
 
 bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		  struct mem_cgroup *memcg)
 {
-	struct lru_locked held = planned_hold(cost(COST_LIST_OP));
-	struct list_lru_one *l =
-		lru->scope->lock_list(t, lru, nid, memcg, SPIN_PLAIN, false, __func__, &held);
-	bool deleted = item->on != NULL;
-	if (deleted) {
-		/* The kernel unlinks the item wherever it is and decrements the
-		 * list it locked: a different list here is a lost count. */
-		if (item->on != l)
-			lru->stat.wrong_list_del++;
-		list_del_item(item);
-		lru->scope->count_locked(lru, nid, l, -1);
-		lru->stat.deleted++;
-	}
-	list_lru_unlock(t, &held);
-	if (deleted)
-		lru->scope->count_unlocked(t, lru, nid, -1, 1);
-	return deleted;
+	struct lru_op op = {.kind = LRU_OP_DEL, .item = item};
+	lru->scope->op_locked(t, lru, nid, memcg, __func__, &op);
+	lru->stat.deleted += op.done;
+	return op.done;
 }
 
 void list_lru_del_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		      struct mem_cgroup *memcg, long n)
 {
-	struct lru_locked held = planned_hold(2 * n * cost(COST_LIST_OP));
-	struct list_lru_one *l =
-		lru->scope->lock_list(t, lru, nid, memcg, SPIN_PLAIN, false, "list_lru_del", &held);
-	if (item->on) {
-		if (item->on != l)
-			lru->stat.wrong_list_del++;
-		list_del_item(item);
-		lru->scope->count_locked(lru, nid, l, -1);
-	}
-	list_add_tail_item(l, item);
-	lru->scope->count_locked(lru, nid, l, +1);
-	if (l->nr_items == 1)
-		set_shrinker_bit(l->memcg, nid, lru->shrinker_id);
-	lru->stat.deleted += n;
-	lru->stat.added += n;
-	list_lru_unlock(t, &held);
-	lru->scope->count_unlocked(t, lru, nid, 0, 2 * n);
+	struct lru_op op = {.kind = LRU_OP_DEL_ADD, .item = item, .n = n};
+	lru->scope->op_locked(t, lru, nid, memcg, "list_lru_del", &op);
 }
 
 void list_lru_isolate(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,
 		      struct lru_item *item)
 {
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LIST_OP));
-	list_del_item(item);
-	lru->scope->count_locked(lru, l->nid, l, -1);
+	struct spinlock *lock = lru->scope->list_lock(lru, l);
+	sim_time_t cost = list_del_item(t, lock, l, item);
+	cost += lru->scope->count_locked(t, lru, l->nid, l, lock, -1);
+	sim_task_charge(t, SIM_CAT_SYS, cost);
 	lru->stat.isolated++;
-}
-
-static void list_lru_rotate(struct list_lru_one *l, struct lru_item *item)
-{
-	list_del_item(item);
-	list_add_tail_item(l, item);
 }
 
 long list_lru_count_one(struct list_lru *lru, int nid, struct mem_cgroup *memcg)
@@ -284,49 +382,73 @@ long list_lru_count_node(struct list_lru *lru, int nid)
 	return lru->node[nid].nr_items;
 }
 
+/* LRU_ROTATE: to the tail, under the walk's lock. */
+static void list_lru_rotate(struct sim_task *t, struct list_lru_one *l, struct lru_item *item,
+			    struct spinlock *lock)
+{
+	sim_time_t cost = list_del_item(t, lock, l, item);
+	cost += list_add_tail_item(t, lock, l, item);
+	sim_task_charge(t, SIM_CAT_SYS, cost);
+}
+
+/* A walk's step: the callback's verdict on @item, and what the walk does
+ * with it. False: the walk ends (its list is gone, or LRU_STOP). */
+static bool walk_step(struct sim_task *t, struct list_lru *lru, int nid, struct mem_cgroup *memcg,
+		      enum lru_status ret, struct list_lru_one **l, struct lru_item *item,
+		      struct lru_locked *held, const char *site, long *isolated, bool *restart)
+{
+	switch (ret) {
+	case LRU_REMOVED_RETRY:
+		++*isolated;
+		/* fall through */
+	case LRU_RETRY:
+		lru->stat.retries += ret == LRU_RETRY;
+		*l = lru->scope->relock(t, lru, nid, memcg, *l, held->fl, site, held);
+		*restart = true;
+		return *l != NULL;
+	case LRU_REMOVED:
+		++*isolated;
+		return true;
+	case LRU_ROTATE:
+		list_lru_rotate(t, *l, item, held->lock);
+		lru->stat.rotated++;
+		return true;
+	case LRU_SKIP:
+		return true;
+	case LRU_STOP:
+		break;
+	}
+	list_lru_unlock(t, held);
+	return false;
+}
+
 static long __list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int nid,
 				struct mem_cgroup *memcg, list_lru_walk_cb isolate, void *arg,
 				long *nr_to_walk, enum spin_flavour fl, const char *site)
 {
 	struct lru_locked held = {0}; /* a walk's length is not known: dynamic */
 	long isolated = 0;
-	struct list_lru_one *l = lru->scope->lock_list(t, lru, nid, memcg, fl, true, site, &held);
-	if (!l)
-		return 0;
-restart:
-	for (struct lru_item *item = l->head.next, *next; item != &l->head; item = next) {
-		next = item->next;
-		if (*nr_to_walk <= 0)
-			break;
-		--*nr_to_walk;
-		sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_LLC));
-		enum lru_status ret = isolate(t, lru, item, l, &held, arg);
-		switch (ret) {
-		case LRU_REMOVED_RETRY:
-			isolated++;
-			/* fall through */
-		case LRU_RETRY:
-			lru->stat.retries += ret == LRU_RETRY;
-			l = lru->scope->relock(t, lru, nid, memcg, l, fl, site, &held);
-			if (!l)
-				goto done;
-			goto restart;
-		case LRU_REMOVED:
-			isolated++;
-			break;
-		case LRU_ROTATE:
-			list_lru_rotate(l, item);
-			lru->stat.rotated++;
-			break;
-		case LRU_SKIP:
-			break;
-		case LRU_STOP:
-			goto out;
+	struct list_lru_one *l = lru->scope->lock_list(t, lru, nid, memcg, fl, site, &held);
+	bool restart = l != NULL, more = l != NULL;
+	while (restart && more) {
+		restart = false;
+		for (struct lru_item *item = l->head.next, *next; more && item != &l->head;
+		     item = next) {
+			next = item->next;
+			if (*nr_to_walk <= 0)
+				break;
+			--*nr_to_walk;
+			sim_task_charge(t, SIM_CAT_SYS,
+					spin_held_access(t, held.lock, &item->line, LINE_LOAD, site));
+			enum lru_status ret = isolate(t, lru, item, l, &held, arg);
+			more = walk_step(t, lru, nid, memcg, ret, &l, item, &held, site, &isolated,
+					 &restart);
+			if (restart)
+				break;
 		}
 	}
-out:
-	list_lru_unlock(t, &held);
-done:
+	if (more)
+		list_lru_unlock(t, &held);
 	if (isolated)
 		lru->scope->count_unlocked(t, lru, nid, -isolated, 1);
 	return isolated;

@@ -27,7 +27,10 @@ struct list_lru_one;
 struct lru_item {
 	struct lru_item *prev, *next;
 	struct list_lru_one *on; /* the list it is on, NULL when off (checker) */
+	struct cacheline line;	 /* the object's line holding this list_head */
 };
+
+void lru_item_init(struct lru_item *item, struct line_class *cls, int nid);
 
 struct list_lru_one {
 	struct lru_item head;
@@ -37,39 +40,57 @@ struct list_lru_one {
 	struct spinlock lock;	 /* memcg scope: protects this list */
 	struct mem_cgroup *memcg; /* owner */
 	int nid;
+	/* Where the list head, and nr_items with (memcg scope) the lock, sit:
+	 * the lists of one memcg are an array (struct list_lru_memcg), so
+	 * neighbouring nodes' lists share lines. */
+	struct cacheline *head_line, *word_line;
 };
 
+/* ____cacheline_aligned_in_smp: the lock, the root's list and nr_items in
+ * one line. */
 struct list_lru_node {
-	struct spinlock lock;	  /* node scope: protects every list of the node */
-	struct spinlock nr_line;  /* memcg scope: the atomic nr_items cache line */
-	struct list_lru_one lru;  /* the root's list */
-	long nr_items;		  /* node scope: lock; memcg scope: atomic */
+	struct spinlock lock;	 /* node scope: protects every list of the node */
+	struct list_lru_one lru; /* the root's list (memcg scope: with its lock) */
+	long nr_items;		 /* node scope: lock; memcg scope: atomic */
+	struct cacheline line;
 };
 
-/* What a caller holds after locking a list. With @planned, the critical
- * section is a known @hold (spin_lock_hold): nothing to unlock. */
+/* What a walk holds after locking a list. */
 struct lru_locked {
 	struct spinlock *lock;
 	struct spin_entry *entry;
 	enum spin_flavour fl;
-	bool planned;
-	sim_time_t hold;
 };
 
 struct list_lru;
 
+/* A simple operation on a list, made with the list locked. */
+struct lru_op {
+	enum { LRU_OP_ADD, LRU_OP_DEL, LRU_OP_DEL_ADD } kind;
+	struct lru_item *item;
+	long n;	   /* LRU_OP_DEL_ADD: pairs */
+	bool done; /* the item was added (deleted) */
+};
+
 struct list_lru_scope_ops {
 	const char *name;	 /* "node" or "memcg" */
 	const char *lock_class;	 /* lock_stat class of the list lock */
+	size_t list_size;	 /* sizeof(struct list_lru_one) in that kernel */
 	bool reparent_objcg_first; /* Linux <= 6.12 reparented objcgs before the lists */
 	/* Linux <= 6.12 pointed the dying memcg's kmemcg_id at its parent's
 	 * before splicing, so that new items go to the parent's list. */
 	bool switch_kmemcg_id;
-	/* Lock the list of @memcg on @nid. With @skip_empty a reparented
-	 * (dead) list gives NULL; without, the parent's list is locked. */
+	/* Find the list of @memcg on @nid, lock it (a planned hold), make @op
+	 * on it and unlock; then the node's count where it is an atomic. */
+	void (*op_locked)(struct sim_task *t, struct list_lru *lru, int nid,
+			  struct mem_cgroup *memcg, const char *site, struct lru_op *op);
+	/* The lock that protects @l. */
+	struct spinlock *(*list_lock)(struct list_lru *lru, struct list_lru_one *l);
+	/* Lock the list of @memcg on @nid for a walk. A reparented (dead) list
+	 * gives NULL. */
 	struct list_lru_one *(*lock_list)(struct sim_task *t, struct list_lru *lru, int nid,
 					  struct mem_cgroup *memcg, enum spin_flavour fl,
-					  bool skip_empty, const char *site, struct lru_locked *held);
+					  const char *site, struct lru_locked *held);
 	/* After an isolate callback dropped the lock of @l (LRU_RETRY,
 	 * LRU_REMOVED_RETRY): lock again for the walk to restart. Before the
 	 * split, the callback re-took the same node lock and the walk went on
@@ -80,8 +101,10 @@ struct list_lru_scope_ops {
 				       enum spin_flavour fl, const char *site,
 				       struct lru_locked *held);
 	/* @delta items were added to (removed from) list @l on @nid, which
-	 * is locked: its count, and the node's where the node lock covers it. */
-	void (*count_locked)(struct list_lru *lru, int nid, struct list_lru_one *l, long delta);
+	 * is locked: its count, and the node's where the node lock covers it;
+	 * returns what the holder's accesses cost. */
+	sim_time_t (*count_locked)(struct sim_task *t, struct list_lru *lru, int nid,
+				   struct list_lru_one *l, struct spinlock *lock, long delta);
 	/* Once unlocked: the node's count where it is an atomic, @nr_ops
 	 * atomic operations in all. */
 	void (*count_unlocked)(struct sim_task *t, struct list_lru *lru, int nid, long delta,
@@ -92,8 +115,6 @@ struct list_lru_scope_ops {
 			     struct list_lru_one *src, struct mem_cgroup *parent);
 };
 
-/* The scopes a scenario chooses from (memcg.list_lru_scope), NULL-terminated;
- * each defined in its own file as list_lru_scope_<name>. */
 extern const void *const list_lru_scopes[];
 const struct list_lru_scope_ops *list_lru_scope_find(const char *name);
 
@@ -109,8 +130,16 @@ struct list_lru {
 	struct list_lru_node *node;
 	GPtrArray *xa;	 /* by kmemcg_id: struct list_lru_one[nodes], NULL once erased */
 	GPtrArray *dead; /* erased lists awaiting their grace period */
-	struct lock_class *cls, *nr_class;
+	struct lock_class *cls;
+	struct line_class *memcg_lines; /* the lines of the per-memcg list arrays */
+	struct line_class *item_lines;	/* its objects' list_head lines */
 	struct list_lru_stats stat;
+	/* What a lookup of a memcg's lists reads (list_lru_from_memcg_idx):
+	 * struct list_lru's line (the xarray's root), then an xarray node line
+	 * per 64 ids (and per 4096 above 64). Written only when lists come and
+	 * go, so usually clean copies. */
+	struct cacheline line;
+	GPtrArray *xa_lines; /* struct cacheline *, by id / 64, then id / 4096 */
 };
 
 typedef enum lru_status (*list_lru_walk_cb)(struct sim_task *t, struct list_lru *lru,
@@ -132,6 +161,8 @@ bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *ite
  * critical section: the item ends at the tail of its memcg's list. */
 void list_lru_del_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		      struct mem_cgroup *memcg, long n);
+/* What looking @memcg's lists up reads (xa_load). */
+sim_time_t list_lru_lookup_cost(int cpu, struct list_lru *lru, struct mem_cgroup *memcg);
 /* Lockless reads of nr_items. */
 long list_lru_count_one(struct list_lru *lru, int nid, struct mem_cgroup *memcg);
 long list_lru_count_node(struct list_lru *lru, int nid);
@@ -151,14 +182,19 @@ void memcg_reparent_list_lrus(struct sim_task *t, struct mem_cgroup *memcg,
 			      struct mem_cgroup *parent);
 
 /* Internal, shared by the two scopes (list_lru_scope_*.c). */
+/* @op on the locked list @l: the list manipulation, the counts, and what
+ * the holder's accesses cost. */
+sim_time_t list_lru_op_apply(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,
+			     struct spinlock *lock, struct lru_op *op);
 struct list_lru_one *list_lru_memcg_lists(struct list_lru *lru, struct mem_cgroup *memcg,
 					  bool create);
 struct list_lru_one *list_lru_lists_by_idx(struct list_lru *lru, int idx);
 void list_lru_erase_idx(struct list_lru *lru, int idx);
 /* Splice @src onto @dst (both locked) and move its count; @nid's shrinker
  * bit is set for @dst's memcg when items moved. */
-void list_lru_move_items(struct list_lru *lru, int nid, struct list_lru_one *src,
-			 struct list_lru_one *dst);
+sim_time_t list_lru_move_items(struct sim_task *t, struct list_lru *lru, int nid,
+			       struct list_lru_one *src, struct list_lru_one *dst,
+			       struct spinlock *lock);
 void list_lru_lock(struct sim_task *t, struct spinlock *lock, enum spin_flavour fl,
 		   const char *site, struct lru_locked *held);
 void set_shrinker_bit(struct mem_cgroup *memcg, int nid, int shrinker_id);

@@ -1,10 +1,9 @@
 /* list_lru lock scope "memcg" (the split list_lru lock, Linux 6.13): each
- * list_lru_one has its own lock; a list is found under RCU, locked, and
- * checked for the dead marker (nr_items == LONG_MIN) that reparenting
- * leaves, in which case the parent's list is tried. The node's nr_items is
- * an atomic updated outside the lock. */
+ * list_lru_one has its own lock, beside its nr_items; a list is found under
+ * RCU, locked, and checked for the dead marker (nr_items == LONG_MIN) that
+ * reparenting leaves, in which case the parent's list is tried. The node's
+ * nr_items is an atomic in the node's line, updated outside the lock. */
 #include "list_lru.h"
-#include "cost.h"
 
 static struct list_lru_one *list_lru_from_memcg(struct list_lru *lru, int nid,
 						struct mem_cgroup *memcg)
@@ -15,25 +14,67 @@ static struct list_lru_one *list_lru_from_memcg(struct list_lru *lru, int nid,
 	return lists ? &lists[nid] : NULL;
 }
 
-/* lock_list_lru_of_memcg */
+struct memcg_section {
+	struct list_lru *lru;
+	struct list_lru_one *l;
+	struct lru_op *op;
+	bool dead;
+};
+
+/* Under the list's lock: the dead check, then the operation. */
+static sim_time_t memcg_section(struct sim_task *t, void *arg)
+{
+	struct memcg_section *s = arg;
+	sim_time_t cost = spin_held_access(t, &s->l->lock, s->l->word_line, LINE_LOAD, "nr_items");
+	if ((s->dead = list_lru_one_dead(s->l)))
+		return cost;
+	return cost + list_lru_op_apply(t, s->lru, s->l, &s->l->lock, s->op);
+}
+
+/* lock_list_lru_of_memcg with a known critical section, then the node's
+ * atomic count. */
+static void memcg_op_locked(struct sim_task *t, struct list_lru *lru, int nid,
+			    struct mem_cgroup *memcg, const char *site, struct lru_op *op)
+{
+	struct memcg_section s = {.lru = lru, .op = op};
+	for (;;) {
+		sim_task_charge(t, SIM_CAT_SYS, list_lru_lookup_cost(sim_task_cpu(t), lru, memcg));
+		s.l = list_lru_from_memcg(lru, nid, memcg); /* under RCU */
+		if (s.l) {
+			spin_lock_hold_fn(t, &s.l->lock, memcg_section, &s, SIM_CAT_SYS, SPIN_PLAIN,
+					  site);
+			if (!s.dead)
+				break;
+		}
+		memcg = memcg->parent; /* raced with reparenting */
+	}
+	long nr_ops = op->kind == LRU_OP_DEL_ADD ? 2 * op->n : op->done;
+	long delta = op->kind == LRU_OP_ADD ? op->done : op->kind == LRU_OP_DEL ? -op->done : 0;
+	if (nr_ops)
+		lru->scope->count_unlocked(t, lru, nid, delta, nr_ops);
+}
+
+static struct spinlock *memcg_list_lock(struct list_lru *lru, struct list_lru_one *l)
+{
+	return &l->lock;
+}
+
+/* lock_list_lru_of_memcg for a walk, which skips a dead list. */
 static struct list_lru_one *memcg_lock_list(struct sim_task *t, struct list_lru *lru, int nid,
 					    struct mem_cgroup *memcg, enum spin_flavour fl,
-					    bool skip_empty, const char *site,
-					    struct lru_locked *held)
+					    const char *site, struct lru_locked *held)
 {
-	for (;;) {
-		struct list_lru_one *l = list_lru_from_memcg(lru, nid, memcg); /* under RCU */
-		if (l) {
-			list_lru_lock(t, &l->lock, fl, site, held);
-			if (!list_lru_one_dead(l))
-				return l;
-			list_lru_unlock(t, held);
-		}
-		/* Raced with reparenting: skip, or go to the parent. */
-		if (skip_empty)
-			return NULL;
-		memcg = memcg->parent;
-	}
+	sim_task_charge(t, SIM_CAT_SYS, list_lru_lookup_cost(sim_task_cpu(t), lru, memcg));
+	struct list_lru_one *l = list_lru_from_memcg(lru, nid, memcg); /* under RCU */
+	if (!l)
+		return NULL;
+	list_lru_lock(t, &l->lock, fl, site, held);
+	sim_task_charge(t, SIM_CAT_SYS,
+			spin_held_access(t, &l->lock, l->word_line, LINE_LOAD, "nr_items"));
+	if (!list_lru_one_dead(l))
+		return l;
+	list_lru_unlock(t, held);
+	return NULL;
 }
 
 /* The list may be gone once the lock was dropped: look it up again; a dead
@@ -43,22 +84,25 @@ static struct list_lru_one *memcg_relock(struct sim_task *t, struct list_lru *lr
 					 enum spin_flavour fl, const char *site,
 					 struct lru_locked *held)
 {
-	return memcg_lock_list(t, lru, nid, memcg, fl, true, site, held);
+	return memcg_lock_list(t, lru, nid, memcg, fl, site, held);
 }
 
-static void memcg_count_locked(struct list_lru *lru, int nid, struct list_lru_one *l, long delta)
+static sim_time_t memcg_count_locked(struct sim_task *t, struct list_lru *lru, int nid,
+				    struct list_lru_one *l, struct spinlock *lock, long delta)
 {
+	sim_time_t cost = spin_held_access(t, lock, l->word_line, LINE_STORE, "nr_items");
 	l->nr_items += delta;
+	return cost;
 }
 
-/* atomic_long_add(&nlru->nr_items): the node's counter line, shared by
- * every CPU, is a FIFO server. */
+/* atomic_long_add(&nlru->nr_items): the node's line, which every CPU of the
+ * node updates; @nr_ops updates back to back. */
 static void memcg_count_unlocked(struct sim_task *t, struct list_lru *lru, int nid, long delta,
 				 long nr_ops)
 {
-	spin_lock_hold(t, &lru->node[nid].nr_line, nr_ops * cost(COST_ATOMIC),
-		       SIM_CAT_SYS, SPIN_PLAIN, "list_lru_node_nr_items");
-	lru->node[nid].nr_items += delta;
+	struct list_lru_node *nlru = &lru->node[nid];
+	line_atomic_n(t, &nlru->line, nr_ops, SIM_CAT_SPIN, "list_lru_node_nr_items");
+	nlru->nr_items += delta;
 }
 
 /* memcg_reparent_list_lru_one: lock the child's list (irqs off), then the
@@ -71,8 +115,7 @@ static void memcg_reparent_one(struct sim_task *t, struct list_lru *lru, int nid
 	/* The parent cannot be dying before its child has been reparented. */
 	struct list_lru_one *dst = list_lru_from_memcg(lru, nid, parent);
 	list_lru_lock(t, &dst->lock, SPIN_PLAIN, "memcg_reparent_list_lrus", &dst_held);
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LIST_OP));
-	list_lru_move_items(lru, nid, src, dst);
+	sim_task_charge(t, SIM_CAT_SYS, list_lru_move_items(t, lru, nid, src, dst, &src->lock));
 	src->nr_items = LONG_MIN; /* dead: lookups go to the parent */
 	list_lru_unlock(t, &dst_held);
 	list_lru_unlock(t, &src_held);
@@ -81,8 +124,11 @@ static void memcg_reparent_one(struct sim_task *t, struct list_lru *lru, int nid
 const struct list_lru_scope_ops list_lru_scope_memcg = {
 	.name = "memcg",
 	.lock_class = "&l->lock",
+	.list_size = 32, /* list_head + nr_items + spinlock, 8-aligned */
 	.reparent_objcg_first = false,
 	.switch_kmemcg_id = false,
+	.op_locked = memcg_op_locked,
+	.list_lock = memcg_list_lock,
 	.lock_list = memcg_lock_list,
 	.relock = memcg_relock,
 	.count_locked = memcg_count_locked,

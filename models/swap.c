@@ -137,6 +137,7 @@ static struct xa_node *xa_node_get(struct sim_task *t, long slot, struct mem_cgr
 	long idx = slot / XA_CHUNK_SIZE;
 	if (!si->nodes[idx]) {
 		struct xa_node *node = g_new0(struct xa_node, 1);
+		lru_item_init(&node->private_list, si->shadow_nodes.item_lines, nid);
 		node->index = idx;
 		node->objcg = memcg->objcg;
 		node->nid = nid;

@@ -85,6 +85,11 @@ int sim_cpu_node(int cpu)
 	return W.cpus[cpu].node;
 }
 
+int sim_cpu_core(int cpu)
+{
+	return W.cpus[cpu].core;
+}
+
 int sim_cpu_llc(int cpu)
 {
 	return W.cpus[cpu].llc;

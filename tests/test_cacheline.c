@@ -87,8 +87,9 @@ static void test_states(void)
 	g_assert_cmpint(line_access(0, &l, LINE_STORE, "w"), ==, 0);	     /* fresh */
 	g_assert_cmpint(line_access(1, &l, LINE_LOAD, "r"), ==, 40 * SIM_NS); /* HITM, same LLC */
 	g_assert_cmpint(line_access(1, &l, LINE_LOAD, "r"), ==, 0);	     /* now its own */
-	g_assert_cmpint(line_access(5, &l, LINE_LOAD, "r"), ==, 20 * SIM_NS); /* clean in the LLC */
+	g_assert_cmpint(line_access(5, &l, LINE_LOAD, "r"), ==, 0);	     /* its core's */
 	g_assert_cmpint(line_access(8, &l, LINE_LOAD, "r"), ==, 150 * SIM_NS);
+	g_assert_cmpint(line_access(9, &l, LINE_LOAD, "r"), ==, 20 * SIM_NS); /* clean in the LLC */
 	/* a store from CPU 0: copies in its own LLC and on the other socket */
 	g_assert_cmpint(line_access(0, &l, LINE_STORE, "w"), ==, 150 * SIM_NS);
 	g_assert_cmpint(line_access(0, &l, LINE_STORE, "w"), ==, 0);

@@ -42,7 +42,8 @@ void sim_engine_fini(void);
 const struct sim_machine *sim_machine(void);
 int sim_ncpus(void);
 int sim_cpu_node(int cpu);
-/* The machine-wide LLC domain of @cpu; the number of domains. */
+/* The machine-wide core and LLC domain of @cpu; the number of domains. */
+int sim_cpu_core(int cpu);
 int sim_cpu_llc(int cpu);
 int sim_nllcs(void);
 /* The first CPU of LLC domain @llc. */
