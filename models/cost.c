@@ -46,23 +46,10 @@ const struct sim_cost_desc cost_table[COST_N] = {
 	[COST_CONTEXT_SWITCH] = {"context_switch_ns", 0.0,
 				     "switching a CPU between two runnable tasks",
 				     "not in the brief's sources: 0 until calibrated"},
-	[COST_ATOMIC] = {"atomic_ns", 23.0,
-			     "one atomic add on a counter shared by many CPUs (a FIFO server)",
-			     "perfbook CodeSamples/count: one shared counter behaves like a server "
-			     "at about 22-25 ns per increment"},
-	[COST_LIST_OP] = {"list_op_ns", 95.0,
-			      "list_add_tail / list_del of a list_lru item and its counter update",
-			      "two cache lines last written by another CPU: 2 x 47.5 ns, " PERFBOOK},
-	[COST_XA_STORE] = {"xa_store_ns", 95.0,
-			       "one swap-cache xarray store (page or shadow entry)",
-			       "two cache lines (slot, node counters): 2 x 47.5 ns, " PERFBOOK},
 	[COST_XA_NODE_FREE] = {"xa_node_free_ns", 200.0,
 				   "xa_delete_node of a shadow-only node and its slab free",
 				   "estimate: 64 slot clears in one line-local node plus a free; "
 				   "see docs/calibration.md"},
-	[COST_LRU_PAGE] = {"lru_page_ns", 47.5,
-			       "isolating or putting back one page on an LRU list",
-			       "one cache line from another CPU, " PERFBOOK},
 	[COST_MEMSET_PAGE] = {"memset_page_ns", 250.0,
 				  "user time of writing one 4 KiB page",
 				  "fitted: memhog benchmark user time 4.2 s / (64 x 1 GiB / 4 KiB)"},
@@ -111,7 +98,4 @@ const struct sim_cost_desc cost_table[COST_N] = {
 				      "dirty, writeback), the lock excluded",
 				      "fitted to plain locking's non-root read-fault figure; see "
 				      "docs/calibration.md"},
-	[COST_PAGE_CGROUP_LOOKUP] = {"page_cgroup_lookup_ns", 10.0,
-					 "lookup_page_cgroup and reading pc->mem_cgroup",
-					 "estimate: one cache line, usually local"},
 };

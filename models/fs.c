@@ -29,8 +29,7 @@ static long inode_drop_page(struct sim_task *t, struct inode *inode)
 {
 	struct address_space *m = &inode->i_data;
 	struct lruvec *lv = &m->memcg->nodeinfo[m->nid];
-	spin_lock_hold(t, &lv->lru_lock, cost(COST_LRU_PAGE), SIM_CAT_SYS, SPIN_IRQ,
-		       "invalidate_mapping_pages");
+	lruvec_lock_pages(t, lv, 1, "invalidate_mapping_pages");
 	lv->nr_file -= m->nrpages; /* its LRU entry is skipped when reclaim reaches it */
 	long pages = m->nrpages;
 	m->nrpages = 0;
@@ -66,7 +65,8 @@ static enum lru_status inode_lru_isolate(struct sim_task *t, struct list_lru *lr
 {
 	struct inode_walk *w = arg;
 	struct inode *inode = (struct inode *)item;
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_LLC)); /* trylock i_lock */
+	/* spin_trylock(&inode->i_lock): a cmpxchg on the inode's line */
+	line_touch(t, &inode->i_lru.line, LINE_RMW, "inode_lru_isolate");
 	if (inode->i_count) { /* in use again: just off the LRU */
 		list_lru_isolate(t, lru, l, item);
 		return LRU_REMOVED;
@@ -108,7 +108,8 @@ static enum lru_status dentry_lru_isolate(struct sim_task *t, struct list_lru *l
 {
 	GPtrArray *dispose = arg;
 	struct dentry *d = (struct dentry *)item;
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_LINE_LLC)); /* trylock d_lock */
+	/* spin_trylock(&dentry->d_lock): a cmpxchg on the dentry's line */
+	line_touch(t, &d->d_lru.line, LINE_RMW, "dentry_lru_isolate");
 	if (d->d_count) { /* in use: d_lru_isolate */
 		list_lru_isolate(t, lru, l, item);
 		return LRU_REMOVED;

@@ -12,7 +12,7 @@ static void page_counter_init(struct page_counter *c, long max, struct page_coun
 	c->usage = 0;
 	c->max = max;
 	c->parent = parent;
-	spin_lock_init(&c->line, memcg_tree->counter_class);
+	line_init(&c->line, memcg_tree->counter_lines, 0);
 }
 
 static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *parent, long max)
@@ -30,7 +30,8 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 	page_counter_init(&m->memory, max, parent && parent->parent ? &parent->memory : NULL);
 	m->nodeinfo = g_new0(struct lruvec, T->nodes);
 	for (int n = 0; n < T->nodes; n++) {
-		spin_lock_init(&m->nodeinfo[n].lru_lock, T->lruvec_class);
+		line_init(&m->nodeinfo[n].line, T->lruvec_class->line, n);
+		spin_lock_init_in(&m->nodeinfo[n].lru_lock, T->lruvec_class, &m->nodeinfo[n].line);
 		g_queue_init(&m->nodeinfo[n].file_owners);
 	}
 	m->shrinker_bits = g_new0(uint64_t, T->nodes);
@@ -54,9 +55,9 @@ void memcg_tree_init(int nodes, int ncpus)
 	T->all = g_ptr_array_new();
 	T->by_kmemcg = g_ptr_array_new();
 	T->by_name = g_hash_table_new(g_str_hash, g_str_equal);
-	T->counter_class = lock_class_get("&memcg->memory");
-	T->counter_class->type = "atomic";
+	T->counter_lines = line_class_get("page_counter.usage");
 	T->lruvec_class = lock_class_get("&lruvec->lru_lock");
+	T->lruvec_class->line = line_class_get("&lruvec->lru_lock");
 	T->stock = g_malloc0(sizeof(*T->stock) * (size_t)ncpus);
 	T->root = memcg_alloc("", NULL, G_MAXLONG);
 }
@@ -72,7 +73,6 @@ void memcg_tree_destroy(void)
 			spin_lock_destroy(&m->nodeinfo[n].lru_lock);
 			g_queue_clear(&m->nodeinfo[n].file_owners);
 		}
-		spin_lock_destroy(&m->memory.line);
 		g_ptr_array_free(m->children, TRUE);
 		g_free(m->nodeinfo);
 		g_free(m->shrinker_bits);
@@ -132,10 +132,11 @@ struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *p
 	return NULL;
 }
 
-/* One atomic on the counter's cache line. */
+/* atomic_long_add_return on usage: the RMWs of CPUs charging at once queue
+ * for the line; waiting for it is time the CPU is stalled (spin). */
 static void page_counter_atomic(struct sim_task *t, struct page_counter *c, const char *site)
 {
-	spin_lock_hold(t, &c->line, cost(COST_ATOMIC), SIM_CAT_SYS, SPIN_PLAIN, site);
+	line_atomic(t, &c->line, SIM_CAT_SPIN, site);
 }
 
 bool page_counter_try_charge(struct sim_task *t, struct page_counter *counter, long nr,
@@ -259,11 +260,30 @@ void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
 	page_counter_uncharge(t, &memcg->memory, nr);
 }
 
+struct lruvec_section {
+	struct lruvec *lv;
+	long nr;
+};
+
+/* Under lru_lock: the lists' line, and each folio's PG_lru (a locked RMW on
+ * the folio's own line, which its CPU holds). */
+static sim_time_t lruvec_section(struct sim_task *t, void *arg)
+{
+	struct lruvec_section *s = arg;
+	return spin_held_access(t, &s->lv->lru_lock, &s->lv->line, LINE_STORE, "lruvec lists") +
+	       s->nr * cost(COST_LOCKED_RMW);
+}
+
+void lruvec_lock_pages(struct sim_task *t, struct lruvec *lv, long nr, const char *site)
+{
+	struct lruvec_section s = {lv, nr};
+	spin_lock_hold_fn(t, &lv->lru_lock, lruvec_section, &s, SIM_CAT_SYS, SPIN_IRQ, site);
+}
+
 void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file)
 {
 	struct lruvec *lv = &memcg->nodeinfo[nid];
-	spin_lock_hold(t, &lv->lru_lock, (anon + file) * cost(COST_LRU_PAGE), SIM_CAT_SYS,
-		       SPIN_IRQ, "folio_batch_move_lru");
+	lruvec_lock_pages(t, lv, anon + file, "folio_batch_move_lru");
 	lv->nr_anon += anon;
 	lv->nr_file += file;
 }
@@ -273,8 +293,7 @@ void folio_batch_move_lru(struct sim_task *t, struct folio_batch *fb)
 	if (!fb->nr)
 		return;
 	struct lruvec *lv = &fb->memcg->nodeinfo[fb->nid];
-	spin_lock_hold(t, &lv->lru_lock, fb->nr * cost(COST_LRU_PAGE), SIM_CAT_SYS, SPIN_IRQ,
-		       __func__);
+	lruvec_lock_pages(t, lv, fb->nr, __func__);
 	lv->nr_file += fb->nr;
 	for (int i = 0; i < fb->nr; i++)
 		g_queue_push_tail(&lv->file_owners, fb->owners[i]);

@@ -9,18 +9,21 @@
 
 struct mem_cgroup;
 
-/* A hierarchical page counter. Its cache line is a FIFO server: every
- * charge or uncharge is one atomic on it (lock class "&memcg->memory"). */
+/* A hierarchical page counter. Every charge or uncharge is one atomic
+ * (atomic_long_add_return) on the line of usage, which shares it with the
+ * limits read on every charge (struct page_counter before Linux 6.1). */
 struct page_counter {
 	long usage; /* pages; atomic in the kernel */
 	long max;
 	struct page_counter *parent;
-	struct spinlock line;
+	struct cacheline line;
 };
 
-/* Per (memcg, node): the page LRU lists, protected by lru_lock. */
+/* Per (memcg, node): the page LRU lists, protected by lru_lock, which sits
+ * in the lists' line. */
 struct lruvec {
 	struct spinlock lru_lock;
+	struct cacheline line;
 	long nr_anon;	     /* lru_lock */
 	long nr_file;	     /* lru_lock */
 	GQueue file_owners; /* lru_lock: the owner of each file page, oldest first */
@@ -65,8 +68,10 @@ struct memcg_tree {
 	GHashTable *by_name;
 	int nodes;
 	int next_kmemcg_id;
-	struct lock_class *counter_class, *lruvec_class;
-	struct { struct mem_cgroup *cached; long nr_pages; } *stock; /* per CPU */
+	struct lock_class *lruvec_class;
+	struct line_class *counter_lines;
+	/* memcg_stock_pcp, per CPU: its own line */
+	struct { struct mem_cgroup *cached; long nr_pages; struct cacheline line; } *stock;
 	/* Reclaim dropped @nr file pages of @memcg on @nid, oldest first:
 	 * tell their owners (the filesystem model sets it). */
 	void (*file_pages_dropped)(struct sim_task *t, struct mem_cgroup *memcg, int nid,
@@ -94,6 +99,8 @@ struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *p
 bool mem_cgroup_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr);
 void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr);
 long mem_cgroup_margin(struct mem_cgroup *memcg);
+/* Take @lv's lru_lock for @nr folios moving on or off its lists. */
+void lruvec_lock_pages(struct sim_task *t, struct lruvec *lv, long nr, const char *site);
 /* Add pages to the memcg's LRU on @nid (lru_add under the lruvec lock). */
 void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file);
 long lruvec_pages(struct mem_cgroup *memcg, int nid);

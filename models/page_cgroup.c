@@ -24,12 +24,25 @@ static void __mem_cgroup_update_page_stat(struct page_cgroup_map *map, struct pa
 	map->s.updates++;
 }
 
+/* The update's own work, and the page's flag for the statistic
+ * (SetPageCgroupFileMapped ...: set_bit, a locked RMW on pc->flags). */
+static sim_time_t update_work(struct sim_task *t, struct page_cgroup *pc, const char *site)
+{
+	return cost(COST_MEMCG_PAGE_STAT) +
+	       spin_held_access(t, &pc->lock, pc->lock.line, LINE_RMW, site);
+}
+
+static sim_time_t update_section(struct sim_task *t, void *pc)
+{
+	return update_work(t, pc, "SetPageCgroupFileMapped");
+}
+
 /* lock_page_cgroup ... unlock_page_cgroup around the update: a known hold. */
 static void update_locked(struct sim_task *t, struct page_cgroup_map *map, struct page_cgroup *pc,
 			  enum mem_cgroup_page_stat_item item, long delta, enum spin_flavour fl,
 			  const char *site)
 {
-	spin_lock_hold(t, &pc->lock, cost(COST_MEMCG_PAGE_STAT), SIM_CAT_SYS, fl, site);
+	spin_lock_hold_fn(t, &pc->lock, update_section, pc, SIM_CAT_SYS, fl, site);
 	__mem_cgroup_update_page_stat(map, pc, item, delta);
 	map->s.locked++;
 	map->s.locked_outside_move += map->moving == 0;
@@ -54,10 +67,11 @@ static void rcu_update(struct sim_task *t, struct page_cgroup_map *map, struct p
 {
 	rcu_read_lock(t);
 	sim_task_flush(t); /* the flag is read at the updater's time */
+	line_touch(t, &map->moving_line, LINE_LOAD, "mem_cgroup_stealed");
 	if (map->moving) {
 		update_locked(t, map, pc, item, delta, SPIN_IRQSAVE, site);
 	} else {
-		sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_PAGE_STAT));
+		sim_task_charge(t, SIM_CAT_SYS, update_work(t, pc, "SetPageCgroupFileMapped"));
 		__mem_cgroup_update_page_stat(map, pc, item, delta);
 		map->s.lockless++;
 		map->s.lockless_during_move += map->move_phase;
@@ -75,6 +89,7 @@ static void move_lock_only(struct sim_task *t, struct page_cgroup_map *map)
 static void rcu_move_begin(struct sim_task *t, struct page_cgroup_map *map)
 {
 	sim_task_flush(t);
+	line_touch(t, &map->moving_line, LINE_RMW, "mem_cgroup_start_move");
 	map->moving++;
 	synchronize_rcu(t);
 }
@@ -82,6 +97,7 @@ static void rcu_move_begin(struct sim_task *t, struct page_cgroup_map *map)
 static void rcu_move_end(struct sim_task *t, struct page_cgroup_map *map)
 {
 	sim_task_flush(t);
+	line_touch(t, &map->moving_line, LINE_RMW, "mem_cgroup_end_move");
 	map->moving--;
 }
 
@@ -147,11 +163,18 @@ struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, l
 {
 	struct page_cgroup_map *map = g_new0(struct page_cgroup_map, 1);
 	struct lock_class *cls = lock_class_get("&pc->lock");
+	struct line_class *lines = line_class_get("struct page_cgroup");
 	map->ops = ops;
 	map->nr_pages = nr_pages;
 	map->pc = g_new0(struct page_cgroup, nr_pages);
+	long nlines = (nr_pages * PAGE_CGROUP_BYTES + 63) / 64;
+	map->lines = g_new0(struct cacheline, nlines);
+	for (long i = 0; i < nlines; i++)
+		line_init(&map->lines[i], lines, 0);
+	line_init(&map->moving_line, line_class_get("memcg moving_account"), 0);
 	for (long i = 0; i < nr_pages; i++) {
-		spin_lock_init(&map->pc[i].lock, cls);
+		spin_lock_init_in(&map->pc[i].lock, cls, &map->lines[i * PAGE_CGROUP_BYTES / 64]);
+		map->pc[i].lock.bit = true;
 		map->pc[i].mem_cgroup = memcg;
 	}
 	return map;
@@ -162,6 +185,7 @@ void page_cgroup_map_free(struct page_cgroup_map *map)
 	for (long i = 0; i < map->nr_pages; i++)
 		spin_lock_destroy(&map->pc[i].lock);
 	g_queue_clear(&map->writeback);
+	g_free(map->lines);
 	g_free(map->pc);
 	g_free(map);
 }
@@ -169,7 +193,6 @@ void page_cgroup_map_free(struct page_cgroup_map *map)
 void mem_cgroup_update_page_stat(struct sim_task *t, struct page_cgroup_map *map, long page,
 				 enum mem_cgroup_page_stat_item item, long delta, const char *site)
 {
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_PAGE_CGROUP_LOOKUP)); /* lookup_page_cgroup */
 	map->ops->update_page_stat(t, map, &map->pc[page], item, delta, site);
 }
 
@@ -194,6 +217,15 @@ void page_cgroup_end_writeback(struct sim_task *t, struct page_cgroup_map *map)
 				    "test_clear_page_writeback");
 }
 
+/* mem_cgroup_move_account's work, and pc->mem_cgroup written. */
+static sim_time_t move_section(struct sim_task *t, void *pc)
+{
+	return 2 * cost(COST_MEMCG_PAGE_STAT) +
+	       spin_held_access(t, &((struct page_cgroup *)pc)->lock,
+				((struct page_cgroup *)pc)->lock.line, LINE_STORE,
+				"mem_cgroup_move_account");
+}
+
 sim_time_t mem_cgroup_move_charge(struct sim_task *t, struct page_cgroup_map *map, long first,
 				  long n, struct mem_cgroup *to)
 {
@@ -204,7 +236,7 @@ sim_time_t mem_cgroup_move_charge(struct sim_task *t, struct page_cgroup_map *ma
 	for (long i = first; i < first + n && i < map->nr_pages; i++) {
 		struct page_cgroup *pc = &map->pc[i];
 		/* mem_cgroup_move_account: under the page's lock, irqs off */
-		spin_lock_hold(t, &pc->lock, 2 * cost(COST_MEMCG_PAGE_STAT), SIM_CAT_SYS,
+		spin_lock_hold_fn(t, &pc->lock, move_section, pc, SIM_CAT_SYS,
 			       SPIN_IRQSAVE, "mem_cgroup_move_account");
 		for (int item = 0; item < MEMCG_NR_PAGE_STAT; item++) {
 			/* what this page contributes moves with it (one mapping) */

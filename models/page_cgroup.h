@@ -19,8 +19,13 @@
 enum mem_cgroup_page_stat_item { MEMCG_NR_FILE_MAPPED, MEMCG_NR_FILE_DIRTY, MEMCG_NR_WRITEBACK,
 				 MEMCG_NR_PAGE_STAT };
 
+/* 40 bytes (flags, mem_cgroup, page, lru) in an array: lines are shared by
+ * neighbouring pages' page_cgroups. */
+/* sizeof(struct page_cgroup) in 2.6.3x */
+#define PAGE_CGROUP_BYTES 40
+
 struct page_cgroup {
-	struct spinlock lock; /* PCG_LOCK */
+	struct spinlock lock; /* PCG_LOCK: a bit of pc->flags */
 	struct mem_cgroup *mem_cgroup; /* the lock, or RCU when no move is on */
 };
 
@@ -38,6 +43,8 @@ struct page_cgroup_map {
 	long nr_pages;
 	struct page_cgroup *pc;
 	long moving; /* charges being moved: the rcu scheme's flag (atomic) */
+	struct cacheline *lines;      /* the page_cgroup array's */
+	struct cacheline moving_line; /* the flag's: read by every lockless update */
 	bool move_phase; /* a mover is moving pages now (after its grace period) */
 	GQueue writeback; /* pages under writeback, oldest first */
 	struct page_cgroup_stats s;

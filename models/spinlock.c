@@ -121,7 +121,8 @@ static sim_time_t acquire_cost(struct spinlock *l, const struct spin_entry *e, i
 {
 	sim_time_t rmw = line_access(e->cpu, l->line, LINE_RMW, e->site);
 	sim_time_t transfer = rmw - cost(COST_LOCKED_RMW);
-	return impl->handoff(transfer, waiters) + cost(COST_LOCK_ACQ_REL);
+	sim_time_t pair = l->bit ? 2 * cost(COST_LOCKED_RMW) : cost(COST_LOCK_ACQ_REL);
+	return impl->handoff(transfer, waiters) + pair;
 }
 
 /* Drop the acquisitions whose planned release is at or before @now. */

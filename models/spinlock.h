@@ -36,6 +36,10 @@ struct spinlock {
 	struct cacheline *line;	 /* the lock word's line: own, or a structure's */
 	struct cacheline own;
 	int spinner;		 /* a planned hold's section: the CPU taken to spin on it */
+	/* A bit spinlock (bit_spin_lock): taken by test_and_set_bit_lock and
+	 * released by clear_bit_unlock, two locked RMWs, in place of the
+	 * spinlock's lock and unlock instructions. */
+	bool bit;
 	struct spin_entry *free_entries;
 };
 

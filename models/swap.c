@@ -108,6 +108,13 @@ static long next_free_cluster(struct swap_device *si, int cpu)
 	return -1;
 }
 
+/* Under si->lock: the allocator's state, in the lock's line. */
+static sim_time_t cluster_alloc_section(struct sim_task *t, void *arg)
+{
+	struct swap_device *si = arg;
+	return spin_held_access(t, &si->lock, si->lock.line, LINE_STORE, "get_swap_pages");
+}
+
 /* get_swap_pages: up to @nr consecutive slots from this CPU's cluster,
  * taking a new cluster under si->lock when it is used up. */
 static long get_swap_pages(struct sim_task *t, long nr, long *first)
@@ -115,8 +122,8 @@ static long get_swap_pages(struct sim_task *t, long nr, long *first)
 	struct swap_device *si = swap_active;
 	int cpu = sim_task_cpu(t);
 	if (si->percpu_cluster[cpu].next >= si->percpu_cluster[cpu].end) {
-		spin_lock_hold(t, &si->lock, cost(COST_LIST_OP), SIM_CAT_SYS, SPIN_PLAIN,
-			       "get_swap_pages");
+		spin_lock_hold_fn(t, &si->lock, cluster_alloc_section, si, SIM_CAT_SYS, SPIN_PLAIN,
+				  "get_swap_pages");
 		long c = next_free_cluster(si, cpu);
 		if (c < 0)
 			return 0;
@@ -161,11 +168,17 @@ static void swap_out_step(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 	struct swap_space *space = &si->spaces[first >> SWAP_ADDRESS_SPACE_SHIFT];
 	sim_task_charge(t, SIM_CAT_SYS, nr * cost(COST_ZRAM_WRITE)); /* swap_writepage */
 	struct spin_entry *xa = spin_lock(t, &space->i_pages, SPIN_IRQ, "__remove_mapping");
-	sim_task_charge(t, SIM_CAT_SYS, 2 * nr * cost(COST_XA_STORE));
 	for (long slot = first; slot < first + nr;) {
 		struct xa_node *node = xa_node_get(t, slot, memcg, nid);
 		long end = MIN(first + nr, (node->index + 1) * XA_CHUNK_SIZE);
 		long k = end - slot;
+		/* per folio two stores (the folio, then its shadow), each in a
+		 * slot and the node's counts: the node's lines */
+		for (long i = 0; i < 2 * k; i++)
+			sim_task_charge(t, SIM_CAT_SYS,
+					spin_held_access(t, &space->i_pages,
+							 &node->private_list.line, LINE_STORE,
+							 "xas_store"));
 		node->count += (int)k;
 		node->nr_values += (int)k;
 		workingset_update_node_folios(t, node, k);

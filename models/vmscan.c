@@ -30,8 +30,7 @@ static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, i
 				 long nr_to_scan, bool file, struct scan_control *sc)
 {
 	struct lruvec *lv = &memcg->nodeinfo[nid];
-	spin_lock_hold(t, &lv->lru_lock, nr_to_scan * cost(COST_LRU_PAGE), SIM_CAT_SYS,
-		       SPIN_IRQ, "isolate_lru_folios");
+	lruvec_lock_pages(t, lv, nr_to_scan, "isolate_lru_folios");
 	long *lru = file ? &lv->nr_file : &lv->nr_anon;
 	long taken = MIN(nr_to_scan, *lru);
 	*lru -= taken;
@@ -39,8 +38,7 @@ static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, i
 	memcg->stat.pgscan += taken;
 	long freed = taken ? shrink_folio_list(t, memcg, nid, taken, file) : 0;
 	if (freed < taken) {
-		spin_lock_hold(t, &lv->lru_lock, (taken - freed) * cost(COST_LRU_PAGE),
-			       SIM_CAT_SYS, SPIN_IRQ, "move_folios_to_lru");
+		lruvec_lock_pages(t, lv, taken - freed, "move_folios_to_lru");
 		*lru += taken - freed;
 	}
 	memcg->stat.pgsteal += freed;

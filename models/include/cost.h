@@ -25,11 +25,7 @@ enum cost_id {
 	COST_PREEMPT,	       /* preempt_disable + preempt_enable */
 	COST_IRQ_SAVE_RESTORE, /* local_irq_save + local_irq_restore */
 	COST_CONTEXT_SWITCH,   /* switching a CPU between tasks: charged by the engine */
-	COST_ATOMIC,	   /* atomic on a shared counter (page_counter) */
-	COST_LIST_OP,	   /* list_add / list_del of a list_lru item, under its lock */
-	COST_XA_STORE,	   /* one swap-cache xarray store, under i_pages */
 	COST_XA_NODE_FREE,	   /* xa_delete_node of a shadow node */
-	COST_LRU_PAGE,	   /* isolating or putting back one page, under lru_lock */
 	COST_MEMSET_PAGE,	   /* user time writing one 4 KiB page */
 	COST_ANON_FAULT,	   /* kernel time of one anonymous page fault */
 	COST_RECLAIM_PAGE,	   /* shrink_folio_list work per page, not counting the below */
@@ -43,7 +39,6 @@ enum cost_id {
 	COST_IPI,		   /* sending one IPI (synchronize_rcu_expedited) */
 	COST_READ_FAULT,	   /* a read fault on a cached file page, MEMCG=n */
 	COST_MEMCG_PAGE_STAT,  /* mem_cgroup_update_page_stat's work, lock excluded */
-	COST_PAGE_CGROUP_LOOKUP, /* finding a page's page_cgroup and its memcg */
 	COST_N
 };
 
