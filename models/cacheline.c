@@ -219,6 +219,17 @@ sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char
 	return c;
 }
 
+void line_evict_core(struct cacheline *l, int cpu)
+{
+	if (l->last_cpu < 0)
+		return;
+	if (l->owner == cpu) {
+		l->owner = -1;
+		l->sharers |= llc_bit(sim_cpu_llc(cpu));
+	}
+	l->cores &= ~llc_bit(sim_cpu_core(cpu));
+}
+
 void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const char *site)
 {
 	sim_task_charge(t, SIM_CAT_SYS, line_access(sim_task_cpu(t), l, op, site));

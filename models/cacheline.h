@@ -95,6 +95,9 @@ void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat,
 /* @n RMWs back to back by one CPU: the line comes once. */
 void line_atomic_n(struct sim_task *t, struct cacheline *l, long n, enum sim_cat wait_cat,
 		   const char *site);
+/* @cpu's core lost its copy of @l to its own L1/L2 capacity (the line stays
+ * in the LLC, written back if it was modified there). */
+void line_evict_core(struct cacheline *l, int cpu);
 /* @cpu streamed @bytes through its LLC (a page written, a file read). */
 void line_stream(int cpu, uint64_t bytes);
 /* @c's sites, most transfers first; free with g_ptr_array_free(a, TRUE). */

@@ -83,8 +83,9 @@ const struct sim_cost_desc cost_table[COST_N] = {
 				 "evict and destroy one clean inode (XFS inode reclaim)",
 				 "estimate; see docs/calibration.md"},
 	[COST_RCU_READ_LOCK] = {"rcu_read_lock_ns", 0.0,
-				    "rcu_read_lock + rcu_read_unlock",
-				    "CONFIG_PREEMPT=n: a compiler barrier, 0 ns (perfbook); "
+				    "what rcu_read_lock + rcu_read_unlock add to the preempt_disable "
+				    "pair (preempt_ns) they include",
+				    "CONFIG_PREEMPT=n: nothing, 0 ns (perfbook); "
 				    "preemptible RCU about 3 ns: set it for that flavour"},
 	[COST_IPI] = {"ipi_ns", 1000.0,
 			  "sending one IPI and its acknowledgement (expedited grace periods)",

@@ -128,7 +128,7 @@ bool rcu_active(void)
 void rcu_read_lock(struct sim_task *t)
 {
 	sim_task_preempt_disable(t);
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_RCU_READ_LOCK));
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_PREEMPT) + cost(COST_RCU_READ_LOCK));
 }
 
 void rcu_read_unlock(struct sim_task *t)

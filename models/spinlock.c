@@ -115,14 +115,14 @@ void spin_lock_destroy(struct spinlock *l)
 
 /* From the time the lock is free to its grant to @e: the lock word's line
  * comes to @e's CPU (the cmpxchg that takes it), then the rest of the lock
- * and unlock instructions; with @waiters spinning, as the implementation
- * hands over. */
+ * and unlock instructions and the preempt_disable/enable pair around them;
+ * with @waiters spinning, as the implementation hands over. */
 static sim_time_t acquire_cost(struct spinlock *l, const struct spin_entry *e, int waiters)
 {
 	sim_time_t rmw = line_access(e->cpu, l->line, LINE_RMW, e->site);
 	sim_time_t transfer = rmw - cost(COST_LOCKED_RMW);
 	sim_time_t pair = l->bit ? 2 * cost(COST_LOCKED_RMW) : cost(COST_LOCK_ACQ_REL);
-	return impl->handoff(transfer, waiters) + pair;
+	return impl->handoff(transfer, waiters) + pair + cost(COST_PREEMPT);
 }
 
 /* Drop the acquisitions whose planned release is at or before @now. */

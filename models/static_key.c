@@ -7,13 +7,16 @@ static double cycles_to_ns(double cycles)
 	return cycles / sim_machine()->clock_ghz;
 }
 
-/* A plain branch: load the flag (a hit, or a miss with miss_prob), test it,
- * branch (mispredicted with mispredict_prob). */
-static double branch_check(struct static_key *k, struct hot_path *path)
+/* A plain branch: load the flag (from L1, or, when the core's caches have
+ * lost it with miss_prob, from wherever the line is), test it, branch
+ * (mispredicted with mispredict_prob). */
+static double branch_check(struct static_key *k, int cpu, struct hot_path *path)
 {
-	double c = sim_rng_uniform01(k->rng) < k->p.miss_prob ? k->p.load_miss_cycles
-							       : k->p.load_hit_cycles;
-	c += k->p.test_branch_cycles;
+	if (sim_rng_uniform01(k->rng) < k->p.miss_prob)
+		line_evict_core(&k->flag, cpu);
+	double c = k->p.load_cycles + k->p.test_branch_cycles +
+		   sim_to_ns(line_access(cpu, &k->flag, LINE_LOAD, path->name)) *
+			   sim_machine()->clock_ghz;
 	k->branches++;
 	if (k->p.mispredict_prob > 0 && sim_rng_uniform01(k->rng) < k->p.mispredict_prob) {
 		c += k->p.mispredict_cycles;
@@ -24,7 +27,7 @@ static double branch_check(struct static_key *k, struct hot_path *path)
 
 /* A static key (static_branch_likely): a NOP while the key is true, a JMP
  * (an unconditional branch, never mispredicted) while it is false. */
-static double patched_check(struct static_key *k, struct hot_path *path)
+static double patched_check(struct static_key *k, int cpu, struct hot_path *path)
 {
 	if (k->enabled)
 		return k->p.nop_cycles;
@@ -35,13 +38,15 @@ static double patched_check(struct static_key *k, struct hot_path *path)
 void static_branch_check(struct sim_task *t, struct static_key *key, struct hot_path *path)
 {
 	path->checks++;
-	double c = key->ops->check(key, path);
+	double c = key->ops->check(key, sim_task_cpu(t), path);
 	sim_task_charge(t, SIM_CAT_SYS, (sim_time_t)llround(cycles_to_ns(c) * (double)SIM_NS));
 }
 
-/* The plain branch: the flag's store is all. */
+/* The plain branch: the flag's store is all; the other CPUs' next checks
+ * fetch the line. */
 static void branch_flip(struct sim_task *t, struct static_key *key)
 {
+	line_touch(t, &key->flag, LINE_STORE, "static_branch_set");
 }
 
 /* text_poke_bp: three IPI rounds per site (or per batch), every other CPU
@@ -65,6 +70,11 @@ static const struct static_key_ops static_key_patched = {
 	.name = "static-key", .check = patched_check, .flip = patched_flip};
 
 const void *const static_key_schemes[] = {&static_key_branch, &static_key_patched, NULL};
+
+void static_key_init(struct static_key *key)
+{
+	line_init(&key->flag, line_class_get(key->name), 0);
+}
 
 void static_branch_set(struct sim_task *t, struct static_key *key, bool enabled)
 {

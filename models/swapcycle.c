@@ -43,10 +43,11 @@ static const struct spec_field swapcycle_fields[] = {
 	 &(const struct spec){
 		 .kind = SPEC_INTEGER, .doc = "page faults besides the swap-ins", .min = 0, .max = 1e12},
 	 false, "0", AT(extra_faults)},
-	NUM_FIELD("load_hit_cycles", "loading the flag from L1", 0, 1e4, "4", key.load_hit_cycles),
-	NUM_FIELD("load_miss_cycles", "loading it on a cache miss", 0, 1e4, "40",
-		  key.load_miss_cycles),
-	NUM_FIELD("miss_prob", "probability of that miss", 0, 1, "0", key.miss_prob),
+	NUM_FIELD("load_cycles", "the flag's load instruction, its line in L1", 0, 1e4, "4",
+		  key.load_cycles),
+	NUM_FIELD("miss_prob",
+		  "probability that the core's caches lost the flag's line since the last check", 0,
+		  1, "0", key.miss_prob),
 	NUM_FIELD("test_branch_cycles", "test and conditional branch", 0, 1e4, "1",
 		  key.test_branch_cycles),
 	NUM_FIELD("mispredict_cycles", "a mispredicted branch's penalty", 0, 1e4, "17",
@@ -153,6 +154,7 @@ static void *swapcycle_setup(const void *params, int index)
 	k->enabled = true; /* static_branch_enable at boot */
 	k->paths = sc->paths;
 	k->p = p->key;
+	static_key_init(k);
 	char *stream = g_strdup_printf("swapcycle.%d.branches", index);
 	k->rng = sim_rng_new(sim_seed(), stream);
 	g_free(stream);

@@ -35,7 +35,9 @@ static void task_bc(struct sim_task *t, void *arg)
 	granted[i] = sim_task_clock(t) - 100 * SIM_NS;
 }
 
-static void run_timeline(bool dynamic)
+/* With preempt_disable/enable costing @p (ps), each acquisition pays it on
+ * top of the lock's instructions: A's grant moves by p, B's by 2p, C's by 3p. */
+static void run_timeline(bool dynamic, sim_time_t p)
 {
 	struct sim_machine m = {.nodes = 2, .cpus_per_node = 2, .clock_ghz = 2.1,
 				.sched_slice = 750 * SIM_US};
@@ -43,6 +45,7 @@ static void run_timeline(bool dynamic)
 	m.cost[COST_LINE_LLC] = 47500;
 	m.cost[COST_LINE_REMOTE] = 148800;
 	m.cost[COST_IRQ_SAVE_RESTORE] = 7500;
+	m.cost[COST_PREEMPT] = p;
 	a_dynamic = dynamic;
 	sim_engine_init(&m, 0, SIM_S, 1);
 	struct lock_class *cls = lock_class_get("&test->lock");
@@ -52,27 +55,27 @@ static void run_timeline(bool dynamic)
 	sim_task_create("c", 2, task_bc, GINT_TO_POINTER(2));
 	g_assert_true(sim_engine_run());
 
-	g_assert_cmpint(granted[0], ==, 15400);
-	g_assert_cmpint(granted[1], ==, 178300);
+	g_assert_cmpint(granted[0], ==, 15400 + p);
+	g_assert_cmpint(granted[1], ==, 178300 + 2 * p);
 	/* C pays the irqsave cost before it arrives (at 27.5), so it waits
 	 * 442.5 - 27.5 = 415 ns. */
-	g_assert_cmpint(granted[2], ==, 442500);
+	g_assert_cmpint(granted[2], ==, 442500 + 3 * p);
 	g_assert_cmpint(cls->acquisitions, ==, 3);
 	g_assert_cmpint(cls->contentions, ==, 2);
 	g_assert_cmpint(cls->acq_bounces, ==, 2);
 	g_assert_cmpint(cls->con_bounces, ==, 2);
-	g_assert_cmpint(cls->wait_total, ==, 168300 + 415000);
-	g_assert_cmpint(cls->wait_min, ==, 168300);
-	g_assert_cmpint(cls->wait_max, ==, 415000);
+	g_assert_cmpint(cls->wait_total, ==, 168300 + 415000 + 5 * p);
+	g_assert_cmpint(cls->wait_min, ==, 168300 + 2 * p);
+	g_assert_cmpint(cls->wait_max, ==, 415000 + 3 * p);
 	g_assert_cmpint(cls->hold_total, ==, 300 * SIM_NS);
-	g_assert_cmpint(cls->irqoff_total, ==, 542500 - 27500);
-	g_assert_cmpint(sim_cpu_time(1, SIM_CAT_SPIN), ==, 168300);
-	g_assert_cmpint(sim_cpu_time(2, SIM_CAT_SPIN), ==, 415000);
-	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, 115400);
+	g_assert_cmpint(cls->irqoff_total, ==, 542500 + 3 * p - 27500);
+	g_assert_cmpint(sim_cpu_time(1, SIM_CAT_SPIN), ==, 168300 + 2 * p);
+	g_assert_cmpint(sim_cpu_time(2, SIM_CAT_SPIN), ==, 415000 + 3 * p);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, 115400 + p);
 	/* Both waiters found A holding the lock. */
-	struct lock_point *p = g_hash_table_lookup(cls->contending_points, "task_a");
-	g_assert_nonnull(p);
-	g_assert_cmpint(p->count, ==, 2);
+	struct lock_point *pt = g_hash_table_lookup(cls->contending_points, "task_a");
+	g_assert_nonnull(pt);
+	g_assert_cmpint(pt->count, ==, 2);
 	g_assert_cmpint(g_hash_table_size(cls->contention_points), ==, 2);
 	spin_lock_destroy(&lock);
 	lock_class_reset_all();
@@ -81,18 +84,24 @@ static void run_timeline(bool dynamic)
 
 static void test_planned(void)
 {
-	run_timeline(false);
+	run_timeline(false, 0);
+}
+
+static void test_preempt(void)
+{
+	run_timeline(false, 2000);
 }
 
 static void test_dynamic_holder(void)
 {
-	run_timeline(true);
+	run_timeline(true, 0);
 }
 
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	mcs_test_add_subprocess("/spinlock/fifo/planned-holds", test_planned);
+	mcs_test_add_subprocess("/spinlock/fifo/preempt-pair", test_preempt);
 	mcs_test_add_subprocess("/spinlock/fifo/dynamic-holder-blocked-waiters", test_dynamic_holder);
 	return g_test_run();
 }

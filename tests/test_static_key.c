@@ -26,7 +26,7 @@ static double metric(json_t *r, const char *k)
  * as dear as the patched NOP (1 cycle): the same time, the same cycles. */
 static void test_equal_costs(void)
 {
-	const char *sets[] = {"workloads.0.size_mb=64",	   "workloads.0.load_hit_cycles=0.5",
+	const char *sets[] = {"workloads.0.size_mb=64",	   "workloads.0.load_cycles=0.5",
 			      "workloads.0.test_branch_cycles=0.5", "workloads.0.nop_cycles=1",
 			      "workloads.0.miss_prob=0",	   "workloads.0.mispredict_prob=0", NULL};
 	json_t *b = run("branch", sets), *k = run("static-key", sets);
@@ -55,6 +55,26 @@ static void test_mispredicts(void)
 	json_decref(b);
 }
 
+/* A cold flag: with miss_prob 1 the core's caches have lost the flag's line
+ * before every check but the first, and each of those loads waits for the
+ * LLC (llc_hit_ns = 30 ns, at 1.796973 GHz); the static key never loads it. */
+static void test_cold_flag(void)
+{
+	const char *warm[] = {"workloads.0.size_mb=16", "machine.costs.llc_hit_ns=30", NULL};
+	const char *cold[] = {"workloads.0.size_mb=16", "machine.costs.llc_hit_ns=30",
+			      "workloads.0.miss_prob=1", NULL};
+	json_t *w = run("branch", warm), *c = run("branch", cold);
+	json_t *kw = run("static-key", warm), *kc = run("static-key", cold);
+	double pages = 16 * 256, checks = pages * 6 + pages / 32;
+	g_assert_cmpfloat_with_epsilon(metric(c, "cycles") - metric(w, "cycles"),
+				       (checks - 1) * 30 * 1.796973, 1e-3 * checks);
+	g_assert_cmpfloat(metric(kc, "cycles"), ==, metric(kw, "cycles"));
+	json_decref(w);
+	json_decref(c);
+	json_decref(kw);
+	json_decref(kc);
+}
+
 /* Flipping the key at 1 ms, batched: the caller pays 1.4 ms; each of the 3
  * other (idle) CPUs takes 3 IPI rounds of 2 us stall. */
 static void test_flip_cost(void)
@@ -74,6 +94,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/static_key/equal-costs", test_equal_costs);
 	g_test_add_func("/static_key/mispredicts", test_mispredicts);
+	g_test_add_func("/static_key/cold-flag", test_cold_flag);
 	g_test_add_func("/static_key/flip-cost", test_flip_cost);
 	return g_test_run();
 }
