@@ -3,6 +3,7 @@
  * gnuplot injection), sort keys, input errors, a sweep's golden report, and
  * Chrome traces that parse and cover what they claim. */
 #include "plot.h"
+#include "result.h"
 #include "test_util.h"
 #include <jansson.h>
 #include <stdlib.h>
@@ -251,6 +252,65 @@ static void test_sweep_golden(void)
 	g_free(dir);
 }
 
+/* Replicas merged: classes matched by name, counts and times summed
+ * (integers stay integers, members one replica lacks come from the other),
+ * sites summed by name and sorted again, classes by transfers then name;
+ * each replica keeps its own. A result without cache lines has none. */
+static void test_cachelines_merge(void)
+{
+	static const char *const reps[] = {
+		"{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
+		"\"cachelines\": ["
+		"{\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": {\"peer\": 3}},"
+		" \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"ops\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
+		"{\"class\": \"a\", \"accesses\": 10, \"transfers\": 2,"
+		" \"ops\": {\"load\": {\"hit\": 8, \"peer\": 2, \"hops\": {\"llc\": 2}}}, \"time_ns\": 1.5,"
+		" \"sites\": [{\"site\": \"f\", \"ops\": 6, \"transfers\": 2, \"time_ns\": 1.0},"
+		"            {\"site\": \"g\", \"ops\": 4, \"transfers\": 0, \"time_ns\": 0.5}]}]}",
+		"{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
+		"\"cachelines\": ["
+		"{\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, \"sites\": []},"
+		"{\"class\": \"a\", \"accesses\": 5, \"transfers\": 4,"
+		" \"ops\": {\"load\": {\"hit\": 1, \"peer\": 4, \"hops\": {\"llc\": 1, \"remote\": 3}}},"
+		" \"time_ns\": 2.25, \"sites\": [{\"site\": \"g\", \"ops\": 5, \"transfers\": 4, \"time_ns\": 2.25}]}]}",
+	};
+	static const char *const want =
+		"[{\"class\": \"a\", \"accesses\": 15, \"transfers\": 6,"
+		"  \"ops\": {\"load\": {\"hit\": 9, \"peer\": 6, \"hops\": {\"llc\": 3, \"remote\": 3}}},"
+		"  \"time_ns\": 3.75,"
+		"  \"sites\": [{\"site\": \"g\", \"ops\": 9, \"transfers\": 4, \"time_ns\": 2.75},"
+		"             {\"site\": \"f\", \"ops\": 6, \"transfers\": 2, \"time_ns\": 1.0}]},"
+		" {\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": {\"peer\": 3}},"
+		"  \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"ops\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
+		" {\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, \"sites\": []}]";
+	json_t *replicas = json_array();
+	for (size_t i = 0; i < G_N_ELEMENTS(reps); i++)
+		json_array_append_new(replicas, json_loads(reps[i], 0, NULL));
+	json_t *v = result_variant("v", NULL, replicas);
+	json_t *expect = json_loads(want, 0, NULL);
+	g_assert_nonnull(expect);
+	g_assert_true(json_equal(json_object_get(v, "cachelines"), expect));
+	for (size_t i = 0; i < G_N_ELEMENTS(reps); i++) {
+		json_t *own = json_array_get(json_object_get(v, "per_replica"), i);
+		g_assert_true(json_equal(json_object_get(own, "cachelines"),
+					 json_object_get(json_array_get(replicas, i), "cachelines")));
+	}
+	json_decref(v);
+	json_decref(expect);
+	/* replicas from before the line model: no "cachelines", no report section */
+	for (size_t i = 0; i < G_N_ELEMENTS(reps); i++)
+		json_object_del(json_array_get(replicas, i), "cachelines");
+	v = result_variant("v", NULL, replicas);
+	g_assert_null(json_object_get(v, "cachelines"));
+	json_decref(v);
+	json_decref(replicas);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, NULL}, &out, &err), ==, 0);
+	g_assert_null(strstr(out, "Cache lines"));
+	g_free(out);
+	g_free(err);
+}
+
 /* Every span of the trace, by category; checks the trace's shape. */
 static GHashTable *trace_categories(const char *path, double from_us, double to_us)
 {
@@ -344,6 +404,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/sort-and-errors", test_sort_and_errors);
 	g_test_add_func("/report/hostile-result", test_hostile_result);
 	g_test_add_func("/report/sweep/golden", test_sweep_golden);
+	g_test_add_func("/report/cachelines/merge", test_cachelines_merge);
 	g_test_add_func("/trace/chrome", test_trace);
 	return g_test_run();
 }
