@@ -26,6 +26,13 @@ void report_time(GString *out, double ns, int width)
 	g_string_append_printf(out, "%*s", width, num);
 }
 
+void report_dashes(GString *out, int n)
+{
+	for (int i = 0; i < n; i++)
+		g_string_append_c(out, '-');
+	g_string_append_c(out, '\n');
+}
+
 GPtrArray *report_sorted(json_t *array, GCompareFunc cmp)
 {
 	GPtrArray *a = g_ptr_array_new();
@@ -112,6 +119,9 @@ static void variant_body(json_t *v, const char *sort, GString *out)
 	report_lock_stat(json_object_get(v, "locks"), out);
 	g_string_append(out, "\n");
 	report_perf_lock(json_object_get(v, "locks"), sort, out);
+	if (json_object_get(v, "cachelines"))
+		g_string_append(out, "\n");
+	report_cachelines(v, out);
 }
 
 GPtrArray *report_sections(json_t *result, const char *sort)

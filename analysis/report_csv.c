@@ -48,6 +48,31 @@ static void row(struct row_ctx *c, const char *metric, json_t *v)
 	value_field(c->out, v, true);
 }
 
+/* A column of a class's rows: its member @key (or @key.@sub) as @name. */
+struct class_col {
+	const char *key, *sub, *name;
+};
+
+/* For each class of array @array of @rep, a row per column:
+ * "<prefix>:<class>:<name>". */
+static void class_rows(struct row_ctx *c, json_t *rep, const char *array, const char *prefix,
+		       const struct class_col *cols, size_t ncols)
+{
+	size_t i;
+	json_t *l;
+	json_array_foreach (json_object_get(rep, array), i, l)
+		for (size_t j = 0; j < ncols; j++) {
+			json_t *x = json_object_get(l, cols[j].key);
+			if (cols[j].sub)
+				x = json_object_get(x, cols[j].sub);
+			char *m = g_strdup_printf("%s:%s:%s", prefix,
+						  json_string_value(json_object_get(l, "class")),
+						  cols[j].name);
+			row(c, m, x);
+			g_free(m);
+		}
+}
+
 static void replica_rows(struct row_ctx *c, json_t *rep)
 {
 	row(c, "sim_time_ns", json_object_get(rep, "sim_time_ns"));
@@ -60,27 +85,17 @@ static void replica_rows(struct row_ctx *c, json_t *rep)
 	}
 	json_object_foreach (json_object_get(rep, "metrics"), k, v)
 		row(c, k, v);
-	static const struct {
-		const char *key, *sub, *name;
-	} lock_cols[] = {{"acquisitions", NULL, "acquisitions"},
-			 {"contentions", NULL, "contentions"},
-			 {"wait_ns", "total", "wait_total_ns"},
-			 {"wait_ns", "max", "wait_max_ns"},
-			 {"hold_ns", "total", "hold_total_ns"},
-			 {"irqoff_ns", NULL, "irqoff_ns"}};
-	size_t i;
-	json_t *l;
-	json_array_foreach (json_object_get(rep, "locks"), i, l)
-		for (size_t j = 0; j < G_N_ELEMENTS(lock_cols); j++) {
-			json_t *x = json_object_get(l, lock_cols[j].key);
-			if (lock_cols[j].sub)
-				x = json_object_get(x, lock_cols[j].sub);
-			char *m = g_strdup_printf("lock:%s:%s",
-						  json_string_value(json_object_get(l, "class")),
-						  lock_cols[j].name);
-			row(c, m, x);
-			g_free(m);
-		}
+	static const struct class_col lock_cols[] = {{"acquisitions", NULL, "acquisitions"},
+						     {"contentions", NULL, "contentions"},
+						     {"wait_ns", "total", "wait_total_ns"},
+						     {"wait_ns", "max", "wait_max_ns"},
+						     {"hold_ns", "total", "hold_total_ns"},
+						     {"irqoff_ns", NULL, "irqoff_ns"}};
+	static const struct class_col line_cols[] = {{"accesses", NULL, "accesses"},
+						     {"transfers", NULL, "transfers"},
+						     {"time_ns", NULL, "time_ns"}};
+	class_rows(c, rep, "locks", "lock", lock_cols, G_N_ELEMENTS(lock_cols));
+	class_rows(c, rep, "cachelines", "line", line_cols, G_N_ELEMENTS(line_cols));
 }
 
 /* The rows of one result document (a sweep point's: @point, @values). */

@@ -11,13 +11,6 @@ static double num(json_t *o, const char *a, const char *b)
 	return json_number_value(b ? json_object_get(v, b) : v);
 }
 
-static void dashes(GString *out, int n)
-{
-	for (int i = 0; i < n; i++)
-		g_string_append_c(out, '-');
-	g_string_append_c(out, '\n');
-}
-
 static void lock_stat_points(json_t *lock, const char *key, GString *out)
 {
 	json_t *points = json_object_get(lock, key);
@@ -44,7 +37,7 @@ void report_lock_stat(json_t *locks, GString *out)
 {
 	const int width = 40 + 12 * 15;
 	g_string_append(out, "lock_stat version 0.4\n");
-	dashes(out, width);
+	report_dashes(out, width);
 	g_string_append_printf(out, "%40s", "class name");
 	static const char *const cols[] = {"con-bounces",  "contentions",    "waittime-min",
 					   "waittime-max", "waittime-total", "waittime-avg",
@@ -53,7 +46,7 @@ void report_lock_stat(json_t *locks, GString *out)
 	for (size_t i = 0; i < G_N_ELEMENTS(cols); i++)
 		g_string_append_printf(out, " %14s", cols[i]);
 	g_string_append_c(out, '\n');
-	dashes(out, width);
+	report_dashes(out, width);
 	GPtrArray *sorted = report_sorted(locks, by_contentions);
 	for (guint k = 0; k < sorted->len; k++) {
 		json_t *l = sorted->pdata[k];
@@ -76,7 +69,7 @@ void report_lock_stat(json_t *locks, GString *out)
 		lock_stat_points(l, "contending_points", out);
 	}
 	g_ptr_array_free(sorted, TRUE);
-	dashes(out, width);
+	report_dashes(out, width);
 }
 
 struct perf_row {

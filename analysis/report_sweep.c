@@ -55,16 +55,25 @@ static void metric_cell(GString *out, json_t *base, json_t *var, const char *met
 	g_free(xv);
 }
 
+/* The longest point label's, at least LABEL_W. */
+static int label_width(json_t *points)
+{
+	int width = LABEL_W;
+	size_t i;
+	json_t *p;
+	json_array_foreach (points, i, p)
+		width = MAX(width, (int)g_utf8_strlen(json_string_value(json_object_get(p, "label")),
+						      -1));
+	return width;
+}
+
 static void metric_table(json_t *points, const char *metric, GString *out)
 {
 	const char *unit;
 	double scale = metric_scale(points, metric, &unit);
 	size_t i, v;
 	json_t *p, *var;
-	int width = LABEL_W; /* the longest label's */
-	json_array_foreach (points, i, p)
-		width = MAX(width, (int)g_utf8_strlen(json_string_value(json_object_get(p, "label")),
-						      -1));
+	int width = label_width(points);
 	g_string_append_printf(out, "%-*s", width, "");
 	json_array_foreach (result_point_variants(json_array_get(points, 0)), v, var)
 		g_string_append_printf(out, " %*s", CELL_W, json_string_value(json_object_get(var, "name")));
@@ -128,6 +137,7 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 		g_free(title);
 	}
 	g_ptr_array_free(keys, TRUE);
+	report_sweep_cachelines(points, label_width(points), sections);
 	size_t i;
 	json_t *p;
 	json_array_foreach (points, i, p) {

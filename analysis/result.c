@@ -53,13 +53,19 @@ static void keep_extreme(json_t *o, const char *path, json_t *from, bool want_ma
 	g_strfreev(parts);
 }
 
-static json_t *point_find(json_t *points, const char *site)
+/* The element of @array whose string member @key is @like's (a site, a
+ * class), and its index in @at (when not NULL); NULL when there is none. */
+static json_t *find_same(json_t *array, const char *key, json_t *like, size_t *at)
 {
+	const char *name = json_string_value(json_object_get(like, key));
 	size_t i;
-	json_t *p;
-	json_array_foreach (points, i, p)
-		if (g_str_equal(json_string_value(json_object_get(p, "site")), site))
-			return p;
+	json_t *v;
+	json_array_foreach (array, i, v)
+		if (g_strcmp0(json_string_value(json_object_get(v, key)), name) == 0) {
+			if (at)
+				*at = i;
+			return v;
+		}
 	return NULL;
 }
 
@@ -68,7 +74,7 @@ static void merge_points(json_t *into, json_t *from, bool with_wait)
 	size_t i;
 	json_t *p;
 	json_array_foreach (from, i, p) {
-		json_t *q = point_find(into, json_string_value(json_object_get(p, "site")));
+		json_t *q = find_same(into, "site", p, NULL);
 		if (!q) {
 			json_array_append_new(into, json_deep_copy(p));
 			continue;
@@ -176,22 +182,13 @@ static json_t *merge_locks(json_t *replicas)
 	json_t *r, *l;
 	json_array_foreach (replicas, i, r) {
 		json_array_foreach (json_object_get(r, "locks"), j, l) {
-			const char *cls = json_string_value(json_object_get(l, "class"));
-			json_t *into = NULL;
 			size_t k;
-			json_t *m;
-			json_array_foreach (merged, k, m)
-				if (g_str_equal(json_string_value(json_object_get(m, "class")), cls))
-					into = m;
+			json_t *into = find_same(merged, "class", l, &k);
 			if (!into) {
-				into = json_deep_copy(l);
-				json_array_append_new(merged, into);
+				json_array_append_new(merged, json_deep_copy(l));
 				g_ptr_array_add(hists, g_new0(struct sim_hist, 1));
 				k = json_array_size(merged) - 1;
 			} else {
-				json_array_foreach (merged, k, m)
-					if (m == into)
-						break;
 				merge_lock(into, l);
 			}
 			hist_add(hists->pdata[k], json_object_get(l, "wait_hist"));
@@ -203,6 +200,108 @@ static json_t *merge_locks(json_t *replicas)
 		g_free(hists->pdata[i]);
 	}
 	g_ptr_array_free(hists, TRUE);
+	return merged;
+}
+
+/* Add @from's numbers to @into's, member by member and through nested
+ * objects (integers stay integers); a member @into lacks is copied, strings
+ * and arrays are left as they are. */
+static void add_numbers(json_t *into, json_t *from)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach (from, k, v) {
+		json_t *t = json_object_get(into, k);
+		if (!t)
+			json_object_set_new(into, k, json_deep_copy(v));
+		else if (json_is_object(t))
+			add_numbers(t, v);
+		else if (json_is_integer(t) && json_is_integer(v))
+			add_int(into, k, from);
+		else if (json_is_number(t) && json_is_number(v))
+			json_object_set_new(into, k,
+					    json_real(json_number_value(t) + json_number_value(v)));
+	}
+}
+
+static gint by_count(json_t *x, json_t *y, const char *key)
+{
+	double a = json_number_value(json_object_get(x, key));
+	double b = json_number_value(json_object_get(y, key));
+	return a > b ? -1 : a < b;
+}
+
+/* Most transfers first, then most accesses, then by name: the order of
+ * line_sites_sorted() (models/cacheline.c). */
+static gint by_transfers_site(gconstpointer a, gconstpointer b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	gint c = by_count(x, y, "transfers");
+	c = c ? c : by_count(x, y, "ops");
+	return c ? c : g_strcmp0(json_string_value(json_object_get(x, "site")),
+				 json_string_value(json_object_get(y, "site")));
+}
+
+gint result_line_cmp(gconstpointer a, gconstpointer b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	gint c = by_count(x, y, "transfers");
+	return c ? c : g_strcmp0(json_string_value(json_object_get(x, "class")),
+				 json_string_value(json_object_get(y, "class")));
+}
+
+static void sort_array(json_t *array, GCompareFunc cmp)
+{
+	GPtrArray *all = g_ptr_array_new_with_free_func((GDestroyNotify)json_decref);
+	size_t i;
+	json_t *v;
+	json_array_foreach (array, i, v)
+		g_ptr_array_add(all, json_incref(v));
+	g_ptr_array_sort(all, cmp);
+	json_array_clear(array);
+	for (guint k = 0; k < all->len; k++)
+		json_array_append(array, all->pdata[k]);
+	g_ptr_array_free(all, TRUE);
+}
+
+/* Each element of @from merged (@merge) into the element of @into with the
+ * same @key, or copied into @into when it has none; then @into sorted. */
+static void merge_by(json_t *into, json_t *from, const char *key,
+		     void (*merge)(json_t *into, json_t *from), GCompareFunc cmp)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach (from, i, x) {
+		json_t *t = find_same(into, key, x, NULL);
+		if (t)
+			merge(t, x);
+		else
+			json_array_append_new(into, json_deep_copy(x));
+	}
+	sort_array(into, cmp);
+}
+
+/* Merge line class @from into @into, another replica's figures for the same
+ * class: counts and times summed, sites matched by name. */
+static void merge_line_class(json_t *into, json_t *from)
+{
+	merge_by(json_object_get(into, "sites"), json_object_get(from, "sites"), "site",
+		 add_numbers, by_transfers_site);
+	add_numbers(into, from); /* leaves the sites, an array, alone */
+}
+
+/* The replicas' line classes merged by name, most transfers first; NULL
+ * when the replicas have none (a result from before the line model). */
+static json_t *merge_cachelines(json_t *replicas)
+{
+	if (!json_object_get(json_array_get(replicas, 0), "cachelines"))
+		return NULL;
+	json_t *merged = json_array();
+	size_t i;
+	json_t *r;
+	json_array_foreach (replicas, i, r)
+		merge_by(merged, json_object_get(r, "cachelines"), "class", merge_line_class,
+			 result_line_cmp);
 	return merged;
 }
 
@@ -327,6 +426,9 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 			      t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
 			      "metrics", metrics);
 	json_object_set_new(v, "lockdep", lockdep_reports(replicas));
+	json_t *lines = merge_cachelines(replicas);
+	if (lines)
+		json_object_set_new(v, "cachelines", lines);
 	json_t *rcu = mean_member(replicas, "rcu");
 	if (rcu)
 		json_object_set_new(v, "rcu", rcu);

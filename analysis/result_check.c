@@ -89,11 +89,18 @@ static bool lock(struct check *c, json_t *l)
 	       each(c, l, "contending_points", point_site, false);
 }
 
+static bool line_class(struct check *c, json_t *l)
+{
+	return member(c, l, "class", is_string, "a string", true) &&
+	       member(c, l, "ops", is_object, "an object", false) &&
+	       each(c, l, "sites", point_site, false);
+}
+
 static bool replica(struct check *c, json_t *r)
 {
 	return member(c, r, "sim_time_ns", is_number, "a number", true) &&
 	       numbers(c, r, "cpu_time_ns") && numbers(c, r, "metrics") &&
-	       each(c, r, "locks", lock, true);
+	       each(c, r, "locks", lock, true) && each(c, r, "cachelines", line_class, false);
 }
 
 static bool variant(struct check *c, json_t *v)

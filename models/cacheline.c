@@ -293,10 +293,13 @@ static json_t *class_json(const struct line_class *c)
 {
 	static const char *const sources[LINE_SOURCE_N] = {"hit", "llc_hit", "peer", "dram"};
 	json_t *ops = json_object();
+	uint64_t accesses = 0, transfers = 0;
 	for (int op = 0; op < LINE_OP_N; op++) {
 		json_t *o = counts_json(c->from[op], sources, LINE_SOURCE_N);
 		json_object_set_new(o, "hops", counts_json(c->hops[op], sim_hop_names, SIM_HOP_N));
 		json_object_set_new(ops, line_op_names[op], o);
+		accesses += c->ops[op];
+		transfers += c->from[op][LINE_PEER];
 	}
 	json_t *sites = json_array();
 	GPtrArray *all = line_sites_sorted(c);
@@ -308,8 +311,9 @@ static json_t *class_json(const struct line_class *c)
 						       sim_to_ns(s->time)));
 	}
 	g_ptr_array_free(all, TRUE);
-	return json_pack("{s:s, s:o, s:f, s:o}", "class", c->name, "ops", ops, "time_ns",
-			 sim_to_ns(c->time), "sites", sites);
+	return json_pack("{s:s, s:I, s:I, s:o, s:f, s:o}", "class", c->name, "accesses",
+			 (json_int_t)accesses, "transfers", (json_int_t)transfers, "ops", ops,
+			 "time_ns", sim_to_ns(c->time), "sites", sites);
 }
 
 json_t *line_stats_json(void)

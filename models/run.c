@@ -186,6 +186,7 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 	json_object_set_new(out, "lockdep", lockdep_json());
 	if (rcu_active())
 		json_object_set_new(out, "rcu", rcu_stats_json());
+	json_object_set_new(out, "cachelines", line_stats_json());
 	*violation = !r->completed || lockdep_deadlocked();
 	if (!mm_results(out))
 		*violation = true;

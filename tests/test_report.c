@@ -1,8 +1,10 @@
 /* memcgsim report and run --trace: golden text, Markdown and CSV reports,
  * `run` and `report` agreeing, HTML with hostile names (escaped, and no
- * gnuplot injection), sort keys, input errors, a sweep's golden report, and
+ * gnuplot injection), sort keys, input errors, a sweep's golden report, the
+ * cache lines (counts by hand, replicas merged, the perf c2c table), and
  * Chrome traces that parse and cover what they claim. */
 #include "plot.h"
+#include "result.h"
 #include "test_util.h"
 #include <jansson.h>
 #include <stdlib.h>
@@ -251,6 +253,177 @@ static void test_sweep_golden(void)
 	g_free(dir);
 }
 
+#define C2C_SCEN MCS_SOURCE_DIR "/scenarios/validation/ticket_vs_mcs.json"
+#define C2C_LLC_NS 52.4 /* the scenario's line_llc_ns */
+#define C2C_RMW_NS 8.8	/* and locked_rmw_ns */
+
+static json_int_t ival(json_t *o, const char *path)
+{
+	char **keys = g_strsplit(path, ".", -1);
+	for (char **k = keys; *k && o; k++)
+		o = json_object_get(o, *k);
+	g_strfreev(keys);
+	g_assert_true(json_is_integer(o));
+	return json_integer_value(o);
+}
+
+/* Line class @c of a run where every access of the @per lines moved the
+ * line from the previous holder on the same die: @n accesses a line, the
+ * first a hit (the line starts there), the others transfers, all "llc";
+ * a transfer costs @each_ns, and each RMW locked_rmw_ns. */
+static void assert_line_class(json_t *c, const char *name, const char *op, json_int_t n, int per,
+			      double each_ns)
+{
+	g_assert_cmpstr(json_string_value(json_object_get(c, "class")), ==, name);
+	json_int_t moved = per * (n - 1);
+	g_assert_cmpint(ival(c, "accesses"), ==, per * n);
+	g_assert_cmpint(ival(c, "transfers"), ==, moved);
+	static const char *const ops[] = {"load", "store", "rmw"};
+	static const char *const hops[] = {"self", "smt", "llc", "socket", "remote"};
+	for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
+		json_t *o = json_object_get(json_object_get(c, "ops"), ops[i]);
+		bool this = g_str_equal(ops[i], op);
+		g_assert_cmpint(ival(o, "hit"), ==, this ? per : 0);
+		g_assert_cmpint(ival(o, "peer"), ==, this ? moved : 0);
+		g_assert_cmpint(ival(o, "llc_hit") + ival(o, "dram"), ==, 0);
+		for (size_t h = 0; h < G_N_ELEMENTS(hops); h++)
+			g_assert_cmpint(ival(json_object_get(o, "hops"), hops[h]), ==,
+					this && g_str_equal(hops[h], "llc") ? moved : 0);
+	}
+	double rmw = g_str_equal(op, "rmw") ? C2C_RMW_NS : 0;
+	double time = (double)moved * each_ns + (double)per * n * rmw;
+	g_assert_cmpfloat_with_epsilon(json_number_value(json_object_get(c, "time_ns")), time, 1e-6);
+	json_t *sites = json_object_get(c, "sites");
+	g_assert_cmpuint(json_array_size(sites), ==, 1);
+	json_t *s = json_array_get(sites, 0);
+	g_assert_cmpstr(json_string_value(json_object_get(s, "site")), ==,
+			"lockbench_critical_section");
+	g_assert_cmpint(ival(s, "ops"), ==, per * n);
+	g_assert_cmpint(ival(s, "transfers"), ==, moved);
+	g_assert_cmpfloat_with_epsilon(json_number_value(json_object_get(s, "time_ns")), time, 1e-6);
+}
+
+/* The queued lock on 4 cores of one die: each acquisition moves the lock
+ * word (a locked RMW) and the 4 data lines (stores) from the previous
+ * holder. The counts, by hand, in the replica and the variant; the text
+ * report's first row of the cache-line table. */
+static void test_cachelines_exact(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-c2c-XXXXXX", NULL);
+	char *res = g_build_filename(dir, "r.json", NULL);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"run", C2C_SCEN, "--set", "workloads.0.cpus=4",
+						 "--variant", "mcs", "--format", "json", "-o", res,
+						 NULL},
+				&out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	json_t *doc = json_load_file(res, 0, NULL);
+	json_t *v = json_array_get(json_object_get(doc, "variants"), 0);
+	json_int_t acq = ival(json_array_get(json_object_get(v, "locks"), 0), "acquisitions");
+	g_assert_cmpint(acq, >, 1000);
+	json_t *rep = json_object_get(json_array_get(json_object_get(v, "per_replica"), 0),
+				      "cachelines");
+	g_assert_cmpuint(json_array_size(rep), ==, 2); /* the replica's: in creation order */
+	assert_line_class(json_array_get(rep, 0), "&lb->lock", "rmw", acq, 1, C2C_LLC_NS);
+	assert_line_class(json_array_get(rep, 1), "lockbench data", "store", acq, 4, C2C_LLC_NS);
+	json_t *merged = json_object_get(v, "cachelines"); /* the variant's: most transfers first */
+	g_assert_cmpuint(json_array_size(merged), ==, 2);
+	g_assert_true(json_equal(json_array_get(merged, 0), json_array_get(rep, 1)));
+	g_assert_true(json_equal(json_array_get(merged, 1), json_array_get(rep, 0)));
+	g_assert_cmpint(mcs_cli((const char *[]){"report", res, NULL}, &out, &err), ==, 0);
+	json_int_t moved = 4 * (acq - 1);
+	double ms = (double)moved * C2C_LLC_NS / 1e6;
+	char *time = g_strdup_printf("%.2f ms", ms);
+	char *row = g_strdup_printf("\n%40s %10lld %10lld %10d %10lld %10d %10d %10lld %10d %10d "
+				    "%10d %12s\n",
+				    "lockbench data:", (long long)(4 * acq), (long long)moved, 0,
+				    (long long)moved, 0, 0, (long long)moved, 0, 0, 0, time);
+	g_assert_cmpfloat(ms, >=, 1);
+	char *table = strstr(out, "Cache lines (perf c2c): ");
+	g_assert_nonnull(table);
+	char *first = strstr(table, "\n\n"); /* the first row follows the header's dashes */
+	g_assert_nonnull(first);
+	g_assert_true(g_str_has_prefix(first + 1, row));
+	g_free(row);
+	g_free(time);
+	g_free(out);
+	g_free(err);
+	/* a hand-edited result: a clear error, exit 2 */
+	json_object_set_new(json_array_get(merged, 0), "class", json_integer(5));
+	g_assert_cmpint(json_dump_file(doc, res, 0), ==, 0);
+	g_assert_cmpint(mcs_cli((const char *[]){"report", res, NULL}, &out, &err), ==, 2);
+	char *want = g_strdup_printf("%s: variants.0.cachelines.0.class: expected a string\n", res);
+	g_assert_cmpstr(err, ==, want);
+	g_free(want);
+	g_free(out);
+	g_free(err);
+	json_decref(doc);
+	mcs_rm_tree(dir);
+	g_free(res);
+	g_free(dir);
+}
+
+/* Replicas merged: classes matched by name, counts and times summed
+ * (integers stay integers, members one replica lacks come from the other),
+ * sites summed by name and sorted again, classes by transfers then name;
+ * each replica keeps its own. A result without cache lines has none. */
+static void test_cachelines_merge(void)
+{
+	static const char *const reps[] = {
+		"{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
+		"\"cachelines\": ["
+		"{\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": {\"peer\": 3}},"
+		" \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"ops\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
+		"{\"class\": \"a\", \"accesses\": 10, \"transfers\": 2,"
+		" \"ops\": {\"load\": {\"hit\": 8, \"peer\": 2, \"hops\": {\"llc\": 2}}}, \"time_ns\": 1.5,"
+		" \"sites\": [{\"site\": \"f\", \"ops\": 6, \"transfers\": 2, \"time_ns\": 1.0},"
+		"            {\"site\": \"g\", \"ops\": 4, \"transfers\": 0, \"time_ns\": 0.5}]}]}",
+		"{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
+		"\"cachelines\": ["
+		"{\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, \"sites\": []},"
+		"{\"class\": \"a\", \"accesses\": 5, \"transfers\": 4,"
+		" \"ops\": {\"load\": {\"hit\": 1, \"peer\": 4, \"hops\": {\"llc\": 1, \"remote\": 3}}},"
+		" \"time_ns\": 2.25, \"sites\": [{\"site\": \"g\", \"ops\": 5, \"transfers\": 4, \"time_ns\": 2.25}]}]}",
+	};
+	static const char *const want =
+		"[{\"class\": \"a\", \"accesses\": 15, \"transfers\": 6,"
+		"  \"ops\": {\"load\": {\"hit\": 9, \"peer\": 6, \"hops\": {\"llc\": 3, \"remote\": 3}}},"
+		"  \"time_ns\": 3.75,"
+		"  \"sites\": [{\"site\": \"g\", \"ops\": 9, \"transfers\": 4, \"time_ns\": 2.75},"
+		"             {\"site\": \"f\", \"ops\": 6, \"transfers\": 2, \"time_ns\": 1.0}]},"
+		" {\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": {\"peer\": 3}},"
+		"  \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"ops\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
+		" {\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, \"sites\": []}]";
+	json_t *replicas = json_array();
+	for (size_t i = 0; i < G_N_ELEMENTS(reps); i++)
+		json_array_append_new(replicas, json_loads(reps[i], 0, NULL));
+	json_t *v = result_variant("v", NULL, replicas);
+	json_t *expect = json_loads(want, 0, NULL);
+	g_assert_nonnull(expect);
+	g_assert_true(json_equal(json_object_get(v, "cachelines"), expect));
+	for (size_t i = 0; i < G_N_ELEMENTS(reps); i++) {
+		json_t *own = json_array_get(json_object_get(v, "per_replica"), i);
+		g_assert_true(json_equal(json_object_get(own, "cachelines"),
+					 json_object_get(json_array_get(replicas, i), "cachelines")));
+	}
+	json_decref(v);
+	json_decref(expect);
+	/* replicas from before the line model: no "cachelines", no report section */
+	for (size_t i = 0; i < G_N_ELEMENTS(reps); i++)
+		json_object_del(json_array_get(replicas, i), "cachelines");
+	v = result_variant("v", NULL, replicas);
+	g_assert_null(json_object_get(v, "cachelines"));
+	json_decref(v);
+	json_decref(replicas);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, NULL}, &out, &err), ==, 0);
+	g_assert_null(strstr(out, "Cache lines"));
+	g_free(out);
+	g_free(err);
+}
+
 /* Every span of the trace, by category; checks the trace's shape. */
 static GHashTable *trace_categories(const char *path, double from_us, double to_us)
 {
@@ -344,6 +517,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/sort-and-errors", test_sort_and_errors);
 	g_test_add_func("/report/hostile-result", test_hostile_result);
 	g_test_add_func("/report/sweep/golden", test_sweep_golden);
+	g_test_add_func("/report/cachelines/exact", test_cachelines_exact);
+	g_test_add_func("/report/cachelines/merge", test_cachelines_merge);
 	g_test_add_func("/trace/chrome", test_trace);
 	return g_test_run();
 }

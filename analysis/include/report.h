@@ -2,7 +2,8 @@
  * result (docs/results.md) or a sweep's result (docs/sweeps.md).
  *
  * A report is a list of titled sections of fixed-width text (the tables
- * reviewers know: mmtests comparisons, lock_stat, perf lock contention),
+ * reviewers know: mmtests comparisons, lock_stat, perf lock contention,
+ * perf c2c's cache lines),
  * rendered as plain text or Markdown (both paste into an email) or as one
  * self-contained HTML file with the plots inline; JSON is the result itself,
  * CSV its long form (one row per run and metric). */
@@ -58,6 +59,11 @@ void report_irq(json_t *variant, GString *out);
 void report_rcu(json_t *variant, GString *out);
 /* report_memcg.c */
 void report_memcg(json_t *variant, GString *out);
+/* report_cachelines.c: a variant's cache-line table (nothing when its result
+ * has no "cachelines"); a sweep's section of each point's top classes, with
+ * point labels @label_w wide (none when no point has cache lines) */
+void report_cachelines(json_t *variant, GString *out);
+void report_sweep_cachelines(json_t *points, int label_w, GPtrArray *sections);
 /* report_compare.c */
 void report_compare(json_t *variants, GString *out);
 void report_duration(json_t *variants, GString *out);
@@ -67,6 +73,8 @@ void report_csv(json_t *doc, GString *out);
 /* The elements of @array, sorted with @cmp (on json_t **); free with
  * g_ptr_array_free(a, TRUE). */
 GPtrArray *report_sorted(json_t *array, GCompareFunc cmp);
+/* A rule of @n dashes and a line break, as lock_stat draws them. */
+void report_dashes(GString *out, int n);
 /* The unit a duration of @ns reads best in: its size in ns, and its name
  * ("s", "ms", "us", "ns"). */
 double report_unit(double ns, const char **unit);

@@ -3,8 +3,9 @@
  * A variant's aggregate takes, over its replicas: the mean of sim_time_ns,
  * of each cpu_time_ns category and of each metric; lock statistics merged
  * (counts and totals summed, min/max over all, averages and percentiles
- * recomputed from the merged samples). Per-replica values are kept under
- * "per_replica". */
+ * recomputed from the merged samples); cache-line classes merged by name
+ * (counts and times summed, sites by name). Per-replica values are kept
+ * under "per_replica". */
 #pragma once
 #include <jansson.h>
 
@@ -23,3 +24,6 @@ json_t *result_point_variants(json_t *point);
 #include <glib.h>
 #include <stdbool.h>
 bool result_check(json_t *doc, GError **err);
+/* The order of line classes ("cachelines"; on json_t **, for sorting):
+ * most transfers first, ties by class name. */
+gint result_line_cmp(gconstpointer a, gconstpointer b);
