@@ -219,6 +219,13 @@ sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char
 	return c;
 }
 
+void line_count_transfers(struct cacheline *l, enum line_op op, enum sim_hop hop, uint64_t n,
+			  sim_time_t each, const char *site)
+{
+	for (uint64_t i = 0; i < n; i++)
+		line_count(l, op, LINE_PEER, hop, each, site);
+}
+
 void line_evict_core(struct cacheline *l, int cpu)
 {
 	if (l->last_cpu < 0)

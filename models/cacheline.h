@@ -95,6 +95,11 @@ void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat,
 /* @n RMWs back to back by one CPU: the line comes once. */
 void line_atomic_n(struct sim_task *t, struct cacheline *l, long n, enum sim_cat wait_cat,
 		   const char *site);
+/* @n accesses the caller prices itself, each a transfer over @hop costing
+ * @each (the ticket lock's spinners re-reading its word after a release),
+ * counted for the report; the line's state is the caller's to keep. */
+void line_count_transfers(struct cacheline *l, enum line_op op, enum sim_hop hop, uint64_t n,
+			  sim_time_t each, const char *site);
 /* @cpu's core lost its copy of @l to its own L1/L2 capacity (the line stays
  * in the LLC, written back if it was modified there). */
 void line_evict_core(struct cacheline *l, int cpu);

@@ -30,6 +30,11 @@ static sim_time_t queued_handoff(sim_time_t transfer, int waiters)
 	return transfer;
 }
 
+static int queued_reloads(int waiters)
+{
+	return 0;
+}
+
 /* The ticket spinlock (before 4.2): every waiter spins reading the lock
  * word. A release invalidates all their copies, they all fetch the line
  * again, one after the other, and the next ticket's holder is anywhere among
@@ -39,9 +44,16 @@ static sim_time_t ticket_handoff(sim_time_t transfer, int waiters)
 	return transfer * (waiters + 1) / 2;
 }
 
-static const struct spinlock_ops spinlock_queued = {.name = "qspinlock",
-						    .handoff = queued_handoff};
-static const struct spinlock_ops spinlock_ticket = {.name = "ticket", .handoff = ticket_handoff};
+/* Besides the next holder's, every other spinner's fetch. */
+static int ticket_reloads(int waiters)
+{
+	return waiters - 1;
+}
+
+static const struct spinlock_ops spinlock_queued = {
+	.name = "qspinlock", .handoff = queued_handoff, .reloads = queued_reloads};
+static const struct spinlock_ops spinlock_ticket = {
+	.name = "ticket", .handoff = ticket_handoff, .reloads = ticket_reloads};
 
 const void *const spinlock_impls[] = {&spinlock_queued, &spinlock_ticket, NULL};
 
@@ -119,8 +131,12 @@ void spin_lock_destroy(struct spinlock *l)
  * with @waiters spinning, as the implementation hands over. */
 static sim_time_t acquire_cost(struct spinlock *l, const struct spin_entry *e, int waiters)
 {
+	int from = l->line->owner >= 0 ? l->line->owner : l->line->last_cpu;
 	sim_time_t rmw = line_access(e->cpu, l->line, LINE_RMW, e->site);
 	sim_time_t transfer = rmw - cost(COST_LOCKED_RMW);
+	if (transfer > 0 && from >= 0 && from != e->cpu)
+		line_count_transfers(l->line, LINE_LOAD, sim_cpu_hop(from, e->cpu),
+				     (uint64_t)MAX(impl->reloads(waiters), 0), transfer, e->site);
 	sim_time_t pair = l->bit ? 2 * cost(COST_LOCKED_RMW) : cost(COST_LOCK_ACQ_REL);
 	return impl->handoff(transfer, waiters) + pair + cost(COST_PREEMPT);
 }

@@ -49,6 +49,9 @@ struct spinlock {
 struct spinlock_ops {
 	const char *name;
 	sim_time_t (*handoff)(sim_time_t transfer, int waiters);
+	/* The other spinners' fetches of the word per handoff (traffic the
+	 * cache-line report counts; their time is the spinners'). */
+	int (*reloads)(int waiters);
 };
 
 /* The implementations a scenario chooses from (kernel.spinlock). */

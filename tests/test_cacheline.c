@@ -14,6 +14,7 @@
 #include "scenario.h"
 #include "spinlock.h"
 #include "test_util.h"
+#include <string.h>
 
 static struct sim_machine hop_machine(void)
 {
@@ -226,7 +227,7 @@ static void test_separate_lines(void)
  * ticket lock in N / 2 (N - 1 CPUs spin on its line). On 48 cores the
  * ticket lock collapses and the queued one stays within a fifth of its
  * 2-core throughput. */
-static double lock_throughput(const char *variant, int cpus)
+static double lock_throughput_reloads(const char *variant, int cpus, double *reloads)
 {
 	char *set = g_strdup_printf("workloads.0.cpus=%d", cpus);
 	const char *sets[] = {set, NULL};
@@ -239,14 +240,36 @@ static double lock_throughput(const char *variant, int cpus)
 	g_assert_no_error(err);
 	double x = json_number_value(
 		json_object_get(json_object_get(r, "metrics"), "acquisitions_per_us"));
+	json_t *ops = NULL, *cls;
+	size_t i;
+	json_array_foreach (json_object_get(r, "cachelines"), i, cls)
+		if (!strcmp(json_string_value(json_object_get(cls, "class")), "&lb->lock"))
+			ops = json_object_get(cls, "ops");
+	g_assert_nonnull(ops);
+	*reloads = (double)json_integer_value(json_object_get(json_object_get(ops, "load"), "peer")) /
+		   (double)json_integer_value(json_object_get(json_object_get(ops, "rmw"), "peer"));
 	json_decref(r);
 	scenario_free(sc);
 	g_free(set);
 	return x;
 }
 
+static double lock_throughput(const char *variant, int cpus)
+{
+	double reloads;
+	return lock_throughput_reloads(variant, cpus, &reloads);
+}
+
+/* ... and the cache-line report counts the ticket lock's traffic: with N
+ * CPUs queued, each handoff's N - 2 other waiters re-read the word. */
 static void test_ticket_vs_queued(void)
 {
+	double reloads;
+	lock_throughput_reloads("mcs", 6, &reloads);
+	g_assert_cmpfloat(reloads, ==, 0);
+	lock_throughput_reloads("ticket", 6, &reloads);
+	g_assert_cmpfloat_with_epsilon(reloads, 4, 0.01);
+
 	for (int n = 2; n <= 6; n += 2) {
 		double t = 52.4, fixed = 4 * t + 9.8;
 		g_assert_cmpfloat_with_epsilon(lock_throughput("mcs", n), 1000 / (t + fixed),

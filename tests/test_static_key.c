@@ -69,6 +69,14 @@ static void test_cold_flag(void)
 	g_assert_cmpfloat_with_epsilon(metric(c, "cycles") - metric(w, "cycles"),
 				       (checks - 1) * 30 * 1.796973, 1e-3 * checks);
 	g_assert_cmpfloat(metric(kc, "cycles"), ==, metric(kw, "cycles"));
+	/* the cache-line report: the flag's line, every check a load, all but
+	 * the first from the LLC */
+	json_t *line = json_array_get(json_object_get(c, "cachelines"), 0);
+	g_assert_cmpstr(json_string_value(json_object_get(line, "class")), ==,
+			"cgroup_memory_noswap");
+	json_t *load = json_object_get(json_object_get(line, "ops"), "load");
+	g_assert_cmpint(json_integer_value(json_object_get(load, "llc_hit")), ==, (long)checks - 1);
+	g_assert_cmpint(json_integer_value(json_object_get(load, "hit")), ==, 1);
 	json_decref(w);
 	json_decref(c);
 	json_decref(kw);
