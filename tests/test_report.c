@@ -481,6 +481,7 @@ static void test_trace(void)
 						 "--set", "memcg.cgroups.0.count=2", "--set",
 						 "workloads.0.count=2", "--set", "workloads.0.size_mb=96",
 						 "--set", "replicas=1", "--set", "machine.cpus_per_node=2",
+						 "--set", "machine.cores_per_llc=1",
 						 "--variant", "per-cgroup", "--trace", trace,
 						 "--trace-window", "0:1000000000000", NULL},
 				&plain, &err),
