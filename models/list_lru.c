@@ -29,7 +29,7 @@ static void list_head_init(struct list_lru_one *l, struct mem_cgroup *memcg, int
 static void node_init(struct list_lru *lru, int n)
 {
 	struct list_lru_node *nlru = &lru->node[n];
-	line_init(&nlru->line, lru->cls->line, n);
+	line_init(&nlru->line, lru->node_lines, n);
 	spin_lock_init_in(&nlru->lock, lru->cls, &nlru->line);
 	list_head_init(&nlru->lru, memcg_tree->root, n, &nlru->line, &nlru->line);
 	spin_lock_init_in(&nlru->lru.lock, lru->cls, &nlru->line);
@@ -45,7 +45,9 @@ void list_lru_init_memcg(struct list_lru *lru, const char *name,
 	lru->nodes = memcg_tree->nodes;
 	char *cls = g_strdup_printf("%s (%s)", scope->lock_class, name);
 	lru->cls = lock_class_get(cls);
-	lru->cls->line = line_class_get(cls);
+	g_free(cls);
+	cls = g_strdup_printf("struct list_lru_node (%s)", name);
+	lru->node_lines = line_class_get(cls);
 	g_free(cls);
 	cls = g_strdup_printf("list_lru_memcg (%s)", name);
 	lru->memcg_lines = line_class_get(cls);

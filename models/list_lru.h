@@ -131,6 +131,7 @@ struct list_lru {
 	GPtrArray *xa;	 /* by kmemcg_id: struct list_lru_one[nodes], NULL once erased */
 	GPtrArray *dead; /* erased lists awaiting their grace period */
 	struct lock_class *cls;
+	struct line_class *node_lines;  /* each node's line: its lock, list and nr_items */
 	struct line_class *memcg_lines; /* the lines of the per-memcg list arrays */
 	struct line_class *item_lines;	/* its objects' list_head lines */
 	struct list_lru_stats stat;
