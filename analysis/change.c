@@ -68,6 +68,7 @@ void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
 	memset(c, 0, sizeof(*c));
 	c->pct = d->higher_is_better ? change_pct(sb.hmean, sv.hmean, true)
 				     : change_pct(sb.amean, sv.amean, false);
+	c->replicas = MIN(nb, nv);
 	c->p = stats_welch_p(xb, nb, xv, nv);
 	seeds_interval(xb, nb, xv, nv, sb.amean, d->higher_is_better, c);
 	draws_interval(base, v, metric, d->higher_is_better, c);
@@ -96,5 +97,7 @@ char *change_verdict(const struct change *c)
 		return g_strdup("within model uncertainty");
 	if (c->significant)
 		return g_strdup("significant");
+	if (c->replicas < 2)
+		return g_strdup("not significant (no test across seeds: fewer than 2 replicas)");
 	return g_strdup_printf("not significant (Welch p %.2f)", c->p);
 }

@@ -20,6 +20,7 @@
 
 struct change {
 	double pct;		   /* of the main statistic: Hmean for a rate, else Amean */
+	size_t replicas;	   /* the fewer of the two variants' */
 	double p;		   /* Welch's t-test across seeds, two-sided */
 	bool seeds;		   /* the seeds' interval is defined (2 replicas each) */
 	double seeds_lo, seeds_hi; /* in % */
@@ -40,5 +41,7 @@ void change_of(json_t *base, json_t *v, const char *metric, struct change *c);
 size_t change_draws(json_t *variants);
 /* How the interval of @n draws is taken: "min-max" or "2.5th-97.5th percentile". */
 const char *change_draws_spread(size_t n);
-/* "significant", "within model uncertainty" or "not significant (Welch p 0.31)". */
+/* "within model uncertainty", "significant", "not significant (Welch p
+ * 0.31)" or, with fewer than 2 replicas a variant, "not significant (no
+ * test across seeds: ...)"; g_free it. */
 char *change_verdict(const struct change *c);

@@ -6,7 +6,7 @@
 #include "stats.h"
 #include <string.h>
 
-#define INTERVAL_W 22
+#define INTERVAL_W 20 /* "[%7.2f%%, %7.2f%%]" */
 
 static void legend(json_t *variants, size_t draws, GString *out)
 {
@@ -71,7 +71,8 @@ void report_changes(json_t *variants, GString *out)
 	legend(variants, draws, out);
 	int mw, vw;
 	widths(variants, &mw, &vw);
-	char *spread = g_strdup_printf("cost draws (%s)", change_draws_spread(draws));
+	char *spread = g_strdup_printf("draws (%s)",
+				       draws >= STATS_SPREAD95_MIN ? "p2.5-p97.5" : "min-max");
 	g_string_append_printf(out, "%-*s  %-*s  %9s  %-*s  %-*s  %s\n", mw, "metric", vw, "variant",
 			       "change", INTERVAL_W, "seeds (95% CI)", INTERVAL_W, spread, "verdict");
 	g_free(spread);
