@@ -272,7 +272,7 @@ static bool build_variants(struct scenario *sc, json_t *raw, const char *const *
 static bool has_ranges(const struct run_config *cfg)
 {
 	for (int i = 0; i < COST_N; i++)
-		if (cfg->cost_range[i].hi > cfg->cost_range[i].lo)
+		if (cost_range_drawn(&cfg->cost_range[i]))
 			return true;
 	return false;
 }

@@ -118,7 +118,7 @@ void cost_draw(struct sim_machine *m, const struct cost_range *range, uint64_t s
 {
 	for (int i = 0; i < COST_N; i++) {
 		const struct cost_range *r = &range[i];
-		if (r->hi <= r->lo)
+		if (!cost_range_drawn(r))
 			continue;
 		double u = cost_draw_quantile(seed, draw, (enum cost_id)i);
 		m->cost[i] = r->lo + (sim_time_t)llround(u * (double)(r->hi - r->lo));

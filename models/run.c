@@ -199,7 +199,7 @@ static void run_draw_json(json_t *out, const struct run_config *cfg, const struc
 {
 	json_t *costs = json_object();
 	for (int i = 0; i < COST_N; i++)
-		if (cfg->cost_range[i].hi > cfg->cost_range[i].lo)
+		if (cost_range_drawn(&cfg->cost_range[i]))
 			json_object_set_new(costs, cost_table[i].key, ns(cfg->machine.cost[i]));
 	json_object_set_new(out, "draw", json_integer(draw->index));
 	json_object_set_new(out, "cost_draw", costs);

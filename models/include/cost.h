@@ -51,6 +51,12 @@ struct cost_range {
 	sim_time_t lo, hi;
 };
 
+/* Does @r give its cost a range to draw from? */
+static inline bool cost_range_drawn(const struct cost_range *r)
+{
+	return r->hi > r->lo;
+}
+
 /* Cost draws (docs/hardware.md, "Uncertainty"): draw @draw sets every cost
  * with a range to lo + u (hi - lo), rounded to the picosecond, where u in
  * [0, 1) is the first uniform of the random stream "cost_draw.<draw>.<key>"
