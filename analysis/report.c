@@ -1,4 +1,5 @@
 #include "report.h"
+#include "change.h"
 #include "sim_engine.h"
 #include "version.h"
 #include <math.h>
@@ -124,6 +125,44 @@ static void variant_body(json_t *v, const char *sort, GString *out)
 	report_cachelines(v, out);
 }
 
+/* "variant NAME (5 replicas)", "variant NAME (1 replica, 20 cost draws)" */
+static char *variant_title(json_t *v)
+{
+	int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
+	size_t draws = json_array_size(json_object_get(v, "draws"));
+	GString *t = g_string_new(NULL);
+	g_string_printf(t, "variant %s (%d replica%s", json_string_value(json_object_get(v, "name")),
+			replicas, replicas == 1 ? "" : "s");
+	if (draws)
+		g_string_append_printf(t, ", %zu cost draw%s", draws, draws == 1 ? "" : "s");
+	g_string_append_c(t, ')');
+	return g_string_free(t, FALSE);
+}
+
+/* The comparison of the variants; with cost draws, their changes table. */
+static void report_comparison(json_t *variants, GPtrArray *sections)
+{
+	size_t draws = change_draws(variants);
+	char *title = g_strdup_printf(
+		"comparison (baseline first; positive %% = better; *...* = significant%s)",
+		draws ? ": Welch's t-test p < 0.05 across seeds, and the change's interval across "
+			"cost draws excludes 0"
+		      : ", Welch's t-test p < 0.05");
+	struct report_section *s = report_section_add(sections, title);
+	report_compare(variants, s->body);
+	g_string_append(s->body, "\n");
+	report_duration(variants, s->body);
+	if (draws) {
+		char *t = g_strdup_printf("changes against %s, across seeds and %zu cost draws",
+					  json_string_value(json_object_get(
+						  json_array_get(variants, 0), "name")),
+					  draws);
+		report_changes(variants, report_section_add(sections, t)->body);
+		g_free(t);
+	}
+	g_free(title);
+}
+
 GPtrArray *report_sections(json_t *result, const char *sort)
 {
 	GPtrArray *sections = report_sections_new();
@@ -136,21 +175,12 @@ GPtrArray *report_sections(json_t *result, const char *sort)
 	size_t i;
 	json_t *v;
 	json_array_foreach (variants, i, v) {
-		int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
-		char *title = g_strdup_printf("variant %s (%d replica%s)",
-					      json_string_value(json_object_get(v, "name")), replicas,
-					      replicas == 1 ? "" : "s");
+		char *title = variant_title(v);
 		variant_body(v, sort, report_section_add(sections, title)->body);
 		g_free(title);
 	}
-	if (json_array_size(variants) >= 2) {
-		struct report_section *s = report_section_add(
-			sections, "comparison (baseline first; positive % = better; *...* = "
-				  "significant, Welch's t-test p < 0.05)");
-		report_compare(variants, s->body);
-		g_string_append(s->body, "\n");
-		report_duration(variants, s->body);
-	}
+	if (json_array_size(variants) >= 2)
+		report_comparison(variants, sections);
 	return sections;
 }
 

@@ -1,7 +1,9 @@
 /* The mmtests-style comparison (compare-kernels.sh): one column per variant,
  * baseline first, each value followed by its change in percent where
  * positive is better; the main row's parentheses become asterisks when
- * Welch's t-test finds the difference significant at 95%. */
+ * the change is significant (change.h: Welch's t-test at 95%, and with
+ * cost draws, outside model uncertainty). */
+#include "change.h"
 #include "metrics.h"
 #include "report.h"
 #include "result.h"
@@ -38,15 +40,6 @@ static double row_value(const struct stats_summary *s, enum row r, bool hmean)
 	return 0;
 }
 
-/* Change against the baseline, positive = better. */
-static double gain(double base, double v, bool higher_is_better)
-{
-	if (base == 0)
-		return 0;
-	double g = higher_is_better ? v * 100 / base - 100 : 100 - v * 100 / base;
-	return fabs(g) < 0.005 ? 0 : g; /* no "-0.00%" */
-}
-
 /* A "*_ns" metric is shown in the unit its baseline mean reads best in. */
 static char *display_name(const char *metric, double baseline, double *scale)
 {
@@ -58,47 +51,57 @@ static char *display_name(const char *metric, double baseline, double *scale)
 	return g_strdup_printf("%.*s (%s)", (int)strlen(metric) - 3, metric, unit);
 }
 
-static void compare_metric(json_t *variants, const char *metric, GString *out)
+static const char *const row_names[ROW_N] = {"Min",	 "Amean",     "Stddev",	   "CoeffVar",
+					     "Max",	 "BAmean-50", "BAmean-95", "BAmean-99"};
+
+/* The rows of @metric: @s[i] the summary of variant i's samples, @sig[i]
+ * whether its change is significant. */
+static void compare_rows(const struct run_metric *d, const char *label,
+			 const struct stats_summary *s, const bool *sig, size_t nv, GString *out)
 {
-	const struct run_metric *d = run_metric_find(metric);
-	size_t nv = json_array_size(variants);
-	struct stats_summary *s = g_new0(struct stats_summary, nv);
-	double **x = g_new0(double *, nv);
-	size_t *n = g_new0(size_t, nv);
-	double scale = 1;
-	char *label = NULL;
-	for (size_t i = 0; i < nv; i++) {
-		x[i] = result_samples(json_array_get(variants, i), metric, &n[i]);
-		if (i == 0) {
-			stats_summarise(x[0], n[0], !d->higher_is_better, &s[0]);
-			label = display_name(metric, s[0].amean, &scale);
-		}
-		for (size_t k = 0; k < n[i]; k++)
-			x[i][k] /= scale;
-		stats_summarise(x[i], n[i], !d->higher_is_better, &s[i]);
-	}
-	static const char *const names[ROW_N] = {"Min",   "Amean",     "Stddev",    "CoeffVar",
-						 "Max",   "BAmean-50", "BAmean-95", "BAmean-99"};
 	for (int r = 0; r < ROW_N; r++) {
-		const char *row_label = r == ROW_MEAN && d->higher_is_better ? "Hmean" : names[r];
+		const char *row_label = r == ROW_MEAN && d->higher_is_better ? "Hmean" : row_names[r];
 		bool dispersion = r == ROW_STDDEV || r == ROW_COEFFVAR;
 		g_string_append_printf(out, "%-10s%-26s", row_label, label);
 		double base = row_value(&s[0], r, d->higher_is_better);
 		for (size_t i = 0; i < nv; i++) {
 			double v = row_value(&s[i], r, d->higher_is_better);
-			double g = gain(base, v, dispersion ? false : d->higher_is_better);
-			bool sig = r == ROW_MEAN && i > 0 &&
-				   stats_welch_p(x[0], n[0], x[i], n[i]) < 0.05;
-			g_string_append_printf(out, " %12.2f %s%7.2f%%%s", v, sig ? "*" : "(", g,
-					       sig ? "*" : ")");
+			double g = change_pct(base, v, dispersion ? false : d->higher_is_better);
+			bool star = r == ROW_MEAN && sig[i];
+			g_string_append_printf(out, " %12.2f %s%7.2f%%%s", v, star ? "*" : "(", g,
+					       star ? "*" : ")");
 		}
 		g_string_append_c(out, '\n');
 	}
-	for (size_t i = 0; i < nv; i++)
-		g_free(x[i]);
+}
+
+static void compare_metric(json_t *variants, const char *metric, GString *out)
+{
+	const struct run_metric *d = run_metric_find(metric);
+	size_t nv = json_array_size(variants);
+	struct stats_summary *s = g_new0(struct stats_summary, nv);
+	bool *sig = g_new0(bool, nv);
+	double scale = 1;
+	char *label = NULL;
+	for (size_t i = 0; i < nv; i++) {
+		json_t *v = json_array_get(variants, i);
+		size_t n;
+		double *x = result_samples(v, metric, &n);
+		if (i == 0) {
+			stats_summarise(x, n, !d->higher_is_better, &s[0]);
+			label = display_name(metric, s[0].amean, &scale);
+		}
+		for (size_t k = 0; k < n; k++)
+			x[k] /= scale;
+		stats_summarise(x, n, !d->higher_is_better, &s[i]);
+		struct change c;
+		change_of(json_array_get(variants, 0), v, metric, &c);
+		sig[i] = i > 0 && c.significant;
+		g_free(x);
+	}
+	compare_rows(d, label, s, sig, nv, out);
 	g_free(label);
-	g_free(x);
-	g_free(n);
+	g_free(sig);
 	g_free(s);
 }
 

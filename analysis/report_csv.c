@@ -98,27 +98,51 @@ static void replica_rows(struct row_ctx *c, json_t *rep)
 	class_rows(c, rep, "cachelines", "line", line_cols, G_N_ELEMENTS(line_cols));
 }
 
-/* The rows of one result document (a sweep point's: @point, @values). */
+/* The rows of @rep, a run of variant @v: its replica column is @replica
+ * ("0", "1" ... or "d0", "d1" ... for cost draws). */
+static void run_rows(struct row_ctx *c, json_t *result, json_int_t point, json_t *values,
+		     json_t *v, const char *replica, json_t *rep)
+{
+	size_t k;
+	json_t *x;
+	g_string_truncate(c->prefix, 0);
+	field(c->prefix, json_string_value(json_object_get(result, "scenario")), false);
+	char num[32];
+	g_snprintf(num, sizeof(num), "%lld", (long long)point);
+	field(c->prefix, num, false);
+	json_array_foreach (values, k, x)
+		value_field(c->prefix, x, false);
+	field(c->prefix, json_string_value(json_object_get(v, "name")), false);
+	field(c->prefix, replica, false);
+	value_field(c->prefix, json_object_get(rep, "seed"), false);
+	replica_rows(c, rep);
+	const char *key;
+	json_object_foreach (json_object_get(rep, "cost_draw"), key, x) {
+		char *m = g_strdup_printf("cost:%s", key);
+		row(c, m, x);
+		g_free(m);
+	}
+}
+
+/* The rows of one result document (a sweep point's: @point, @values):
+ * each variant's replicas, then its cost draws. */
 static void result_rows(GString *out, json_t *result, json_int_t point, json_t *values)
 {
 	struct row_ctx c = {out, g_string_new(NULL)};
-	size_t i, r, k;
-	json_t *v, *rep, *x;
-	json_array_foreach (json_object_get(result, "variants"), i, v)
+	size_t i, r;
+	json_t *v, *rep;
+	json_array_foreach (json_object_get(result, "variants"), i, v) {
 		json_array_foreach (json_object_get(v, "per_replica"), r, rep) {
-			g_string_truncate(c.prefix, 0);
-			field(c.prefix, json_string_value(json_object_get(result, "scenario")), false);
-			char num[32];
-			g_snprintf(num, sizeof(num), "%lld", (long long)point);
-			field(c.prefix, num, false);
-			json_array_foreach (values, k, x)
-				value_field(c.prefix, x, false);
-			field(c.prefix, json_string_value(json_object_get(v, "name")), false);
-			g_snprintf(num, sizeof(num), "%zu", r);
-			field(c.prefix, num, false);
-			value_field(c.prefix, json_object_get(rep, "seed"), false);
-			replica_rows(&c, rep);
+			char replica[32];
+			g_snprintf(replica, sizeof(replica), "%zu", r);
+			run_rows(&c, result, point, values, v, replica, rep);
 		}
+		json_array_foreach (json_object_get(v, "draws"), r, rep) {
+			char replica[32];
+			g_snprintf(replica, sizeof(replica), "d%zu", r);
+			run_rows(&c, result, point, values, v, replica, rep);
+		}
+	}
 	g_string_free(c.prefix, TRUE);
 }
 

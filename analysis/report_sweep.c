@@ -2,6 +2,7 @@
  * variant with the 95% confidence interval and the change against the
  * baseline; then each point's mmtests comparison. `memcgsim report --point`
  * gives one point's full report (lock tables, per cgroup). */
+#include "change.h"
 #include "metrics.h"
 #include "report.h"
 #include "result.h"
@@ -12,6 +13,8 @@
 
 #define LABEL_W 28
 #define CELL_W 34
+#define CELL_DRAWS_W 52 /* with the change's interval across cost draws */
+#define NOTE_W 100
 
 /* The unit a time metric reads best in over all points. */
 static double metric_scale(json_t *points, const char *metric, const char **unit)
@@ -33,26 +36,59 @@ static double metric_scale(json_t *points, const char *metric, const char **unit
 	return report_unit(top, unit);
 }
 
-static void metric_cell(GString *out, json_t *base, json_t *var, const char *metric, double scale)
+/* A variant's cell at a point: its mean +- 95% CI and its change against
+ * the baseline (*...* when significant), then, with cost draws, the
+ * change's interval across them. True when that interval covers 0. */
+static bool metric_cell(GString *out, json_t *base, json_t *var, const char *metric, double scale,
+			int width)
 {
 	const struct run_metric *d = run_metric_find(metric);
-	size_t nb, nv;
-	double *xb = result_samples(base, metric, &nb), *xv = result_samples(var, metric, &nv);
-	struct stats_summary sb, sv;
-	stats_summarise(xb, nb, !d->higher_is_better, &sb);
+	size_t nv;
+	double *xv = result_samples(var, metric, &nv);
+	struct stats_summary sv;
 	stats_summarise(xv, nv, !d->higher_is_better, &sv);
-	double mb = d->higher_is_better ? sb.hmean : sb.amean;
-	double mv = d->higher_is_better ? sv.hmean : sv.amean;
-	double g = mb == 0 ? 0 : d->higher_is_better ? mv * 100 / mb - 100 : 100 - mv * 100 / mb;
-	if (fabs(g) < 0.005)
-		g = 0;
-	bool sig = base != var && stats_welch_p(xb, nb, xv, nv) < 0.05;
-	char cell[96];
-	g_snprintf(cell, sizeof(cell), "%.4g +- %.2g %s%7.2f%%%s", mv / scale,
-		   stats_ci95(xv, nv) / scale, sig ? "*" : "(", g, sig ? "*" : ")");
-	g_string_append_printf(out, " %*s", CELL_W, cell);
-	g_free(xb);
+	struct change c;
+	change_of(base, var, metric, &c);
+	bool sig = base != var && c.significant;
+	GString *cell = g_string_new(NULL);
+	g_string_printf(cell, "%.4g +- %.2g %s%7.2f%%%s",
+			(d->higher_is_better ? sv.hmean : sv.amean) / scale,
+			stats_ci95(xv, nv) / scale, sig ? "*" : "(", c.pct, sig ? "*" : ")");
+	if (c.draws && base != var)
+		g_string_append_printf(cell, " [%.2f%%, %.2f%%]", c.draws_lo, c.draws_hi);
+	g_string_append_printf(out, " %*s", width, cell->str);
+	g_string_free(cell, TRUE);
 	g_free(xv);
+	return base != var && c.within_model;
+}
+
+/* The most cost draws a variant has at any point (0: none). */
+static size_t sweep_draws(json_t *points)
+{
+	size_t most = 0, i;
+	json_t *p;
+	json_array_foreach (points, i, p)
+		most = MAX(most, change_draws(result_point_variants(p)));
+	return most;
+}
+
+/* "within model uncertainty (...): b at x=1, b at x=2", wrapped. */
+static void within_model_note(GString *out, GPtrArray *within)
+{
+	if (!within->len)
+		return;
+	GString *line = g_string_new("within model uncertainty (the change's interval across cost "
+				     "draws covers 0):");
+	for (guint i = 0; i < within->len; i++) {
+		const char *item = within->pdata[i];
+		if (line->len + strlen(item) + 2 > NOTE_W) {
+			g_string_append_printf(out, "%s\n", line->str);
+			g_string_assign(line, "   ");
+		}
+		g_string_append_printf(line, " %s%s", item, i + 1 < within->len ? "," : "");
+	}
+	g_string_append_printf(out, "%s\n", line->str);
+	g_string_free(line, TRUE);
 }
 
 /* The longest point label's, at least LABEL_W. */
@@ -73,21 +109,49 @@ static void metric_table(json_t *points, const char *metric, GString *out)
 	double scale = metric_scale(points, metric, &unit);
 	size_t i, v;
 	json_t *p, *var;
-	int width = label_width(points);
+	int width = label_width(points), cell_w = sweep_draws(points) ? CELL_DRAWS_W : CELL_W;
+	GPtrArray *within = g_ptr_array_new_with_free_func(g_free);
 	g_string_append_printf(out, "%-*s", width, "");
 	json_array_foreach (result_point_variants(json_array_get(points, 0)), v, var)
-		g_string_append_printf(out, " %*s", CELL_W, json_string_value(json_object_get(var, "name")));
+		g_string_append_printf(out, " %*s", cell_w, json_string_value(json_object_get(var, "name")));
 	g_string_append_c(out, '\n');
 	json_array_foreach (points, i, p) {
-		g_string_append_printf(out, "%-*s", width,
-				       json_string_value(json_object_get(p, "label")));
+		const char *label = json_string_value(json_object_get(p, "label"));
+		g_string_append_printf(out, "%-*s", width, label);
 		json_t *vars = result_point_variants(p);
 		json_array_foreach (vars, v, var)
-			metric_cell(out, json_array_get(vars, 0), var, metric, scale);
+			if (metric_cell(out, json_array_get(vars, 0), var, metric, scale, cell_w))
+				g_ptr_array_add(within, g_strdup_printf(
+								"%s at %s",
+								json_string_value(json_object_get(var, "name")),
+								label));
 		g_string_append_c(out, '\n');
 	}
 	if (*unit)
 		g_string_append_printf(out, "(values in %s)\n", unit);
+	within_model_note(out, within);
+	g_ptr_array_free(within, TRUE);
+}
+
+/* A metric's section title: what its cells say. */
+static char *metric_title(json_t *points, const char *metric, const char *base)
+{
+	return g_strdup_printf("%s by point: mean +- 95%% CI (change against %s%s; *...* = "
+			       "significant)",
+			       metric, base, sweep_draws(points) ? " [across cost draws]" : "");
+}
+
+/* With cost draws, what the cells' intervals and markers mean. */
+static void draws_legend(size_t draws, GString *out)
+{
+	g_string_append_printf(out,
+			       "Cost draws: %zu runs a variant and point with every cost that has a "
+			       "preset range drawn from it,\nthe same draws for every variant. "
+			       "[lo, hi]: the %s of the %zu paired changes (2.5th-97.5th\n"
+			       "percentile from %d draws on); within model uncertainty when it "
+			       "covers 0.\n*...* = significant: Welch's t-test p < 0.05 across "
+			       "seeds, and [lo, hi] excludes 0.\n",
+			       draws, change_draws_spread(draws), draws, STATS_SPREAD95_MIN);
 }
 
 static void header(json_t *sweep, GString *out)
@@ -112,8 +176,19 @@ static void header(json_t *sweep, GString *out)
 				       json_array_size(json_object_get(p, "values")));
 		g_free(paths);
 	}
-	g_string_append_printf(out, "Grid: %zu points x %zu variants x %zu replicas = %zu runs\n",
-			       json_array_size(points), nv, reps, json_array_size(points) * nv * reps);
+	size_t draws = sweep_draws(points);
+	if (!draws)
+		g_string_append_printf(out, "Grid: %zu points x %zu variants x %zu replicas = %zu runs\n",
+				       json_array_size(points), nv, reps,
+				       json_array_size(points) * nv * reps);
+	else
+		g_string_append_printf(out,
+				       "Grid: %zu points x %zu variants x (%zu replicas + %zu cost "
+				       "draws) = %zu runs\n",
+				       json_array_size(points), nv, reps, draws,
+				       json_array_size(points) * nv * (reps + draws));
+	if (draws)
+		draws_legend(draws, out);
 }
 
 GPtrArray *report_sweep_sections(json_t *sweep)
@@ -130,9 +205,7 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 	GPtrArray *keys = metric_sweep_keys(base);
 	for (guint n = 0; n < keys->len; n++) {
 		const char *k = keys->pdata[n];
-		char *title = g_strdup_printf("%s by point: mean +- 95%% CI (change against %s; "
-					      "*...* = significant)",
-					      k, json_string_value(json_object_get(base, "name")));
+		char *title = metric_title(points, k, json_string_value(json_object_get(base, "name")));
 		metric_table(points, k, report_section_add(sections, title)->body);
 		g_free(title);
 	}
@@ -151,6 +224,10 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 			g_string_append_c(body, '\n');
 		}
 		report_duration(vars, body);
+		if (change_draws(vars) && json_array_size(vars) >= 2) {
+			g_string_append_c(body, '\n');
+			report_changes(vars, body);
+		}
 	}
 	return sections;
 }

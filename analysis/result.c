@@ -442,9 +442,16 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 	return v;
 }
 
-double *result_samples(json_t *variant, const char *key, size_t *n)
+void result_variant_draws(json_t *variant, json_t *draws)
 {
-	json_t *per = json_object_get(variant, "per_replica");
+	if (json_array_size(draws))
+		json_object_set_new(variant, "draws", per_replica(draws));
+}
+
+/* The values of @key in the runs of @variant's array @runs. */
+static double *samples_of(json_t *variant, const char *runs, const char *key, size_t *n)
+{
+	json_t *per = json_object_get(variant, runs);
 	*n = json_array_size(per);
 	double *x = g_new0(double, *n ? *n : 1);
 	bool cpu = g_str_has_prefix(key, "cpu_time_ns.");
@@ -455,6 +462,16 @@ double *result_samples(json_t *variant, const char *key, size_t *n)
 							       key + strlen("cpu_time_ns.")))
 			   : json_number_value(json_object_get(json_object_get(r, "metrics"), key));
 	return x;
+}
+
+double *result_samples(json_t *variant, const char *key, size_t *n)
+{
+	return samples_of(variant, "per_replica", key, n);
+}
+
+double *result_draw_samples(json_t *variant, const char *key, size_t *n)
+{
+	return samples_of(variant, "draws", key, n);
 }
 
 json_t *result_document(json_t *base, json_t *variants)

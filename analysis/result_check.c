@@ -103,11 +103,18 @@ static bool replica(struct check *c, json_t *r)
 	       each(c, r, "locks", lock, true) && each(c, r, "cachelines", line_class, false);
 }
 
+/* A cost draw's run: a replica with the costs it drew. */
+static bool draw(struct check *c, json_t *r)
+{
+	return replica(c, r) && numbers(c, r, "cost_draw");
+}
+
 static bool variant(struct check *c, json_t *v)
 {
 	return member(c, v, "name", is_string, "a string", true) &&
 	       member(c, v, "description", is_string, "a string", false) &&
 	       replica(c, v) && each(c, v, "per_replica", replica, true) &&
+	       each(c, v, "draws", draw, false) &&
 	       (json_array_size(json_object_get(v, "per_replica")) > 0 ||
 		fail(c, "per_replica", "at least one replica")) &&
 	       member(c, v, "memcg", is_object, "an object", false) &&

@@ -33,7 +33,7 @@ static void child_main(const struct runner_job *j)
 	bool violation = false;
 	if (j->trace)
 		sim_trace_begin(j->trace, j->trace_pid);
-	json_t *r = run_simulate(j->config, j->seed, &violation);
+	json_t *r = run_simulate(j->config, j->seed, j->drawn ? &j->draw : NULL, &violation);
 	if (j->trace)
 		sim_trace_end();
 	int rc = j->dest ? write_run_file(j, r, violation) : json_dump_file(r, j->path, JSON_COMPACT);
@@ -128,7 +128,16 @@ json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *vio
 	return j.result;
 }
 
-/* runner_run's jobs: each variant's replicas, variant by variant. */
+struct runner_job runner_draw_job(const struct scenario_variant *v, int d)
+{
+	return (struct runner_job){.config = v->config,
+				   .seed = scenario_draw_seed(v->draw_seed, d),
+				   .drawn = true,
+				   .draw = {v->draw_seed, d}};
+}
+
+/* runner_run's jobs: each variant's replicas then its cost draws, variant
+ * by variant. */
 struct variant_jobs {
 	GArray *jobs;	   /* struct runner_job */
 	GArray *owner;	   /* the variant of each job */
@@ -160,6 +169,11 @@ static void variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc
 			g_array_append_val(vj->jobs, j);
 			g_array_append_val(vj->owner, i);
 		}
+		for (int d = 0; d < v->draws; d++) {
+			struct runner_job j = runner_draw_job(v, d);
+			g_array_append_val(vj->jobs, j);
+			g_array_append_val(vj->owner, i);
+		}
 	}
 }
 
@@ -173,13 +187,16 @@ static json_t *variant_results(const struct variant_jobs *vj, const struct scena
 	for (guint k = 0; k < vj->jobs->len;) {
 		guint vi = g_array_index(vj->owner, guint, k);
 		const struct scenario_variant *v = sc->variants->pdata[vi];
-		json_t *reps = json_array();
+		json_t *reps = json_array(), *draws = json_array();
 		for (; k < vj->jobs->len && g_array_index(vj->owner, guint, k) == vi; k++) {
 			*violation |= js[k].violation;
-			json_array_append(reps, js[k].result);
+			json_array_append(js[k].drawn ? draws : reps, js[k].result);
 		}
-		json_array_append_new(variants, result_variant(v->name, v->description, reps));
+		json_t *vr = result_variant(v->name, v->description, reps);
+		result_variant_draws(vr, draws);
+		json_array_append_new(variants, vr);
 		json_decref(reps);
+		json_decref(draws);
 	}
 	return variants;
 }

@@ -43,19 +43,58 @@ void stats_summarise(const double *x, size_t n, bool lower_is_better, struct sta
 	g_free(y);
 }
 
-double stats_welch_p(const double *a, size_t na, const double *b, size_t nb)
+/* Welch's statistics of mean(b) - mean(a): the difference, its standard
+ * error and the Welch-Satterthwaite degrees of freedom; false when they are
+ * undefined (fewer than 2 samples in either). */
+struct welch {
+	double diff, se, df;
+};
+
+static bool welch(const double *a, size_t na, const double *b, size_t nb, struct welch *w)
 {
 	if (na < 2 || nb < 2)
-		return 1;
-	double ma = gsl_stats_mean(a, 1, na), mb = gsl_stats_mean(b, 1, nb);
+		return false;
 	double va = gsl_stats_variance(a, 1, na) / (double)na;
 	double vb = gsl_stats_variance(b, 1, nb) / (double)nb;
-	if (va + vb == 0)
-		return ma == mb ? 1 : 0;
-	double t = (ma - mb) / sqrt(va + vb);
-	double df = (va + vb) * (va + vb) /
-		    (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
-	return 2 * gsl_cdf_tdist_Q(fabs(t), df);
+	w->diff = gsl_stats_mean(b, 1, nb) - gsl_stats_mean(a, 1, na);
+	w->se = sqrt(va + vb);
+	w->df = va + vb == 0 ? 0
+			     : (va + vb) * (va + vb) /
+				       (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	return true;
+}
+
+double stats_welch_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct welch w;
+	if (!welch(a, na, b, nb, &w))
+		return 1;
+	if (w.se == 0)
+		return w.diff == 0 ? 1 : 0;
+	return 2 * gsl_cdf_tdist_Q(fabs(w.diff / w.se), w.df);
+}
+
+bool stats_welch_ci95(const double *a, size_t na, const double *b, size_t nb, double *lo,
+		      double *hi)
+{
+	struct welch w;
+	if (!welch(a, na, b, nb, &w))
+		return false;
+	double half = w.se == 0 ? 0 : gsl_cdf_tdist_Qinv(0.025, w.df) * w.se;
+	*lo = w.diff - half;
+	*hi = w.diff + half;
+	return true;
+}
+
+bool stats_spread95(const double *x, size_t n, double *lo, double *hi)
+{
+	double *y = g_memdup2(x, n * sizeof(double));
+	gsl_sort(y, 1, n);
+	bool percentiles = n >= STATS_SPREAD95_MIN;
+	*lo = percentiles ? gsl_stats_quantile_from_sorted_data(y, 1, n, 0.025) : y[0];
+	*hi = percentiles ? gsl_stats_quantile_from_sorted_data(y, 1, n, 0.975) : y[n - 1];
+	g_free(y);
+	return percentiles;
 }
 
 double stats_ci95(const double *x, size_t n)

@@ -13,9 +13,10 @@
 
 struct run {
 	guint point, variant;
-	int replica;
+	int replica; /* or the cost draw, when drawn */
+	bool drawn;
 	uint64_t seed;
-	char *name; /* pPPPP-vVV-rRRR */
+	char *name; /* pPPPP-vVV-rRRR, or pPPPP-vVV-dDDDD for a cost draw */
 };
 
 struct sweep_plan {
@@ -198,14 +199,19 @@ static bool plan_grid(struct sweep_plan *pl, const char *text, gsize len, char *
 	return ok;
 }
 
-/* Grid point @p's runs: each variant's replicas. */
+/* Grid point @p's runs: each variant's replicas, then its cost draws. */
 static void plan_runs(struct sweep_plan *pl, const struct scenario *at, size_t p)
 {
 	for (guint v = 0; v < at->variants->len; v++) {
 		const struct scenario_variant *sv = at->variants->pdata[v];
 		for (int r = 0; r < sv->replicas; r++) {
-			struct run run = {(guint)p, v, r, scenario_replica_seed(sv->seed, r),
+			struct run run = {(guint)p, v, r, false, scenario_replica_seed(sv->seed, r),
 					  g_strdup_printf("p%04zu-v%02u-r%03d", p, v, r)};
+			g_array_append_val(pl->runs, run);
+		}
+		for (int d = 0; d < sv->draws; d++) {
+			struct run run = {(guint)p, v, d, true, scenario_draw_seed(sv->draw_seed, d),
+					  g_strdup_printf("p%04zu-v%02u-d%04d", p, v, d)};
 			g_array_append_val(pl->runs, run);
 		}
 	}
@@ -340,39 +346,58 @@ static gint by_name(gconstpointer a, gconstpointer b)
 /* The replica results of each point and variant, read from the run files. */
 struct replicas {
 	size_t np, nv;
-	json_t ***of;	/* [point][variant]: array of results, replica 0 first */
-	size_t missing; /* runs without a file */
-	bool violation; /* a run reported a failure */
+	json_t ***of;	 /* [point][variant]: array of results, replica 0 first */
+	json_t ***draws; /* [point][variant]: the cost draws' results, draw 0 first */
+	size_t missing;	 /* runs without a file */
+	bool violation;	 /* a run reported a failure */
 };
+
+static json_t ***replicas_table(size_t np, size_t nv)
+{
+	json_t ***t = g_new0(json_t **, np);
+	for (size_t p = 0; p < np; p++) {
+		t[p] = g_new0(json_t *, nv);
+		for (size_t v = 0; v < nv; v++)
+			t[p][v] = json_array();
+	}
+	return t;
+}
+
+/* Where run file @name belongs (pPPPP-vVV-rRRR.json or pPPPP-vVV-dDDDD.json),
+ * and its index there; NULL for a name of neither shape. */
+static json_t *replicas_slot(const struct replicas *rs, const char *name, size_t *index)
+{
+	unsigned p, v, i;
+	char kind;
+	if (sscanf(name, "p%4u-v%2u-%c%4u.json", &p, &v, &kind, &i) != 4 || p >= rs->np ||
+	    v >= rs->nv || (kind != 'r' && kind != 'd'))
+		return NULL;
+	*index = i;
+	return kind == 'r' ? rs->of[p][v] : rs->draws[p][v];
+}
 
 static void replicas_gather(struct replicas *rs, const char *dir, json_t *m)
 {
 	rs->np = json_array_size(json_object_get(m, "points"));
 	rs->nv = json_array_size(json_object_get(m, "variants"));
-	rs->of = g_new0(json_t **, rs->np);
-	for (size_t p = 0; p < rs->np; p++) {
-		rs->of[p] = g_new0(json_t *, rs->nv);
-		for (size_t v = 0; v < rs->nv; v++)
-			rs->of[p][v] = json_array();
-	}
+	rs->of = replicas_table(rs->np, rs->nv);
+	rs->draws = replicas_table(rs->np, rs->nv);
 	rs->missing = (size_t)json_integer_value(json_object_get(m, "runs"));
 	rs->violation = false;
 	char *runs = g_build_filename(dir, "runs", NULL);
 	GPtrArray *names = run_files(runs);
-	g_ptr_array_sort(names, by_name); /* pPPPP-vVV-rRRR: run order */
+	g_ptr_array_sort(names, by_name); /* pPPPP-vVV-dDDDD, then -rRRR: run order in each */
 	for (guint i = 0; i < names->len; i++) {
-		unsigned p, v, r;
-		if (sscanf(names->pdata[i], "p%4u-v%2u-r%3u.json", &p, &v, &r) != 3 ||
-		    p >= rs->np || v >= rs->nv)
-			continue;
-		char *path = g_build_filename(runs, names->pdata[i], NULL);
-		json_t *run = json_load_file(path, 0, NULL);
+		size_t index;
+		json_t *slot = replicas_slot(rs, names->pdata[i], &index);
+		char *path = slot ? g_build_filename(runs, names->pdata[i], NULL) : NULL;
+		json_t *run = path ? json_load_file(path, 0, NULL) : NULL;
 		g_free(path);
 		if (!run)
 			continue;
 		rs->violation |= json_is_true(json_object_get(run, "violation"));
-		if (json_array_size(rs->of[p][v]) == r) /* replicas in order, from 0 */
-			json_array_append(rs->of[p][v], json_object_get(run, "result"));
+		if (json_array_size(slot) == index) /* in order, from 0 */
+			json_array_append(slot, json_object_get(run, "result"));
 		json_decref(run);
 		rs->missing--;
 	}
@@ -380,14 +405,20 @@ static void replicas_gather(struct replicas *rs, const char *dir, json_t *m)
 	g_free(runs);
 }
 
+static void replicas_table_free(json_t ***t, size_t np, size_t nv)
+{
+	for (size_t p = 0; p < np; p++) {
+		for (size_t v = 0; v < nv; v++)
+			json_decref(t[p][v]);
+		g_free(t[p]);
+	}
+	g_free(t);
+}
+
 static void replicas_free(struct replicas *rs)
 {
-	for (size_t p = 0; p < rs->np; p++) {
-		for (size_t v = 0; v < rs->nv; v++)
-			json_decref(rs->of[p][v]);
-		g_free(rs->of[p]);
-	}
-	g_free(rs->of);
+	replicas_table_free(rs->of, rs->np, rs->nv);
+	replicas_table_free(rs->draws, rs->np, rs->nv);
 }
 
 /* Point @p of the sweep's result: its variants' aggregates. */
@@ -398,7 +429,9 @@ static json_t *result_point(json_t *m, const struct replicas *rs, size_t p, json
 		json_t *vm = json_array_get(json_object_get(m, "variants"), v);
 		const char *name = json_string_value(json_object_get(vm, "name"));
 		const char *description = json_string_value(json_object_get(vm, "description"));
-		json_array_append_new(variants, result_variant(name, description, rs->of[p][v]));
+		json_t *vr = result_variant(name, description, rs->of[p][v]);
+		result_variant_draws(vr, rs->draws[p][v]);
+		json_array_append_new(variants, vr);
 	}
 	return json_pack("{s:I, s:O, s:o, s:o}", "index", (json_int_t)p, "label",
 			 json_array_get(json_object_get(m, "points"), p), "values",
@@ -487,10 +520,13 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
 		}
 		const struct scenario *sc = point_scenario(pl, r->point);
 		const struct scenario_variant *v = sc->variants->pdata[r->variant];
-		struct runner_job j = {.config = v->config, .seed = r->seed, .dest = path};
+		struct runner_job j = r->drawn ? runner_draw_job(v, r->replica)
+					       : (struct runner_job){.config = v->config, .seed = r->seed};
+		j.dest = path;
 		j.meta = json_pack("{s:s, s:I, s:I, s:s, s:i, s:I}", "run_name", r->name, "point",
 				   (json_int_t)r->point, "variant", (json_int_t)r->variant, "variant_name",
-				   v->name, "replica", r->replica, "seed", (json_int_t)r->seed);
+				   v->name, r->drawn ? "draw" : "replica", r->replica, "seed",
+				   (json_int_t)r->seed);
 		g_array_append_val(jobs, j);
 	}
 	return jobs;

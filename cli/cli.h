@@ -8,6 +8,7 @@
 
 #define EXIT_VIOLATION 1
 #define EXIT_USAGE 2
+#define CLI_DRAW_COSTS_UNSET G_MININT
 
 struct cli {
 	char **sets;
@@ -19,6 +20,7 @@ struct cli {
 	int jobs;
 	char *trace;
 	char *trace_window;
+	int draw_costs; /* CLI_DRAW_COSTS_UNSET: the scenario's */
 	/* sweep, merge, report */
 	char **params;
 	int replicas;
@@ -34,8 +36,11 @@ struct cli {
 int cmd_sweep(struct cli *c);
 int cmd_merge(struct cli *c);
 int cmd_report(struct cli *c);
-/* The overrides, with --seed N as one more "seed=N"; NULL-terminated. */
+/* The overrides, with --seed N as one more "seed=N" and --draw-costs N as
+ * "draw_costs=N"; NULL-terminated. */
 GPtrArray *cli_collect_sets(struct cli *c);
+/* Is --draw-costs absent or in range? False, having said why, when not. */
+bool cli_draw_costs_valid(const struct cli *c);
 /* Print @err after @prefix ("memcgsim: "; "" for an error in the input,
  * which begins with where it is: "FILE:LINE:COL: ..."), free it, and return
  * the exit status for it: EXIT_USAGE for bad input (MCS_ERROR_INPUT),

@@ -61,6 +61,8 @@ int cmd_sweep(struct cli *c)
 		fprintf(stderr, "memcgsim: --replicas: expected 1 to 100, got %d\n", c->replicas);
 		return EXIT_USAGE;
 	}
+	if (!cli_draw_costs_valid(c))
+		return EXIT_USAGE;
 	if (c->shard && !parse_shard(c->shard, &o.shard_k, &o.shard_n)) {
 		fprintf(stderr, "memcgsim: --shard: expected K/N with 1 <= K <= N, got \"%s\"\n",
 			c->shard);

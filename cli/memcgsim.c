@@ -46,8 +46,20 @@ GPtrArray *cli_collect_sets(struct cli *c)
 		g_ptr_array_add(sets, g_strdup(*s));
 	if (c->seed)
 		g_ptr_array_add(sets, g_strdup_printf("seed=%s", c->seed));
+	if (c->draw_costs != CLI_DRAW_COSTS_UNSET)
+		g_ptr_array_add(sets, g_strdup_printf("draw_costs=%d", c->draw_costs));
 	g_ptr_array_add(sets, NULL);
 	return sets;
+}
+
+bool cli_draw_costs_valid(const struct cli *c)
+{
+	if (c->draw_costs == CLI_DRAW_COSTS_UNSET ||
+	    (c->draw_costs >= 0 && c->draw_costs <= SCENARIO_MAX_DRAWS))
+		return true;
+	fprintf(stderr, "memcgsim: --draw-costs: expected 0 to %d, got %d\n", SCENARIO_MAX_DRAWS,
+		c->draw_costs);
+	return false;
 }
 
 static struct scenario *load(struct cli *c, GError **err)
@@ -117,6 +129,8 @@ static int cmd_run(struct cli *c)
 		return EXIT_USAGE;
 	}
 	if (c->trace_window && !parse_window(c->trace_window))
+		return EXIT_USAGE;
+	if (!cli_draw_costs_valid(c))
 		return EXIT_USAGE;
 	GError *err = NULL;
 	struct scenario *sc = load(c, &err);
@@ -197,6 +211,11 @@ static struct cli cli;
 	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
 #define OPT_FILES(what)                                                                            \
 	{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli.files, NULL, what}
+#define OPT_DRAW_COSTS                                                                             \
+	{"draw-costs", 0, 0, G_OPTION_ARG_INT, &cli.draw_costs,                                    \
+	 "Also run N cost draws a variant: every cost with a preset range drawn from it, the "     \
+	 "same draws for every variant (the scenario's draw_costs)",                               \
+	 "N"}
 #define OPT_OUTPUT                                                                                 \
 	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli.output,                                     \
 	 "Write the output to FILE (atomically)", "FILE"}
@@ -216,6 +235,7 @@ static const GOptionEntry run_options[] = {
 	 "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
 	{"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli.trace_window,
 	 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
+	OPT_DRAW_COSTS,
 	{NULL}};
 static const GOptionEntry sweep_options[] = {
 	OPT_SET,
@@ -225,6 +245,7 @@ static const GOptionEntry sweep_options[] = {
 	 "PATH[,PATH...]=VALUES"},
 	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli.replicas,
 	 "Replicas per variant and point (default: the scenario's)", "R"},
+	OPT_DRAW_COSTS,
 	OPT_JOBS,
 	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The sweep's directory", "DIR"},
 	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli.resume, "Continue the sweep in DIR", NULL},
@@ -374,6 +395,7 @@ int main(int argc, char **argv_in)
 	int rc = EXIT_USAGE;
 	cli.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	cli.point = -1;
+	cli.draw_costs = CLI_DRAW_COSTS_UNSET;
 	if (!cmd)
 		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", name, usage_text);
 	else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv))

@@ -1,4 +1,5 @@
 #include "scenario.h"
+#include "cost.h"
 #include "mm.h"
 #include "scenario_parts.h"
 #include "sim_rng.h"
@@ -49,6 +50,13 @@ static const struct spec_field top_fields[] = {
 								      "with its own seed",
 					  .min = 1, .max = SCENARIO_MAX_REPLICAS},
 	 false, "1", 0},
+	{"draw_costs",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "cost draws per variant besides the replicas: runs with every "
+				     "cost that has a preset range drawn from it, the same draws for "
+				     "every variant (docs/hardware.md)",
+			      .min = 0, .max = SCENARIO_MAX_DRAWS},
+	 false, "0", 0},
 	{"machine", &scenario_machine_spec, true, NULL, 0},
 	{"workloads", &workloads_spec, true, NULL, 0},
 	{"kernel", &kernel_params_spec, false, "{}", 0},
@@ -94,6 +102,11 @@ json_t *scenario_json_schema(void)
 uint64_t scenario_replica_seed(uint64_t seed, int r)
 {
 	return r == 0 ? seed : sim_rng_mix(seed, (uint64_t)r) >> 11; /* stays below 2^53 */
+}
+
+uint64_t scenario_draw_seed(uint64_t seed, int d)
+{
+	return sim_rng_mix(seed, (1ULL << 32) + (uint64_t)d) >> 11; /* apart from the replicas' */
 }
 
 /* Overrides ------------------------------------------------------------- */
@@ -222,6 +235,8 @@ static bool build_variant(struct scenario *sc, json_t *raw, const char *name, co
 		v->description = g_strdup(desc);
 		v->seed = (uint64_t)json_integer_value(json_object_get(doc, "seed"));
 		v->replicas = (int)json_integer_value(json_object_get(doc, "replicas"));
+		v->draws = (int)json_integer_value(json_object_get(doc, "draw_costs"));
+		v->draw_seed = (uint64_t)json_integer_value(json_object_get(sc->base, "seed"));
 		v->config = cfg;
 		g_ptr_array_add(sc->variants, v);
 	}
@@ -254,6 +269,48 @@ static bool build_variants(struct scenario *sc, json_t *raw, const char *const *
 	return true;
 }
 
+static bool has_ranges(const struct run_config *cfg)
+{
+	for (int i = 0; i < COST_N; i++)
+		if (cost_range_drawn(&cfg->cost_range[i]))
+			return true;
+	return false;
+}
+
+/* Cost draws need a cost with a range to draw: a preset's, left at its
+ * value, in some variant. The error points at the base's draw_costs, or
+ * else at the first variant's that asks for draws. */
+static bool check_draws(const struct scenario *sc, json_t *raw, GError **err)
+{
+	bool want = false, ranged = false;
+	for (guint i = 0; i < sc->variants->len; i++) {
+		const struct scenario_variant *v = sc->variants->pdata[i];
+		want |= v->draws > 0;
+		ranged |= has_ranges(v->config);
+	}
+	if (!want || ranged)
+		return true;
+	json_t *parent = sc->base;
+	char *path = g_strdup("draw_costs");
+	size_t i;
+	json_t *v;
+	bool in_base = json_integer_value(json_object_get(sc->base, "draw_costs")) > 0;
+	json_array_foreach (json_object_get(raw, "variants"), i, v) {
+		json_t *set = json_object_get(v, "set");
+		if (in_base || json_integer_value(json_object_get(set, "draw_costs")) <= 0)
+			continue;
+		parent = set;
+		g_free(path);
+		path = g_strdup_printf("variants.%zu.set.draw_costs", i);
+		break;
+	}
+	spec_fail(sc->locs, parent, "draw_costs", path, err,
+		  "no cost has a range to draw from (name a machine.preset and leave its costs at "
+		  "the preset's values; docs/hardware.md)");
+	g_free(path);
+	return false;
+}
+
 struct scenario *scenario_load(const char *file, const char *text, size_t len,
 			       const char *const *sets, GError **err)
 {
@@ -282,7 +339,7 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 	if (ok) {
 		sc->base = jpos_copy(sc->locs, raw);
 		ok = complete(sc->base, sc->locs, err) && check_doc(sc->base, sc->locs, err) &&
-		     build_variants(sc, raw, sets, err);
+		     build_variants(sc, raw, sets, err) && check_draws(sc, raw, err);
 	}
 	json_decref(raw);
 	if (ok)

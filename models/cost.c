@@ -1,4 +1,7 @@
 #include "cost.h"
+#include "sim_rng.h"
+#include <glib.h>
+#include <math.h>
 
 G_STATIC_ASSERT(COST_N <= SIM_MACHINE_MAX_COSTS);
 
@@ -100,3 +103,25 @@ const struct sim_cost_desc cost_table[COST_N] = {
 				      "fitted to plain locking's non-root read-fault figure; see "
 				      "docs/calibration.md"},
 };
+
+double cost_draw_quantile(uint64_t seed, int draw, enum cost_id id)
+{
+	char *stream = g_strdup_printf("cost_draw.%d.%s", draw, cost_table[id].key);
+	struct sim_rng *rng = sim_rng_new(seed, stream);
+	double u = sim_rng_uniform01(rng);
+	sim_rng_free(rng);
+	g_free(stream);
+	return u;
+}
+
+void cost_draw(struct sim_machine *m, const struct cost_range *range, uint64_t seed, int draw)
+{
+	for (int i = 0; i < COST_N; i++) {
+		const struct cost_range *r = &range[i];
+		if (!cost_range_drawn(r))
+			continue;
+		double u = cost_draw_quantile(seed, draw, (enum cost_id)i);
+		m->cost[i] = r->lo + (sim_time_t)llround(u * (double)(r->hi - r->lo));
+	}
+	m->context_switch = m->cost[COST_CONTEXT_SWITCH];
+}

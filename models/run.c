@@ -193,12 +193,33 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 	return out;
 }
 
-json_t *run_simulate(const struct run_config *cfg, uint64_t seed, bool *violation)
+/* What a cost draw's result says of it: its index, and each cost with a
+ * range as drawn. */
+static void run_draw_json(json_t *out, const struct run_config *cfg, const struct run_draw *draw)
 {
+	json_t *costs = json_object();
+	for (int i = 0; i < COST_N; i++)
+		if (cost_range_drawn(&cfg->cost_range[i]))
+			json_object_set_new(costs, cost_table[i].key, ns(cfg->machine.cost[i]));
+	json_object_set_new(out, "draw", json_integer(draw->index));
+	json_object_set_new(out, "cost_draw", costs);
+}
+
+json_t *run_simulate(const struct run_config *cfg, uint64_t seed, const struct run_draw *draw,
+		     bool *violation)
+{
+	struct run_config drawn;
+	if (draw) { /* the run's own copy: the configuration is shared */
+		drawn = *cfg;
+		cost_draw(&drawn.machine, drawn.cost_range, draw->seed, draw->index);
+		cfg = &drawn;
+	}
 	struct run r = {.cfg = cfg};
 	run_setup(&r, seed);
 	r.completed = sim_engine_run();
 	json_t *result = run_result(&r, seed, violation);
+	if (draw)
+		run_draw_json(result, cfg, draw);
 	run_teardown(&r);
 	return result;
 }

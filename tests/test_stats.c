@@ -1,4 +1,5 @@
-/* Summary statistics and Welch's t-test against hand-computed values. */
+/* Summary statistics, Welch's t-test and interval, and the middle 95% of
+ * samples, against hand-computed values. */
 #include "stats.h"
 #include <glib.h>
 
@@ -40,10 +41,44 @@ static void test_welch(void)
 	g_assert_cmpfloat_with_epsilon(stats_ci95(c, 5), 1.9632432, 1e-6);
 }
 
+/* Welch's interval of mean(b) - mean(a), by hand: a = {1,2,3}, b = {4,5,6}:
+ * 3 -+ t(0.975, 4) sqrt(2/3) = 3 -+ 2.7764451 * 0.8164966 = 3 -+ 2.2669580. */
+static void test_welch_ci(void)
+{
+	const double a[] = {1, 2, 3}, b[] = {4, 5, 6};
+	double lo, hi;
+	g_assert_true(stats_welch_ci95(a, 3, b, 3, &lo, &hi));
+	g_assert_cmpfloat_with_epsilon(lo, 0.733042, 1e-6);
+	g_assert_cmpfloat_with_epsilon(hi, 5.266958, 1e-6);
+	const double c[] = {5, 5, 5}, d[] = {7, 7, 7};
+	g_assert_true(stats_welch_ci95(c, 3, d, 3, &lo, &hi)); /* no spread: the difference */
+	g_assert_cmpfloat(lo, ==, 2);
+	g_assert_cmpfloat(hi, ==, 2);
+	g_assert_false(stats_welch_ci95(a, 1, b, 3, &lo, &hi));
+}
+
+/* Below STATS_SPREAD95_MIN samples, min and max; from it on, the 2.5th and
+ * 97.5th percentiles: of 1..40, 1 + 0.975 = 1.975 and 39 + 0.025 = 39.025. */
+static void test_spread95(void)
+{
+	double x[STATS_SPREAD95_MIN], lo, hi;
+	for (int i = 0; i < STATS_SPREAD95_MIN; i++)
+		x[i] = STATS_SPREAD95_MIN - i; /* unsorted */
+	g_assert_false(stats_spread95(x + 1, STATS_SPREAD95_MIN - 1, &lo, &hi));
+	g_assert_cmpfloat(lo, ==, 1);
+	g_assert_cmpfloat(hi, ==, STATS_SPREAD95_MIN - 1);
+	g_assert_cmpint(STATS_SPREAD95_MIN, ==, 40);
+	g_assert_true(stats_spread95(x, STATS_SPREAD95_MIN, &lo, &hi));
+	g_assert_cmpfloat_with_epsilon(lo, 1.975, 1e-12);
+	g_assert_cmpfloat_with_epsilon(hi, 39.025, 1e-12);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/stats/summary", test_summary);
 	g_test_add_func("/stats/welch", test_welch);
+	g_test_add_func("/stats/welch-ci", test_welch_ci);
+	g_test_add_func("/stats/spread95", test_spread95);
 	return g_test_run();
 }

@@ -67,6 +67,10 @@ void report_sweep_cachelines(json_t *points, int label_w, GPtrArray *sections);
 /* report_compare.c */
 void report_compare(json_t *variants, GString *out);
 void report_duration(json_t *variants, GString *out);
+/* report_changes.c: for results with cost draws, each variant's change in
+ * each metric with its intervals across seeds and cost draws and what they
+ * make of it, under a legend (nothing without draws) */
+void report_changes(json_t *variants, GString *out);
 /* report_formats.c: the sections as text (@plots unused) */
 void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out);
 void report_csv(json_t *doc, GString *out);

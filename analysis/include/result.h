@@ -5,15 +5,20 @@
  * (counts and totals summed, min/max over all, averages and percentiles
  * recomputed from the merged samples); cache-line classes merged by name
  * (counts and times summed, sites by name). Per-replica values are kept
- * under "per_replica". */
+ * under "per_replica", the runs of cost draws apart under "draws". */
 #pragma once
 #include <jansson.h>
 
 /* @replicas: the replica results of runner_run_one (not stolen). */
 json_t *result_variant(const char *name, const char *description, json_t *replicas);
+/* Add the results of the variant's cost draws (not stolen), in draw order,
+ * as its "draws" (none: nothing). The aggregates are the replicas' alone. */
+void result_variant_draws(json_t *variant, json_t *draws);
 /* Per-replica values of a metric (or of a cpu_time_ns category when
  * @key starts with "cpu_time_ns."), as a newly allocated array of doubles. */
 double *result_samples(json_t *variant, const char *key, size_t *n);
+/* The same over the variant's cost draws, in draw order (none: *n = 0). */
+double *result_draw_samples(json_t *variant, const char *key, size_t *n);
 /* The result document of a scenario whose base is @base: @variants
  * (result_variant()s, stolen) with the scenario's name, description, seed. */
 json_t *result_document(json_t *base, json_t *variants);

@@ -8,6 +8,9 @@
 struct runner_job {
 	const struct run_config *config;
 	uint64_t seed;
+	/* When set, the run's costs are drawn (run_simulate()). */
+	bool drawn;
+	struct run_draw draw;
 	/* When set, the child itself writes {meta..., "violation", "result"} to
 	 * @dest atomically (a temporary file renamed over it) and the parent does
 	 * not read it back: a sweep's run file. Otherwise the parent reads the
@@ -27,6 +30,9 @@ struct runner_job {
 	gint64 started;
 };
 
+/* The job of variant @v's cost draw @d (its config, seed and draw). */
+struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
+
 /* Called in the parent as each job finishes (in completion order). */
 typedef void (*runner_done_fn)(struct runner_job *job, void *ctx);
 
@@ -40,7 +46,8 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
  * set when the run reported a failure (exit status 1). */
 json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *violation,
 		       GError **err);
-/* Run every variant (or only @only, when not NULL) with all its replicas,
+/* Run every variant (or only @only, when not NULL) with all its replicas
+ * and cost draws (kept apart in its result: "per_replica", "draws"),
  * @parallel simulations at a time; the result does not depend on @parallel.
  * @trace: a Chrome trace of each variant's first replica (NULL: none). */
 json_t *runner_run(const struct scenario *sc, const char *only, int parallel, const char *trace,

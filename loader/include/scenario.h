@@ -12,6 +12,7 @@
 #define SCENARIO_MAX_BYTES (4 << 20)
 #define SCENARIO_MAX_VARIANTS 32
 #define SCENARIO_MAX_REPLICAS 100
+#define SCENARIO_MAX_DRAWS 10000
 
 /* A design to run: the base with the variant's and the command line's
  * overrides, decoded. */
@@ -20,6 +21,11 @@ struct scenario_variant {
 	char *description;
 	uint64_t seed;
 	int replicas;
+	/* Cost draws (draw_costs): runs besides the replicas, each with the
+	 * costs that have a range drawn; keyed by the scenario's seed, so that
+	 * every variant gets the same draws. */
+	int draws;
+	uint64_t draw_seed;
 	struct run_config *config;
 };
 
@@ -42,3 +48,6 @@ json_t *scenario_json_schema(void);
 
 /* The seed of replica @r: the scenario seed for replica 0. */
 uint64_t scenario_replica_seed(uint64_t seed, int r);
+/* The seed of cost draw @d's runs, the same for every variant (@seed: the
+ * scenario's); never a replica's. */
+uint64_t scenario_draw_seed(uint64_t seed, int d);

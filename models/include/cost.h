@@ -45,6 +45,27 @@ enum cost_id {
 /* Indexed by enum cost_id. */
 extern const struct sim_cost_desc cost_table[COST_N];
 
+/* The range a preset gives a cost (docs/hardware.md); lo == hi == 0: the
+ * cost is exact. A cost draw moves only the costs whose hi > lo. */
+struct cost_range {
+	sim_time_t lo, hi;
+};
+
+/* Does @r give its cost a range to draw from? */
+static inline bool cost_range_drawn(const struct cost_range *r)
+{
+	return r->hi > r->lo;
+}
+
+/* Cost draws (docs/hardware.md, "Uncertainty"): draw @draw sets every cost
+ * with a range to lo + u (hi - lo), rounded to the picosecond, where u in
+ * [0, 1) is the first uniform of the random stream "cost_draw.<draw>.<key>"
+ * of @seed (sim_rng). @seed is the scenario's, never a variant's: every
+ * variant of a draw takes the same quantile u of each cost, whatever its
+ * preset (a paired comparison). */
+double cost_draw_quantile(uint64_t seed, int draw, enum cost_id id);
+void cost_draw(struct sim_machine *m, const struct cost_range *range, uint64_t seed, int draw);
+
 /* A cost of the running simulation's machine. */
 static inline sim_time_t cost(enum cost_id id)
 {

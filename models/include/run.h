@@ -8,6 +8,7 @@
  * the memcg tree, the shrinkers, swap, RCU, lockdep, the lock classes) is
  * set up and torn down by run.c alone, in one place. */
 #pragma once
+#include "cost.h"
 #include "sim_irq.h"
 #include "sim_machine.h"
 #include "spec.h"
@@ -28,12 +29,6 @@ extern const struct spec kernel_params_spec;
 struct run_workload {
 	const struct workload_type *type;
 	void *params; /* the type's decoded keys */
-};
-
-/* The range a preset gives a cost (docs/hardware.md); lo == hi == 0: the
- * cost is exact. */
-struct cost_range {
-	sim_time_t lo, hi;
 };
 
 struct run_config {
@@ -63,7 +58,16 @@ struct run_metric {
  * describes is taken as lower-is-better (a time when it ends in "_ns"). */
 const struct run_metric *run_metric_find(const char *name);
 
-/* Simulate @cfg with @seed; the replica's result. *violation is set when
- * the run failed: it did not complete, lockdep found a deadlock, or the
+/* A cost draw of a scenario (cost_draw(), cost.h). */
+struct run_draw {
+	uint64_t seed; /* the scenario's seed, the same for every variant */
+	int index;     /* the draw */
+};
+
+/* Simulate @cfg with @seed, its costs drawn by @draw (NULL: as they are);
+ * the replica's result, which for a draw also has "draw" (its index) and
+ * "cost_draw" (every cost with a range, as drawn, in ns). *violation is set
+ * when the run failed: it did not complete, lockdep found a deadlock, or the
  * list_lru checker found a violation. */
-json_t *run_simulate(const struct run_config *cfg, uint64_t seed, bool *violation);
+json_t *run_simulate(const struct run_config *cfg, uint64_t seed, const struct run_draw *draw,
+		     bool *violation);

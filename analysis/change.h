@@ -1,0 +1,47 @@
+/* change: a variant's change against the baseline in one figure, as the
+ * reports give it (docs/results.md, "Changes and their uncertainty"): in
+ * percent with positive = better (mmtests), its interval across seeds and,
+ * when the results have cost draws, across them, and whether it is
+ * significant.
+ *
+ * Across seeds: Welch's 95% confidence interval of the difference of the
+ * replicas' means, in percent of the baseline's mean. Across cost draws:
+ * the change of each draw (variant draw d against baseline draw d: the same
+ * costs' quantiles and the same seed) and where the middle 95% of those
+ * lie (stats_spread95: the 2.5th-97.5th percentiles, or min-max below
+ * STATS_SPREAD95_MIN draws). A change whose draw interval covers 0 is
+ * within model uncertainty, and never significant; otherwise it is
+ * significant when Welch's t-test across seeds gives p < 0.05. Values are
+ * taken at the reports' resolution, 0.01%. */
+#pragma once
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct change {
+	double pct;		   /* of the main statistic: Hmean for a rate, else Amean */
+	size_t replicas;	   /* the fewer of the two variants' */
+	double p;		   /* Welch's t-test across seeds, two-sided */
+	bool seeds;		   /* the seeds' interval is defined (2 replicas each) */
+	double seeds_lo, seeds_hi; /* in % */
+	size_t draws;		   /* cost draws paired (0: none) */
+	bool percentiles;	   /* the draws' interval: 2.5th-97.5th percentiles, or min-max */
+	double draws_lo, draws_hi; /* in % */
+	bool within_model;	   /* the draws' interval covers 0 */
+	bool significant;
+};
+
+/* @v against @base, positive = better (a rate: new * 100 / base - 100,
+ * else 100 - new * 100 / base); 0 when @base is. */
+double change_pct(double base, double v, bool higher_is_better);
+/* The change of variant @v against @base in @metric (a "metrics" key, or
+ * "cpu_time_ns.<category>"). */
+void change_of(json_t *base, json_t *v, const char *metric, struct change *c);
+/* The most cost draws a variant of @variants has (0: none). */
+size_t change_draws(json_t *variants);
+/* How the interval of @n draws is taken: "min-max" or "2.5th-97.5th percentile". */
+const char *change_draws_spread(size_t n);
+/* "within model uncertainty", "significant", "not significant (Welch p
+ * 0.31)" or, with fewer than 2 replicas a variant, "not significant (no
+ * test across seeds: ...)"; g_free it. */
+char *change_verdict(const struct change *c);
