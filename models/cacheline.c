@@ -176,9 +176,9 @@ static sim_time_t source_cost(enum line_source src, enum sim_hop hop, const stru
 }
 
 /* @cls's record of @site. Sites are string literals, passed at the same
- * address every time, and a class has a few: the record is in the slot of
- * its address. An address not there is looked up by the string (equal
- * strings at two addresses share one record) and takes a slot. */
+ * address every time, and a class has a few: the address is found among the
+ * class's slots, by comparing pointers. One not there is looked up by the
+ * string (equal strings at two addresses share one record) and takes a slot. */
 static struct line_site *line_site_get(struct line_class *cls, const char *site)
 {
 	unsigned n = MIN(cls->nslots, LINE_SITE_SLOTS);
