@@ -24,7 +24,7 @@
 #   --variant NAME       default per-node
 #   --bare "ACTORS MS"   the bare loop's work, default "32 150"
 #   --set PATH=VALUE     passed to both memcgsim runs (e.g. to shorten them)
-# Needs jq and a built tree (cmake --build build).
+# Needs jq, GNU time (/usr/bin/time) and a built tree (cmake --build build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=3 base=cb68407 old_bin= old_scen= variant=per-node bare="32 150"
@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 	*) new_scen=$1; shift ;;
 	esac
 done
-command -v jq >/dev/null || { echo "swap-vs-bare: needs jq" >&2; exit 2; }
+command -v jq >/dev/null && [ -x /usr/bin/time ] || { echo "swap-vs-bare: needs jq and /usr/bin/time" >&2; exit 2; }
 rev=$(git rev-parse --verify "$base^{commit}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
