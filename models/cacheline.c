@@ -119,11 +119,24 @@ static enum sim_hop farthest_sharer(const struct cacheline *l, int cpu)
 	return far;
 }
 
-/* Where @cpu finds the line for @op, and how far it comes (for a peer). */
-static enum line_source line_locate(const struct cacheline *l, int cpu, enum line_op op,
-				    enum sim_hop *hop)
+/* The accessing CPU and its place, looked up once per access. */
+struct line_cpu {
+	int cpu, llc;
+	uint64_t llc_bit, core_bit;
+};
+
+static struct line_cpu line_cpu(int cpu)
 {
-	uint64_t my_llc = llc_bit(sim_cpu_llc(cpu)), my_core = llc_bit(sim_cpu_core(cpu));
+	int llc = sim_cpu_llc(cpu);
+	return (struct line_cpu){cpu, llc, llc_bit(llc), llc_bit(sim_cpu_core(cpu))};
+}
+
+/* Where @me finds the line for @op, and how far it comes (for a peer). */
+static enum line_source line_locate(const struct cacheline *l, const struct line_cpu *me,
+				    enum line_op op, enum sim_hop *hop)
+{
+	int cpu = me->cpu;
+	uint64_t my_llc = me->llc_bit, my_core = me->core_bit;
 	bool mine = l->owner == cpu || (l->owner < 0 && (l->cores & my_core));
 	*hop = SIM_HOP_SELF;
 	if (l->last_cpu < 0) /* initialised by the CPU that first uses it */
@@ -162,6 +175,26 @@ static sim_time_t source_cost(enum line_source src, enum sim_hop hop, const stru
 	}
 }
 
+/* @cls's record of @site. Sites are string literals, passed at the same
+ * address every time, and a class has a few: the address is found among the
+ * class's slots, by comparing pointers. One not there is looked up by the
+ * string (equal strings at two addresses share one record) and takes a slot. */
+static struct line_site *line_site_get(struct line_class *cls, const char *site)
+{
+	unsigned n = MIN(cls->nslots, LINE_SITE_SLOTS);
+	for (unsigned i = 0; i < n; i++)
+		if (cls->site_slots[i].site == site)
+			return cls->site_slots[i].rec;
+	struct line_site *s = g_hash_table_lookup(cls->sites, site);
+	if (!s) {
+		s = g_new0(struct line_site, 1);
+		s->site = site;
+		g_hash_table_insert(cls->sites, (gpointer)site, s);
+	}
+	cls->site_slots[cls->nslots++ % LINE_SITE_SLOTS] = (struct line_site_slot){site, s};
+	return s;
+}
+
 static void line_count(struct cacheline *l, enum line_op op, enum line_source src,
 		       enum sim_hop hop, sim_time_t c, const char *site)
 {
@@ -171,22 +204,17 @@ static void line_count(struct cacheline *l, enum line_op op, enum line_source sr
 	if (src == LINE_PEER)
 		cls->hops[op][hop]++;
 	cls->time += c;
-	struct line_site *s = g_hash_table_lookup(cls->sites, site);
-	if (!s) {
-		s = g_new0(struct line_site, 1);
-		s->site = site;
-		g_hash_table_insert(cls->sites, (gpointer)site, s);
-	}
+	struct line_site *s = line_site_get(cls, site);
 	s->ops++;
 	s->transfers += src == LINE_PEER;
 	s->time += c;
 }
 
-/* The line after @cpu's @op: a load adds a clean copy (demoting a modified
- * one), a store or RMW leaves @cpu the only holder. */
-static void line_update(struct cacheline *l, int cpu, enum line_op op)
+/* The line after @me's @op: a load adds a clean copy (demoting a modified
+ * one), a store or RMW leaves @me the only holder. */
+static void line_update(struct cacheline *l, const struct line_cpu *me, enum line_op op)
 {
-	int llc = sim_cpu_llc(cpu);
+	int cpu = me->cpu;
 	if (op == LINE_LOAD) {
 		if (l->owner >= 0 && l->owner != cpu) {
 			l->sharers |= llc_bit(sim_cpu_llc(l->owner));
@@ -194,16 +222,16 @@ static void line_update(struct cacheline *l, int cpu, enum line_op op)
 		}
 		if (l->owner != cpu)
 			l->owner = -1;
-		l->sharers |= llc_bit(llc);
-		l->cores |= llc_bit(sim_cpu_core(cpu));
+		l->sharers |= me->llc_bit;
+		l->cores |= me->core_bit;
 	} else {
 		l->owner = cpu;
-		l->sharers = llc_bit(llc);
-		l->cores = llc_bit(sim_cpu_core(cpu));
+		l->sharers = me->llc_bit;
+		l->cores = me->core_bit;
 	}
 	l->last_cpu = cpu;
-	l->llc = llc;
-	l->streamed = *streamed(llc);
+	l->llc = me->llc;
+	l->streamed = *streamed(me->llc);
 }
 
 sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char *site)
@@ -211,11 +239,12 @@ sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char
 	if (!l->cls) /* a zeroed line: fresh, of no named class */
 		line_init(l, line_class_get("(unnamed)"), 0);
 	line_evict_stale(l);
+	struct line_cpu me = line_cpu(cpu);
 	enum sim_hop hop;
-	enum line_source src = line_locate(l, cpu, op, &hop);
+	enum line_source src = line_locate(l, &me, op, &hop);
 	sim_time_t c = source_cost(src, hop, l, cpu) + (op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0);
 	line_count(l, op, src, hop, c, site);
-	line_update(l, cpu, op);
+	line_update(l, &me, op);
 	return c;
 }
 

@@ -53,6 +53,13 @@ struct line_site {
 	sim_time_t time;
 };
 
+/* A site string's address and its record (line_site_get). */
+struct line_site_slot {
+	const char *site;
+	struct line_site *rec;
+};
+#define LINE_SITE_SLOTS 8
+
 /* Every line of one kind ("&nlru->lock", "page_counter.usage"): the
  * counters of the cache-line report. */
 struct line_class {
@@ -61,7 +68,11 @@ struct line_class {
 	uint64_t from[LINE_OP_N][LINE_SOURCE_N];
 	uint64_t hops[LINE_OP_N][SIM_HOP_N]; /* transfers, by how far the line came */
 	sim_time_t time;		     /* what the accesses cost */
-	GHashTable *sites;		     /* site -> struct line_site */
+	GHashTable *sites;		     /* site name -> struct line_site (owns them) */
+	/* The addresses of the class's first sites: an access finds its
+	 * site's record here, without hashing or comparing the string. */
+	struct line_site_slot site_slots[LINE_SITE_SLOTS];
+	unsigned nslots; /* taken so far; past LINE_SITE_SLOTS, the oldest is replaced */
 };
 
 struct cacheline {

@@ -33,7 +33,8 @@ struct lock_class {
 	unsigned lockdep_usage;
 	const char *lockdep_site[2];
 	bool lockdep_reported;
-	int lockdep_report; /* its index in lockdep_reports() */
+	int lockdep_report;	   /* its index in lockdep_reports() */
+	unsigned lockdep_hash;	   /* g_str_hash(name), once: its dependencies' key; 0: not yet */
 	struct sim_hist wait_hist; /* contended waits */
 	struct line_class *line;   /* its locks' lines (spinlock.c) */
 	GHashTable *contention_points; /* site -> struct lock_point */

@@ -16,17 +16,50 @@ struct lockdep_task {
 };
 
 /* A dependency: @to was taken at @to_site while @from (taken at @from_site)
- * was held. */
+ * was held. The classes' names are its key, @hash their hash. */
 struct lock_dep {
+	char *from, *to;
+	guint hash;
 	const char *from_site, *to_site;
 	bool reported;
 };
 
 static struct {
 	GPtrArray *reports;
-	GHashTable *deps; /* "from\x1fto" -> struct lock_dep */
+	GHashTable *deps; /* the set of struct lock_dep, by (from, to) */
 	bool deadlocked;
 } D;
+
+static guint dep_hash(gconstpointer p)
+{
+	return ((const struct lock_dep *)p)->hash;
+}
+
+static guint class_hash(struct lock_class *c)
+{
+	if (!c->lockdep_hash)
+		c->lockdep_hash = g_str_hash(c->name);
+	return c->lockdep_hash;
+}
+
+static guint dep_key_hash(struct lock_class *from, struct lock_class *to)
+{
+	return class_hash(from) * 31 + class_hash(to);
+}
+
+static gboolean dep_equal(gconstpointer a, gconstpointer b)
+{
+	const struct lock_dep *x = a, *y = b;
+	return !strcmp(x->from, y->from) && !strcmp(x->to, y->to);
+}
+
+static void dep_free(gpointer p)
+{
+	struct lock_dep *d = p;
+	g_free(d->from);
+	g_free(d->to);
+	g_free(d);
+}
 
 void lockdep_fini(void)
 {
@@ -41,7 +74,7 @@ void lockdep_reset(void)
 {
 	lockdep_fini();
 	D.reports = g_ptr_array_new_with_free_func(g_free);
-	D.deps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	D.deps = g_hash_table_new_full(dep_hash, dep_equal, dep_free, NULL);
 }
 
 GPtrArray *lockdep_reports(void)
@@ -141,9 +174,23 @@ static void check_irq_usage(struct sim_task *t, struct lock_class *c, const char
 	}
 }
 
-static char *dep_key(const struct lock_class *from, const struct lock_class *to)
+/* The dependency @from -> @to, if recorded: looked up by a key on the stack,
+ * as every acquisition does it for each lock held. */
+static struct lock_dep *dep_find(struct lock_class *from, struct lock_class *to)
 {
-	return g_strdup_printf("%s\x1f%s", from->name, to->name);
+	struct lock_dep key = {.from = from->name, .to = to->name, .hash = dep_key_hash(from, to)};
+	return g_hash_table_lookup(D.deps, &key);
+}
+
+static void dep_add(const struct held_lock *h, struct lock_class *to, const char *site)
+{
+	struct lock_dep *d = g_new0(struct lock_dep, 1);
+	d->from = g_strdup(h->cls->name);
+	d->to = g_strdup(to->name);
+	d->hash = dep_key_hash(h->cls, to);
+	d->from_site = h->site;
+	d->to_site = site;
+	g_hash_table_add(D.deps, d);
 }
 
 static void report_circular(struct sim_task *t, const struct held_lock *h,
@@ -183,22 +230,13 @@ static void check_order(struct sim_task *t, struct lockdep_task *lt, struct lock
 		struct held_lock *h = &lt->held[i];
 		if (h->cls == to)
 			continue;
-		char *back_key = dep_key(to, h->cls);
-		struct lock_dep *back = g_hash_table_lookup(D.deps, back_key);
-		g_free(back_key);
+		struct lock_dep *back = dep_find(to, h->cls);
 		if (back && !back->reported) {
 			back->reported = true;
 			report_circular(t, h, to, site, back);
 		}
-		char *key = dep_key(h->cls, to);
-		if (!g_hash_table_contains(D.deps, key)) {
-			struct lock_dep *d = g_new0(struct lock_dep, 1);
-			d->from_site = h->site;
-			d->to_site = site;
-			g_hash_table_insert(D.deps, key, d);
-		} else {
-			g_free(key);
-		}
+		if (!dep_find(h->cls, to))
+			dep_add(h, to, site);
 	}
 }
 

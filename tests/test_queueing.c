@@ -98,6 +98,22 @@ static void test_exact_references(void)
 	}
 }
 
+/* At most one engine call per acquisition (docs/performance.md): a hold is
+ * planned, so a task sleeps once for wait + hold + the next think. Beyond
+ * those, a task yields at the end of each scheduler time slice of think
+ * time (sim_task_run), at most duration / slice + 1 times. */
+static void assert_engine_calls(json_t *r, const struct run_config *cfg, int n)
+{
+	json_int_t calls = json_integer_value(json_object_get(r, "engine_calls"));
+	json_int_t acq = json_integer_value(
+		json_object_get(json_array_get(json_object_get(r, "locks"), 0), "acquisitions"));
+	json_int_t slices = (json_int_t)(cfg->stop_at / cfg->machine.sched_slice) + 1;
+	g_test_message("N=%d: %lld engine calls, %lld acquisitions, %.4f per acquisition", n,
+		       (long long)calls, (long long)acq, (double)calls / (double)acq);
+	g_assert_cmpint(acq, >, 0);
+	g_assert_cmpint(calls - n * slices, <=, acq);
+}
+
 static void test_lockbench(gconstpointer data)
 {
 	const struct qcase *c = data;
@@ -129,6 +145,7 @@ static void test_lockbench(gconstpointer data)
 	else
 		g_assert_cmpfloat(fabs(w - e.w) / e.w, <=, 0.02);
 	g_assert_cmpfloat(fabs(u - e.u) / e.u, <=, 0.02);
+	assert_engine_calls(r, v->config, c->n);
 	json_decref(r);
 	scenario_free(sc);
 	g_free(cpus);
