@@ -69,11 +69,22 @@ static void line_header(GString *out, int width)
 	report_dashes(out, width);
 }
 
-/* Up to LINE_SITES sites of @cls: accesses, transfers, their share of the
- * class's, time, site. */
+/* A class's or a site's counts, as the table's columns: accesses,
+ * transfers, transfers by access, by distance, DRAM accesses, time. */
+static void count_cells(GString *out, json_t *o)
+{
+	cell(out, num(o, "accesses"), 1);
+	cell(out, num(o, "transfers"), 1);
+	json_t *ops = json_object_get(o, "ops");
+	for (size_t i = 0; i < G_N_ELEMENTS(line_ops); i++)
+		cell(out, num(json_object_get(ops, line_ops[i]), "peer"), 1);
+	distance_cells(out, o, 1);
+}
+
+/* Up to LINE_SITES sites of @cls, in the class's columns, then their share
+ * of the class's transfers. */
 static void line_sites(GString *out, json_t *cls)
 {
-	const char *name = json_string_value(json_object_get(cls, "class"));
 	double all = num(cls, "transfers");
 	size_t i;
 	json_t *s;
@@ -81,16 +92,13 @@ static void line_sites(GString *out, json_t *cls)
 	json_array_foreach (json_object_get(cls, "sites"), i, s) {
 		if (i == LINE_SITES)
 			break;
-		g_string_append_printf(out, "%40s %*.0f %*.0f", name, COL, num(s, "ops"), COL,
-				       num(s, "transfers"));
-		if (all > 0)
-			g_string_append_printf(out, " %*.2f%% ", COL - 1,
-					       100 * num(s, "transfers") / all);
-		else
-			g_string_append_printf(out, " %*s ", COL, "-");
-		report_time(out, num(s, "time_ns"), 12);
-		g_string_append_printf(out, "   %s\n",
+		g_string_append_printf(out, "%40s",
 				       json_string_value(json_object_get(s, "site")));
+		count_cells(out, s);
+		if (all > 0)
+			g_string_append_printf(out, " %7.2f%%\n", 100 * num(s, "transfers") / all);
+		else
+			g_string_append_printf(out, " %8s\n", "-");
 	}
 }
 
@@ -99,12 +107,7 @@ static void line_row(GString *out, json_t *cls)
 	char *name = g_strdup_printf("%s:", json_string_value(json_object_get(cls, "class")));
 	g_string_append_printf(out, "\n%40s", name);
 	g_free(name);
-	cell(out, num(cls, "accesses"), 1);
-	cell(out, num(cls, "transfers"), 1);
-	json_t *ops = json_object_get(cls, "ops");
-	for (size_t i = 0; i < G_N_ELEMENTS(line_ops); i++)
-		cell(out, num(json_object_get(ops, line_ops[i]), "peer"), 1);
-	distance_cells(out, cls, 1);
+	count_cells(out, cls);
 	g_string_append_c(out, '\n');
 	if (json_array_size(json_object_get(cls, "sites")))
 		line_sites(out, cls);
@@ -115,7 +118,7 @@ void report_cachelines(json_t *variant, GString *out)
 	json_t *lines = json_object_get(variant, "cachelines");
 	if (!lines)
 		return;
-	const int width = 40 + (COL + 1) * 10 + 13;
+	const int width = 40 + (COL + 1) * 10 + 13 + 9; /* + a site's share */
 	int replicas = (int)json_integer_value(json_object_get(variant, "replicas"));
 	g_string_append_printf(out, "Cache lines (perf c2c): the line classes with the most "
 				    "transfers (HITMs: the line came from another CPU's cache), "
@@ -133,9 +136,10 @@ void report_cachelines(json_t *variant, GString *out)
 		g_string_append(out, "(no accesses to modelled cache lines)\n");
 	report_dashes(out, width);
 	if (sorted->len)
-		g_string_append_printf(out, "Under each class, up to %d sites, most transfers "
-					    "first: accesses, transfers, their share of the "
-					    "class's transfers, time.\n",
+		g_string_append_printf(out, "Under each class, up to %d sites (the functions "
+					    "making the accesses), most transfers first, in the "
+					    "same columns, then their share of the class's "
+					    "transfers.\n",
 				       LINE_SITES);
 	g_ptr_array_free(sorted, TRUE);
 }

@@ -237,7 +237,7 @@ static gint by_transfers_site(gconstpointer a, gconstpointer b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
 	gint c = by_count(x, y, "transfers");
-	c = c ? c : by_count(x, y, "ops");
+	c = c ? c : by_count(x, y, "accesses");
 	return c ? c : g_strcmp0(json_string_value(json_object_get(x, "site")),
 				 json_string_value(json_object_get(y, "site")));
 }

@@ -195,19 +195,24 @@ static struct line_site *line_site_get(struct line_class *cls, const char *site)
 	return s;
 }
 
+static void counts_add(struct line_counts *n, enum line_op op, enum line_source src,
+		       enum sim_hop hop, sim_time_t c)
+{
+	n->ops[op]++;
+	n->from[op][src]++;
+	n->accesses++;
+	if (src == LINE_PEER) {
+		n->hops[op][hop]++;
+		n->transfers++;
+	}
+	n->time += c;
+}
+
 static void line_count(struct cacheline *l, enum line_op op, enum line_source src,
 		       enum sim_hop hop, sim_time_t c, const char *site)
 {
-	struct line_class *cls = l->cls;
-	cls->ops[op]++;
-	cls->from[op][src]++;
-	if (src == LINE_PEER)
-		cls->hops[op][hop]++;
-	cls->time += c;
-	struct line_site *s = line_site_get(cls, site);
-	s->ops++;
-	s->transfers += src == LINE_PEER;
-	s->time += c;
+	counts_add(&l->cls->n, op, src, hop, c);
+	counts_add(&line_site_get(l->cls, site)->n, op, src, hop, c);
 }
 
 /* The line after @me's @op: a load adds a clean copy (demoting a modified
@@ -298,10 +303,10 @@ static gint site_cmp(gconstpointer a, gconstpointer b)
 {
 	const struct line_site *x = *(struct line_site *const *)a;
 	const struct line_site *y = *(struct line_site *const *)b;
-	if (x->transfers != y->transfers)
-		return x->transfers > y->transfers ? -1 : 1;
-	if (x->ops != y->ops)
-		return x->ops > y->ops ? -1 : 1;
+	if (x->n.transfers != y->n.transfers)
+		return x->n.transfers > y->n.transfers ? -1 : 1;
+	if (x->n.accesses != y->n.accesses)
+		return x->n.accesses > y->n.accesses ? -1 : 1;
 	return strcmp(x->site, y->site);
 }
 
@@ -325,31 +330,36 @@ static json_t *counts_json(const uint64_t *v, const char *const *names, int n)
 	return o;
 }
 
-static json_t *class_json(const struct line_class *c)
+/* @n as the report's members: "accesses", "transfers", "ops" (by access
+ * kind: where the line was found, and transfers' "hops"), "time_ns". */
+static json_t *counts_members(json_t *o, const struct line_counts *n)
 {
 	static const char *const sources[LINE_SOURCE_N] = {"hit", "llc_hit", "peer", "dram"};
 	json_t *ops = json_object();
-	uint64_t accesses = 0, transfers = 0;
 	for (int op = 0; op < LINE_OP_N; op++) {
-		json_t *o = counts_json(c->from[op], sources, LINE_SOURCE_N);
-		json_object_set_new(o, "hops", counts_json(c->hops[op], sim_hop_names, SIM_HOP_N));
-		json_object_set_new(ops, line_op_names[op], o);
-		accesses += c->ops[op];
-		transfers += c->from[op][LINE_PEER];
+		json_t *k = counts_json(n->from[op], sources, LINE_SOURCE_N);
+		json_object_set_new(k, "hops", counts_json(n->hops[op], sim_hop_names, SIM_HOP_N));
+		json_object_set_new(ops, line_op_names[op], k);
 	}
+	json_object_set_new(o, "accesses", json_integer((json_int_t)n->accesses));
+	json_object_set_new(o, "transfers", json_integer((json_int_t)n->transfers));
+	json_object_set_new(o, "ops", ops);
+	json_object_set_new(o, "time_ns", json_real(sim_to_ns(n->time)));
+	return o;
+}
+
+static json_t *class_json(const struct line_class *c)
+{
 	json_t *sites = json_array();
 	GPtrArray *all = line_sites_sorted(c);
 	for (guint i = 0; i < all->len; i++) {
 		const struct line_site *s = all->pdata[i];
-		json_array_append_new(sites, json_pack("{s:s, s:I, s:I, s:f}", "site", s->site, "ops",
-						       (json_int_t)s->ops, "transfers",
-						       (json_int_t)s->transfers, "time_ns",
-						       sim_to_ns(s->time)));
+		json_array_append_new(sites, counts_members(json_pack("{s:s}", "site", s->site), &s->n));
 	}
 	g_ptr_array_free(all, TRUE);
-	return json_pack("{s:s, s:I, s:I, s:o, s:f, s:o}", "class", c->name, "accesses",
-			 (json_int_t)accesses, "transfers", (json_int_t)transfers, "ops", ops,
-			 "time_ns", sim_to_ns(c->time), "sites", sites);
+	json_t *o = counts_members(json_pack("{s:s}", "class", c->name), &c->n);
+	json_object_set_new(o, "sites", sites);
+	return o;
 }
 
 json_t *line_stats_json(void)
@@ -357,7 +367,7 @@ json_t *line_stats_json(void)
 	json_t *a = json_array();
 	for (guint i = 0; L.classes && i < L.classes->len; i++) {
 		const struct line_class *c = L.classes->pdata[i];
-		if (c->ops[LINE_LOAD] + c->ops[LINE_STORE] + c->ops[LINE_RMW])
+		if (c->n.accesses)
 			json_array_append_new(a, class_json(c));
 	}
 	return a;

@@ -47,10 +47,18 @@ enum line_source {
 	LINE_SOURCE_N
 };
 
+/* What accesses to lines found and cost: a class's, or one site's. */
+struct line_counts {
+	uint64_t ops[LINE_OP_N];
+	uint64_t from[LINE_OP_N][LINE_SOURCE_N];
+	uint64_t hops[LINE_OP_N][SIM_HOP_N]; /* transfers, by how far the line came */
+	uint64_t accesses, transfers;	     /* the totals of ops and of from[][LINE_PEER] */
+	sim_time_t time;		     /* what the accesses cost */
+};
+
 struct line_site {
 	const char *site;
-	uint64_t ops, transfers;
-	sim_time_t time;
+	struct line_counts n;
 };
 
 /* A site string's address and its record (line_site_get). */
@@ -64,10 +72,7 @@ struct line_site_slot {
  * counters of the cache-line report. */
 struct line_class {
 	char *name;
-	uint64_t ops[LINE_OP_N];
-	uint64_t from[LINE_OP_N][LINE_SOURCE_N];
-	uint64_t hops[LINE_OP_N][SIM_HOP_N]; /* transfers, by how far the line came */
-	sim_time_t time;		     /* what the accesses cost */
+	struct line_counts n;
 	GHashTable *sites;		     /* site name -> struct line_site (owns them) */
 	/* The addresses of the class's first sites: an access finds its
 	 * site's record here, without hashing or comparing the string. */

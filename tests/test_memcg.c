@@ -41,7 +41,7 @@ static void test_stock(void)
 	sim_task_create("t", 0, stock_task, m);
 	g_assert_true(sim_engine_run());
 	/* Two batches: two atomics on the counter line. */
-	g_assert_cmpint(memcg_tree->counter_lines->ops[LINE_RMW], ==, 2);
+	g_assert_cmpint(memcg_tree->counter_lines->n.ops[LINE_RMW], ==, 2);
 	teardown();
 }
 

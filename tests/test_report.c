@@ -267,40 +267,45 @@ static json_int_t ival(json_t *o, const char *path)
 	return json_integer_value(o);
 }
 
-/* Line class @c of a run where every access of the @per lines moved the
- * line from the previous holder on the same die: @n accesses a line, the
- * first a hit (the line starts there), the others transfers, all "llc";
- * a transfer costs @each_ns, and each RMW locked_rmw_ns. */
-static void assert_line_class(json_t *c, const char *name, const char *op, json_int_t n, int per,
-			      double each_ns)
+/* The counts @o (a line class or a site) of a run where every access of the
+ * @per lines moved the line from the previous holder on the same die: @n
+ * accesses a line, the first a hit (the line starts there), the others
+ * transfers, all "llc"; a transfer costs @each_ns, and each RMW
+ * locked_rmw_ns. */
+static void assert_line_counts(json_t *o, const char *op, json_int_t n, int per, double each_ns)
 {
-	g_assert_cmpstr(json_string_value(json_object_get(c, "class")), ==, name);
 	json_int_t moved = per * (n - 1);
-	g_assert_cmpint(ival(c, "accesses"), ==, per * n);
-	g_assert_cmpint(ival(c, "transfers"), ==, moved);
+	g_assert_cmpint(ival(o, "accesses"), ==, per * n);
+	g_assert_cmpint(ival(o, "transfers"), ==, moved);
 	static const char *const ops[] = {"load", "store", "rmw"};
 	static const char *const hops[] = {"self", "smt", "llc", "socket", "remote"};
 	for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
-		json_t *o = json_object_get(json_object_get(c, "ops"), ops[i]);
+		json_t *k = json_object_get(json_object_get(o, "ops"), ops[i]);
 		bool this = g_str_equal(ops[i], op);
-		g_assert_cmpint(ival(o, "hit"), ==, this ? per : 0);
-		g_assert_cmpint(ival(o, "peer"), ==, this ? moved : 0);
-		g_assert_cmpint(ival(o, "llc_hit") + ival(o, "dram"), ==, 0);
+		g_assert_cmpint(ival(k, "hit"), ==, this ? per : 0);
+		g_assert_cmpint(ival(k, "peer"), ==, this ? moved : 0);
+		g_assert_cmpint(ival(k, "llc_hit") + ival(k, "dram"), ==, 0);
 		for (size_t h = 0; h < G_N_ELEMENTS(hops); h++)
-			g_assert_cmpint(ival(json_object_get(o, "hops"), hops[h]), ==,
+			g_assert_cmpint(ival(json_object_get(k, "hops"), hops[h]), ==,
 					this && g_str_equal(hops[h], "llc") ? moved : 0);
 	}
 	double rmw = g_str_equal(op, "rmw") ? C2C_RMW_NS : 0;
 	double time = (double)moved * each_ns + (double)per * n * rmw;
-	g_assert_cmpfloat_with_epsilon(json_number_value(json_object_get(c, "time_ns")), time, 1e-6);
+	g_assert_cmpfloat_with_epsilon(json_number_value(json_object_get(o, "time_ns")), time, 1e-6);
+}
+
+/* Line class @c: its counts, and its one site's, the same. */
+static void assert_line_class(json_t *c, const char *name, const char *op, json_int_t n, int per,
+			      double each_ns)
+{
+	g_assert_cmpstr(json_string_value(json_object_get(c, "class")), ==, name);
+	assert_line_counts(c, op, n, per, each_ns);
 	json_t *sites = json_object_get(c, "sites");
 	g_assert_cmpuint(json_array_size(sites), ==, 1);
 	json_t *s = json_array_get(sites, 0);
 	g_assert_cmpstr(json_string_value(json_object_get(s, "site")), ==,
 			"lockbench_critical_section");
-	g_assert_cmpint(ival(s, "ops"), ==, per * n);
-	g_assert_cmpint(ival(s, "transfers"), ==, moved);
-	g_assert_cmpfloat_with_epsilon(json_number_value(json_object_get(s, "time_ns")), time, 1e-6);
+	assert_line_counts(s, op, n, per, each_ns);
 }
 
 /* The queued lock on 4 cores of one die: each acquisition moves the lock
@@ -375,26 +380,26 @@ static void test_cachelines_merge(void)
 		"{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
 		"\"cachelines\": ["
 		"{\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": {\"peer\": 3}},"
-		" \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"ops\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
+		" \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"accesses\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
 		"{\"class\": \"a\", \"accesses\": 10, \"transfers\": 2,"
 		" \"ops\": {\"load\": {\"hit\": 8, \"peer\": 2, \"hops\": {\"llc\": 2}}}, \"time_ns\": 1.5,"
-		" \"sites\": [{\"site\": \"f\", \"ops\": 6, \"transfers\": 2, \"time_ns\": 1.0},"
-		"            {\"site\": \"g\", \"ops\": 4, \"transfers\": 0, \"time_ns\": 0.5}]}]}",
+		" \"sites\": [{\"site\": \"f\", \"accesses\": 6, \"transfers\": 2, \"time_ns\": 1.0},"
+		"            {\"site\": \"g\", \"accesses\": 4, \"transfers\": 0, \"time_ns\": 0.5}]}]}",
 		"{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
 		"\"cachelines\": ["
 		"{\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, \"sites\": []},"
 		"{\"class\": \"a\", \"accesses\": 5, \"transfers\": 4,"
 		" \"ops\": {\"load\": {\"hit\": 1, \"peer\": 4, \"hops\": {\"llc\": 1, \"remote\": 3}}},"
-		" \"time_ns\": 2.25, \"sites\": [{\"site\": \"g\", \"ops\": 5, \"transfers\": 4, \"time_ns\": 2.25}]}]}",
+		" \"time_ns\": 2.25, \"sites\": [{\"site\": \"g\", \"accesses\": 5, \"transfers\": 4, \"time_ns\": 2.25}]}]}",
 	};
 	static const char *const want =
 		"[{\"class\": \"a\", \"accesses\": 15, \"transfers\": 6,"
 		"  \"ops\": {\"load\": {\"hit\": 9, \"peer\": 6, \"hops\": {\"llc\": 3, \"remote\": 3}}},"
 		"  \"time_ns\": 3.75,"
-		"  \"sites\": [{\"site\": \"g\", \"ops\": 9, \"transfers\": 4, \"time_ns\": 2.75},"
-		"             {\"site\": \"f\", \"ops\": 6, \"transfers\": 2, \"time_ns\": 1.0}]},"
+		"  \"sites\": [{\"site\": \"g\", \"accesses\": 9, \"transfers\": 4, \"time_ns\": 2.75},"
+		"             {\"site\": \"f\", \"accesses\": 6, \"transfers\": 2, \"time_ns\": 1.0}]},"
 		" {\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": {\"peer\": 3}},"
-		"  \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"ops\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
+		"  \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"accesses\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
 		" {\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, \"sites\": []}]";
 	json_t *replicas = json_array();
 	for (size_t i = 0; i < G_N_ELEMENTS(reps); i++)
