@@ -195,24 +195,25 @@ static struct line_site *line_site_get(struct line_class *cls, const char *site)
 	return s;
 }
 
+/* @k accesses of kind @op found at @src (over @hop), costing @c in all. */
 static void counts_add(struct line_counts *n, enum line_op op, enum line_source src,
-		       enum sim_hop hop, sim_time_t c)
+		       enum sim_hop hop, uint64_t k, sim_time_t c)
 {
-	n->ops[op]++;
-	n->from[op][src]++;
-	n->accesses++;
+	n->ops[op] += k;
+	n->from[op][src] += k;
+	n->accesses += k;
 	if (src == LINE_PEER) {
-		n->hops[op][hop]++;
-		n->transfers++;
+		n->hops[op][hop] += k;
+		n->transfers += k;
 	}
 	n->time += c;
 }
 
 static void line_count(struct cacheline *l, enum line_op op, enum line_source src,
-		       enum sim_hop hop, sim_time_t c, const char *site)
+		       enum sim_hop hop, uint64_t k, sim_time_t c, const char *site)
 {
-	counts_add(&l->cls->n, op, src, hop, c);
-	counts_add(&line_site_get(l->cls, site)->n, op, src, hop, c);
+	counts_add(&l->cls->n, op, src, hop, k, c);
+	counts_add(&line_site_get(l->cls, site)->n, op, src, hop, k, c);
 }
 
 /* The line after @me's @op: a load adds a clean copy (demoting a modified
@@ -248,7 +249,7 @@ sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char
 	enum sim_hop hop;
 	enum line_source src = line_locate(l, &me, op, &hop);
 	sim_time_t c = source_cost(src, hop, l, cpu) + (op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0);
-	line_count(l, op, src, hop, c, site);
+	line_count(l, op, src, hop, 1, c, site);
 	line_update(l, &me, op);
 	return c;
 }
@@ -256,19 +257,20 @@ sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char
 void line_count_transfers(struct cacheline *l, enum line_op op, enum sim_hop hop, uint64_t n,
 			  sim_time_t each, const char *site)
 {
-	for (uint64_t i = 0; i < n; i++)
-		line_count(l, op, LINE_PEER, hop, each, site);
+	if (n)
+		line_count(l, op, LINE_PEER, hop, n, (sim_time_t)n * each, site);
 }
 
 void line_evict_core(struct cacheline *l, int cpu)
 {
 	if (l->last_cpu < 0)
 		return;
+	struct line_cpu me = line_cpu(cpu);
 	if (l->owner == cpu) {
 		l->owner = -1;
-		l->sharers |= llc_bit(sim_cpu_llc(cpu));
+		l->sharers |= me.llc_bit;
 	}
-	l->cores &= ~llc_bit(sim_cpu_core(cpu));
+	l->cores &= ~me.core_bit;
 }
 
 void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const char *site)

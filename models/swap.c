@@ -174,11 +174,11 @@ static void swap_out_step(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 		long k = end - slot;
 		/* per folio two stores (the folio, then its shadow), each in a
 		 * slot and the node's counts: the node's lines */
+		sim_time_t stores = 0;
 		for (long i = 0; i < 2 * k; i++)
-			sim_task_charge(t, SIM_CAT_SYS,
-					spin_held_access(t, &space->i_pages,
-							 &node->private_list.line, LINE_STORE,
-							 "xas_store"));
+			stores += spin_held_access(t, &space->i_pages, &node->private_list.line,
+						   LINE_STORE, "xas_store");
+		sim_task_charge(t, SIM_CAT_SYS, stores);
 		node->count += (int)k;
 		node->nr_values += (int)k;
 		workingset_update_node_folios(t, node, k);
