@@ -102,6 +102,22 @@ const struct sim_cost_desc cost_table[COST_N] = {
 				      "dirty, writeback), the lock excluded",
 				      "fitted to plain locking's non-root read-fault figure; see "
 				      "docs/calibration.md"},
+	[COST_MEMCG_COMMIT] = {"memcg_commit_ns", 100.0,
+			       "a page's memcg work in an anonymous fault and its unmap, in any "
+			       "memcg (the root too): commit_charge, the page_cgroup, LRU "
+			       "accounting, the uncharge's bookkeeping; the counters excluded",
+			       "estimate; scenarios fit it to a root-cgroup figure "
+			       "(docs/calibration.md)"},
+	[COST_MEMCG_SKMEM] = {"memcg_skmem_ns", 20.0,
+			      "mod_memcg_state(MEMCG_SOCK) and the socket's memcg bookkeeping, "
+			      "per charge or uncharge of socket memory; the counters excluded",
+			      "estimate: a per-CPU statistic and its rstat update; scenarios fit "
+			      "it (docs/calibration.md)"},
+	[COST_NET_MSG] = {"net_msg_ns", 3000.0,
+			  "one side's work (sender or receiver) for one message over loopback "
+			  "TCP, memcg excluded",
+			  "estimate; scenarios fit it to a root-cgroup throughput "
+			  "(docs/calibration.md)"},
 };
 
 double cost_draw_quantile(uint64_t seed, int draw, enum cost_id id)

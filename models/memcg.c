@@ -1,4 +1,5 @@
 #include "memcg.h"
+#include "charge.h"
 #include "cost.h"
 #include "list_lru.h"
 #include "shrinker.h"
@@ -9,10 +10,10 @@ struct memcg_tree *memcg_tree;
 
 static void page_counter_init(struct page_counter *c, long max, struct page_counter *parent)
 {
-	c->usage = 0;
 	c->max = max;
-	c->parent = parent;
-	line_init(&c->line, memcg_tree->counter_lines, 0);
+	c->high = G_MAXLONG;
+	c->parent = charge->use_hierarchy ? parent : NULL;
+	charge->counter->init(c, 0);
 }
 
 static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *parent, long max)
@@ -27,7 +28,8 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 	m->kmemcg_id = parent ? T->next_kmemcg_id++ : -1;
 	if (parent)
 		g_ptr_array_add(T->by_kmemcg, m);
-	page_counter_init(&m->memory, max, parent && parent->parent ? &parent->memory : NULL);
+	page_counter_init(&m->memory, max, parent ? &parent->memory : NULL);
+	page_counter_init(&m->memsw, G_MAXLONG, parent ? &parent->memsw : NULL);
 	m->nodeinfo = g_new0(struct lruvec, T->nodes);
 	for (int n = 0; n < T->nodes; n++) {
 		line_init(&m->nodeinfo[n].line, T->lruvec_class->line, n);
@@ -55,10 +57,12 @@ void memcg_tree_init(int nodes, int ncpus)
 	T->all = g_ptr_array_new();
 	T->by_kmemcg = g_ptr_array_new();
 	T->by_name = g_hash_table_new(g_str_hash, g_str_equal);
-	T->counter_lines = line_class_get("page_counter.usage");
 	T->lruvec_class = lock_class_get("&lruvec->lru_lock");
 	T->lruvec_class->line = line_class_get("&lruvec->lru_lock");
-	T->stock = g_malloc0(sizeof(*T->stock) * (size_t)ncpus);
+	T->stock = g_new0(struct memcg_stock_pcp, ncpus);
+	struct line_class *stock_lines = line_class_get("struct memcg_stock_pcp");
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		line_init(&T->stock[cpu].line, stock_lines, sim_cpu_node(cpu));
 	T->root = memcg_alloc("", NULL, G_MAXLONG);
 }
 
@@ -73,6 +77,8 @@ void memcg_tree_destroy(void)
 			spin_lock_destroy(&m->nodeinfo[n].lru_lock);
 			g_queue_clear(&m->nodeinfo[n].file_owners);
 		}
+		charge->counter->destroy(&m->memory);
+		charge->counter->destroy(&m->memsw);
 		g_ptr_array_free(m->children, TRUE);
 		g_free(m->nodeinfo);
 		g_free(m->shrinker_bits);
@@ -132,46 +138,6 @@ struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *p
 	return NULL;
 }
 
-/* atomic_long_add_return on usage: the RMWs of CPUs charging at once queue
- * for the line; waiting for it is time the CPU is stalled (spin). */
-static void page_counter_atomic(struct sim_task *t, struct page_counter *c, const char *site)
-{
-	line_atomic(t, &c->line, SIM_CAT_SPIN, site);
-}
-
-bool page_counter_try_charge(struct sim_task *t, struct page_counter *counter, long nr,
-			     struct page_counter **fail)
-{
-	for (struct page_counter *c = counter; c; c = c->parent) {
-		page_counter_atomic(t, c, __func__);
-		c->usage += nr;
-		if (c->usage > c->max) {
-			c->usage -= nr;
-			for (struct page_counter *u = counter; u != c; u = u->parent) {
-				page_counter_atomic(t, u, __func__);
-				u->usage -= nr;
-			}
-			*fail = c;
-			return false;
-		}
-	}
-	return true;
-}
-
-void page_counter_uncharge(struct sim_task *t, struct page_counter *counter, long nr)
-{
-	for (struct page_counter *c = counter; c; c = c->parent) {
-		page_counter_atomic(t, c, __func__);
-		c->usage -= nr;
-		g_assert_cmpint(c->usage, >=, 0);
-	}
-}
-
-static struct mem_cgroup *memcg_of_counter(struct page_counter *c)
-{
-	return (struct mem_cgroup *)((char *)c - offsetof(struct mem_cgroup, memory));
-}
-
 long mem_cgroup_margin(struct mem_cgroup *memcg)
 {
 	long margin = G_MAXLONG;
@@ -180,84 +146,9 @@ long mem_cgroup_margin(struct mem_cgroup *memcg)
 	return margin;
 }
 
-static bool consume_stock(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+struct mem_cgroup *mem_cgroup_of_counter(struct page_counter *c)
 {
-	int cpu = sim_task_cpu(t);
-	if (memcg_tree->stock[cpu].cached != memcg || memcg_tree->stock[cpu].nr_pages < nr)
-		return false;
-	memcg_tree->stock[cpu].nr_pages -= nr;
-	return true;
-}
-
-static void drain_stock(struct sim_task *t, int cpu)
-{
-	struct mem_cgroup *old = memcg_tree->stock[cpu].cached;
-	if (old && memcg_tree->stock[cpu].nr_pages)
-		page_counter_uncharge(t, &old->memory, memcg_tree->stock[cpu].nr_pages);
-	memcg_tree->stock[cpu].cached = NULL;
-	memcg_tree->stock[cpu].nr_pages = 0;
-}
-
-static void refill_stock(struct sim_task *t, struct mem_cgroup *memcg, long nr)
-{
-	int cpu = sim_task_cpu(t);
-	if (memcg_tree->stock[cpu].cached != memcg) {
-		drain_stock(t, cpu);
-		memcg_tree->stock[cpu].cached = memcg;
-	}
-	memcg_tree->stock[cpu].nr_pages += nr;
-	if (memcg_tree->stock[cpu].nr_pages > MEMCG_CHARGE_BATCH)
-		drain_stock(t, cpu);
-}
-
-/* try_charge_memcg: stock, then the counters with a batch, then reclaim. */
-static bool try_charge_memcg(struct sim_task *t, struct mem_cgroup *memcg, long nr)
-{
-	long batch = MAX(MEMCG_CHARGE_BATCH, nr);
-	int retries = MAX_RECLAIM_RETRIES;
-	if (consume_stock(t, memcg, nr))
-		return true;
-	for (;;) {
-		struct page_counter *fail = NULL;
-		if (page_counter_try_charge(t, &memcg->memory, batch, &fail)) {
-			if (batch > nr)
-				refill_stock(t, memcg, batch - nr);
-			return true;
-		}
-		if (batch > nr) {
-			batch = nr;
-			continue;
-		}
-		struct mem_cgroup *over = memcg_of_counter(fail);
-		long reclaimed = try_to_free_mem_cgroup_pages(t, over, nr);
-		if (mem_cgroup_margin(over) >= nr)
-			continue;
-		if (reclaimed && retries-- > 0)
-			continue;
-		if (retries-- > 0)
-			continue;
-		/* OOM: counted; the OOM killer is not modelled, the charge is forced. */
-		over->stat.oom++;
-		for (struct page_counter *c = &memcg->memory; c; c = c->parent)
-			c->usage += nr;
-		return false;
-	}
-}
-
-bool mem_cgroup_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
-{
-	if (!memcg->parent) /* the root is not charged */
-		return true;
-	memcg->stat.charged += nr;
-	return try_charge_memcg(t, memcg, nr);
-}
-
-void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
-{
-	if (!memcg->parent)
-		return;
-	memcg->stat.uncharged += nr;
-	page_counter_uncharge(t, &memcg->memory, nr);
+	return (struct mem_cgroup *)((char *)c - offsetof(struct mem_cgroup, memory));
 }
 
 struct lruvec_section {

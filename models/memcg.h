@@ -9,14 +9,19 @@
 
 struct mem_cgroup;
 
-/* A hierarchical page counter. Every charge or uncharge is one atomic
- * (atomic_long_add_return) on the line of usage, which shares it with the
- * limits read on every charge (struct page_counter before Linux 6.1). */
+/* A hierarchical page counter (mm/page_counter.c; a res_counter before
+ * Linux 3.19): its fields, and the lines they sit in as the run's charge
+ * design lays them out (models/charge.h). */
+#define PAGE_COUNTER_LINES 3
 struct page_counter {
 	long usage; /* pages; atomic in the kernel */
-	long max;
+	long max, high, min, low;
+	long min_usage, low_usage;		 /* protected usage */
+	long children_min_usage, children_low_usage; /* the children's, summed */
+	long watermark, failcnt;
 	struct page_counter *parent;
-	struct cacheline line;
+	struct cacheline lines[PAGE_COUNTER_LINES];
+	struct spinlock lock; /* res_counter's; its word in lines[0] */
 };
 
 /* Per (memcg, node): the page LRU lists, protected by lru_lock, which sits
@@ -48,6 +53,7 @@ struct mem_cgroup {
 	GPtrArray *children;
 	guint sibling_idx; /* index in parent->children */
 	struct page_counter memory;
+	struct page_counter memsw; /* memory+swap (cgroup v1), charged when memcg.charge.memsw */
 	int kmemcg_id; /* list_lru index; the root and offline memcgs: -1 */
 	bool online;
 	struct lruvec *nodeinfo; /* [nodes] */
@@ -60,6 +66,13 @@ struct mem_cgroup {
 
 struct list_lru_scope_ops;
 
+/* A CPU's stock of pages charged ahead (memcg_stock_pcp): its own line. */
+struct memcg_stock_pcp {
+	struct mem_cgroup *cached;
+	long nr_pages;
+	struct cacheline line;
+};
+
 struct memcg_tree {
 	struct mem_cgroup *root;
 	const struct list_lru_scope_ops *lru_scope; /* of every list_lru of the run */
@@ -69,9 +82,8 @@ struct memcg_tree {
 	int nodes;
 	int next_kmemcg_id;
 	struct lock_class *lruvec_class;
-	struct line_class *counter_lines;
-	/* memcg_stock_pcp, per CPU: its own line */
-	struct { struct mem_cgroup *cached; long nr_pages; struct cacheline line; } *stock;
+	bool disabled; /* cgroup_disable=memory, or a kernel without memcg */
+	struct memcg_stock_pcp *stock; /* per CPU */
 	/* Reclaim dropped @nr file pages of @memcg on @nid, oldest first:
 	 * tell their owners (the filesystem model sets it). */
 	void (*file_pages_dropped)(struct sim_task *t, struct mem_cgroup *memcg, int nid,
@@ -79,6 +91,12 @@ struct memcg_tree {
 };
 
 extern struct memcg_tree *memcg_tree;
+
+/* mem_cgroup_disabled(): no memcg at all (memcg.enabled false). */
+static inline bool mem_cgroup_disabled(void)
+{
+	return !memcg_tree || memcg_tree->disabled;
+}
 
 void memcg_tree_init(int nodes, int ncpus);
 void memcg_tree_destroy(void);
@@ -127,7 +145,5 @@ long obj_cgroup_uncharge(struct sim_task *t, struct obj_cgroup *objcg, long byte
 /* rmdir: offline and reparent (memcg_offline_kmem). */
 void mem_cgroup_css_offline(struct sim_task *t, struct mem_cgroup *memcg);
 void memcg_offline_kmem(struct sim_task *t, struct mem_cgroup *memcg);
-
-bool page_counter_try_charge(struct sim_task *t, struct page_counter *c, long nr,
-			     struct page_counter **fail);
-void page_counter_uncharge(struct sim_task *t, struct page_counter *c, long nr);
+/* A memcg's memory counter's memcg. */
+struct mem_cgroup *mem_cgroup_of_counter(struct page_counter *c);

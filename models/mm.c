@@ -1,4 +1,5 @@
 #include "mm.h"
+#include "charge.h"
 #include "list_lru.h"
 #include "lru_check.h"
 #include "page_cgroup.h"
@@ -73,7 +74,9 @@ static void cgroups_setup(const struct mm_params *mm)
 		long max_pages = (long)(c->memory_max_mb * 256);
 		for (long k = 0; k < c->count; k++) {
 			char *name = mem_cgroup_instance_name(c->name, k);
-			mem_cgroup_create(name, max_pages ? max_pages : G_MAXLONG);
+			struct mem_cgroup *m = mem_cgroup_create(name, max_pages ? max_pages : G_MAXLONG);
+			m->memory.min = (long)(c->memory_min_mb * 256);
+			m->memory.low = (long)(c->memory_low_mb * 256);
 			g_free(name);
 		}
 	}
@@ -84,7 +87,9 @@ void mm_setup(const struct run_config *cfg)
 	const struct mm_params *mm = cfg->memcg;
 	if (!mm_used(cfg))
 		return;
+	charge_use(mm->charge);
 	memcg_tree_init(sim_machine()->nodes, sim_ncpus());
+	memcg_tree->disabled = !mm->enabled;
 	memcg_tree->lru_scope = mm->list_lru_scope;
 	shrinker_registry_init();
 	cgroups_setup(mm);
@@ -219,5 +224,6 @@ void mm_teardown(void)
 	writeback_rng = NULL;
 	swap_device_destroy();
 	memcg_tree_destroy();
+	charge_use(NULL);
 	shrinker_registry_destroy();
 }

@@ -1,6 +1,7 @@
 /* The scenario's memcg section: its keys (the cgroup tree, the list_lru lock
  * scope, swap and page_cgroup, the latter two declared by their models) and
  * the rules that span keys and sections. */
+#include "charge.h"
 #include "list_lru.h"
 #include "memcg.h"
 #include "mm.h"
@@ -31,12 +32,31 @@ static const struct spec_field cgroup_fields[] = {
 			      .min = 0,
 			      .max = 1 << 30},
 	 false, "0", AT(memory_max_mb)},
+	{"memory_min_mb",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "memory.min, MiB (hard protection); 0 for none",
+			      .min = 0,
+			      .max = 1 << 30},
+	 false, "0", AT(memory_min_mb)},
+	{"memory_low_mb",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "memory.low, MiB (best-effort protection); 0 for none",
+			      .min = 0,
+			      .max = 1 << 30},
+	 false, "0", AT(memory_low_mb)},
 	{NULL},
 };
 #undef AT
 
 #define AT(member) SPEC_AT(struct mm_params, member)
 static const struct spec_field mm_fields[] = {
+	{"enabled",
+	 &(const struct spec){.kind = SPEC_BOOLEAN,
+			      .doc = "false: a kernel without memory cgroups (CONFIG_MEMCG=n or "
+				     "cgroup_disable=memory): nothing is charged, and no memcg work "
+				     "is done"},
+	 false, "true", AT(enabled)},
+	{"charge", &charge_params_spec, false, "{}", AT(charge)},
 	{"list_lru_scope",
 	 &(const struct spec){.kind = SPEC_ENUM,
 			      .doc = "list_lru locking: node (one lock per node) or memcg (one lock "

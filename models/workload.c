@@ -17,7 +17,9 @@
 	X(movecharge)                                                                              \
 	X(swapcycle)                                                                               \
 	X(filewrite)                                                                               \
-	X(kbuild)
+	X(kbuild)                                                                                  \
+	X(pagefault_loop)                                                                          \
+	X(netperf_sendfile)
 
 #define DECLARE(name) extern const struct workload_type name##_workload;
 #define ENTRY(name) &name##_workload,

@@ -40,8 +40,8 @@ static void test_stock(void)
 	struct mem_cgroup *m = mem_cgroup_create("a", G_MAXLONG);
 	sim_task_create("t", 0, stock_task, m);
 	g_assert_true(sim_engine_run());
-	/* Two batches: two atomics on the counter line. */
-	g_assert_cmpint(memcg_tree->counter_lines->n.ops[LINE_RMW], ==, 2);
+	/* Two batches, each an atomic on a's usage line and on the root's. */
+	g_assert_cmpint(line_class_get("struct page_counter: usage")->n.ops[LINE_RMW], ==, 4);
 	teardown();
 }
 

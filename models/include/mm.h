@@ -8,16 +8,20 @@
 #include <stdbool.h>
 
 struct run_config;
+struct charge_params;
 
 /* One entry of memcg.cgroups: @count instances of the name template. */
 struct mm_cgroup_params {
 	char *name;
 	long count;
 	double memory_max_mb; /* 0: no limit */
+	double memory_min_mb, memory_low_mb;
 };
 
 /* The memcg section. */
 struct mm_params {
+	bool enabled; /* false: a kernel without memcg (cgroup_disable=memory) */
+	struct charge_params *charge;
 	const struct list_lru_scope_ops *list_lru_scope;
 	SPEC_LIST(struct mm_cgroup_params *) cgroups;
 	struct swap_params *swap;		/* NULL: no swap device */

@@ -1,0 +1,296 @@
+/* charge: try_charge_memcg and the uncharge paths over the run's counter
+ * design (mm/memcontrol.c of each era). */
+#include "charge.h"
+#include "cost.h"
+#include "vmscan.h"
+
+#define CHARGE_COUNTERS(X) X(page_counter) X(res_counter)
+#define ENTRY(name) &charge_##name,
+static const void *const charge_counters[] = {CHARGE_COUNTERS(ENTRY) NULL};
+#undef ENTRY
+
+/* struct page_counter's fields by line: before Linux 6.1 (the layout of
+ * 5.13 .. 6.0: usage with the limits and the min protection; the low
+ * protection, the watermark and parent in the next line), and after
+ * "mm: page_counter: rearrange struct page_counter fields" (6.1): usage
+ * alone, the protection and watermark, the read-mostly limits. */
+const struct page_counter_layout page_counter_layouts[] = {
+	{"shared",
+	 "usage shares its line with min, low, high, max and min_usage (Linux <= 6.0)",
+	 {[PC_USAGE] = 0, [PC_LIMITS] = 0, [PC_MIN_USAGE] = 0, [PC_LOW_USAGE] = 1,
+	  [PC_WATERMARK] = 1, [PC_PARENT] = 1},
+	 {"struct page_counter: usage, min, low, high, max, min_usage",
+	  "struct page_counter: low_usage, watermark, parent", NULL}},
+	{"split",
+	 "usage alone in its line; protection and watermark; the read-mostly limits (6.1+)",
+	 {[PC_USAGE] = 0, [PC_MIN_USAGE] = 1, [PC_LOW_USAGE] = 1, [PC_WATERMARK] = 1,
+	  [PC_LIMITS] = 2, [PC_PARENT] = 2},
+	 {"struct page_counter: usage", "struct page_counter: min_usage, low_usage, watermark",
+	  "struct page_counter: min, low, high, max, parent"}},
+	{NULL},
+};
+static const void *const layout_choices[] = {&page_counter_layouts[0], &page_counter_layouts[1],
+					      NULL};
+
+#define AT(member) SPEC_AT(struct charge_params, member)
+static const struct spec_field charge_fields[] = {
+	{"counter",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "the counter design: page_counter (lockless atomics, Linux "
+				     "3.19+) or res_counter (a spinlock per counter, 2.6.25 .. 3.18)",
+			      .choices = charge_counters},
+	 false, "\"page_counter\"", AT(counter)},
+	{"stock_batch",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "pages a CPU charges at once into its per-CPU stock "
+				     "(MEMCG_CHARGE_BATCH: 32 before Linux 6.1, 64 from 6.1; 0: no "
+				     "stock, as before 2.6.33)",
+			      .min = 0,
+			      .max = 4096},
+	 false, "64", AT(stock_batch)},
+	{"uncharge_batch",
+	 &(const struct spec){.kind = SPEC_BOOLEAN,
+			      .doc = "gather an unmap's uncharges per task and apply them once "
+				     "(mem_cgroup_uncharge_start/end, 2.6.33)"},
+	 false, "false", AT(uncharge_batch)},
+	{"memsw",
+	 &(const struct spec){.kind = SPEC_BOOLEAN,
+			      .doc = "charge the memory+swap counter as well (cgroup v1 with swap "
+				     "accounting)"},
+	 false, "false", AT(memsw)},
+	{"use_hierarchy",
+	 &(const struct spec){.kind = SPEC_BOOLEAN,
+			      .doc = "a charge walks the ancestors' counters up to the root's "
+				     "(cgroup v2; cgroup v1's memory.use_hierarchy, 0 by default "
+				     "before 3.x)"},
+	 false, "true", AT(use_hierarchy)},
+	{"protection",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "propagate_protected_usage with memory.min/low set: xchg (an "
+				     "atomic_long_xchg per charge, Linux <= 6.0) or on_change (a read, "
+				     "the xchg only when the protected usage changed, 6.1+)",
+			      .values = (const char *const[]){"xchg", "on_change", NULL}},
+	 false, "\"on_change\"", AT(protection)},
+	{"layout",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "struct page_counter's layout: shared (<= 6.0) or split (6.1+)",
+			      .choices = layout_choices},
+	 false, "\"split\"", AT(layout)},
+	{NULL},
+};
+#undef AT
+
+const struct spec charge_params_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "the charge path's design (docs/scenario.md, \"Charging designs\")",
+	.fields = charge_fields,
+	.size = sizeof(struct charge_params)};
+
+const struct charge_params charge_defaults = {
+	.counter = &charge_page_counter,
+	.stock_batch = 64,
+	.use_hierarchy = true,
+	.protection = CHARGE_PROTECTION_ON_CHANGE,
+	.layout = &page_counter_layouts[1],
+};
+const struct charge_params *charge = &charge_defaults;
+
+void charge_use(const struct charge_params *p)
+{
+	charge = p ? p : &charge_defaults;
+}
+
+struct cacheline *page_counter_line(struct page_counter *c, enum pc_field f)
+{
+	return &c->lines[charge->layout->line_of[f]];
+}
+
+void page_counter_init_lines(struct page_counter *c, const struct page_counter_layout *layout,
+			     int nid)
+{
+	for (int i = 0; i < PAGE_COUNTER_LINES && layout->line_names[i]; i++)
+		line_init(&c->lines[i], line_class_get(layout->line_names[i]), nid);
+}
+
+/* The stock's lock: interrupts off (4.x+) or preemption only (2009). */
+static void stock_lock_cost(struct sim_task *t)
+{
+	sim_task_charge(t, SIM_CAT_SYS,
+			cost(charge->counter->stock_irqsave ? COST_IRQ_SAVE_RESTORE : COST_PREEMPT));
+}
+
+static struct memcg_stock_pcp *this_cpu_stock(struct sim_task *t, const char *site)
+{
+	struct memcg_stock_pcp *stock = &memcg_tree->stock[sim_task_cpu(t)];
+	stock_lock_cost(t);
+	line_touch(t, &stock->line, LINE_STORE, site);
+	return stock;
+}
+
+static bool counters_try_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr,
+				struct page_counter **fail)
+{
+	const struct charge_counter_ops *ops = charge->counter;
+	if (!ops->try_charge(t, &memcg->memory, nr, fail))
+		return false;
+	if (charge->memsw && !ops->try_charge(t, &memcg->memsw, nr, fail)) {
+		ops->uncharge(t, &memcg->memory, nr);
+		*fail = &memcg->memory; /* reclaim the memcg itself */
+		return false;
+	}
+	return true;
+}
+
+static void counters_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	charge->counter->uncharge(t, &memcg->memory, nr);
+	if (charge->memsw)
+		charge->counter->uncharge(t, &memcg->memsw, nr);
+}
+
+static bool consume_stock(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	if (!charge->stock_batch || nr > charge->stock_batch)
+		return false;
+	struct memcg_stock_pcp *stock = this_cpu_stock(t, __func__);
+	if (stock->cached != memcg || stock->nr_pages < nr)
+		return false;
+	stock->nr_pages -= nr;
+	return true;
+}
+
+static void drain_stock(struct sim_task *t, struct memcg_stock_pcp *stock)
+{
+	struct mem_cgroup *old = stock->cached;
+	if (old && stock->nr_pages)
+		counters_uncharge(t, old, stock->nr_pages);
+	stock->cached = NULL;
+	stock->nr_pages = 0;
+}
+
+void refill_stock(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	if (!charge->stock_batch) {
+		counters_uncharge(t, memcg, nr);
+		return;
+	}
+	struct memcg_stock_pcp *stock = this_cpu_stock(t, __func__);
+	if (stock->cached != memcg) {
+		drain_stock(t, stock);
+		stock->cached = memcg;
+	}
+	stock->nr_pages += nr;
+	if (stock->nr_pages > charge->stock_batch)
+		drain_stock(t, stock);
+}
+
+/* Over the limit: reclaim from the memcg over it, retry; OOM in the end
+ * (counted; the OOM killer is not modelled, the charge is forced). */
+static bool charge_reclaim(struct sim_task *t, struct mem_cgroup *memcg, long nr,
+			   struct page_counter *fail, int *retries)
+{
+	struct mem_cgroup *over = mem_cgroup_of_counter(fail);
+	long reclaimed = try_to_free_mem_cgroup_pages(t, over, nr);
+	if (mem_cgroup_margin(over) >= nr)
+		return true;
+	if (reclaimed && (*retries)-- > 0)
+		return true;
+	if ((*retries)-- > 0)
+		return true;
+	over->stat.oom++;
+	for (struct page_counter *c = &memcg->memory; c; c = c->parent)
+		c->usage += nr;
+	return false;
+}
+
+/* try_charge_memcg: the stock, then the counters with a batch, then reclaim. */
+static bool try_charge_memcg(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	long batch = MAX(charge->stock_batch, nr);
+	int retries = MAX_RECLAIM_RETRIES;
+	if (consume_stock(t, memcg, nr))
+		return true;
+	for (;;) {
+		struct page_counter *fail = NULL;
+		if (counters_try_charge(t, memcg, batch, &fail)) {
+			if (batch > nr)
+				refill_stock(t, memcg, batch - nr);
+			if (charge->counter->check_high)
+				charge->counter->check_high(t, memcg);
+			return true;
+		}
+		if (batch > nr) {
+			batch = nr;
+			continue;
+		}
+		if (!charge_reclaim(t, memcg, nr, fail, &retries))
+			return false;
+	}
+}
+
+bool mem_cgroup_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	if (mem_cgroup_disabled() || !memcg->parent) /* the root is not charged */
+		return true;
+	memcg->stat.charged += nr;
+	return try_charge_memcg(t, memcg, nr);
+}
+
+void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	if (mem_cgroup_disabled() || !memcg->parent)
+		return;
+	memcg->stat.uncharged += nr;
+	counters_uncharge(t, memcg, nr);
+}
+
+void mem_cgroup_uncharge_start(struct memcg_batch_info *b)
+{
+	if (!charge->uncharge_batch)
+		return;
+	if (b->do_batch++ == 0) {
+		b->memcg = NULL;
+		b->nr_pages = 0;
+	}
+}
+
+void mem_cgroup_uncharge_end(struct sim_task *t, struct memcg_batch_info *b)
+{
+	if (!b->do_batch || --b->do_batch)
+		return;
+	if (b->memcg && b->nr_pages)
+		counters_uncharge(t, b->memcg, b->nr_pages);
+	b->memcg = NULL;
+	b->nr_pages = 0;
+}
+
+void mem_cgroup_uncharge_page(struct sim_task *t, struct memcg_batch_info *b,
+			      struct mem_cgroup *memcg)
+{
+	if (mem_cgroup_disabled() || !memcg->parent)
+		return;
+	if (b && b->do_batch && (!b->memcg || b->memcg == memcg)) {
+		memcg->stat.uncharged++;
+		b->memcg = memcg;
+		b->nr_pages++;
+		return;
+	}
+	mem_cgroup_uncharge(t, memcg, 1);
+}
+
+bool mem_cgroup_charge_skmem(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	if (mem_cgroup_disabled() || !memcg->parent) /* the root's sockets have no sk_memcg */
+		return true;
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_SKMEM)); /* mod_memcg_state(MEMCG_SOCK) */
+	return mem_cgroup_charge(t, memcg, nr);
+}
+
+void mem_cgroup_uncharge_skmem(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	if (mem_cgroup_disabled() || !memcg->parent)
+		return;
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_SKMEM));
+	memcg->stat.uncharged += nr;
+	refill_stock(t, memcg, nr);
+}

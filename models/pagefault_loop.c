@@ -1,0 +1,148 @@
+/* pagefault_loop: a program that maps anonymous memory, faults every page in
+ * and unmaps it, in a loop, one task per CPU (taskset): the page-fault
+ * benchmark of the 2009 charge-batching patches. Per page: the fault
+ * (do_anonymous_page: anon_fault_ns, which here also holds the page's share
+ * of the unmap and free) and, with memcg, the page's memcg work
+ * (memcg_commit_ns) and its charge (mem_cgroup_charge, a page at a time as
+ * mem_cgroup_newpage_charge did); per unmap (zap_pte_range), every page's
+ * uncharge (mem_cgroup_uncharge_page), gathered when the design batches
+ * uncharges. */
+#include "charge.h"
+#include "cost.h"
+#include "run.h"
+#include "workload.h"
+#include <glib.h>
+
+struct pagefault_loop_params {
+	struct workload_tasks tasks; /* first: workload_tasks_cgroup */
+	double region_mb;
+};
+
+#define AT(member) SPEC_AT(struct pagefault_loop_params, member)
+static const struct spec_field pagefault_loop_fields[] = {
+	SPEC_TYPE_FIELD("pagefault_loop"),
+	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+	{"count",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "tasks; task i is pinned to CPU i",
+			      .min = 1,
+			      .max = 4096},
+	 false, "1", AT(tasks.count)},
+	{"region_mb",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "anonymous memory mapped, faulted in and unmapped per loop, MiB",
+			      .min = 0.00390625,
+			      .max = 1 << 20},
+	 false, "64", AT(region_mb)},
+	{NULL},
+};
+#undef AT
+
+static const struct spec pagefault_loop_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "pagefault_loop: each task maps region_mb of anonymous memory, faults every page "
+	       "in and unmaps it, in a loop, pinned to its CPU; run it with a duration stop",
+	.fields = pagefault_loop_fields,
+	.size = sizeof(struct pagefault_loop_params)};
+
+static bool pagefault_loop_check(const void *params, const struct run_config *cfg,
+				 const char *path, struct spec_check *chk)
+{
+	const struct pagefault_loop_params *p = params;
+	return workload_check_cpu(p->tasks.count - 1, cfg, path, chk);
+}
+
+struct pf_task {
+	struct mem_cgroup *memcg;
+	long region_pages;
+	long faults;
+	struct memcg_batch_info batch; /* current->memcg_batch */
+};
+
+struct pagefault_loop {
+	int count;
+	struct pf_task *tasks;
+};
+
+/* do_anonymous_page for each page of the region. */
+static void fault_region(struct sim_task *t, struct pf_task *pt)
+{
+	for (long p = 0; p < pt->region_pages && !sim_task_should_stop(t); p++) {
+		sim_task_charge(t, SIM_CAT_SYS, cost(COST_ANON_FAULT));
+		if (!mem_cgroup_disabled()) {
+			sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_COMMIT));
+			mem_cgroup_charge(t, pt->memcg, 1); /* mem_cgroup_newpage_charge */
+		}
+		pt->faults++;
+	}
+}
+
+/* munmap: zap_pte_range uncharges every mapped page (page_remove_rmap). */
+static void unmap_region(struct sim_task *t, struct pf_task *pt, long pages)
+{
+	mem_cgroup_uncharge_start(&pt->batch);
+	for (long p = 0; p < pages; p++)
+		mem_cgroup_uncharge_page(t, &pt->batch, pt->memcg);
+	mem_cgroup_uncharge_end(t, &pt->batch);
+}
+
+static void pagefault_loop_task(struct sim_task *t, void *arg)
+{
+	struct pf_task *pt = arg;
+	while (!sim_task_should_stop(t)) {
+		long before = pt->faults;
+		fault_region(t, pt);
+		unmap_region(t, pt, pt->faults - before);
+		sim_task_flush(t);
+	}
+}
+
+static void *pagefault_loop_setup(const void *params, int index)
+{
+	const struct pagefault_loop_params *p = params;
+	struct pagefault_loop *pl = g_new0(struct pagefault_loop, 1);
+	pl->count = (int)p->tasks.count;
+	pl->tasks = g_new0(struct pf_task, pl->count);
+	for (int i = 0; i < pl->count; i++) {
+		char *cg = mem_cgroup_instance_name(p->tasks.cgroup, i);
+		pl->tasks[i].memcg = *cg ? mem_cgroup_lookup(cg) : memcg_tree->root;
+		g_free(cg);
+		pl->tasks[i].region_pages = MAX(1, (long)(p->region_mb * 256));
+		sim_task_createf(i, pagefault_loop_task, &pl->tasks[i], "pagefault_loop.%d.%d",
+				 index, i);
+	}
+	return pl;
+}
+
+/* The faults of the window, and scaled to the benchmark's 60 s. */
+static void pagefault_loop_metrics(void *state, json_t *metrics)
+{
+	struct pagefault_loop *pl = state;
+	long faults = 0;
+	for (int i = 0; i < pl->count; i++)
+		faults += pl->tasks[i].faults;
+	double window_s = sim_to_ns(sim_stop_at()) / 1e9;
+	json_object_set_new(metrics, "page_faults", json_integer(faults));
+	json_object_set_new(metrics, "page_faults_60s",
+			    json_real(window_s > 0 ? (double)faults * 60.0 / window_s : 0));
+}
+
+static void pagefault_loop_destroy(void *state)
+{
+	struct pagefault_loop *pl = state;
+	g_free(pl->tasks);
+	g_free(pl);
+}
+
+const struct workload_type pagefault_loop_workload = {
+	.name = "pagefault_loop",
+	.spec = &pagefault_loop_spec,
+	.check = pagefault_loop_check,
+	.cgroup = workload_tasks_cgroup,
+	.setup = pagefault_loop_setup,
+	.metrics = pagefault_loop_metrics,
+	.metric_info = (const struct run_metric[]){{"page_faults_60s", true, ""},
+						   {"page_faults", true, ""},
+						   {NULL, false, NULL}},
+	.destroy = pagefault_loop_destroy,
+};
