@@ -118,6 +118,11 @@ const struct sim_cost_desc cost_table[COST_N] = {
 			  "TCP, memcg excluded",
 			  "estimate; scenarios fit it to a root-cgroup throughput "
 			  "(docs/calibration.md)"},
+	[COST_ZAP_PAGE] = {"zap_page_ns", 500.0,
+			   "munmap's work per anonymous page: zap_pte_range, page_remove_rmap, "
+			   "the TLB gather and the free, memcg excluded",
+			   "estimate (0.2-1 us), no published source: docs/calibration.md gives "
+			   "the sensitivity of the results that depend on it"},
 };
 
 double cost_draw_quantile(uint64_t seed, int draw, enum cost_id id)

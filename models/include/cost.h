@@ -41,7 +41,8 @@ enum cost_id {
 	COST_MEMCG_PAGE_STAT,  /* mem_cgroup_update_page_stat's work, lock excluded */
 	COST_MEMCG_COMMIT,     /* a page's memcg work in a fault and its unmap, counters excluded */
 	COST_MEMCG_SKMEM,      /* mod_memcg_state(MEMCG_SOCK) of a socket charge or uncharge */
-	COST_NET_MSG,	       /* one side's work for one message over loopback TCP */
+	COST_NET_MSG,
+	COST_ZAP_PAGE,	       /* unmapping and freeing one anonymous page at munmap */	       /* one side's work for one message over loopback TCP */
 	COST_N
 };
 
