@@ -109,9 +109,45 @@ static void test_inode_dentry(gconstpointer scope)
 	json_decref(r);
 }
 
+/* The page-fault loop at hand-computable costs: 1 us a fault (1.5 us with
+ * root's memcg work), nothing at unmap: each of the 8 tasks does 60 s /
+ * 1 us faults in 60 s, whatever the window and the tasks' start times. */
+static void test_pagefault_loop(gconstpointer variant)
+{
+	bool root = g_str_equal(variant, "root");
+	const char *sets[] = {"machine.costs.anon_fault_ns=1000", "machine.costs.zap_page_ns=0",
+			      "machine.costs.memcg_commit_ns=500", "workloads.0.region_mb=1",
+			      "stop.duration_ns=10e6", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2009.json", variant,
+				sets);
+	assert_cpu_sum(r);
+	double per_fault_s = root ? 1.5e-6 : 1e-6;
+	g_assert_cmpfloat_with_epsilon(num(json_object_get(r, "metrics"), "page_faults_60s"),
+				       8 * 60 / per_fault_s, 1e-3);
+	json_decref(r);
+}
+
+/* netperf in the root at 4.096 us a side a message: each pair's receiver
+ * finishes its first message at 8.192 us and one every 4.096 us after, so
+ * 243 in 1 ms: 243 x 10240 x 8 bits / 1 ms = 19906.56 x 10^6 bits/s. */
+static void test_netperf_root(void)
+{
+	const char *sets[] = {"machine.costs.net_msg_ns=4096", "stop.duration_ns=1e6", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "root",
+				sets);
+	json_t *m = json_object_get(r, "metrics");
+	g_assert_cmpfloat(num(m, "messages"), ==, 36 * 243);
+	g_assert_cmpfloat_with_epsilon(num(m, "throughput"), 19906.56, 1e-6);
+	json_decref(r);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	g_test_add_data_func("/benchmarks/pagefault-loop/no-memcg", "no-memcg",
+			     test_pagefault_loop);
+	g_test_add_data_func("/benchmarks/pagefault-loop/root", "root", test_pagefault_loop);
+	g_test_add_func("/benchmarks/netperf/root", test_netperf_root);
 	g_test_add_data_func("/benchmarks/swap/per-node", "per-node", test_swap);
 	g_test_add_data_func("/benchmarks/swap/per-cgroup", "per-cgroup", test_swap);
 	g_test_add_data_func("/benchmarks/inode-dentry/per-node", "per-node", test_inode_dentry);
