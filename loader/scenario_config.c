@@ -60,8 +60,9 @@ static bool workloads_check(const struct run_config *cfg, struct spec_check *chk
 		bool ok = !w->type->check || w->type->check(w->params, cfg, path, chk);
 		if (ok && !cfg->stop_at && w->type->finite && !w->type->finite(w->params))
 			ok = spec_check_fail(chk, path, NULL,
-					     "never finishes, but stop.type is \"completion\" (give it "
-					     "iterations, or stop after a duration)");
+					     "never finishes as given, but stop.type is \"completion\" "
+					     "(stop after a duration; a lockbench can be given "
+					     "iterations)");
 		g_free(path);
 		if (!ok)
 			return false;

@@ -192,6 +192,7 @@ const struct workload_type netperf_sendfile_workload = {
 	.name = "netperf_sendfile",
 	.spec = &netperf_spec,
 	.check = netperf_check,
+	.finite = workload_runs_until_stop,
 	.cgroup = workload_tasks_cgroup,
 	.setup = netperf_setup,
 	.metrics = netperf_metrics,

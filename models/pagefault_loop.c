@@ -160,6 +160,7 @@ const struct workload_type pagefault_loop_workload = {
 	.name = "pagefault_loop",
 	.spec = &pagefault_loop_spec,
 	.check = pagefault_loop_check,
+	.finite = workload_runs_until_stop,
 	.cgroup = workload_tasks_cgroup,
 	.setup = pagefault_loop_setup,
 	.metrics = pagefault_loop_metrics,

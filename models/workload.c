@@ -41,6 +41,12 @@ const char *workload_tasks_cgroup(const void *params, long *count)
 	return t->cgroup;
 }
 
+bool workload_runs_until_stop(const void *params)
+{
+	(void)params;
+	return false;
+}
+
 int workload_cpu_for(int i, enum workload_placement placement)
 {
 	const struct sim_machine *m = sim_machine();

@@ -50,6 +50,9 @@ struct workload_tasks {
 };
 const char *workload_tasks_cgroup(const void *params, long *count);
 
+/* The .finite of a type that runs until the duration stop. */
+bool workload_runs_until_stop(const void *params);
+
 /* Every workload type, NULL-terminated. */
 extern const struct workload_type *const workload_types[];
 const struct workload_type *workload_type_find(const char *name);
