@@ -123,6 +123,16 @@ const struct sim_cost_desc cost_table[COST_N] = {
 			   "the TLB gather and the free, memcg excluded",
 			   "estimate (0.2-1 us), no published source: docs/calibration.md gives "
 			   "the sensitivity of the results that depend on it"},
+	[COST_PAGE_ALLOC_ZERO] = {"page_alloc_zero_ns", 700.0,
+				  "allocating one page from the per-CPU free lists and zeroing it "
+				  "(readahead of a sparse file's hole)",
+				  "estimate, no published source: about 0.2 us for the allocation "
+				  "and 0.5 us to clear 4 KiB; docs/calibration.md"},
+	[COST_FILE_READ_PAGE] = {"file_read_page_ns", 1000.0,
+				 "a read() of 4 KiB from a cached page: the syscall, the page "
+				 "cache lookup and the copy to user space",
+				 "estimate, no published source: about 0.2 us of syscall and lookup "
+				 "and 0.8 us of copy; docs/calibration.md"},
 };
 
 double cost_draw_quantile(uint64_t seed, int draw, enum cost_id id)

@@ -365,7 +365,8 @@ void list_lru_del_add(struct sim_task *t, struct list_lru *lru, struct lru_item 
 void list_lru_isolate(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,
 		      struct lru_item *item)
 {
-	struct spinlock *lock = lru->scope->list_lock(lru, l);
+	struct spinlock *lock =
+		lock_scope_lock(lru->scope->lock_scope, &lru->node[l->nid].lock, &l->lock);
 	sim_time_t cost = list_del_item(t, lock, l, item);
 	cost += lru->scope->count_locked(t, lru, l->nid, l, lock, -1);
 	sim_task_charge(t, SIM_CAT_SYS, cost);

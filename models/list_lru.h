@@ -8,6 +8,7 @@
  *  - list_lru_scope_memcg: one lock per list_lru_one, looked up under RCU
  *    with a dead marker (Linux 6.13), node nr_items atomic outside it. */
 #pragma once
+#include "lock_scope.h"
 #include "memcg.h"
 #include "spinlock.h"
 #include <limits.h>
@@ -84,8 +85,8 @@ struct list_lru_scope_ops {
 	 * on it and unlock; then the node's count where it is an atomic. */
 	void (*op_locked)(struct sim_task *t, struct list_lru *lru, int nid,
 			  struct mem_cgroup *memcg, const char *site, struct lru_op *op);
-	/* The lock that protects @l. */
-	struct spinlock *(*list_lock)(struct list_lru *lru, struct list_lru_one *l);
+	/* Which lock protects a list: the node's or the list's own. */
+	const struct lock_scope *lock_scope;
 	/* Lock the list of @memcg on @nid for a walk. A reparented (dead) list
 	 * gives NULL. */
 	struct list_lru_one *(*lock_list)(struct sim_task *t, struct list_lru *lru, int nid,

@@ -54,11 +54,6 @@ static void memcg_op_locked(struct sim_task *t, struct list_lru *lru, int nid,
 		lru->scope->count_unlocked(t, lru, nid, delta, nr_ops);
 }
 
-static struct spinlock *memcg_list_lock(struct list_lru *lru, struct list_lru_one *l)
-{
-	return &l->lock;
-}
-
 /* lock_list_lru_of_memcg for a walk, which skips a dead list. */
 static struct list_lru_one *memcg_lock_list(struct sim_task *t, struct list_lru *lru, int nid,
 					    struct mem_cgroup *memcg, enum spin_flavour fl,
@@ -128,7 +123,7 @@ const struct list_lru_scope_ops list_lru_scope_memcg = {
 	.reparent_objcg_first = false,
 	.switch_kmemcg_id = false,
 	.op_locked = memcg_op_locked,
-	.list_lock = memcg_list_lock,
+	.lock_scope = &lock_scope_memcg,
 	.lock_list = memcg_lock_list,
 	.relock = memcg_relock,
 	.count_locked = memcg_count_locked,

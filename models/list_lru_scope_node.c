@@ -38,11 +38,6 @@ static void node_op_locked(struct sim_task *t, struct list_lru *lru, int nid,
 			  site);
 }
 
-static struct spinlock *node_list_lock(struct list_lru *lru, struct list_lru_one *l)
-{
-	return &lru->node[l->nid].lock;
-}
-
 static struct list_lru_one *node_lock_list(struct sim_task *t, struct list_lru *lru, int nid,
 					   struct mem_cgroup *memcg, enum spin_flavour fl,
 					   const char *site, struct lru_locked *held)
@@ -101,7 +96,7 @@ const struct list_lru_scope_ops list_lru_scope_node = {
 	.reparent_objcg_first = true,
 	.switch_kmemcg_id = true,
 	.op_locked = node_op_locked,
-	.list_lock = node_list_lock,
+	.lock_scope = &lock_scope_node,
 	.lock_list = node_lock_list,
 	.relock = node_relock,
 	.count_locked = node_count_locked,

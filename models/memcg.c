@@ -32,6 +32,8 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 	page_counter_init(&m->memsw, G_MAXLONG, parent ? &parent->memsw : NULL);
 	m->nodeinfo = g_new0(struct lruvec, T->nodes);
 	for (int n = 0; n < T->nodes; n++) {
+		m->nodeinfo[n].memcg = m;
+		m->nodeinfo[n].nid = n;
 		line_init(&m->nodeinfo[n].line, T->lruvec_class->line, n);
 		spin_lock_init_in(&m->nodeinfo[n].lru_lock, T->lruvec_class, &m->nodeinfo[n].line);
 		g_queue_init(&m->nodeinfo[n].file_owners);
@@ -59,6 +61,14 @@ void memcg_tree_init(int nodes, int ncpus)
 	T->by_name = g_hash_table_new(g_str_hash, g_str_equal);
 	T->lruvec_class = lock_class_get("&lruvec->lru_lock");
 	T->lruvec_class->line = line_class_get("&lruvec->lru_lock");
+	T->lru_lock_scope = &lock_scope_memcg;
+	T->pgdat = g_new0(struct pglist_data, nodes);
+	struct lock_class *pgdat_class = lock_class_get("&pgdat->lru_lock");
+	pgdat_class->line = line_class_get("&pgdat->lru_lock");
+	for (int n = 0; n < nodes; n++) {
+		line_init(&T->pgdat[n].line, pgdat_class->line, n);
+		spin_lock_init_in(&T->pgdat[n].lru_lock, pgdat_class, &T->pgdat[n].line);
+	}
 	T->stock = g_new0(struct memcg_stock_pcp, ncpus);
 	struct line_class *stock_lines = line_class_get("struct memcg_stock_pcp");
 	for (int cpu = 0; cpu < ncpus; cpu++)
@@ -90,6 +100,9 @@ void memcg_tree_destroy(void)
 	g_ptr_array_free(T->all, TRUE);
 	g_ptr_array_free(T->by_kmemcg, TRUE);
 	g_hash_table_destroy(T->by_name);
+	for (int n = 0; n < T->nodes; n++)
+		spin_lock_destroy(&T->pgdat[n].lru_lock);
+	g_free(T->pgdat);
 	g_free(T->stock);
 	g_free(T);
 	memcg_tree = NULL;
@@ -161,14 +174,20 @@ struct lruvec_section {
 static sim_time_t lruvec_section(struct sim_task *t, void *arg)
 {
 	struct lruvec_section *s = arg;
-	return spin_held_access(t, &s->lv->lru_lock, &s->lv->line, LINE_STORE, "lruvec lists") +
+	return spin_held_access(t, lruvec_lru_lock(s->lv), &s->lv->line, LINE_STORE, "lruvec lists") +
 	       s->nr * cost(COST_LOCKED_RMW);
+}
+
+struct spinlock *lruvec_lru_lock(struct lruvec *lv)
+{
+	return lock_scope_lock(memcg_tree->lru_lock_scope, &memcg_tree->pgdat[lv->nid].lru_lock,
+			       &lv->lru_lock);
 }
 
 void lruvec_lock_pages(struct sim_task *t, struct lruvec *lv, long nr, const char *site)
 {
 	struct lruvec_section s = {lv, nr};
-	spin_lock_hold_fn(t, &lv->lru_lock, lruvec_section, &s, SIM_CAT_SYS, SPIN_IRQ, site);
+	spin_lock_hold_fn(t, lruvec_lru_lock(lv), lruvec_section, &s, SIM_CAT_SYS, SPIN_IRQ, site);
 }
 
 void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file)

@@ -3,6 +3,7 @@
  * reparent). Function names follow mm/memcontrol.c and mm/page_counter.c. */
 #pragma once
 #include "mm_const.h"
+#include "lock_scope.h"
 #include "spinlock.h"
 #include <glib.h>
 #include <stdint.h>
@@ -24,11 +25,23 @@ struct page_counter {
 	struct spinlock lock; /* res_counter's; its word in lines[0] */
 };
 
-/* Per (memcg, node): the page LRU lists, protected by lru_lock, which sits
- * in the lists' line. */
+struct folio;
+/* A list of folios (the LRU's list_head), oldest at the tail. */
+struct folio_list {
+	struct folio *head, *tail;
+	long nr;
+};
+enum lru_list { LRU_INACTIVE_FILE, LRU_ACTIVE_FILE, NR_LRU_FILE };
+
+/* Per (memcg, node): the page LRU lists, protected by the lru lock of the
+ * run's scope (memcg.lru_lock_scope): its own lru_lock, which sits in the
+ * lists' line (5.11+), or its node's pgdat->lru_lock (before). */
 struct lruvec {
 	struct spinlock lru_lock;
 	struct cacheline line;
+	struct mem_cgroup *memcg;
+	int nid;
+	struct folio_list lists[NR_LRU_FILE]; /* the folio-level LRU (models/folio_lru.h) */
 	long nr_anon;	     /* lru_lock */
 	long nr_file;	     /* lru_lock */
 	GQueue file_owners; /* lru_lock: the owner of each file page, oldest first */
@@ -73,8 +86,16 @@ struct memcg_stock_pcp {
 	struct cacheline line;
 };
 
+/* A node's pgdat->lru_lock (before 5.11) in its own line. */
+struct pglist_data {
+	struct spinlock lru_lock;
+	struct cacheline line;
+};
+
 struct memcg_tree {
 	struct mem_cgroup *root;
+	const struct lock_scope *lru_lock_scope; /* which lock protects a lruvec */
+	struct pglist_data *pgdat;		 /* [nodes] */
 	const struct list_lru_scope_ops *lru_scope; /* of every list_lru of the run */
 	GPtrArray *all;	     /* every memcg ever created, by id */
 	GPtrArray *by_kmemcg; /* the memcg each kmemcg_id was given to */
@@ -117,7 +138,9 @@ struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *p
 bool mem_cgroup_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr);
 void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr);
 long mem_cgroup_margin(struct mem_cgroup *memcg);
-/* Take @lv's lru_lock for @nr folios moving on or off its lists. */
+/* The lock that protects @lv's lists (folio_lruvec_lock's lock). */
+struct spinlock *lruvec_lru_lock(struct lruvec *lv);
+/* Take @lv's lru lock for @nr folios moving on or off its lists. */
 void lruvec_lock_pages(struct sim_task *t, struct lruvec *lv, long nr, const char *site);
 /* Add pages to the memcg's LRU on @nid (lru_add under the lruvec lock). */
 void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file);

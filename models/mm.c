@@ -1,5 +1,6 @@
 #include "mm.h"
 #include "charge.h"
+#include "folio_lru.h"
 #include "list_lru.h"
 #include "lru_check.h"
 #include "page_cgroup.h"
@@ -91,9 +92,12 @@ void mm_setup(const struct run_config *cfg)
 	memcg_tree_init(sim_machine()->nodes, sim_ncpus());
 	memcg_tree->disabled = !mm->enabled;
 	memcg_tree->lru_scope = mm->list_lru_scope;
+	memcg_tree->lru_lock_scope = mm->lru_lock_scope;
 	shrinker_registry_init();
 	cgroups_setup(mm);
 	page_cgroup_setup(mm->page_cgroup);
+	if (mm->node_memory_mb > 0)
+		folio_lru_init((long)(mm->node_memory_mb * 256), true);
 	if (mm->swap)
 		swap_device_init((long)(mm->swap->size_mb * 256), mm->swap->batch_pages,
 				 mm->swap->cluster_order == SWAP_INTERLEAVE, memcg_tree->lru_scope);
@@ -184,6 +188,12 @@ bool mm_results(json_t *replica)
 	struct memcg_stats total = {0};
 	json_t *cgroups = cgroups_json(&total);
 	json_t *check = lru_check_all();
+	if (folio_lru_active()) {
+		char *err = folio_lru_verify();
+		if (err)
+			json_array_append_new(check, json_string(err));
+		g_free(err);
+	}
 	bool ok = json_array_size(check) == 0;
 	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "list_lru_scope",
 			      memcg_tree->lru_scope->name, "reclaim", memcg_stats_json(&total),
@@ -211,6 +221,11 @@ bool mm_results(json_t *replica)
 				  (json_int_t)swap_active->stat.nodes_allocated, "nodes_reclaimed",
 				  (json_int_t)swap_active->stat.nodes_reclaimed, "isolate_retries",
 				  (json_int_t)swap_active->stat.isolate_retries));
+	if (folio_lru_active()) {
+		json_object_set_new(o, "lru_lock_scope",
+				    json_string(memcg_tree->lru_lock_scope->name));
+		json_object_set_new(o, "lru", folio_lru_json());
+	}
 	json_object_set_new(replica, "memcg", o);
 	return ok;
 }
@@ -223,6 +238,7 @@ void mm_teardown(void)
 	sim_rng_free(writeback_rng);
 	writeback_rng = NULL;
 	swap_device_destroy();
+	folio_lru_destroy();
 	memcg_tree_destroy();
 	charge_use(NULL);
 	shrinker_registry_destroy();

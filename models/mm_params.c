@@ -2,6 +2,7 @@
  * scope, swap and page_cgroup, the latter two declared by their models) and
  * the rules that span keys and sections. */
 #include "charge.h"
+#include "lock_scope.h"
 #include "list_lru.h"
 #include "memcg.h"
 #include "mm.h"
@@ -57,6 +58,21 @@ static const struct spec_field mm_fields[] = {
 				     "is done"},
 	 false, "true", AT(enabled)},
 	{"charge", &charge_params_spec, false, "{}", AT(charge)},
+	{"lru_lock_scope",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "the page LRU's lock: node (one pgdat->lru_lock per node for "
+				     "every memcg's lruvec, before Linux 5.11) or memcg (each lruvec's "
+				     "own lru_lock, 5.11+)",
+			      .choices = lock_scopes},
+	 false, "\"memcg\"", AT(lru_lock_scope)},
+	{"node_memory_mb",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "memory a node has for the folio-level page-cache LRU (free "
+				     "folios, kswapd, direct reclaim), MiB; 0: none (scaled down "
+				     "from the machine's: see docs/scenario.md)",
+			      .min = 0,
+			      .max = 65536},
+	 false, "0", AT(node_memory_mb)},
 	{"list_lru_scope",
 	 &(const struct spec){.kind = SPEC_ENUM,
 			      .doc = "list_lru locking: node (one lock per node) or memcg (one lock "

@@ -19,7 +19,8 @@
 	X(filewrite)                                                                               \
 	X(kbuild)                                                                                  \
 	X(pagefault_loop)                                                                          \
-	X(netperf_sendfile)
+	X(netperf_sendfile)                                                                        \
+	X(readtwice)
 
 #define DECLARE(name) extern const struct workload_type name##_workload;
 #define ENTRY(name) &name##_workload,

@@ -42,7 +42,9 @@ enum cost_id {
 	COST_MEMCG_COMMIT,     /* a page's memcg work in a fault and its unmap, counters excluded */
 	COST_MEMCG_SKMEM,      /* mod_memcg_state(MEMCG_SOCK) of a socket charge or uncharge */
 	COST_NET_MSG,
-	COST_ZAP_PAGE,	       /* unmapping and freeing one anonymous page at munmap */	       /* one side's work for one message over loopback TCP */
+	COST_ZAP_PAGE,
+	COST_PAGE_ALLOC_ZERO,  /* allocating and zeroing one page (a sparse file's hole) */
+	COST_FILE_READ_PAGE,   /* read() of 4 KiB from a cached page: syscall, lookup, copy */	       /* unmapping and freeing one anonymous page at munmap */	       /* one side's work for one message over loopback TCP */
 	COST_N
 };
 

@@ -9,6 +9,7 @@
 
 struct run_config;
 struct charge_params;
+struct lock_scope;
 
 /* One entry of memcg.cgroups: @count instances of the name template. */
 struct mm_cgroup_params {
@@ -22,6 +23,8 @@ struct mm_cgroup_params {
 struct mm_params {
 	bool enabled; /* false: a kernel without memcg (cgroup_disable=memory) */
 	struct charge_params *charge;
+	const struct lock_scope *lru_lock_scope; /* pgdat (node) or lruvec (memcg) lru lock */
+	double node_memory_mb; /* > 0: the folio-level page cache LRU, this much memory a node */
 	const struct list_lru_scope_ops *list_lru_scope;
 	SPEC_LIST(struct mm_cgroup_params *) cgroups;
 	struct swap_params *swap;		/* NULL: no swap device */
