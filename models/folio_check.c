@@ -17,7 +17,9 @@ static char *verify_list(struct lruvec *lv, enum lru_list lru, GHashTable *seen)
 					       f->nid, lv->memcg->name, lv->nid);
 		if (f->on_lruvec != lv || f->on_list != (int)lru)
 			return g_strdup_printf("folio %ld is on a list it does not record", f->index);
-		if (!(f->flags & PG_lru) || !(f->flags & PG_active) != (lru == LRU_INACTIVE_FILE))
+		/* PG_lru may be clear: a path that cleared it (folio_test_clear_lru)
+		 * is about to take the folio off under the lock. */
+		if (!(f->flags & PG_active) != (lru == LRU_INACTIVE_FILE))
 			return g_strdup_printf("folio %ld has flags %#x on the %s list", f->index,
 					       f->flags, lru == LRU_ACTIVE_FILE ? "active" : "inactive");
 	}

@@ -1,6 +1,7 @@
 /* folio_reclaim: free folios, allocation with kswapd and direct reclaim,
  * and the file LRU's reclaim (mm/vmscan.c names). */
 #include "folio_reclaim.h"
+#include "charge.h"
 #include "cost.h"
 #include <string.h>
 
@@ -61,11 +62,26 @@ static sim_time_t remove_mapping_section(struct sim_task *t, void *arg)
 /* shrink_folio_list for clean, unmapped page cache: __remove_mapping under
  * the file's i_pages lock, then free; a folio a per-CPU batch still holds
  * cannot be freed (its reference) and is put back. Uncharged per memcg. */
+/* uncharge_folio / uncharge_batch: pages of one memcg are uncharged
+ * together; @memcg NULL flushes. */
+static void uncharge_gather(struct sim_task *t, struct memcg_batch_info *g,
+			    struct mem_cgroup *memcg)
+{
+	if (g->memcg && g->memcg != memcg) {
+		mem_cgroup_uncharge(t, g->memcg, g->nr_pages);
+		g->nr_pages = 0;
+	}
+	g->memcg = memcg;
+	if (memcg)
+		g->nr_pages++;
+}
+
 static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n)
 {
 	struct folio *keep[SWAP_CLUSTER_MAX];
 	int nkeep = 0;
 	long freed = 0;
+	struct memcg_batch_info gather = {0}; /* mem_cgroup_uncharge_list: per memcg */
 	for (int i = 0; i < n; i++) {
 		struct folio *f = batch[i];
 		if (f->refs) {
@@ -76,10 +92,11 @@ static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n)
 		spin_lock_hold_fn(t, &f->file->i_pages, remove_mapping_section, f->file, SIM_CAT_SYS,
 				  SPIN_IRQ, "__remove_mapping");
 		g_hash_table_remove(f->file->pages, GINT_TO_POINTER((int)f->index + 1));
-		mem_cgroup_uncharge(t, f->memcg, 1); /* gathered per memcg in the kernel */
+		uncharge_gather(t, &gather, f->memcg);
 		folio_free(f);
 		freed++;
 	}
+	uncharge_gather(t, &gather, NULL);
 	move_folios_to_lru(t, keep, nkeep);
 	lru_state.s.reclaimed += freed;
 	return freed;
