@@ -132,6 +132,7 @@ struct metric_plot {
 	const char *metric;
 	const struct run_metric *d;
 	bool numeric;	/* the first parameter's values are numbers: the x axis */
+	bool ratio;	/* each variant's mean over the baseline's (the first variant) */
 	double scale;	/* ns in the unit of the y axis */
 	struct fig *f;
 	GString *tics;	/* the x axis' labels when the values are not numbers */
@@ -169,16 +170,28 @@ static char *metric_label(const char *metric, const char *unit)
 
 /* The figure, NAME metric-@n, its axes: the first parameter @param and the
  * metric in the unit that fits its samples. */
+/* A point's x: its first parameter's value (of several paths set
+ * together from a zip: list, the first path's). */
+static json_t *point_x(json_t *point)
+{
+	json_t *x = json_array_get(json_object_get(point, "values"), 0);
+	return json_is_array(x) ? json_array_get(x, 0) : x;
+}
+
 static struct fig *metric_fig(struct metric_plot *mp, json_t *param, int n)
 {
 	const char *pname = json_string_value(json_array_get(json_object_get(param, "paths"), 0));
 	double bottom, top;
 	samples_range(mp, &bottom, &top);
 	const char *unit = mp->d->unit;
-	mp->scale = g_str_equal(unit, "ns") ? report_unit(top, &unit) : 1;
-	char *name = g_strdup_printf("metric-%02d", n);
-	char *title = g_strdup_printf("%s against %s (mean, 95%% CI)", mp->metric, pname);
-	char *ylabel = metric_label(mp->metric, unit);
+	mp->scale = g_str_equal(unit, "ns") && !mp->ratio ? report_unit(top, &unit) : 1;
+	const char *base = json_string_value(json_object_get(
+		json_array_get(result_point_variants(json_array_get(mp->points, 0)), 0), "name"));
+	char *name = g_strdup_printf(mp->ratio ? "ratio-%02d" : "metric-%02d", n);
+	char *title = mp->ratio ? g_strdup_printf("%s over %s's against %s", mp->metric, base, pname)
+				: g_strdup_printf("%s against %s (mean, 95%% CI)", mp->metric, pname);
+	char *ylabel = mp->ratio ? g_strdup_printf("%s / %s", mp->metric, base)
+				 : metric_label(mp->metric, unit);
 	struct fig *f = fig_new(name, title, pname, ylabel);
 	if (json_is_true(json_object_get(param, "log")))
 		g_string_append(f->script, "set logscale x 2\n");
@@ -203,19 +216,30 @@ static char *other_values(json_t *point)
 /* The mean and 95% CI of variant @v at point @q, the @k-th of its line. */
 static void metric_point(struct metric_plot *mp, json_t *q, size_t v, size_t k)
 {
-	json_t *x = json_array_get(json_object_get(q, "values"), 0);
+	json_t *x = point_x(q);
 	size_t ns;
 	double *xs = result_samples(json_array_get(result_point_variants(q), v), mp->metric, &ns);
 	struct stats_summary s;
 	stats_summarise(xs, ns, !mp->d->higher_is_better, &s);
-	double mean = mp->d->higher_is_better ? s.hmean : s.amean;
+	double mean = mp->d->higher_is_better ? s.hmean : s.amean, ci = stats_ci95(xs, ns);
+	if (mp->ratio) { /* the CI of the variant's mean, relative to the baseline's mean */
+		size_t nb;
+		double *bs = result_samples(json_array_get(result_point_variants(q), 0), mp->metric,
+					    &nb);
+		struct stats_summary b;
+		stats_summarise(bs, nb, !mp->d->higher_is_better, &b);
+		double bmean = mp->d->higher_is_better ? b.hmean : b.amean;
+		mean = bmean ? mean / bmean : 0;
+		ci = bmean ? ci / bmean : 0;
+		g_free(bs);
+	}
 	char line[160];
 	if (mp->numeric)
 		g_snprintf(line, sizeof(line), "%.15g %.15g %.15g\n", json_number_value(x),
-			   mean / mp->scale, stats_ci95(xs, ns) / mp->scale);
+			   mean / mp->scale, ci / mp->scale);
 	else
 		g_snprintf(line, sizeof(line), "%zu %.15g %.15g\n", k, mean / mp->scale,
-			   stats_ci95(xs, ns) / mp->scale);
+			   ci / mp->scale);
 	g_string_append(mp->f->data, line);
 	g_free(xs);
 }
@@ -257,12 +281,14 @@ static void metric_lines(struct metric_plot *mp)
 	size_t v, i;
 	json_t *var, *p;
 	json_array_foreach (result_point_variants(json_array_get(mp->points, 0)), v, var) {
+		if (mp->ratio && v == 0)
+			continue; /* the baseline over itself */
 		GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 		json_array_foreach (mp->points, i, p) {
 			char *key = other_values(p);
 			if (!g_hash_table_contains(seen, key)) {
 				g_hash_table_add(seen, g_strdup(key));
-				metric_line(mp, v, var, p, key, v == 0 && i == 0);
+				metric_line(mp, v, var, p, key, v == (mp->ratio ? 1 : 0) && i == 0);
 			}
 			free(key);
 		}
@@ -272,16 +298,16 @@ static void metric_lines(struct metric_plot *mp)
 
 /* One metric against the first parameter: a line per variant and value of
  * the other parameters. */
-static bool plot_metric(json_t *sweep, const char *metric, int n, const char *dir,
+static bool plot_metric(json_t *sweep, const char *metric, int n, bool ratio, const char *dir,
 			GPtrArray *plots, GError **err)
 {
 	struct metric_plot mp = {.points = json_object_get(sweep, "points"), .metric = metric,
-				 .d = run_metric_find(metric), .numeric = true,
+				 .d = run_metric_find(metric), .numeric = true, .ratio = ratio,
 				 .tics = g_string_new(NULL)};
 	size_t i;
 	json_t *p;
 	json_array_foreach (mp.points, i, p)
-		mp.numeric &= json_is_number(json_array_get(json_object_get(p, "values"), 0));
+		mp.numeric &= json_is_number(point_x(p));
 	mp.f = metric_fig(&mp, json_array_get(json_object_get(sweep, "params"), 0), n);
 	metric_lines(&mp);
 	if (mp.tics->len)
@@ -392,9 +418,11 @@ GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 	if (points) {
 		json_t *base = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
 		GPtrArray *keys = metric_sweep_keys(base);
+		bool several = json_array_size(result_point_variants(json_array_get(points, 0))) > 1;
 		for (guint n = 0; ok && n < keys->len && json_array_size(json_object_get(doc, "params"));
 		     n++)
-			ok = plot_metric(doc, keys->pdata[n], (int)n, dir, plots, err);
+			ok = plot_metric(doc, keys->pdata[n], (int)n, false, dir, plots, err) &&
+			     (!several || plot_metric(doc, keys->pdata[n], (int)n, true, dir, plots, err));
 		g_ptr_array_free(keys, TRUE);
 		json_t *results = json_array(), *labels = json_array();
 		size_t i;

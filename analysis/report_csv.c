@@ -110,8 +110,8 @@ static void run_rows(struct row_ctx *c, json_t *result, json_int_t point, json_t
 	char num[32];
 	g_snprintf(num, sizeof(num), "%lld", (long long)point);
 	field(c->prefix, num, false);
-	json_array_foreach (values, k, x)
-		value_field(c->prefix, x, false);
+	json_array_foreach (values, k, x) /* a zip: tuple's column is its first path's */
+		value_field(c->prefix, json_is_array(x) ? json_array_get(x, 0) : x, false);
 	field(c->prefix, json_string_value(json_object_get(v, "name")), false);
 	field(c->prefix, replica, false);
 	value_field(c->prefix, json_object_get(rep, "seed"), false);

@@ -103,6 +103,37 @@ static bool parse_list(struct sweep_param *p, const char *text, GString *why)
 	return ok;
 }
 
+/* "zip:A1|A2;B1|B2": tuples, one value for each path, point by point (a
+ * machine's preset and its topology together). */
+static bool parse_zip(struct sweep_param *p, const char *text, GString *why)
+{
+	guint npaths = g_strv_length(p->paths);
+	char **tuples = g_strsplit(text, ";", -1);
+	bool ok = *text != '\0';
+	if (!ok)
+		g_string_printf(why, "zip: expected TUPLE[;TUPLE...]");
+	for (char **t = tuples; ok && *t; t++) {
+		char *commas = g_strdelimit(g_strdup(*t), "|", ',');
+		struct sweep_param one = {.values = json_array()};
+		ok = parse_list(&one, commas, why);
+		if (ok && json_array_size(one.values) != npaths) {
+			g_string_printf(why, "zip tuple %d: expected %u values (one a path), got %zu",
+					(int)(t - tuples) + 1, npaths, json_array_size(one.values));
+			ok = false;
+		}
+		if (ok && json_array_size(p->values) >= SWEEP_MAX_VALUES) {
+			g_string_printf(why, "more than %d values", SWEEP_MAX_VALUES);
+			ok = false;
+		}
+		if (ok)
+			json_array_append(p->values, one.values);
+		json_decref(one.values);
+		g_free(commas);
+	}
+	g_strfreev(tuples);
+	return ok;
+}
+
 struct sweep_param *sweep_param_parse(const char *arg, GString *why, int *col)
 {
 	const char *eq = strchr(arg, '=');
@@ -127,6 +158,8 @@ struct sweep_param *sweep_param_parse(const char *arg, GString *why, int *col)
 		p->values_text = g_strdup(eq + 1);
 		if (g_str_has_prefix(eq + 1, "lin:") || g_str_has_prefix(eq + 1, "log:"))
 			ok = parse_range(p, eq + 5, eq[2] == 'o', why);
+		else if (g_str_has_prefix(eq + 1, "zip:"))
+			ok = parse_zip(p, eq + 5, why);
 		else
 			ok = parse_list(p, eq + 1, why);
 	}
@@ -173,10 +206,14 @@ char **sweep_grid_sets(struct sweep_param *const *params, size_t nparams, size_t
 	sweep_grid_point(params, nparams, i, idx);
 	GPtrArray *sets = g_ptr_array_new();
 	for (size_t k = 0; k < nparams; k++) {
-		char *v = value_text(json_array_get(params[k]->values, idx[k]), true);
-		for (char **p = params[k]->paths; *p; p++)
+		json_t *value = json_array_get(params[k]->values, idx[k]);
+		for (char **p = params[k]->paths; *p; p++) {
+			json_t *one = json_is_array(value) ? json_array_get(value, p - params[k]->paths)
+							   : value;
+			char *v = value_text(one, true);
 			g_ptr_array_add(sets, g_strdup_printf("%s=%s", *p, v));
-		g_free(v);
+			g_free(v);
+		}
 	}
 	g_ptr_array_add(sets, NULL);
 	g_free(idx);
@@ -190,7 +227,8 @@ char *sweep_grid_label(struct sweep_param *const *params, size_t nparams, size_t
 	GString *s = g_string_new(NULL);
 	for (size_t k = 0; k < nparams; k++) {
 		const char *dot = strrchr(params[k]->paths[0], '.');
-		char *v = value_text(json_array_get(params[k]->values, idx[k]), false);
+		json_t *value = json_array_get(params[k]->values, idx[k]);
+		char *v = value_text(json_is_array(value) ? json_array_get(value, 0) : value, false);
 		g_string_append_printf(s, "%s%s=%s", k ? ", " : "", dot ? dot + 1 : params[k]->paths[0],
 				       v);
 		g_free(v);

@@ -73,6 +73,8 @@ static void test_errors(void)
 		{"a=log:0:8:4", "a log range needs START and STOP > 0", 3},
 		{"a=lin:1:2:0", "expected a count N from 1 to 1024, got 0", 3},
 		{"a=lin:1:2:99999999999", "expected a count N from 1 to 1024, got 99999999999", 3},
+		{"a,b=zip:1|x;2", "zip tuple 2: expected 2 values (one a path), got 1", 5},
+		{"a,b=zip:", "zip: expected TUPLE[;TUPLE...]", 5},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		GString *why = g_string_new(NULL);
@@ -82,6 +84,28 @@ static void test_errors(void)
 		g_assert_cmpint(col, ==, cases[i].col);
 		g_string_free(why, TRUE);
 	}
+}
+
+/* zip: each tuple sets its paths value by value; the label and the
+ * plots' x are the first path's. */
+static void test_zip(void)
+{
+	GString *why = g_string_new(NULL);
+	int col;
+	struct sweep_param *p = sweep_param_parse("m.cpus,m.preset=zip:16|broadwell-2s;52|cascadelake-2s",
+						  why, &col);
+	g_assert_nonnull(p);
+	g_assert_cmpuint(sweep_grid_size(&p, 1), ==, 2);
+	char **sets = sweep_grid_sets(&p, 1, 1);
+	g_assert_cmpstr(sets[0], ==, "m.cpus=52");
+	g_assert_cmpstr(sets[1], ==, "m.preset=\"cascadelake-2s\"");
+	g_assert_null(sets[2]);
+	g_strfreev(sets);
+	char *label = sweep_grid_label(&p, 1, 0);
+	g_assert_cmpstr(label, ==, "cpus=16");
+	g_free(label);
+	sweep_param_free(p);
+	g_string_free(why, TRUE);
 }
 
 static void test_grid(void)
@@ -454,6 +478,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/grid/values", test_values);
 	g_test_add_func("/sweep/grid/errors", test_errors);
 	g_test_add_func("/sweep/grid/points", test_grid);
+	g_test_add_func("/sweep/grid/zip", test_zip);
 	g_test_add_func("/sweep/cli/errors", test_cli_errors);
 	g_test_add_func("/sweep/cli/statuses", test_statuses);
 	g_test_add_func("/sweep/resume/sigkill", test_resume_after_kill);
