@@ -91,12 +91,29 @@ static void page_cgroup_line(json_t *mm, GString *out)
 	g_string_append_c(out, '\n');
 }
 
+/* The folio LRU (memcg.node_memory_mb), when the run had one. */
+static void folio_lru_line(json_t *mm, GString *out)
+{
+	json_t *l = json_object_get(mm, "lru");
+	if (!l)
+		return;
+	g_string_append_printf(
+		out,
+		"Page LRU (lru lock scope %s): %.0f lru_add and %.0f activate batches; %.0f folios "
+		"isolated, %.0f put back, %.0f reclaimed; %.0f relocks; %.0f kswapd wakeups, %.0f "
+		"direct reclaims\n",
+		json_string_value(json_object_get(mm, "lru_lock_scope")), num(l, "lru_add_batches"),
+		num(l, "activate_batches"), num(l, "isolated"), num(l, "putback"), num(l, "reclaimed"),
+		num(l, "relocks"), num(l, "kswapd_wakeups"), num(l, "direct_reclaims"));
+}
+
 void report_memcg(json_t *variant, GString *out)
 {
 	json_t *mm = json_object_get(variant, "memcg");
 	if (!mm)
 		return;
 	page_cgroup_line(mm, out);
+	folio_lru_line(mm, out);
 	if (!json_object_get(mm, "reclaim") || !json_array_size(json_object_get(mm, "cgroups")) ||
 	    num(json_object_get(mm, "reclaim"), "charged") == 0) {
 		g_string_append_c(out, '\n');

@@ -67,6 +67,10 @@ static void paths_task(struct sim_task *t, void *arg)
 	g_assert_cmpint(acquisitions(scope), ==, 6 + 2 + 1);
 	g_assert_cmpint(freed, ==, 32);
 	g_assert_cmpint(lv->lists[LRU_ACTIVE_FILE].nr + lv->lists[LRU_INACTIVE_FILE].nr, ==, 13);
+	/* A batch of 8: active 13 > inactive 0 again: 8 deactivated (2), 8 reclaimed (1). */
+	g_assert_cmpint(shrink_lruvec_file(t, lv, 8), ==, 8);
+	g_assert_cmpint(acquisitions(scope), ==, 9 + 3);
+	g_assert_cmpint(folio_lru_stats()->isolated, ==, 32 + 32 + 8 + 8);
 }
 
 static void test_paths(gconstpointer data)
