@@ -1,7 +1,84 @@
 #include "output.h"
+#include "mcs_file.h"
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool refuse(GError **err, const char *what, const char *path, const char *why)
+{
+	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s: %s", what, path, why);
+	return false;
+}
+
+/* The directory @path would be written in: it exists, is a directory and
+ * can be written. */
+static bool parent_writable(const char *path, const char *what, GError **err)
+{
+	char *dir = g_path_get_dirname(path);
+	struct stat st;
+	char *why = NULL;
+	if (stat(dir, &st) != 0)
+		why = g_strdup_printf("its directory %s: %s", dir, g_strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		why = g_strdup_printf("its directory %s is %s", dir, mcs_file_kind(st.st_mode));
+	else if (access(dir, W_OK) != 0)
+		why = g_strdup_printf("its directory %s: %s", dir, g_strerror(errno));
+	bool ok = !why || refuse(err, what, path, why);
+	g_free(why);
+	g_free(dir);
+	return ok;
+}
+
+/* A symlink's target (which must exist), or @path itself. */
+static char *output_target(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return realpath(path, NULL); /* NULL when it points nowhere */
+	return g_strdup(path);
+}
+
+bool output_check(const char *path, const char *what, GError **err)
+{
+	if (!path || g_str_equal(path, "-"))
+		return true;
+	if (!*path)
+		return refuse(err, what, "\"\"", "expected a file name");
+	char *target = output_target(path);
+	if (!target)
+		return refuse(err, what, path, "a symbolic link to nothing");
+	struct stat st;
+	bool ok = true;
+	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		char *why = g_strdup_printf("%s, not a regular file: refusing to replace it",
+					    mcs_file_kind(st.st_mode));
+		ok = refuse(err, what, path, why);
+		g_free(why);
+	}
+	ok = ok && parent_writable(target, what, err);
+	free(target);
+	return ok;
+}
+
+bool output_check_dir(const char *path, const char *what, GError **err)
+{
+	if (!path || !*path)
+		return refuse(err, what, "\"\"", "expected a directory name");
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return parent_writable(path, what, err);
+	if (!S_ISDIR(st.st_mode)) {
+		char *why = g_strdup_printf("%s, not a directory", mcs_file_kind(st.st_mode));
+		bool ok = refuse(err, what, path, why);
+		g_free(why);
+		return ok;
+	}
+	return access(path, W_OK) == 0 || refuse(err, what, path, "cannot write in it");
+}
 
 gboolean output_write(const char *path, const char *data, gsize len, GError **err)
 {
@@ -14,9 +91,14 @@ gboolean output_write(const char *path, const char *data, gsize len, GError **er
 
 bool output_file(const char *path, const char *data, gssize len, GError **err)
 {
-	/* g_file_set_contents writes a temporary file and renames it. */
+	/* g_file_set_contents writes a temporary file and renames it: over a
+	 * symlink's target, not the link. */
+	char *target = output_target(path);
 	GError *e = NULL;
-	return g_file_set_contents(path, data, len, &e) || output_failure(err, e);
+	bool ok = g_file_set_contents(target ? target : path, data, len, &e) ||
+		  output_failure(err, e);
+	free(target);
+	return ok;
 }
 
 bool output_failure(GError **err, GError *e)

@@ -69,6 +69,20 @@ static void report_metrics(json_t *v, GString *out)
 	g_string_append(out, "\n");
 }
 
+/* The replicas that failed, and why (their "failure"). */
+static void report_failures(json_t *v, GString *out)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach (json_object_get(v, "per_replica"), i, r) {
+		const char *why = json_string_value(json_object_get(r, "failure"));
+		if (why)
+			g_string_append_printf(out, "FAILED: replica %zu (seed %lld): %s\n", i,
+					       (long long)json_integer_value(json_object_get(r, "seed")),
+					       why);
+	}
+}
+
 static void section_free(gpointer p)
 {
 	struct report_section *s = p;
@@ -102,6 +116,7 @@ static void variant_body(json_t *v, const char *sort, GString *out)
 			       replicas > 1 ? " (mean of replicas)" : "");
 	report_cpu_time(v, out);
 	report_metrics(v, out);
+	report_failures(v, out);
 	g_string_append(out, "\n");
 	size_t k;
 	json_t *splat;

@@ -1,6 +1,7 @@
 /* memcgsim sweep, merge and report. */
 #include "cli.h"
 #include "output.h"
+#include "mcs_file.h"
 #include "report.h"
 #include "result.h"
 #include "spec.h"
@@ -63,6 +64,9 @@ int cmd_sweep(struct cli *c)
 	}
 	if (!cli_draw_costs_valid(c))
 		return EXIT_USAGE;
+	GError *err = NULL;
+	if (!output_check_dir(c->out, "--out", &err))
+		return cli_error(err, "memcgsim: ");
 	if (c->shard && !parse_shard(c->shard, &o.shard_k, &o.shard_n)) {
 		fprintf(stderr, "memcgsim: --shard: expected K/N with 1 <= K <= N, got \"%s\"\n",
 			c->shard);
@@ -70,7 +74,6 @@ int cmd_sweep(struct cli *c)
 	}
 	GPtrArray *sets = cli_collect_sets(c);
 	o.sets = (const char *const *)sets->pdata;
-	GError *err = NULL;
 	struct sweep_plan *pl = sweep_plan_new(&o, &err);
 	int rc;
 	if (!pl) {
@@ -92,9 +95,36 @@ int cmd_merge(struct cli *c)
 		return EXIT_USAGE;
 	}
 	GError *err = NULL;
+	if (!output_check_dir(c->out, "--out", &err))
+		return cli_error(err, "memcgsim: ");
 	struct sweep_outcome so;
 	bool ok = sweep_merge(c->out, (const char *const *)c->files, &so, &err);
 	return sweep_status(c->out, &so, ok ? NULL : err);
+}
+
+/* The largest result file report reads (a sweep's result of 100000 runs
+ * is about this size). */
+#define REPORT_MAX_BYTES (1024 * 1024 * 1024)
+
+/* A result file, read with its size limit applied while reading. */
+static json_t *report_read_json(const char *in, GError **err)
+{
+	char *text = NULL;
+	gsize len = 0;
+	GError *ferr = NULL;
+	if (!mcs_file_read(in, REPORT_MAX_BYTES, &text, &len, &ferr)) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", in,
+			    ferr->message);
+		g_error_free(ferr);
+		return NULL;
+	}
+	json_error_t je;
+	json_t *doc = json_loadb(text, len, 0, &je);
+	g_free(text);
+	if (!doc)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: (root): %s", in,
+			    je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, je.text);
+	return doc;
 }
 
 /* A result file, or the result of the sweep in a directory: checked. */
@@ -104,12 +134,7 @@ static json_t *report_load(const char *in, GError **err)
 	if (g_file_test(in, G_FILE_TEST_IS_DIR)) {
 		doc = sweep_result_load(in, err);
 	} else {
-		json_error_t je;
-		doc = json_load_file(in, 0, &je);
-		if (!doc)
-			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: (root): %s", in,
-				    je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column,
-				    je.text);
+		doc = report_read_json(in, err);
 	}
 	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
 	if (doc && !g_str_equal(fmt ? fmt : "", "memcgsim-result-1") &&
@@ -136,7 +161,10 @@ static json_t *report_input(struct cli *c, GError **err)
 	json_t *points = json_object_get(doc, "points");
 	json_t *p = json_array_get(points, (size_t)c->point);
 	json_t *r = p ? json_incref(json_object_get(p, "result")) : NULL;
-	if (!p)
+	if (!points)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--point: %s is a single result, not a sweep", c->files[0]);
+	else if (!p)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "--point: expected a point of the sweep (0 to %zd), got %d",
 			    (ssize_t)json_array_size(points) - 1, c->point);
@@ -161,6 +189,9 @@ int cmd_report(struct cli *c)
 		return EXIT_USAGE;
 	}
 	GError *err = NULL;
+	if (!output_check(c->output, "-o", &err) ||
+	    (c->plots && !output_check_dir(c->plots, "--plots", &err)))
+		return cli_error(err, "memcgsim: ");
 	json_t *doc = report_input(c, &err);
 	if (!doc)
 		return cli_error(err, "");

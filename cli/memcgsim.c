@@ -117,6 +117,21 @@ static void run_output(const struct cli *c, json_t *result, GString *out)
 	}
 }
 
+/* Every failed replica, and why, on standard error. */
+static void print_failures(json_t *result)
+{
+	size_t i, j;
+	json_t *v, *r;
+	json_array_foreach (json_object_get(result, "variants"), i, v)
+		json_array_foreach (json_object_get(v, "per_replica"), j, r) {
+			const char *why = json_string_value(json_object_get(r, "failure"));
+			if (why)
+				fprintf(stderr, "memcgsim: variant %s, replica %zu (seed %lld) failed: %s\n",
+					json_string_value(json_object_get(v, "name")), j,
+					(long long)json_integer_value(json_object_get(r, "seed")), why);
+		}
+}
+
 static int cmd_run(struct cli *c)
 {
 	if (c->jobs < 1 || c->jobs > 1024) {
@@ -133,6 +148,8 @@ static int cmd_run(struct cli *c)
 	if (!cli_draw_costs_valid(c))
 		return EXIT_USAGE;
 	GError *err = NULL;
+	if (!output_check(c->output, "-o", &err) || !output_check(c->trace, "--trace", &err))
+		return cli_error(err, "memcgsim: ");
 	struct scenario *sc = load(c, &err);
 	if (!sc)
 		return cli_error(err, "");
@@ -143,13 +160,18 @@ static int cmd_run(struct cli *c)
 		return cli_error(err, "memcgsim: ");
 	GString *out = g_string_new(NULL);
 	run_output(c, result, out);
+	if (violation)
+		print_failures(result);
 	json_decref(result);
-	bool ok = cli_output(c, out, "output", &err);
+	bool to_file = c->output && !g_str_equal(c->output, "-");
+	if (violation && to_file) /* a failed run leaves an existing output as it was */
+		fprintf(stderr, "memcgsim: %s left as it was; the report follows on standard output\n",
+			c->output);
+	bool ok = violation && to_file ? output_write(NULL, out->str, out->len, &err)
+				       : cli_output(c, out, "output", &err);
 	g_string_free(out, TRUE);
 	if (!ok)
 		return cli_error(err, "memcgsim: ");
-	if (violation)
-		fprintf(stderr, "memcgsim: a simulation reported a failure\n");
 	return violation ? EXIT_VIOLATION : 0;
 }
 

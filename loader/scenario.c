@@ -1,4 +1,5 @@
 #include "scenario.h"
+#include "mcs_file.h"
 #include "cost.h"
 #include "mm.h"
 #include "scenario_parts.h"
@@ -351,17 +352,10 @@ fail:
 
 struct scenario *scenario_load_file(const char *path, const char *const *sets, GError **err)
 {
-	GStatBuf st;
-	if (g_stat(path, &st) == 0 && st.st_size > SCENARIO_MAX_BYTES) {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s:1:1: (root): file too large (%lld bytes, at most %d)", path,
-			    (long long)st.st_size, SCENARIO_MAX_BYTES);
-		return NULL;
-	}
 	char *text = NULL;
 	gsize len = 0;
 	GError *ferr = NULL;
-	if (!g_file_get_contents(path, &text, &len, &ferr)) {
+	if (!mcs_file_read(path, SCENARIO_MAX_BYTES, &text, &len, &ferr)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", path,
 			    ferr->message);
 		g_error_free(ferr);

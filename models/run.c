@@ -167,6 +167,33 @@ static json_t *lockdep_json(void)
 	return a;
 }
 
+/* Why a replica failed, in one line: the first of a lockdep report, the
+ * LRU checkers' first violation, or the limit it reached. */
+static char *run_failure_text(const struct run *r, json_t *out)
+{
+	if (lockdep_deadlocked() && lockdep_reports()->len) {
+		const char *rep = lockdep_reports()->pdata[0];
+		const char *nl = strchr(rep, '\n');
+		return g_strdup_printf("lockdep: %.*s", nl ? (int)(nl - rep) : (int)strlen(rep), rep);
+	}
+	json_t *v = json_object_get(json_object_get(out, "memcg"), "violations");
+	if (json_array_size(v))
+		return g_strdup_printf("the LRU checker: %s (%zu violations)",
+				       json_string_value(json_array_get(v, 0)), json_array_size(v));
+	if (!r->completed && sim_engine_aborted())
+		return g_strdup("the simulation was aborted");
+	return g_strdup_printf("did not finish within stop.limit_ns (%.15g ns of simulated time)",
+			       sim_to_ns(r->cfg->time_limit));
+}
+
+static json_t *run_failure(const struct run *r, json_t *out)
+{
+	char *text = run_failure_text(r, out);
+	json_t *s = json_string(text);
+	g_free(text);
+	return s;
+}
+
 /* The replica's result (docs/results.md), gathered before the teardown. */
 static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 {
@@ -190,6 +217,8 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 	*violation = !r->completed || lockdep_deadlocked();
 	if (!mm_results(out))
 		*violation = true;
+	if (*violation)
+		json_object_set_new(out, "failure", run_failure(r, out));
 	return out;
 }
 

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "test_util.h"
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
 
@@ -59,15 +61,20 @@ static void test_failure_statuses(void)
 			      "workloads.0.count=1", "--set", "stop.limit_ns=1000000", NULL};
 	g_assert_cmpint(run(args, &out, &err), ==, 1);
 	g_assert_nonnull(strstr(out, "lock_stat version 0.4\n"));
-	g_assert_cmpstr(last_line(err), ==, "memcgsim: a simulation reported a failure\n");
+	g_assert_cmpstr(last_line(err), ==,
+			"memcgsim: variant per-cgroup, replica 0 (seed 1) failed: did not finish within "
+			"stop.limit_ns (1000000 ns of simulated time)\n");
+	g_assert_nonnull(strstr(out, "FAILED: replica 0 (seed 1): did not finish within "
+				     "stop.limit_ns (1000000 ns of simulated time)\n"));
 	g_free(out);
 	g_free(err);
 	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "-o",
 					     "/nonexistent/dir/report.txt", NULL},
 			    &out, &err),
-			==, 1);
-	g_assert_true(g_str_has_prefix(last_line(err), "memcgsim: "));
-	g_assert_nonnull(strstr(last_line(err), "/nonexistent/dir/report.txt"));
+			==, 2);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: -o: /nonexistent/dir/report.txt: its directory /nonexistent/dir: "
+			"No such file or directory\n");
 	g_free(out);
 	g_free(err);
 }
@@ -155,6 +162,88 @@ static void test_output_file(void)
 	g_free(dir);
 }
 
+/* Run @args; check the exit status and the whole of standard error. */
+static void expect_err(const char *const *args, int status, const char *want)
+{
+	char *out, *err;
+	g_assert_cmpint(run(args, &out, &err), ==, status);
+	g_assert_cmpstr(err, ==, want);
+	g_free(out);
+	g_free(err);
+}
+
+/* Outputs that are not regular files are refused before anything runs, a
+ * symlink's target is replaced (the link stays), and a failed run leaves an
+ * existing output as it was. Only files made in a temporary directory. */
+static void test_hostile_outputs(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-out-XXXXXX", NULL);
+	char *fifo = g_build_filename(dir, "fifo", NULL), *target = g_build_filename(dir, "t.txt", NULL);
+	char *link = g_build_filename(dir, "link", NULL), *dangling = g_build_filename(dir, "d", NULL);
+	g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+	g_assert_true(g_file_set_contents(target, "old\n", -1, NULL));
+	g_assert_cmpint(symlink(target, link), ==, 0);
+	g_assert_cmpint(symlink("nowhere", dangling), ==, 0);
+	char *want = g_strdup_printf("memcgsim: -o: %s: a FIFO, not a regular file: refusing to "
+				     "replace it\n", fifo);
+	expect_err((const char *[]){"run", SCEN, "-o", fifo, NULL}, 2, want);
+	g_free(want);
+	want = g_strdup_printf("memcgsim: --trace: %s: a directory, not a regular file: refusing "
+			       "to replace it\n", dir);
+	expect_err((const char *[]){"run", SCEN, "--trace", dir, NULL}, 2, want);
+	g_free(want);
+	want = g_strdup_printf("memcgsim: -o: %s: a symbolic link to nothing\n", dangling);
+	expect_err((const char *[]){"run", SCEN, "-o", dangling, NULL}, 2, want);
+	g_free(want);
+	expect_err((const char *[]){"run", SCEN, "-o", "", NULL}, 2,
+		   "memcgsim: -o: \"\": expected a file name\n");
+	want = g_strdup_printf("%s:1:1: (root): cannot read: not a regular file (a FIFO)\n", fifo);
+	expect_err((const char *[]){"validate", fifo, NULL}, 2, want);
+	g_free(want);
+	want = g_strdup_printf("%s:1:1: (root): cannot read: not a regular file (a FIFO)\n", fifo);
+	expect_err((const char *[]){"report", fifo, NULL}, 2, want);
+	g_free(want);
+	/* through the symlink: the target gets the report, the link stays a link */
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "--set",
+					     "replicas=1", "-o", link, NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_true(g_file_test(link, G_FILE_TEST_IS_SYMLINK));
+	char *text = NULL;
+	g_assert_true(g_file_get_contents(target, &text, NULL, NULL));
+	g_assert_true(g_str_has_prefix(text, "memcgsim "));
+	g_free(text);
+	g_free(out);
+	g_free(err);
+	/* a failed run: the output stays as it was */
+	g_assert_true(g_file_set_contents(target, "old\n", -1, NULL));
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "replicas=1", "--variant", "global",
+					     "--set", "workloads.0.iterations=100000000", "--set",
+					     "stop={\"type\":\"completion\",\"limit_ns\":100000}",
+					     "-o", target, NULL},
+			    &out, &err),
+			==, 1);
+	want = g_strdup_printf("memcgsim: variant global, replica 0 (seed 1) failed: did not finish "
+			       "within stop.limit_ns (100000 ns of simulated time)\n"
+			       "memcgsim: %s left as it was; the report follows on standard output\n",
+			       target);
+	g_assert_true(g_str_has_suffix(err, want));
+	g_assert_nonnull(strstr(out, "FAILED: replica 0 (seed 1)"));
+	g_free(want);
+	g_assert_true(g_file_get_contents(target, &text, NULL, NULL));
+	g_assert_cmpstr(text, ==, "old\n");
+	g_free(text);
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(fifo);
+	g_free(target);
+	g_free(link);
+	g_free(dangling);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -163,5 +252,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/determinism", test_determinism);
 	g_test_add_func("/cli/output-file", test_output_file);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
+	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
 	return g_test_run();
 }

@@ -437,8 +437,9 @@ static void test_statuses(void)
 	g_free(want);
 	/* a directory that cannot be made */
 	char *under = g_build_filename(file, "s", NULL);
-	want = g_strdup_printf("memcgsim: %s/runs: Not a directory\n", under);
-	expect((const char *[]){QUICK_ARGS(under), NULL}, 1, want);
+	want = g_strdup_printf("memcgsim: --out: %s: its directory %s is a regular file\n", under,
+			       file);
+	expect((const char *[]){QUICK_ARGS(under), NULL}, 2, want);
 	g_free(want);
 	g_free(under);
 	/* a run found twice that differs */

@@ -5,10 +5,21 @@
 #include <glib.h>
 #include <stdbool.h>
 
+/* Before any work: can @path (the value of option @what, "-o") be
+ * written? NULL or "-" (standard output) can. A path that exists must be a
+ * regular file, or a symlink to one (its target is what is replaced); its
+ * directory must exist and be writable. Otherwise MCS_ERROR_INPUT:
+ * "-o: r.txt: a FIFO, not a regular file: refusing to replace it". */
+bool output_check(const char *path, const char *what, GError **err);
+/* The same for a directory an output goes into (--plots, --out): it is a
+ * directory, or it does not exist and its parent is a writable directory. */
+bool output_check_dir(const char *path, const char *what, GError **err);
+
 /* @path NULL or "-": standard output. */
 gboolean output_write(const char *path, const char *data, gsize len, GError **err);
-/* Write @data (@len bytes; -1: up to its NUL) to the file @path atomically;
- * false with @err (MCS_ERROR_FAILED) when it cannot. */
+/* Write @data (@len bytes; -1: up to its NUL) to the file @path atomically
+ * (through a symlink: to its target); false with @err (MCS_ERROR_FAILED)
+ * when it cannot. */
 bool output_file(const char *path, const char *data, gssize len, GError **err);
 /* @e, the error of a GLib file operation, as the failure it is here:
  * MCS_ERROR_FAILED, with GLib's message. Frees @e; returns false. */
