@@ -55,6 +55,10 @@ static bool parse_range(struct sweep_param *p, const char *text, bool log, GStri
 				(long long)n);
 		return false;
 	}
+	if (n == 1 && a != b) {
+		g_string_printf(why, "a count N of 1 needs START = STOP, got %g and %g", a, b);
+		return false;
+	}
 	if (log && (a <= 0 || b <= 0)) {
 		g_string_printf(why, "a log range needs START and STOP > 0");
 		return false;
@@ -95,7 +99,12 @@ static bool parse_list(struct sweep_param *p, const char *text, GString *why)
 			g_string_printf(why, "more than %d values", SWEEP_MAX_VALUES);
 			ok = false;
 		}
-		if (ok)
+		bool dup = false; /* a value given twice counts once, as in a range */
+		size_t k;
+		json_t *y;
+		json_array_foreach (p->values, k, y)
+			dup |= ok && json_equal(v, y);
+		if (ok && !dup)
 			json_array_append(p->values, v);
 		json_decref(v);
 	}
@@ -156,6 +165,12 @@ struct sweep_param *sweep_param_parse(const char *arg, GString *why, int *col)
 	if (ok) {
 		*col = (int)g_utf8_strlen(arg, eq + 1 - arg) + 1;
 		p->values_text = g_strdup(eq + 1);
+		if (!eq[1]) {
+			g_string_printf(why, "expected VALUES after \"=\"");
+			ok = false;
+		}
+	}
+	if (ok) {
 		if (g_str_has_prefix(eq + 1, "lin:") || g_str_has_prefix(eq + 1, "log:"))
 			ok = parse_range(p, eq + 5, eq[2] == 'o', why);
 		else if (g_str_has_prefix(eq + 1, "zip:"))

@@ -224,6 +224,21 @@ static char **split_jobs_option(int *argc, char **argv)
 /* What the options set. */
 static struct cli cli;
 
+/* --variant, once: a second one is an error, not silently the last. */
+static gboolean parse_variant(const char *name, const char *value, gpointer data, GError **err)
+{
+	(void)name;
+	(void)data;
+	if (cli.variant) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--variant: given twice (\"%s\", then \"%s\"); give one", cli.variant,
+			    value);
+		return FALSE;
+	}
+	cli.variant = g_strdup(value);
+	return TRUE;
+}
+
 #define OPT_SET                                                                                    \
 	{"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli.sets,                                        \
 	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
@@ -249,7 +264,8 @@ static const GOptionEntry validate_options[] = {OPT_SET, OPT_FILES("FILE"), {NUL
 static const GOptionEntry run_options[] = {
 	OPT_SET,
 	OPT_FILES("FILE"),
-	{"variant", 0, 0, G_OPTION_ARG_STRING, &cli.variant, "Run only this variant", "NAME"},
+	{"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_variant, "Run only this variant", \
+	 "NAME"},
 	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "Output format: text or json", "FMT"},
 	OPT_OUTPUT,
 	OPT_JOBS,

@@ -181,6 +181,40 @@ static bool topology_check(json_t *mj, GHashTable *locs, GError **err)
 	return true;
 }
 
+static void irq_cpu_mask(json_t *o, int ncpus, uint64_t *mask);
+
+/* Interrupts that would keep a CPU busy all the time (a rate times its
+ * handler's length, summed over the sources on the CPU, at or above 1)
+ * would never let a task run: refused, at the source that reaches it. */
+static bool irq_load_check(json_t *mj, long ncpus, GHashTable *locs, GError **err)
+{
+	double *load = g_new0(double, (size_t)ncpus);
+	size_t i;
+	json_t *irq;
+	bool ok = true;
+	json_array_foreach (json_object_get(mj, "interrupts"), i, irq) {
+		bool periodic = g_str_equal(json_string_value(json_object_get(irq, "type")), "periodic");
+		double share = num(irq, periodic ? "hz" : "rate_per_s") * num(irq, "handler_ns") / 1e9;
+		uint64_t mask[SIM_MACHINE_MAX_CPUS / 64] = {0};
+		irq_cpu_mask(irq, (int)ncpus, mask);
+		for (long c = 0; ok && c < ncpus; c++) {
+			if (!(mask[c / 64] >> (c % 64) & 1) || (load[c] += share) < 1)
+				continue;
+			char *path = g_strdup_printf("machine.interrupts.%zu.handler_ns", i);
+			spec_fail(locs, irq, "handler_ns", path, err,
+				  "the interrupts would keep CPU %ld busy %.4g%% of the time (rate x "
+				  "handler_ns, summed over its sources); expected below 100%%",
+				  c, 100 * load[c]);
+			g_free(path);
+			ok = false;
+		}
+		if (!ok)
+			break;
+	}
+	g_free(load);
+	return ok;
+}
+
 bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err)
 {
 	json_t *mj = json_object_get(doc, "machine");
@@ -205,7 +239,7 @@ bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err)
 			return false;
 		}
 	}
-	return true;
+	return irq_load_check(mj, nodes * per_node, locs, err);
 }
 
 static void machine_decode(json_t *mj, struct sim_machine *m)

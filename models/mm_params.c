@@ -177,12 +177,34 @@ static bool add_instances(GHashTable *known, const struct mm_cgroup_params *c, s
 }
 
 /* The cgroup tree: every name, parents first, at most MAX_CGROUPS in all. */
+/* A limit below one page would be no limit (0 pages): refused. */
+static bool check_limits(const struct mm_cgroup_params *c, size_t i, struct spec_check *chk)
+{
+	const struct {
+		const char *key;
+		double mb;
+	} lim[] = {{"memory_max_mb", c->memory_max_mb},
+		   {"memory_min_mb", c->memory_min_mb},
+		   {"memory_low_mb", c->memory_low_mb}};
+	for (size_t k = 0; k < G_N_ELEMENTS(lim); k++) {
+		if (lim[k].mb == 0 || lim[k].mb * 256 >= 1)
+			continue;
+		char *path = g_strdup_printf("memcg.cgroups.%zu", i);
+		spec_check_fail(chk, path, lim[k].key,
+				"expected 0 (none) or at least 0.00390625 (one 4 KiB page), got %g",
+				lim[k].mb);
+		g_free(path);
+		return false;
+	}
+	return true;
+}
+
 static bool check_tree(const struct mm_params *mm, GHashTable *known, struct spec_check *chk)
 {
 	size_t total = 0;
 	for (size_t i = 0; i < mm->cgroups.n; i++) {
 		const struct mm_cgroup_params *c = mm->cgroups.items[i];
-		if (!check_template(c, i, chk))
+		if (!check_template(c, i, chk) || !check_limits(c, i, chk))
 			return false;
 		total += (size_t)c->count;
 		if (total > MAX_CGROUPS) {

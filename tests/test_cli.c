@@ -197,6 +197,8 @@ static void test_hostile_outputs(void)
 	g_free(want);
 	expect_err((const char *[]){"run", SCEN, "-o", "", NULL}, 2,
 		   "memcgsim: -o: \"\": expected a file name\n");
+	expect_err((const char *[]){"run", SCEN, "--variant", "global", "--variant", "per-node", NULL},
+		   2, "memcgsim: --variant: given twice (\"global\", then \"per-node\"); give one\n");
 	want = g_strdup_printf("%s:1:1: (root): cannot read: not a regular file (a FIFO)\n", fifo);
 	expect_err((const char *[]){"validate", fifo, NULL}, 2, want);
 	g_free(want);

@@ -34,6 +34,8 @@ static void test_values(void)
 		{"a=lin:0:100:5", "[0,25,50,75,100]"},
 		{"a=lin:0:10:5", "[0.0,2.5,5.0,7.5,10.0]"},
 		{"a=lin:1:1:1", "[1]"},
+		{"a=1,1,2,1", "[1,2]"}, /* a value given twice counts once, as in lin:2:2:3 */
+		{"a=lin:2:2:3", "[2]"},
 		{"a=log:1:256:9", "[1,2,4,8,16,32,64,128,256]"},
 		{"a=log:1:10:3", "[1,3,10]"},	  /* 3.162 rounds to 3 */
 		{"a=log:1:4:10", "[1,2,3,4]"},	  /* rounding repeats values: once each */
@@ -73,6 +75,8 @@ static void test_errors(void)
 		{"a=log:0:8:4", "a log range needs START and STOP > 0", 3},
 		{"a=lin:1:2:0", "expected a count N from 1 to 1024, got 0", 3},
 		{"a=lin:1:2:99999999999", "expected a count N from 1 to 1024, got 99999999999", 3},
+		{"a=", "expected VALUES after \"=\"", 3},
+		{"a=lin:1:2:1", "a count N of 1 needs START = STOP, got 1 and 2", 3},
 		{"a,b=zip:1|x;2", "zip tuple 2: expected 2 values (one a path), got 1", 5},
 		{"a,b=zip:", "zip: expected TUPLE[;TUPLE...]", 5},
 	};
