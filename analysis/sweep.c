@@ -7,9 +7,54 @@
 #include "runner.h"
 #include "scenario.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#define SWEEP_LOCK ".memcgsim.lock"
+
+/* Take the exclusive lock of @dir (made if missing): its file DIR/.memcgsim.lock,
+ * flock()ed for as long as the sweep or merge runs, holding the pid. A second
+ * memcgsim finds it taken and stops (MCS_ERROR_INPUT) naming the holder.
+ * The descriptor to close, or -1. */
+static int dir_lock(const char *dir, GError **err)
+{
+	if (g_mkdir_with_parents(dir, 0777) != 0) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", dir, g_strerror(errno));
+		return -1;
+	}
+	char *path = g_build_filename(dir, SWEEP_LOCK, NULL);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		char holder[32] = "";
+		ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
+		holder[n > 0 ? n : 0] = '\0';
+		g_strchomp(holder);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: in use by another memcgsim (pid %s); wait for it, or choose another "
+			    "--out", dir, *holder ? holder : "unknown");
+		close(fd);
+		fd = -1;
+	} else if (fd >= 0) {
+		char pid[32];
+		int len = g_snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+		if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len)
+			g_debug("%s: cannot record the pid", path);
+	} else {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", path, g_strerror(errno));
+	}
+	g_free(path);
+	return fd;
+}
+
+static void dir_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* releases the flock; the file stays, harmlessly */
+}
 
 struct run {
 	guint point, variant;
@@ -288,7 +333,10 @@ static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool mer
 	bool ok = false;
 	json_t *old = json_load_file(mpath, 0, NULL);
 	GDir *d = g_dir_open(dir, 0, NULL);
-	bool empty = !d || !g_dir_read_name(d);
+	const char *first = d ? g_dir_read_name(d) : NULL;
+	if (first && g_str_equal(first, SWEEP_LOCK))
+		first = g_dir_read_name(d);
+	bool empty = !first;
 	if (d)
 		g_dir_close(d);
 	if (old && !json_equal(old, manifest)) {
@@ -555,8 +603,13 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 {
 	const struct sweep_opts *o = pl->o;
 	*out = (struct sweep_outcome){0};
-	if (!dir_prepare(o->out, pl->manifest, o->resume, false, err))
+	int lock = dir_lock(o->out, err);
+	if (lock < 0)
 		return false;
+	if (!dir_prepare(o->out, pl->manifest, o->resume, false, err)) {
+		dir_unlock(lock);
+		return false;
+	}
 	dir_clean(o->out);
 	GError *run_err = NULL;
 	bool ran = run_shard(pl, &run_err);
@@ -564,6 +617,7 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 	bool ok = finish(o->out, pl->manifest, out, ran ? err : NULL);
 	if (!ran)
 		g_propagate_error(err, run_err);
+	dir_unlock(lock);
 	return ran && ok;
 }
 
@@ -642,10 +696,12 @@ bool sweep_merge(const char *dir, const char *const *dirs, struct sweep_outcome 
 {
 	*out = (struct sweep_outcome){0};
 	json_t *m = merge_manifest(dirs, err);
-	bool ok = m && dir_prepare(dir, m, false, true, err);
+	int lock = m ? dir_lock(dir, err) : -1;
+	bool ok = lock >= 0 && dir_prepare(dir, m, false, true, err);
 	for (const char *const *d = dirs; ok && *d; d++)
 		ok = merge_runs(dir, *d, err);
 	ok = ok && finish(dir, m, out, err);
+	dir_unlock(lock);
 	json_decref(m);
 	return ok;
 }

@@ -253,6 +253,56 @@ static void test_resume_after_kill(void)
 	g_free(top);
 }
 
+/* Two sweeps started together on one directory (the second with other
+ * values): the second finds the directory locked and exits 2 naming the
+ * first, which finishes with the same result as alone. */
+static void test_concurrent_sweeps(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *ref = sweep_reference(top);
+	char *dir = g_build_filename(top, "shared", NULL);
+	const char *argv[] = {MCS_BINARY, SWEEP_ARGS(dir), NULL};
+	GPid pid;
+	g_assert_true(g_spawn_async(NULL, (char **)argv, NULL,
+				    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+				    NULL, &pid, NULL));
+	char *lock = g_build_filename(dir, ".memcgsim.lock", NULL);
+	char *holder = NULL;
+	for (int i = 0; i < 20000 && (!holder || !*holder); i++) {
+		g_free(holder);
+		holder = NULL;
+		g_file_get_contents(lock, &holder, NULL, NULL);
+		g_usleep(1000);
+	}
+	g_assert_nonnull(holder);
+	g_strchomp(holder);
+	g_assert_cmpint(atoi(holder), ==, pid);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), "--seed", "7", NULL}, &out, &err),
+			==, 2);
+	char *want = g_strdup_printf("memcgsim: %s: in use by another memcgsim (pid %d); wait for "
+				     "it, or choose another --out\n", dir, (int)pid);
+	g_assert_cmpstr(err, ==, want);
+	int status;
+	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+	g_assert_true(WIFEXITED(status));
+	g_assert_cmpint(WEXITSTATUS(status), ==, 0);
+	char *res = g_build_filename(dir, "result.json", NULL);
+	char *text = mcs_slurp(res);
+	g_assert_cmpstr(text, ==, ref);
+	g_free(text);
+	g_free(res);
+	g_free(want);
+	g_free(out);
+	g_free(err);
+	g_free(holder);
+	g_free(lock);
+	g_free(dir);
+	g_free(ref);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
 static void test_shard_merge(void)
 {
 	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
@@ -484,6 +534,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/grid/errors", test_errors);
 	g_test_add_func("/sweep/grid/points", test_grid);
 	g_test_add_func("/sweep/grid/zip", test_zip);
+	g_test_add_func("/sweep/concurrent", test_concurrent_sweeps);
 	g_test_add_func("/sweep/cli/errors", test_cli_errors);
 	g_test_add_func("/sweep/cli/statuses", test_statuses);
 	g_test_add_func("/sweep/resume/sigkill", test_resume_after_kill);
