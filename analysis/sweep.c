@@ -4,6 +4,7 @@
 #include "output.h"
 #include "progress.h"
 #include "result.h"
+#include "runfile.h"
 #include "runner.h"
 #include "scenario.h"
 #include <errno.h>
@@ -70,6 +71,7 @@ struct sweep_plan {
 	GPtrArray *points;   /* struct scenario *, one per grid point */
 	GArray *runs;	     /* struct run, in run-index order */
 	json_t *manifest;    /* DIR/sweep.json */
+	char *plan;	     /* its SHA-256, in every run file */
 };
 
 void sweep_plan_free(struct sweep_plan *pl)
@@ -83,6 +85,7 @@ void sweep_plan_free(struct sweep_plan *pl)
 	if (pl->params)
 		g_ptr_array_free(pl->params, TRUE);
 	json_decref(pl->manifest);
+	g_free(pl->plan);
 	g_free(pl);
 }
 
@@ -310,8 +313,10 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 	bool ok = text && plan_grid(pl, text, len, sets, &npoints, err);
 	for (size_t p = 0; ok && p < npoints; p++)
 		ok = plan_point(pl, text, len, sets, p, err);
-	if (ok)
+	if (ok) {
 		pl->manifest = manifest_new(pl, text, len);
+		pl->plan = runfile_plan_hash(pl->manifest);
+	}
 	g_strfreev(sets);
 	g_free(text);
 	if (!ok)
@@ -433,13 +438,18 @@ static void replicas_gather(struct replicas *rs, const char *dir, json_t *m)
 	rs->missing = (size_t)json_integer_value(json_object_get(m, "runs"));
 	rs->violation = false;
 	char *runs = g_build_filename(dir, "runs", NULL);
+	char *plan = runfile_plan_hash(m);
 	GPtrArray *names = run_files(runs);
 	g_ptr_array_sort(names, by_name); /* pPPPP-vVV-dDDDD, then -rRRR: run order in each */
 	for (guint i = 0; i < names->len; i++) {
 		size_t index;
 		json_t *slot = replicas_slot(rs, names->pdata[i], &index);
 		char *path = slot ? g_build_filename(runs, names->pdata[i], NULL) : NULL;
-		json_t *run = path ? json_load_file(path, 0, NULL) : NULL;
+		char *name = g_strndup(names->pdata[i], strlen(names->pdata[i]) - strlen(".json"));
+		char *why = NULL;
+		json_t *run = path ? runfile_load(path, name, plan, -1, &why) : NULL;
+		g_free(why);
+		g_free(name);
 		g_free(path);
 		if (!run)
 			continue;
@@ -450,6 +460,7 @@ static void replicas_gather(struct replicas *rs, const char *dir, json_t *m)
 		rs->missing--;
 	}
 	g_ptr_array_free(names, TRUE);
+	g_free(plan);
 	g_free(runs);
 }
 
@@ -549,6 +560,24 @@ static void run_done(struct runner_job *j, void *bar)
 	progress_step(bar, json_string_value(json_object_get(j->meta, "run_name")), j->wall_s);
 }
 
+/* Is the run file @path there and sound? A damaged one (empty, truncated,
+ * not JSON, of another plan or seed, a directory ...) is moved aside and
+ * the run made again. */
+static bool run_file_done(const char *dir, const char *path, const char *name, const char *plan,
+			  json_int_t seed)
+{
+	GStatBuf st;
+	if (g_lstat(path, &st) != 0)
+		return false;
+	char *why = NULL;
+	json_t *doc = runfile_load(path, name, plan, seed, &why);
+	if (!doc)
+		runfile_quarantine(dir, name, why);
+	json_decref(doc);
+	g_free(why);
+	return doc != NULL;
+}
+
 /* The jobs of shard K of N's runs that are not in the directory yet;
  * *mine counts the shard's runs. */
 static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
@@ -562,7 +591,7 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
 			continue;
 		(*mine)++;
 		char *path = run_path(o->out, r->name);
-		if (g_file_test(path, G_FILE_TEST_EXISTS)) {
+		if (run_file_done(o->out, path, r->name, pl->plan, (json_int_t)r->seed)) {
 			g_free(path);
 			continue;
 		}
@@ -571,10 +600,10 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
 		struct runner_job j = r->drawn ? runner_draw_job(v, r->replica)
 					       : (struct runner_job){.config = v->config, .seed = r->seed};
 		j.dest = path;
-		j.meta = json_pack("{s:s, s:I, s:I, s:s, s:i, s:I}", "run_name", r->name, "point",
-				   (json_int_t)r->point, "variant", (json_int_t)r->variant, "variant_name",
-				   v->name, r->drawn ? "draw" : "replica", r->replica, "seed",
-				   (json_int_t)r->seed);
+		j.meta = json_pack("{s:s, s:s, s:I, s:I, s:s, s:i, s:I}", "plan", pl->plan,
+				   "run_name", r->name, "point", (json_int_t)r->point, "variant",
+				   (json_int_t)r->variant, "variant_name", v->name,
+				   r->drawn ? "draw" : "replica", r->replica, "seed", (json_int_t)r->seed);
 		g_array_append_val(jobs, j);
 	}
 	return jobs;

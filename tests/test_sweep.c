@@ -253,6 +253,78 @@ static void test_resume_after_kill(void)
 	g_free(top);
 }
 
+/* Each kind of damaged run file: --resume moves it aside to DIR/bad/, says
+ * why, runs it again, and the result is the undamaged sweep's. */
+static void test_damaged_run_files(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *ref = sweep_reference(top);
+	char *dir = g_build_filename(top, "ref", NULL);
+	char *run = g_build_filename(dir, "runs", "p0000-v00-r000.json", NULL);
+	char *bad = g_build_filename(dir, "bad", NULL);
+	char *good = mcs_slurp(run);
+	char *reseeded = g_strdup(good);
+	char *at = strstr(reseeded, "\"seed\":1,");
+	g_assert_nonnull(at);
+	at[7] = '5'; /* the run's seed edited */
+	char *no_metrics = g_strdup(good);
+	at = strstr(no_metrics, "\"metrics\"");
+	g_assert_nonnull(at);
+	memcpy(at, "\"metricz\"", 9);
+	char *truncated = g_strndup(good, strlen(good) / 2);
+	const struct {
+		const char *text; /* NULL: a directory */
+		const char *why;
+	} cases[] = {
+		{"", "empty"},
+		{truncated, NULL}, /* "not JSON: ..." at the cut */
+		{"garbage", "not JSON: 1:7: '[' or '{' expected near 'garbage'"},
+		{"{\"x\": NaN}", "not JSON: 1:9: invalid token near 'NaN'"},
+		{NULL, "not a regular file (a directory)"},
+		{no_metrics, "result.metrics: expected an object"},
+		{reseeded, "seed: expected 1"},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_unlink(run);
+		if (cases[i].text)
+			g_assert_true(g_file_set_contents(run, cases[i].text, -1, NULL));
+		else
+			g_assert_cmpint(g_mkdir(run, 0777), ==, 0);
+		char *out, *err;
+		g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), "--resume", NULL}, &out,
+					&err),
+				==, 0);
+		char *want = g_strdup_printf("memcgsim: %s: damaged (%s); moved to %s/p0000-v00-r000.json,"
+					     " running it again\n", run, cases[i].why ? cases[i].why : "",
+					     bad);
+		if (cases[i].why && !strstr(err, want))
+			g_printerr("case %zu: stderr:\n%s\nwant:\n%s", i, err, want);
+		if (cases[i].why)
+			g_assert_nonnull(strstr(err, want));
+		else
+			g_assert_nonnull(strstr(err, "damaged (not JSON: "));
+		char *res = g_build_filename(dir, "result.json", NULL);
+		char *text = mcs_slurp(res);
+		g_assert_cmpstr(text, ==, ref);
+		g_free(text);
+		g_free(res);
+		g_free(want);
+		g_free(out);
+		g_free(err);
+		mcs_rm_tree(bad);
+	}
+	g_free(good);
+	g_free(reseeded);
+	g_free(no_metrics);
+	g_free(truncated);
+	g_free(bad);
+	g_free(run);
+	g_free(dir);
+	g_free(ref);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
 /* Two sweeps started together on one directory (the second with other
  * values): the second finds the directory locked and exits 2 naming the
  * first, which finishes with the same result as alone. */
@@ -535,6 +607,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/grid/points", test_grid);
 	g_test_add_func("/sweep/grid/zip", test_zip);
 	g_test_add_func("/sweep/concurrent", test_concurrent_sweeps);
+	g_test_add_func("/sweep/damaged-run-files", test_damaged_run_files);
 	g_test_add_func("/sweep/cli/errors", test_cli_errors);
 	g_test_add_func("/sweep/cli/statuses", test_statuses);
 	g_test_add_func("/sweep/resume/sigkill", test_resume_after_kill);

@@ -1,0 +1,100 @@
+#include "runfile.h"
+#include "mcs_file.h"
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+
+/* A run file is one replica's result: far below this. */
+#define RUNFILE_MAX_BYTES (256 * 1024 * 1024)
+
+char *runfile_plan_hash(json_t *manifest)
+{
+	char *text = json_dumps(manifest, JSON_COMPACT | JSON_SORT_KEYS);
+	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1);
+	free(text);
+	return sum;
+}
+
+/* The result's own fields: what the report and merge read from it. */
+static char *result_problem(json_t *r, json_int_t seed)
+{
+	if (!json_is_object(r))
+		return g_strdup("result: expected an object");
+	if (!json_is_integer(json_object_get(r, "seed")) ||
+	    json_integer_value(json_object_get(r, "seed")) != seed)
+		return g_strdup_printf("result.seed: expected %lld", (long long)seed);
+	if (!json_is_boolean(json_object_get(r, "completed")))
+		return g_strdup("result.completed: expected true or false");
+	if (!json_is_number(json_object_get(r, "sim_time_ns")))
+		return g_strdup("result.sim_time_ns: expected a number");
+	json_t *m = json_object_get(r, "metrics");
+	if (!json_is_object(m))
+		return g_strdup("result.metrics: expected an object");
+	const char *k;
+	json_t *v;
+	json_object_foreach (m, k, v)
+		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+			return g_strdup_printf("result.metrics.%s: expected a finite number", k);
+	return NULL;
+}
+
+/* The run's identity and outcome around the result. */
+static char *run_problem(json_t *doc, const char *name, const char *plan, json_int_t seed)
+{
+	if (!json_is_object(doc))
+		return g_strdup("expected an object");
+	const char *p = json_string_value(json_object_get(doc, "plan"));
+	if (!p || !g_str_equal(p, plan))
+		return g_strdup("not a run of this sweep (plan: its plan's SHA-256 differs)");
+	const char *n = json_string_value(json_object_get(doc, "run_name"));
+	if (!n || !g_str_equal(n, name))
+		return g_strdup_printf("run_name: expected \"%s\"", name);
+	json_t *s = json_object_get(doc, "seed");
+	if (!json_is_integer(s) || (seed >= 0 && json_integer_value(s) != seed))
+		return g_strdup_printf("seed: expected %lld", (long long)(seed >= 0 ? seed : 0));
+	if (!json_is_boolean(json_object_get(doc, "violation")))
+		return g_strdup("violation: expected true or false");
+	return result_problem(json_object_get(doc, "result"), json_integer_value(s));
+}
+
+json_t *runfile_load(const char *path, const char *name, const char *plan, json_int_t seed,
+		     char **why)
+{
+	char *text = NULL;
+	gsize len = 0;
+	GError *e = NULL;
+	*why = NULL;
+	if (!mcs_file_read(path, RUNFILE_MAX_BYTES, &text, &len, &e)) {
+		*why = g_strdup(e->message);
+		g_error_free(e);
+		return NULL;
+	}
+	json_error_t je;
+	json_t *doc = len ? json_loadb(text, len, 0, &je) : NULL;
+	g_free(text);
+	if (!len)
+		*why = g_strdup("empty");
+	else if (!doc)
+		*why = g_strdup_printf("not JSON: %d:%d: %s", je.line, je.column, je.text);
+	else if ((*why = run_problem(doc, name, plan, seed)))
+		g_clear_pointer(&doc, json_decref);
+	return doc;
+}
+
+void runfile_quarantine(const char *dir, const char *name, const char *why)
+{
+	char *from = g_strdup_printf("%s/runs/%s.json", dir, name);
+	char *bad = g_build_filename(dir, "bad", NULL);
+	char *to = g_strdup_printf("%s/%s.json", bad, name);
+	bool moved = g_mkdir_with_parents(bad, 0777) == 0 && g_rename(from, to) == 0;
+	if (moved)
+		fprintf(stderr, "memcgsim: %s: damaged (%s); moved to %s, running it again\n", from,
+			why, to);
+	else
+		fprintf(stderr, "memcgsim: %s: damaged (%s); cannot move it aside (%s)\n", from, why,
+			g_strerror(errno));
+	g_free(from);
+	g_free(bad);
+	g_free(to);
+}

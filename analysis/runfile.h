@@ -1,0 +1,16 @@
+/* runfile: a sweep's run files (DIR/runs/NAME.json), checked before they are
+ * trusted: each is bound to its plan (the SHA-256 of the sweep's manifest),
+ * its name and seed, and holds a well-formed result. A damaged one is moved
+ * to DIR/bad/ and run again. */
+#pragma once
+#include <glib.h>
+#include <jansson.h>
+
+/* The plan's fingerprint, which every run file carries ("plan"). */
+char *runfile_plan_hash(json_t *manifest);
+/* Run file @path of run @name: the document, or NULL with *why (g_free)
+ * saying what is wrong with it. @seed < 0: any seed its result agrees on. */
+json_t *runfile_load(const char *path, const char *name, const char *plan, json_int_t seed,
+		     char **why);
+/* Move @dir's run file @name aside to DIR/bad/ and say so on stderr. */
+void runfile_quarantine(const char *dir, const char *name, const char *why);
