@@ -1,6 +1,7 @@
 #include "output.h"
 #include "mcs_file.h"
 #include <errno.h>
+#include <signal.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,4 +121,59 @@ void output_remove_files(const char *dir, const char *part)
 		}
 	if (d)
 		g_dir_close(d);
+}
+
+static volatile sig_atomic_t got_signal;
+static GHashTable *temps; /* path -> GINT_TO_POINTER(is_dir + 1) */
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+void output_signals_install(void)
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: waitpid returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int output_interrupted(void)
+{
+	return got_signal;
+}
+
+void output_temp_add(const char *path, bool is_dir)
+{
+	if (!temps)
+		temps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_hash_table_insert(temps, g_strdup(path), GINT_TO_POINTER(is_dir + 1));
+}
+
+void output_temp_done(const char *path)
+{
+	if (temps)
+		g_hash_table_remove(temps, path);
+}
+
+void output_temps_remove(void)
+{
+	if (!temps)
+		return;
+	GHashTableIter it;
+	gpointer k, v;
+	g_hash_table_iter_init(&it, temps);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		if (GPOINTER_TO_INT(v) == 2) {
+			output_remove_files(k, NULL);
+			g_rmdir(k);
+		} else {
+			g_unlink(k);
+		}
+	}
+	g_hash_table_remove_all(temps);
 }

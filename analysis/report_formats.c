@@ -144,6 +144,8 @@ bool report_render(json_t *doc, const struct report_opts *o, GString *out, GErro
 		dir = tmp = g_dir_make_tmp("memcgsim-plots-XXXXXX", &e);
 	if (!dir && o->format->needs_plots)
 		return output_failure(err, e);
+	if (tmp)
+		output_temp_add(tmp, true);
 	GPtrArray *plots = dir ? plot_all(doc, dir, err) : NULL;
 	bool ok = !dir || plots;
 	if (ok && o->format->sections)
@@ -153,6 +155,7 @@ bool report_render(json_t *doc, const struct report_opts *o, GString *out, GErro
 	if (tmp) {
 		output_remove_files(tmp, NULL);
 		g_rmdir(tmp);
+		output_temp_done(tmp);
 	}
 	g_free(tmp);
 	return ok;

@@ -28,6 +28,9 @@ static int write_run_file(const struct runner_job *j, json_t *r, bool violation)
 static void child_main(const struct runner_job *j)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGINT, SIG_DFL); /* the parent's handler is not the child's */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	if (getppid() == 1)
 		_exit(3); /* the parent died before prctl */
 	bool violation = false;
@@ -48,6 +51,7 @@ static bool job_start(struct runner_job *j, GError **err)
 		if (fd < 0)
 			return output_failure(err, e);
 		close(fd);
+		output_temp_add(j->path, false);
 	}
 	fflush(NULL);
 	j->started = g_get_monotonic_time();
@@ -66,8 +70,10 @@ static bool job_finish(struct runner_job *j, int status, GError **err)
 	bool exited = WIFEXITED(status) && WEXITSTATUS(status) <= 1;
 	if (exited && !j->dest)
 		j->result = json_load_file(j->path, 0, NULL);
-	if (j->path)
+	if (j->path) {
 		g_unlink(j->path);
+		output_temp_done(j->path);
+	}
 	g_clear_pointer(&j->path, g_free);
 	j->pid = 0;
 	j->wall_s = (double)(g_get_monotonic_time() - j->started) / 1e6;
@@ -88,13 +94,33 @@ static struct runner_job *job_by_pid(struct runner_job *jobs, size_t n, pid_t pi
 	return NULL;
 }
 
+/* Interrupted: the running children are stopped and reaped (their
+ * temporaries removed), and the run fails. */
+static bool jobs_interrupted(struct runner_job *jobs, size_t n, GError **err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].pid > 0)
+			kill(jobs[i].pid, SIGKILL);
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].pid > 0) {
+			int status;
+			while (waitpid(jobs[i].pid, &status, 0) < 0 && errno == EINTR)
+				;
+			job_finish(&jobs[i], status, NULL);
+		}
+	g_clear_error(err);
+	g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "interrupted by signal %d",
+		    output_interrupted());
+	return false;
+}
+
 bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
 		 GError **err)
 {
 	size_t next = 0, running = 0;
 	bool ok = true;
 	while (running || (ok && next < n)) {
-		while (ok && next < n && running < (size_t)MAX(parallel, 1)) {
+		while (ok && next < n && running < (size_t)MAX(parallel, 1) && !output_interrupted()) {
 			ok = job_start(&jobs[next++], err);
 			running += ok;
 		}
@@ -102,6 +128,8 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 			break;
 		int status;
 		pid_t pid = waitpid(-1, &status, 0);
+		if (output_interrupted())
+			return jobs_interrupted(jobs, n, err);
 		if (pid < 0 && errno == EINTR)
 			continue;
 		struct runner_job *j = pid > 0 ? job_by_pid(jobs, n, pid) : NULL;
@@ -161,6 +189,7 @@ static void variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc
 					       .seed = scenario_replica_seed(v->seed, r)};
 			if (trace && r == 0) {
 				j.trace = g_strdup_printf("%s.%u.part", trace, i);
+				output_temp_add(j.trace, false);
 				/* the trace's process id: sim_trace_join names it */
 				j.trace_pid = (int)vj->traces->len + 1;
 				g_ptr_array_add(vj->traces, (gpointer)j.trace);
@@ -208,8 +237,10 @@ static void variant_jobs_free(struct variant_jobs *vj)
 		json_decref(g_array_index(vj->jobs, struct runner_job, k).result);
 	g_array_free(vj->jobs, TRUE);
 	g_array_free(vj->owner, TRUE);
-	for (guint k = 0; k < vj->traces->len; k++)
+	for (guint k = 0; k < vj->traces->len; k++) {
 		g_unlink(vj->traces->pdata[k]);
+		output_temp_done(vj->traces->pdata[k]);
+	}
 	g_ptr_array_free(vj->traces, TRUE);
 	g_ptr_array_free(vj->names, TRUE);
 }

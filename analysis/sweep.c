@@ -642,6 +642,12 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 	dir_clean(o->out);
 	GError *run_err = NULL;
 	bool ran = run_shard(pl, &run_err);
+	if (output_interrupted()) { /* the killed runs' half-written files */
+		dir_clean(o->out);
+		dir_unlock(lock);
+		g_propagate_error(err, run_err);
+		return false;
+	}
 	/* the runs that are in count also when one failed, whose error is first */
 	bool ok = finish(o->out, pl->manifest, out, ran ? err : NULL);
 	if (!ran)

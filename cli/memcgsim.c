@@ -2,6 +2,7 @@
  * fails or detects a violation, 2 for bad usage or bad input. */
 #include "cli.h"
 #include "output.h"
+#include <signal.h>
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
@@ -431,6 +432,7 @@ int main(int argc, char **argv_in)
 	const char *name = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	const struct command *cmd = name ? command_find(name) : &top_level;
 	int rc = EXIT_USAGE;
+	output_signals_install();
 	cli.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	cli.point = -1;
 	cli.draw_costs = CLI_DRAW_COSTS_UNSET;
@@ -440,5 +442,11 @@ int main(int argc, char **argv_in)
 		rc = cmd->fn(&cli);
 	cli_free(&cli);
 	g_strfreev(argv);
+	int sig = output_interrupted();
+	if (sig) { /* outputs as they were, temporaries gone, and die of the signal */
+		output_temps_remove();
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "test_util.h"
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -246,6 +247,52 @@ static void test_hostile_outputs(void)
 	g_free(dangling);
 }
 
+static guint count_files(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	guint n = 0;
+	while (d && g_dir_read_name(d))
+		n++;
+	if (d)
+		g_dir_close(d);
+	return n;
+}
+
+/* SIGTERM during a run: the children stop, the temporaries (the runs'
+ * result files in TMPDIR, the trace's parts) are removed, no output is
+ * written, and memcgsim dies of the signal. */
+static void test_sigterm(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-sig-XXXXXX", NULL);
+	char *tmpdir = g_build_filename(dir, "tmp", NULL), *out = g_build_filename(dir, "out.txt", NULL);
+	char *trace = g_build_filename(dir, "trace.json", NULL);
+	g_assert_cmpint(g_mkdir(tmpdir, 0700), ==, 0);
+	const char *argv[] = {MCS_BINARY, "run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+			      "-j2", "-o", out, "--trace", trace, NULL};
+	char **env = g_environ_setenv(g_get_environ(), "TMPDIR", tmpdir, TRUE);
+	GPid pid;
+	g_assert_true(g_spawn_async(NULL, (char **)argv, env,
+				    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+				    NULL, &pid, NULL));
+	for (int i = 0; i < 20000 && count_files(tmpdir) < 2; i++)
+		g_usleep(1000);
+	g_assert_cmpuint(count_files(tmpdir), >=, 2); /* both runs under way */
+	g_assert_cmpuint(count_files(dir), >, 1);     /* tmp/, and the trace's parts */
+	kill(pid, SIGTERM);
+	int status;
+	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+	g_assert_true(WIFSIGNALED(status));
+	g_assert_cmpint(WTERMSIG(status), ==, SIGTERM);
+	g_assert_cmpuint(count_files(tmpdir), ==, 0);
+	g_assert_cmpuint(count_files(dir), ==, 1); /* tmp/ alone: no output, no trace */
+	g_strfreev(env);
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(tmpdir);
+	g_free(out);
+	g_free(trace);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -255,5 +302,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/output-file", test_output_file);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
+	g_test_add_func("/cli/sigterm", test_sigterm);
 	return g_test_run();
 }

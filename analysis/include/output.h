@@ -26,3 +26,18 @@ bool output_file(const char *path, const char *data, gssize len, GError **err);
 bool output_failure(GError **err, GError *e);
 /* Remove the files in @dir whose names contain @part (NULL: every file). */
 void output_remove_files(const char *dir, const char *part);
+
+/* Signals and temporaries. output_signals_install() makes SIGINT, SIGTERM
+ * and SIGHUP interrupt what is waiting (no SA_RESTART) and records which
+ * came; the runner then stops its children and fails, and the CLI removes
+ * the registered temporaries and dies of the same signal, leaving every
+ * output as it was. */
+void output_signals_install(void);
+/* The signal that came, or 0. */
+int output_interrupted(void);
+/* A temporary file (or, @is_dir, a directory of files) to remove if
+ * interrupted; output_temp_done() when it is gone or kept. */
+void output_temp_add(const char *path, bool is_dir);
+void output_temp_done(const char *path);
+/* Remove every registered temporary (after an interruption). */
+void output_temps_remove(void);
