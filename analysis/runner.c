@@ -128,6 +128,11 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 			break;
 		int status;
 		pid_t pid = waitpid(-1, &status, 0);
+		struct runner_job *done_job = pid > 0 ? job_by_pid(jobs, n, pid) : NULL;
+		if (done_job && output_interrupted()) { /* reaped: not to be waited for again */
+			job_finish(done_job, status, NULL);
+			running--;
+		}
 		if (output_interrupted())
 			return jobs_interrupted(jobs, n, err);
 		if (pid < 0 && errno == EINTR)
@@ -143,7 +148,7 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 			done(j, ctx);
 		g_clear_error(&e);
 	}
-	return ok;
+	return output_interrupted() ? jobs_interrupted(jobs, n, err) : ok;
 }
 
 json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *violation,

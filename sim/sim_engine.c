@@ -1,4 +1,8 @@
+#define _GNU_SOURCE /* memfd_create */
 #include "sim_engine.h"
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
 #include "sim_irq.h"
 #include "sim_trace.h"
 #include <glib.h>
@@ -181,22 +185,28 @@ static char *platform_xml(const struct sim_machine *m)
 	return g_string_free(s, FALSE);
 }
 
+/* The platform is handed to SimGrid as a file that lives only in memory
+ * (memfd), so that a run killed at any moment leaves no file behind. */
 static void load_platform(const struct sim_machine *m)
 {
-	char *path = NULL;
-	GError *err = NULL;
-	int fd = g_file_open_tmp("memcgsim-platform-XXXXXX.xml", &path, &err);
+	int fd = memfd_create("memcgsim-platform.xml", MFD_CLOEXEC);
 	if (fd < 0)
-		g_error("cannot create platform file: %s", err->message);
+		g_error("cannot create the platform file: %s", g_strerror(errno));
 	char *xml = platform_xml(m);
-	gboolean ok = g_file_set_contents(path, xml, -1, &err);
-	close(fd);
+	size_t len = strlen(xml), done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, xml + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			g_error("cannot write the platform file: %s", g_strerror(errno));
+		done += (size_t)n;
+	}
 	g_free(xml);
-	if (!ok)
-		g_error("cannot write platform file: %s", err->message);
+	char path[64];
+	g_snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	simgrid_load_platform(path);
-	g_unlink(path);
-	g_free(path);
+	close(fd);
 }
 
 void sim_engine_irqs(struct sim_irq_source *sources, int n)

@@ -274,7 +274,7 @@ static void test_sigterm(void)
 	g_assert_true(g_spawn_async(NULL, (char **)argv, env,
 				    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
 				    NULL, &pid, NULL));
-	for (int i = 0; i < 20000 && count_files(tmpdir) < 2; i++)
+	for (int i = 0; i < 20000 && (count_files(tmpdir) < 2 || count_files(dir) < 2); i++)
 		g_usleep(1000);
 	g_assert_cmpuint(count_files(tmpdir), >=, 2); /* both runs under way */
 	g_assert_cmpuint(count_files(dir), >, 1);     /* tmp/, and the trace's parts */
@@ -283,6 +283,11 @@ static void test_sigterm(void)
 	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
 	g_assert_true(WIFSIGNALED(status));
 	g_assert_cmpint(WTERMSIG(status), ==, SIGTERM);
+	GDir *d = g_dir_open(tmpdir, 0, NULL);
+	const char *left;
+	while ((left = g_dir_read_name(d)))
+		g_printerr("left in TMPDIR: %s\n", left);
+	g_dir_close(d);
 	g_assert_cmpuint(count_files(tmpdir), ==, 0);
 	g_assert_cmpuint(count_files(dir), ==, 1); /* tmp/ alone: no output, no trace */
 	g_strfreev(env);
