@@ -40,7 +40,7 @@ static char *result_problem(json_t *r, json_int_t seed)
 }
 
 /* The run's identity and outcome around the result. */
-static char *run_problem(json_t *doc, const char *name, const char *plan, json_int_t seed)
+char *runfile_problem(json_t *doc, const char *name, const char *plan, json_int_t seed)
 {
 	if (!json_is_object(doc))
 		return g_strdup("expected an object");
@@ -77,7 +77,7 @@ json_t *runfile_load(const char *path, const char *name, const char *plan, json_
 		*why = g_strdup("empty");
 	else if (!doc)
 		*why = g_strdup_printf("not JSON: %d:%d: %s", je.line, je.column, je.text);
-	else if ((*why = run_problem(doc, name, plan, seed)))
+	else if ((*why = runfile_problem(doc, name, plan, seed)))
 		g_clear_pointer(&doc, json_decref);
 	return doc;
 }

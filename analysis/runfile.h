@@ -12,5 +12,7 @@ char *runfile_plan_hash(json_t *manifest);
  * saying what is wrong with it. @seed < 0: any seed its result agrees on. */
 json_t *runfile_load(const char *path, const char *name, const char *plan, json_int_t seed,
 		     char **why);
+/* What is wrong with run-file document @doc (NULL: nothing; g_free it). */
+char *runfile_problem(json_t *doc, const char *name, const char *plan, json_int_t seed);
 /* Move @dir's run file @name aside to DIR/bad/ and say so on stderr. */
 void runfile_quarantine(const char *dir, const char *name, const char *why);

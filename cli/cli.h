@@ -41,6 +41,8 @@ int cmd_report(struct cli *c);
 GPtrArray *cli_collect_sets(struct cli *c);
 /* Is --draw-costs absent or in range? False, having said why, when not. */
 bool cli_draw_costs_valid(const struct cli *c);
+/* --seed is a non-negative integer (says why on stderr when not). */
+bool cli_seed_valid(const struct cli *c);
 /* Print @err after @prefix ("memcgsim: "; "" for an error in the input,
  * which begins with where it is: "FILE:LINE:COL: ..."), free it, and return
  * the exit status for it: EXIT_USAGE for bad input (MCS_ERROR_INPUT),

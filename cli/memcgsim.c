@@ -40,6 +40,18 @@ bool cli_output(const struct cli *c, GString *out, const char *what, GError **er
 	return false;
 }
 
+/* --seed: digits only (no sign, space or exponent), as the scenario's. */
+bool cli_seed_valid(const struct cli *c)
+{
+	bool ok = !c->seed || (*c->seed && strlen(c->seed) <= 19);
+	for (const char *p = c->seed; ok && p && *p; p++)
+		ok = g_ascii_isdigit(*p);
+	if (!ok)
+		fprintf(stderr, "memcgsim: --seed: expected a non-negative integer, got \"%s\"\n",
+			c->seed);
+	return ok;
+}
+
 GPtrArray *cli_collect_sets(struct cli *c)
 {
 	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
@@ -146,7 +158,7 @@ static int cmd_run(struct cli *c)
 	}
 	if (c->trace_window && !parse_window(c->trace_window))
 		return EXIT_USAGE;
-	if (!cli_draw_costs_valid(c))
+	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c))
 		return EXIT_USAGE;
 	GError *err = NULL;
 	if (!output_check(c->output, "-o", &err) || !output_check(c->trace, "--trace", &err))
@@ -241,7 +253,7 @@ static gboolean parse_variant(const char *name, const char *value, gpointer data
 }
 
 #define OPT_SET                                                                                    \
-	{"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli.sets,                                        \
+	{"set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli.sets,                                      \
 	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
 	{"seed", 0, 0, G_OPTION_ARG_STRING, &cli.seed, "Override the scenario's seed", "N"}
 #define OPT_JOBS                                                                                   \

@@ -264,8 +264,15 @@ static bool build_variants(struct scenario *sc, json_t *raw, const char *const *
 		}
 		if (!build_variant(sc, raw, name,
 				   json_string_value(json_object_get(v, "description")),
-				   json_object_get(v, "set"), sets, err))
+				   json_object_get(v, "set"), sets, err)) {
+			if (err && *err) { /* which variant the error is in */
+				char *m = g_strdup_printf("%s (in variant \"%s\")", (*err)->message,
+							  name);
+				g_free((*err)->message);
+				(*err)->message = m;
+			}
 			return false;
+		}
 	}
 	return true;
 }

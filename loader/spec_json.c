@@ -126,12 +126,24 @@ static bool check_number(struct vctx *c, const struct spec *s, const struct at *
 	return false;
 }
 
+/* Text reaches terminals and reports: no control characters (an escape
+ * sequence in a name would act on the reader's terminal). */
+static bool has_control(const char *str)
+{
+	for (const unsigned char *p = (const unsigned char *)str; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
 static bool check_string(struct vctx *c, const struct spec *s, const struct at *a)
 {
 	if (json_is_string(a->v)) {
 		const char *str = json_string_value(a->v);
 		glong n = g_utf8_validate(str, -1, NULL) ? g_utf8_strlen(str, -1) : -1;
-		if (n >= s->min && n <= s->max && strlen(str) == json_string_length(a->v))
+		if (has_control(str) || strlen(str) != json_string_length(a->v))
+			return fail_expected(c, a, "text without control characters");
+		if (n >= s->min && n <= s->max)
 			return true;
 	}
 	char *what = g_strdup_printf("a string of %.0f to %.0f characters", s->min, s->max);
@@ -395,9 +407,15 @@ static const struct spec *member_spec(const struct spec *s, json_t *node, const 
 		return NULL;
 	}
 	if (s->kind == SPEC_ARRAY) {
-		char *end;
-		guint64 i = g_ascii_strtoull(key, &end, 10);
-		if (*key && !*end && i < json_array_size(node))
+		bool digits = *key && (key[0] != '0' || !key[1]);
+		for (const char *c = key; digits && *c; c++)
+			digits = g_ascii_isdigit(*c);
+		if (!digits) {
+			*why = g_strdup_printf("expected an array index (0, 1, ...), got \"%s\"", key);
+			return NULL;
+		}
+		guint64 i = g_ascii_strtoull(key, NULL, 10);
+		if (i < json_array_size(node))
 			return s->items;
 		*why = g_strdup_printf("index %s out of range (the array has %zu element%s)", key,
 				       json_array_size(node), json_array_size(node) == 1 ? "" : "s");

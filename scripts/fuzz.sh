@@ -1,25 +1,44 @@
 #!/usr/bin/env bash
-# Fuzz the scenario loader with libFuzzer: ./scripts/fuzz.sh [SECONDS]
-# The seed corpus is assembled here, not committed: every scenario under
-# scenarios/ and every bad-input case of tests/invalid/ (its args as leading
-# "#set PATH=VALUE" lines), so it follows them as they change. What the
-# fuzzer adds stays in build-fuzz/corpus-run/.
+# Fuzz with libFuzzer: ./scripts/fuzz.sh [SECONDS] [scenario|result]
+#  scenario (default): the scenario loader (fuzz/fuzz_scenario.c); seeds:
+#    every scenario under scenarios/ and every bad-input case of
+#    tests/invalid/ (its args as leading "#set PATH=VALUE" lines).
+#  result: the readers of result and run files (fuzz/fuzz_result.c); seeds:
+#    tests/golden/*.json, and a run result, a sweep result and a run file
+#    made here with the fuzzing build's memcgsim.
+# The seed corpus is assembled here, not committed, so it follows the files
+# as they change. What the fuzzer adds stays in build-fuzz/corpus-run-TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+seconds=${1:-600}
+target=${2:-scenario}
 ./scripts/setup.sh
 CC=clang cmake -S . -B build-fuzz -DMEMCGSIM_FUZZ=ON -DMEMCGSIM_SANITIZE=OFF >/dev/null
-cmake --build build-fuzz --target fuzz_scenario -j "$(nproc)"
-seeds=build-fuzz/corpus-seed
+cmake --build build-fuzz --target "fuzz_$target" memcgsim -j "$(nproc)"
+seeds=build-fuzz/corpus-seed-$target
 rm -rf "$seeds"
-mkdir -p "$seeds" build-fuzz/corpus-run
-for f in $(find scenarios -name '*.json'); do
-	cp "$f" "$seeds/$(echo "$f" | tr / _)"
-done
-for d in tests/invalid/*/; do
-	name=$(basename "$d")
-	: >"$seeds/invalid-$name"
-	if [ -f "$d/args" ]; then sed 's/^/#set /' "$d/args" >>"$seeds/invalid-$name"; fi
-	if [ -f "$d/input" ]; then cat "$d/input" >>"$seeds/invalid-$name"; fi
-done
-ASAN_OPTIONS=detect_leaks=0 ./build-fuzz/fuzz_scenario -max_total_time="${1:-600}" \
-	-max_len=65536 -timeout=10 -rss_limit_mb=2048 build-fuzz/corpus-run "$seeds"
+mkdir -p "$seeds" "build-fuzz/corpus-run-$target"
+if [ "$target" = scenario ]; then
+	for f in $(find scenarios -name '*.json'); do
+		cp "$f" "$seeds/$(echo "$f" | tr / _)"
+	done
+	for d in tests/invalid/*/; do
+		name=$(basename "$d")
+		: >"$seeds/invalid-$name"
+		if [ -f "$d/args" ]; then sed 's/^/#set /' "$d/args" >>"$seeds/invalid-$name"; fi
+		if [ -f "$d/input" ]; then cat "$d/input" >>"$seeds/invalid-$name"; fi
+	done
+else
+	cp tests/golden/*.json "$seeds/"
+	export ASAN_OPTIONS=detect_leaks=0
+	m=./build-fuzz/memcgsim
+	$m run scenarios/lockbench_scope.json --set replicas=2 --set stop.duration_ns=100000 \
+		--draw-costs 1 --format json -o "$seeds/run-result.json" 2>/dev/null || true
+	rm -rf build-fuzz/sweep-seed
+	$m sweep scenarios/lockbench_scope.json --set stop.duration_ns=100000 --replicas 1 \
+		--param workloads.0.hold_ns=100,200 --out build-fuzz/sweep-seed 2>/dev/null || true
+	cp build-fuzz/sweep-seed/result.json "$seeds/sweep-result.json" || true
+	cp build-fuzz/sweep-seed/runs/p0000-v00-r000.json "$seeds/run-file.json" || true
+fi
+ASAN_OPTIONS=detect_leaks=0 "./build-fuzz/fuzz_$target" -max_total_time="$seconds" \
+	-max_len=1048576 -timeout=10 -rss_limit_mb=2048 "build-fuzz/corpus-run-$target" "$seeds"

@@ -198,6 +198,8 @@ static void test_hostile_outputs(void)
 	g_free(want);
 	expect_err((const char *[]){"run", SCEN, "-o", "", NULL}, 2,
 		   "memcgsim: -o: \"\": expected a file name\n");
+	expect_err((const char *[]){"run", SCEN, "--seed", " 5", NULL}, 2,
+		   "memcgsim: --seed: expected a non-negative integer, got \" 5\"\n");
 	expect_err((const char *[]){"run", SCEN, "--variant", "global", "--variant", "per-node", NULL},
 		   2, "memcgsim: --variant: given twice (\"global\", then \"per-node\"); give one\n");
 	want = g_strdup_printf("%s:1:1: (root): cannot read: not a regular file (a FIFO)\n", fifo);
