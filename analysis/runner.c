@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -35,7 +36,7 @@ static void child_main(const struct runner_job *j)
 		_exit(3); /* the parent died before prctl */
 	bool violation = false;
 	if (j->trace)
-		sim_trace_begin(j->trace, j->trace_pid);
+		sim_trace_begin(j->trace, j->trace_pid, j->trace_max);
 	json_t *r = run_simulate(j->config, j->seed, j->drawn ? &j->draw : NULL, &violation);
 	if (j->trace)
 		sim_trace_end();
@@ -256,6 +257,12 @@ json_t *runner_run(const struct scenario *sc, const char *only, int parallel, co
 	struct variant_jobs vj;
 	variant_jobs_init(&vj, sc, only, trace);
 	struct runner_job *js = (struct runner_job *)(void *)vj.jobs->data;
+	/* the file's cap, shared by its parts; MEMCGSIM_TRACE_MAX_EVENTS may
+	 * lower it (the tests do) */
+	const char *env = g_getenv("MEMCGSIM_TRACE_MAX_EVENTS");
+	long cap = env ? CLAMP(atol(env), 1, SIM_TRACE_MAX_EVENTS) : SIM_TRACE_MAX_EVENTS;
+	for (guint k = 0; k < vj.jobs->len; k++)
+		js[k].trace_max = cap / (long)MAX(vj.traces->len, 1);
 	bool ok = runner_jobs(js, vj.jobs->len, parallel, NULL, NULL, err);
 	*violation = false;
 	json_t *variants = ok ? variant_results(&vj, sc, violation) : NULL;

@@ -12,7 +12,7 @@ static struct {
 	sim_time_t from, to;
 	FILE *f;
 	int pid;
-	long events;
+	long events, max_events;
 	bool truncated;
 	GHashTable *tids; /* task (or CPU key) -> tid */
 } T = {.from = 0, .to = SIM_MS};
@@ -23,11 +23,12 @@ void sim_trace_window(sim_time_t from, sim_time_t to)
 	T.to = to;
 }
 
-void sim_trace_begin(const char *path, int pid)
+void sim_trace_begin(const char *path, int pid, long max_events)
 {
 	T.f = fopen(path, "w");
 	T.pid = pid;
 	T.events = 0;
+	T.max_events = MAX(1, MIN(max_events, SIM_TRACE_MAX_EVENTS));
 	T.truncated = false;
 	T.tids = g_hash_table_new(NULL, NULL);
 	sim_trace_enabled = T.f != NULL;
@@ -60,8 +61,8 @@ void sim_trace_end(void)
 	if (T.f) {
 		if (T.truncated)
 			fprintf(T.f, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"trace_truncated\",\"args\":"
-				     "{\"max_events\":%d}},\n",
-				T.pid, SIM_TRACE_MAX_EVENTS);
+				     "{\"max_events\":%ld}},\n",
+				T.pid, T.max_events);
 		fclose(T.f);
 	}
 	T.f = NULL;
@@ -95,7 +96,7 @@ void sim_trace_span_(const struct sim_task *t, int cpu, const char *cat, const c
 {
 	if (!T.f || to <= from || to < T.from || from >= T.to)
 		return;
-	if (T.events >= SIM_TRACE_MAX_EVENTS) {
+	if (T.events >= T.max_events) {
 		T.truncated = true;
 		return;
 	}

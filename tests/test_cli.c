@@ -300,6 +300,36 @@ static void test_sigterm(void)
 	g_free(trace);
 }
 
+/* The trace's event cap is the file's: two variants share it, half each,
+ * and each part cut short says so (the cap lowered to 1000 for the test). */
+static void test_trace_cap(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-trace-XXXXXX", NULL);
+	char *trace = g_build_filename(dir, "t.json", NULL);
+	const char *argv[] = {MCS_BINARY, "run", SCEN, "--set", "replicas=1", "--set",
+			      "stop.duration_ns=1000000", "--trace", trace, NULL};
+	char **env = g_environ_setenv(g_get_environ(), "MEMCGSIM_TRACE_MAX_EVENTS", "1000", TRUE);
+	int status;
+	g_assert_true(g_spawn_sync(NULL, (char **)argv, env,
+				   G_SPAWN_STDERR_TO_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+				   NULL, NULL, &status, NULL));
+	g_assert_true(g_spawn_check_wait_status(status, NULL));
+	char *text = mcs_slurp(trace);
+	int events = 0;
+	for (const char *p = text; (p = strstr(p, "\"ph\":\"X\"")); p++)
+		events++;
+	g_assert_cmpint(events, ==, 1000);
+	g_assert_nonnull(strstr(text, "\"pid\":1,\"name\":\"trace_truncated\",\"args\":"
+				      "{\"max_events\":500}"));
+	g_assert_nonnull(strstr(text, "\"pid\":2,\"name\":\"trace_truncated\",\"args\":"
+				      "{\"max_events\":500}"));
+	g_free(text);
+	g_strfreev(env);
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(trace);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -310,5 +340,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
 	g_test_add_func("/cli/sigterm", test_sigterm);
+	g_test_add_func("/cli/trace-cap", test_trace_cap);
 	return g_test_run();
 }

@@ -20,6 +20,7 @@ struct runner_job {
 	/* When set, the child writes a Chrome trace of its run here (sim_trace). */
 	const char *trace;
 	int trace_pid; /* the trace's process id: one per variant */
+	long trace_max; /* its share of the trace file's events */
 	/* Filled in when the job has finished. */
 	json_t *result;
 	bool violation;

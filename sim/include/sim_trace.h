@@ -5,7 +5,8 @@
  * window are written as complete ("X") events, one track per task, named
  * after its CPU, so the trace opens in ui.perfetto.dev or chrome://tracing.
  * Timestamps are in microseconds with picosecond digits. At most
- * SIM_TRACE_MAX_EVENTS events are written; a trace cut short says so in its
+ * SIM_TRACE_MAX_EVENTS events are written to a trace file, shared out among
+ * the processes (variants) joined into it; a part cut short says so in its
  * metadata. Tracing costs one branch per span when it is off. */
 #pragma once
 #include "sim_time.h"
@@ -20,8 +21,9 @@ extern bool sim_trace_enabled;
 
 /* The window, set before the runs start (default: the first millisecond). */
 void sim_trace_window(sim_time_t from, sim_time_t to);
-/* Start writing this process's events to @path as process @pid. */
-void sim_trace_begin(const char *path, int pid);
+/* Start writing this process's events to @path as process @pid, at most
+ * @max_events of them (its share of the file's SIM_TRACE_MAX_EVENTS). */
+void sim_trace_begin(const char *path, int pid, long max_events);
 void sim_trace_end(void);
 /* A span of @t (NULL: @cpu idle) from @from to @to. @cat: "lock", "wait",
  * "irqoff", "irq", "reclaim"; @name is copied. */
