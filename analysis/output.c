@@ -142,6 +142,25 @@ void output_signals_install(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+static int timeout_s;
+
+void output_timeout_start(int seconds)
+{
+	timeout_s = seconds;
+	if (seconds > 0) {
+		struct sigaction sa = {0};
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+		alarm((unsigned)seconds);
+	}
+}
+
+int output_timeout(void)
+{
+	return timeout_s;
+}
+
 int output_interrupted(void)
 {
 	return got_signal;

@@ -32,6 +32,8 @@ static void child_main(const struct runner_job *j)
 	signal(SIGINT, SIG_DFL); /* the parent's handler is not the child's */
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	alarm(0); /* --timeout is the parent's */
 	if (getppid() == 1)
 		_exit(3); /* the parent died before prctl */
 	bool violation = false;
@@ -110,8 +112,12 @@ static bool jobs_interrupted(struct runner_job *jobs, size_t n, GError **err)
 			job_finish(&jobs[i], status, NULL);
 		}
 	g_clear_error(err);
-	g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "interrupted by signal %d",
-		    output_interrupted());
+	if (output_interrupted() == SIGALRM)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
+			    "timed out after %d s (--timeout); nothing was written", output_timeout());
+	else
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "interrupted by signal %d (%s)",
+			    output_interrupted(), g_strsignal(output_interrupted()));
 	return false;
 }
 

@@ -30,6 +30,7 @@ struct cli {
 	char *sort;
 	char *plots;
 	int point;
+	int timeout; /* --timeout SECONDS; 0: none */
 	gboolean version; /* no command: --version */
 };
 
@@ -43,6 +44,8 @@ GPtrArray *cli_collect_sets(struct cli *c);
 bool cli_draw_costs_valid(const struct cli *c);
 /* --seed is a non-negative integer (says why on stderr when not). */
 bool cli_seed_valid(const struct cli *c);
+/* Check --timeout and start its clock (false, said on stderr, when bad). */
+bool cli_timeout_start(const struct cli *c);
 /* Print @err after @prefix ("memcgsim: "; "" for an error in the input,
  * which begins with where it is: "FILE:LINE:COL: ..."), free it, and return
  * the exit status for it: EXIT_USAGE for bad input (MCS_ERROR_INPUT),

@@ -62,7 +62,7 @@ int cmd_sweep(struct cli *c)
 		fprintf(stderr, "memcgsim: --replicas: expected 1 to 100, got %d\n", c->replicas);
 		return EXIT_USAGE;
 	}
-	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c))
+	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c) || !cli_timeout_start(c))
 		return EXIT_USAGE;
 	GError *err = NULL;
 	if (!output_check_dir(c->out, "--out", &err))

@@ -40,6 +40,18 @@ bool cli_output(const struct cli *c, GString *out, const char *what, GError **er
 	return false;
 }
 
+/* --timeout: 1 to 31 days of seconds; the clock starts now. */
+bool cli_timeout_start(const struct cli *c)
+{
+	if (c->timeout < 0 || c->timeout > 31 * 86400) {
+		fprintf(stderr, "memcgsim: --timeout: expected 1 to %d seconds, got %d\n", 31 * 86400,
+			c->timeout);
+		return false;
+	}
+	output_timeout_start(c->timeout);
+	return true;
+}
+
 /* --seed: digits only (no sign, space or exponent), as the scenario's. */
 bool cli_seed_valid(const struct cli *c)
 {
@@ -158,7 +170,7 @@ static int cmd_run(struct cli *c)
 	}
 	if (c->trace_window && !parse_window(c->trace_window))
 		return EXIT_USAGE;
-	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c))
+	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c) || !cli_timeout_start(c))
 		return EXIT_USAGE;
 	GError *err = NULL;
 	if (!output_check(c->output, "-o", &err) || !output_check(c->trace, "--trace", &err))
@@ -256,6 +268,10 @@ static gboolean parse_variant(const char *name, const char *value, gpointer data
 	{"set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli.sets,                                      \
 	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
 	{"seed", 0, 0, G_OPTION_ARG_STRING, &cli.seed, "Override the scenario's seed", "N"}
+#define OPT_TIMEOUT                                                                                \
+	{"timeout", 0, 0, G_OPTION_ARG_INT, &cli.timeout,                                          \
+	 "Stop after SECONDS of wall time: the simulations are killed, nothing is written, exit 1", \
+	 "SECONDS"}
 #define OPT_JOBS                                                                                   \
 	{"jobs", 'j', 0, G_OPTION_ARG_INT, &cli.jobs,                                              \
 	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
@@ -287,6 +303,7 @@ static const GOptionEntry run_options[] = {
 	{"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli.trace_window,
 	 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
 	OPT_DRAW_COSTS,
+	OPT_TIMEOUT,
 	{NULL}};
 static const GOptionEntry sweep_options[] = {
 	OPT_SET,
@@ -298,6 +315,7 @@ static const GOptionEntry sweep_options[] = {
 	 "Replicas per variant and point (default: the scenario's)", "R"},
 	OPT_DRAW_COSTS,
 	OPT_JOBS,
+	OPT_TIMEOUT,
 	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The sweep's directory", "DIR"},
 	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli.resume, "Continue the sweep in DIR", NULL},
 	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli.shard, "Run only shard K of N of the runs",
@@ -457,6 +475,8 @@ int main(int argc, char **argv_in)
 	int sig = output_interrupted();
 	if (sig) { /* outputs as they were, temporaries gone, and die of the signal */
 		output_temps_remove();
+		if (sig == SIGALRM) /* --timeout: a failure, said, not a death */
+			return EXIT_VIOLATION;
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}

@@ -330,6 +330,25 @@ static void test_trace_cap(void)
 	g_free(trace);
 }
 
+/* --timeout stops the run: exit 1, why, the output left as it was. */
+static void test_timeout(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-timeout-XXXXXX", NULL);
+	char *out_file = g_build_filename(dir, "r.txt", NULL);
+	g_assert_true(g_file_set_contents(out_file, "old\n", -1, NULL));
+	expect_err((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+				    "-j2", "--timeout", "1", "-o", out_file, NULL},
+		   1, "memcgsim: timed out after 1 s (--timeout); nothing was written\n");
+	char *text = mcs_slurp(out_file);
+	g_assert_cmpstr(text, ==, "old\n");
+	g_free(text);
+	expect_err((const char *[]){"run", SCEN, "--timeout", "-1", NULL}, 2,
+		   "memcgsim: --timeout: expected 1 to 2678400 seconds, got -1\n");
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(out_file);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -341,5 +360,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
 	g_test_add_func("/cli/sigterm", test_sigterm);
 	g_test_add_func("/cli/trace-cap", test_trace_cap);
+	g_test_add_func("/cli/timeout", test_timeout);
 	return g_test_run();
 }

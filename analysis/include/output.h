@@ -33,6 +33,10 @@ void output_remove_files(const char *dir, const char *part);
  * the registered temporaries and dies of the same signal, leaving every
  * output as it was. */
 void output_signals_install(void);
+/* --timeout: SIGALRM after @seconds (0: never) interrupts as a signal
+ * would; the runner's error then says it timed out. */
+void output_timeout_start(int seconds);
+int output_timeout(void);
 /* The signal that came, or 0. */
 int output_interrupted(void);
 /* A temporary file (or, @is_dir, a directory of files) to remove if
