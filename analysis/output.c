@@ -34,13 +34,16 @@ static bool parent_writable(const char *path, const char *what, GError **err)
 	return ok;
 }
 
-/* A symlink's target (which must exist), or @path itself. */
+/* A symlink's target (which must exist), or @path itself; g_free it. */
 static char *output_target(const char *path)
 {
 	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		return realpath(path, NULL); /* NULL when it points nowhere */
-	return g_strdup(path);
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		return g_strdup(path);
+	char *real = realpath(path, NULL); /* NULL when it points nowhere */
+	char *target = real ? g_strdup(real) : NULL;
+	free(real);
+	return target;
 }
 
 bool output_check(const char *path, const char *what, GError **err)
@@ -61,7 +64,7 @@ bool output_check(const char *path, const char *what, GError **err)
 		g_free(why);
 	}
 	ok = ok && parent_writable(target, what, err);
-	free(target);
+	g_free(target);
 	return ok;
 }
 
@@ -98,7 +101,7 @@ bool output_file(const char *path, const char *data, gssize len, GError **err)
 	GError *e = NULL;
 	bool ok = g_file_set_contents(target ? target : path, data, len, &e) ||
 		  output_failure(err, e);
-	free(target);
+	g_free(target);
 	return ok;
 }
 
