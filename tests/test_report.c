@@ -198,7 +198,6 @@ static void test_hostile_result(void)
 			json_object_set_new(at, keys[n - 1], v);
 		g_strfreev(keys);
 		g_assert_cmpint(json_dump_file(doc, in, 0), ==, 0);
-		json_decref(doc);
 		static const char *const formats[] = {"text", "md", "html", "csv"};
 		for (size_t f = 0; f < G_N_ELEMENTS(formats); f++) {
 			char *out, *err;
@@ -206,13 +205,26 @@ static void test_hostile_result(void)
 								 NULL},
 						&out, &err),
 					==, 2);
-			char *want = g_strdup_printf("%s: %s\n", in, cases[i].err);
-			g_assert_cmpstr(err, ==, want);
+			/* "IN:LINE:COL: ERR", LINE:COL where the bad value starts */
+			int line = 0, col = 0, used = 0;
+			g_assert_true(g_str_has_prefix(err, in));
+			g_assert_cmpint(sscanf(err + strlen(in), ":%d:%d: %n", &line, &col, &used), ==, 2);
+			char *want = g_strdup_printf("%s\n", cases[i].err);
+			g_assert_cmpstr(err + strlen(in) + used, ==, want);
 			g_free(want);
+			char *text = mcs_slurp(in);
+			char **lines = g_strsplit(text, "\n", -1);
+			g_assert_cmpint(line, <=, (int)g_strv_length(lines));
+			char *dumped = json_dumps(v, JSON_ENCODE_ANY);
+			g_assert_true(g_str_has_prefix(lines[line - 1] + col - 1, dumped));
+			free(dumped);
+			g_strfreev(lines);
+			g_free(text);
 			g_assert_cmpstr(out, ==, "");
 			g_free(out);
 			g_free(err);
 		}
+		json_decref(doc); /* and @v with it */
 	}
 	/* nesting deeper than any parser should follow */
 	GString *deep = g_string_new(NULL);
@@ -359,7 +371,12 @@ static void test_cachelines_exact(void)
 	json_object_set_new(json_array_get(merged, 0), "class", json_integer(5));
 	g_assert_cmpint(json_dump_file(doc, res, 0), ==, 0);
 	g_assert_cmpint(mcs_cli((const char *[]){"report", res, NULL}, &out, &err), ==, 2);
-	char *want = g_strdup_printf("%s: variants.0.cachelines.0.class: expected a string\n", res);
+	char *text = mcs_slurp(res); /* one line: the error is at the 5's column */
+	const char *five = strstr(text, "\"class\": 5");
+	g_assert_nonnull(five);
+	char *want = g_strdup_printf("%s:1:%d: variants.0.cachelines.0.class: expected a string\n",
+				     res, (int)(five - text) + (int)strlen("\"class\": ") + 1);
+	g_free(text);
 	g_assert_cmpstr(err, ==, want);
 	g_free(want);
 	g_free(out);

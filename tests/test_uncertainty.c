@@ -314,9 +314,12 @@ static char *report_of(json_t *doc, const char *format, int want_status)
 	g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", format, NULL}, &out,
 				&err),
 			==, want_status);
-	if (want_status) { /* the error, less the file's name */
+	if (want_status) { /* the error, less "FILE:LINE:COL: " (test_report checks those) */
+		int line = 0, col = 0, used = 0;
+		g_assert_true(g_str_has_prefix(err, in));
+		g_assert_cmpint(sscanf(err + strlen(in), ":%d:%d: %n", &line, &col, &used), ==, 2);
 		g_free(out);
-		out = g_strdup(err + strlen(in) + 2);
+		out = g_strdup(err + strlen(in) + used);
 	}
 	g_free(err);
 	mcs_rm_tree(dir);
