@@ -284,11 +284,26 @@ static bool check_page_cgroup(const struct run_config *cfg, GHashTable *known,
 	return true;
 }
 
+/* The folio LRU keeps an object per page of node memory: its total is
+ * bounded so that a scenario cannot exhaust the machine running it. */
+#define FOLIO_LRU_MAX_MB 16384.0
+
+static bool check_node_memory(const struct run_config *cfg, struct spec_check *chk)
+{
+	double total = cfg->memcg->node_memory_mb * cfg->machine.nodes;
+	if (total <= FOLIO_LRU_MAX_MB)
+		return true;
+	return spec_check_fail(chk, "memcg", "node_memory_mb",
+			       "expected at most %g MiB over the %d nodes (a simulated page is a "
+			       "model object; scale memory down), got %g MiB",
+			       FOLIO_LRU_MAX_MB, cfg->machine.nodes, total);
+}
+
 bool mm_params_check(const struct run_config *cfg, struct spec_check *chk)
 {
 	GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	bool ok = check_tree(cfg->memcg, known, chk) && check_workload_cgroups(cfg, known, chk) &&
-		  check_page_cgroup(cfg, known, chk);
+		  check_page_cgroup(cfg, known, chk) && check_node_memory(cfg, chk);
 	g_hash_table_destroy(known);
 	return ok;
 }
