@@ -5,8 +5,6 @@
 #include <math.h>
 #include <stdio.h>
 
-/* A run file is one replica's result: far below this. */
-#define RUNFILE_MAX_BYTES (256 * 1024 * 1024)
 
 char *runfile_plan_hash(json_t *manifest)
 {
@@ -58,14 +56,13 @@ char *runfile_problem(json_t *doc, const char *name, const char *plan, json_int_
 	return result_problem(json_object_get(doc, "result"), json_integer_value(s));
 }
 
-json_t *runfile_load(const char *path, const char *name, const char *plan, json_int_t seed,
-		     char **why)
+json_t *runfile_read_json(const char *path, gsize max, char **why)
 {
 	char *text = NULL;
 	gsize len = 0;
 	GError *e = NULL;
 	*why = NULL;
-	if (!mcs_file_read(path, RUNFILE_MAX_BYTES, &text, &len, &e)) {
+	if (!mcs_file_read(path, max, &text, &len, &e)) {
 		*why = g_strdup(e->message);
 		g_error_free(e);
 		return NULL;
@@ -77,7 +74,14 @@ json_t *runfile_load(const char *path, const char *name, const char *plan, json_
 		*why = g_strdup("empty");
 	else if (!doc)
 		*why = g_strdup_printf("not JSON: %d:%d: %s", je.line, je.column, je.text);
-	else if ((*why = runfile_problem(doc, name, plan, seed)))
+	return doc;
+}
+
+json_t *runfile_load(const char *path, const char *name, const char *plan, json_int_t seed,
+		     char **why)
+{
+	json_t *doc = runfile_read_json(path, RUNFILE_MAX_BYTES, why);
+	if (doc && (*why = runfile_problem(doc, name, plan, seed)))
 		g_clear_pointer(&doc, json_decref);
 	return doc;
 }

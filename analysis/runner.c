@@ -176,6 +176,24 @@ struct runner_job runner_draw_job(const struct scenario_variant *v, int d)
 				   .draw = {v->draw_seed, d}};
 }
 
+bool runner_check_work(const struct scenario *sc, const char *only, bool force, const char *where,
+		       GError **err)
+{
+	for (guint i = 0; !force && i < sc->variants->len; i++) {
+		const struct scenario_variant *v = sc->variants->pdata[i];
+		double horizon = 0, cpu_s = run_estimate_cpu_s(v->config, &horizon);
+		if ((only && !g_str_equal(only, v->name)) || cpu_s <= RUN_MAX_CPU_S)
+			continue;
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "variant %s%s: a run would simulate at least %.4g CPU-seconds (%.4g s on "
+			    "%d CPUs), more than the %.0f memcgsim runs without --force",
+			    v->name, where, cpu_s, horizon / 1e9, sim_machine_cpus(&v->config->machine),
+			    RUN_MAX_CPU_S);
+		return false;
+	}
+	return true;
+}
+
 /* runner_run's jobs: each variant's replicas then its cost draws, variant
  * by variant. */
 struct variant_jobs {

@@ -4,6 +4,7 @@
 #include "output.h"
 #include "progress.h"
 #include "result.h"
+#include "mcs_file.h"
 #include "runfile.h"
 #include "runner.h"
 #include "scenario.h"
@@ -207,7 +208,7 @@ static char *read_scenario(const char *path, gsize *len, GError **err)
 {
 	char *text = NULL;
 	GError *e = NULL;
-	if (!g_file_get_contents(path, &text, len, &e)) {
+	if (!mcs_file_read(path, SCENARIO_MAX_BYTES, &text, len, &e)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s",
 			    path, e->message);
 		g_error_free(e);
@@ -311,8 +312,12 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 	char **sets = base_sets(o);
 	size_t npoints = 0;
 	bool ok = text && plan_grid(pl, text, len, sets, &npoints, err);
-	for (size_t p = 0; ok && p < npoints; p++)
+	for (size_t p = 0; ok && p < npoints; p++) {
 		ok = plan_point(pl, text, len, sets, p, err);
+		char *where = g_strdup_printf(" at sweep point %zu", p);
+		ok = ok && runner_check_work(pl->points->pdata[p], NULL, o->force, where, err);
+		g_free(where);
+	}
 	if (ok) {
 		pl->manifest = manifest_new(pl, text, len);
 		pl->plan = runfile_plan_hash(pl->manifest);
@@ -336,7 +341,9 @@ static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool mer
 	char *mpath = g_build_filename(dir, "sweep.json", NULL);
 	char *runs = g_build_filename(dir, "runs", NULL);
 	bool ok = false;
-	json_t *old = json_load_file(mpath, 0, NULL);
+	char *why = NULL;
+	json_t *old = runfile_read_json(mpath, SWEEP_MANIFEST_MAX_BYTES, &why);
+	g_free(why);
 	GDir *d = g_dir_open(dir, 0, NULL);
 	const char *first = d ? g_dir_read_name(d) : NULL;
 	if (first && g_str_equal(first, SWEEP_LOCK))
@@ -662,7 +669,9 @@ static json_t *merge_manifest(const char *const *dirs, GError **err)
 	json_t *m = NULL;
 	for (const char *const *d = dirs; *d; d++) {
 		char *path = g_build_filename(*d, "sweep.json", NULL);
-		json_t *x = json_load_file(path, 0, NULL);
+		char *why = NULL;
+		json_t *x = runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, &why);
+		g_free(why);
 		g_free(path);
 		bool same = x && (!m || json_equal(m, x));
 		if (!x)
@@ -692,9 +701,11 @@ static bool merge_run(const char *from, const char *to, GError **err)
 	gsize la = 0, lb = 0;
 	GError *e = NULL;
 	bool ok = true;
-	if (!g_file_get_contents(from, &a, &la, &e)) {
-		ok = output_failure(err, e);
-	} else if (g_file_get_contents(to, &b, &lb, NULL)) {
+	if (!mcs_file_read(from, RUNFILE_MAX_BYTES, &a, &la, &e)) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: cannot read: %s", from, e->message);
+		g_error_free(e);
+		ok = false;
+	} else if (mcs_file_read(to, RUNFILE_MAX_BYTES, &b, &lb, NULL)) {
 		if (la != lb || memcmp(a, b, la) != 0) {
 			g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: differs from %s", from,
 				    to);
@@ -744,9 +755,13 @@ bool sweep_merge(const char *dir, const char *const *dirs, struct sweep_outcome 
 json_t *sweep_result_load(const char *dir, GError **err)
 {
 	char *path = g_build_filename(dir, "result.json", NULL);
-	json_error_t je;
-	json_t *r = json_load_file(path, 0, &je);
-	if (!r) {
+	char *why = NULL;
+	json_t *r = runfile_read_json(path, SWEEP_RESULT_MAX_BYTES, &why);
+	GStatBuf st;
+	if (!r && g_lstat(path, &st) == 0) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", path,
+			    why);
+	} else if (!r) {
 		char *m = g_build_filename(dir, "sweep.json", NULL);
 		if (g_file_test(m, G_FILE_TEST_EXISTS))
 			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
@@ -757,6 +772,7 @@ json_t *sweep_result_load(const char *dir, GError **err)
 				    dir);
 		g_free(m);
 	}
+	g_free(why);
 	g_free(path);
 	return r;
 }

@@ -31,6 +31,7 @@ struct cli {
 	char *plots;
 	int point;
 	int timeout; /* --timeout SECONDS; 0: none */
+	gboolean force; /* --force: past the work estimate's limit */
 	gboolean version; /* no command: --version */
 };
 

@@ -178,6 +178,10 @@ static int cmd_run(struct cli *c)
 	struct scenario *sc = load(c, &err);
 	if (!sc)
 		return cli_error(err, "");
+	if (!runner_check_work(sc, c->variant, c->force, "", &err)) {
+		scenario_free(sc);
+		return cli_error(err, "memcgsim: ");
+	}
 	bool violation = false;
 	json_t *result = runner_run(sc, c->variant, c->jobs, c->trace, &violation, &err);
 	scenario_free(sc);
@@ -272,6 +276,9 @@ static gboolean parse_variant(const char *name, const char *value, gpointer data
 	{"timeout", 0, 0, G_OPTION_ARG_INT, &cli.timeout,                                          \
 	 "Stop after SECONDS of wall time: the simulations are killed, nothing is written, exit 1", \
 	 "SECONDS"}
+#define OPT_FORCE                                                                                  \
+	{"force", 0, 0, G_OPTION_ARG_NONE, &cli.force,                                             \
+	 "Run even what the work estimate refuses (more than 10000 simulated CPU-seconds)", NULL}
 #define OPT_JOBS                                                                                   \
 	{"jobs", 'j', 0, G_OPTION_ARG_INT, &cli.jobs,                                              \
 	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
@@ -304,6 +311,7 @@ static const GOptionEntry run_options[] = {
 	 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
 	OPT_DRAW_COSTS,
 	OPT_TIMEOUT,
+	OPT_FORCE,
 	{NULL}};
 static const GOptionEntry sweep_options[] = {
 	OPT_SET,
@@ -316,6 +324,7 @@ static const GOptionEntry sweep_options[] = {
 	OPT_DRAW_COSTS,
 	OPT_JOBS,
 	OPT_TIMEOUT,
+	OPT_FORCE,
 	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The sweep's directory", "DIR"},
 	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli.resume, "Continue the sweep in DIR", NULL},
 	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli.shard, "Run only shard K of N of the runs",

@@ -2,7 +2,9 @@
  * benchmark's readers do, in its own cgroup; dentries, inodes and page cache
  * are charged to it. Tasks look their cgroup up when they start, after any
  * cgroup churn scheduled before them. */
+#include "cost.h"
 #include "fs.h"
+#include "run.h"
 #include "workload.h"
 #include <glib.h>
 
@@ -114,10 +116,18 @@ static void fileread_destroy(void *state)
 	g_free(fr);
 }
 
+/* Each task reads its files one after the other. */
+static double fileread_planned_ns(const void *params, const struct run_config *cfg)
+{
+	const struct fileread_params *p = params;
+	return p->start_ns + (double)p->files * sim_to_ns(cfg->machine.cost[COST_FILE_READ]);
+}
+
 const struct workload_type fileread_workload = {
 	.name = "fileread",
 	.spec = &fileread_spec,
 	.cgroup = workload_tasks_cgroup,
+	.planned_ns = fileread_planned_ns,
 	.setup = fileread_setup,
 	.metrics = fileread_metrics,
 	.destroy = fileread_destroy,

@@ -100,6 +100,14 @@ static bool lockbench_finite(const void *params)
 	return ((const struct lockbench_params *)params)->iterations > 0;
 }
 
+/* Each task's iterations of think and hold, without waiting. */
+static double lockbench_planned_ns(const void *params, const struct run_config *cfg)
+{
+	const struct lockbench_params *p = params;
+	(void)cfg;
+	return (double)p->iterations * (p->think_ns + p->hold_ns);
+}
+
 struct lockbench;
 
 struct lockbench_task {
@@ -224,6 +232,7 @@ const struct workload_type lockbench_workload = {
 	.spec = &lockbench_spec,
 	.check = lockbench_check,
 	.finite = lockbench_finite,
+	.planned_ns = lockbench_planned_ns,
 	.setup = lockbench_setup,
 	.metrics = lockbench_metrics,
 	.metric_info = (const struct run_metric[]){{"acquisitions_per_us", true, "/us"},

@@ -3,6 +3,7 @@
  * MEMCG_CHARGE_BATCH pages; over the limit, the charge reclaims. */
 #include "cost.h"
 #include "memcg.h"
+#include "run.h"
 #include "workload.h"
 #include <glib.h>
 
@@ -79,6 +80,14 @@ static void *memhog_setup(const void *params, int index)
 	return mh;
 }
 
+/* Each task writes its pages, a fault each: reclaim comes on top. */
+static double memhog_planned_ns(const void *params, const struct run_config *cfg)
+{
+	const struct memhog_params *p = params;
+	return p->size_mb * 256 *
+	       sim_to_ns(cfg->machine.cost[COST_MEMSET_PAGE] + cfg->machine.cost[COST_ANON_FAULT]);
+}
+
 static void memhog_destroy(void *state)
 {
 	struct memhog *mh = state;
@@ -90,6 +99,7 @@ const struct workload_type memhog_workload = {
 	.name = "memhog",
 	.spec = &memhog_spec,
 	.cgroup = workload_tasks_cgroup,
+	.planned_ns = memhog_planned_ns,
 	.setup = memhog_setup,
 	.destroy = memhog_destroy,
 };

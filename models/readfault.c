@@ -6,6 +6,7 @@
 #include "cost.h"
 #include "mm.h"
 #include "page_cgroup.h"
+#include "run.h"
 #include "workload.h"
 #include <glib.h>
 
@@ -84,11 +85,20 @@ static void readfault_metrics(void *state, json_t *metrics)
 	json_object_set_new(metrics, "faults", json_integer(rf->faults));
 }
 
+/* Each iteration faults every page of the file once. */
+static double readfault_planned_ns(const void *params, const struct run_config *cfg)
+{
+	const struct readfault_params *p = params;
+	long pages = cfg->memcg->page_cgroup ? cfg->memcg->page_cgroup->pages : 0;
+	return (double)p->iterations * (double)pages * sim_to_ns(cfg->machine.cost[COST_READ_FAULT]);
+}
+
 const struct workload_type readfault_workload = {
 	.name = "readfault",
 	.spec = &readfault_spec,
 	.check = readfault_check,
 	.uses_page_cgroup = true,
+	.planned_ns = readfault_planned_ns,
 	.setup = readfault_setup,
 	.metrics = readfault_metrics,
 	.destroy = g_free,

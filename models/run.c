@@ -253,6 +253,22 @@ json_t *run_simulate(const struct run_config *cfg, uint64_t seed, const struct r
 	return result;
 }
 
+double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns)
+{
+	double horizon = cfg->stop_at ? sim_to_ns(cfg->stop_at) : -1;
+	for (int i = 0; !cfg->stop_at && i < cfg->nworkloads; i++) {
+		const struct run_workload *w = &cfg->workloads[i];
+		if (w->type->planned_ns)
+			horizon = MAX(horizon, w->type->planned_ns(w->params, cfg));
+	}
+	if (horizon < 0)
+		return -1;
+	if (!cfg->stop_at)
+		horizon = MIN(horizon, sim_to_ns(cfg->time_limit));
+	*horizon_ns = horizon;
+	return horizon / 1e9 * sim_machine_cpus(&cfg->machine);
+}
+
 /* The figures every run has. */
 static const struct run_metric run_metrics_info[] = {
 	{"elapsed_ns", false, "ns"},

@@ -349,6 +349,38 @@ static void test_timeout(void)
 	g_free(out_file);
 }
 
+/* Runs of days are refused before they start, with the estimate; --force
+ * runs them (here stopped by --timeout). */
+static void test_work_estimate(void)
+{
+	const char *hour = "memcgsim: variant global: a run would simulate at least 1.152e+05 "
+			   "CPU-seconds (3600 s on 32 CPUs), more than the 10000 memcgsim runs "
+			   "without --force\n";
+	expect_err((const char *[]){"run", SCEN, "--set", "stop.duration_ns=3.6e12", NULL}, 2, hour);
+	expect_err((const char *[]){"run", SCEN, "--set", "stop={\"type\":\"completion\"}", "--set",
+				    "workloads.0.iterations=1000000000000", NULL},
+		   2, hour);
+	expect_err((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json", "--set",
+				    "workloads.0.size_mb=1048576", NULL},
+		   2,
+		   "memcgsim: variant per-node: a run would simulate at least 1.074e+04 CPU-seconds "
+		   "(335.5 s on 32 CPUs), more than the 10000 memcgsim runs without --force\n");
+	char *dir = g_dir_make_tmp("memcgsim-work-XXXXXX", NULL);
+	char *out = g_build_filename(dir, "s", NULL);
+	expect_err((const char *[]){"sweep", SCEN, "--param", "stop.duration_ns=1e6,3.6e12", "--out",
+				    out, NULL},
+		   2,
+		   "variant global at sweep point 1: a run would simulate at least 1.152e+05 "
+		   "CPU-seconds (3600 s on 32 CPUs), more than the 10000 memcgsim runs without "
+		   "--force\n");
+	expect_err((const char *[]){"run", SCEN, "--set", "stop.duration_ns=3.6e12", "--variant",
+				    "global", "--force", "--timeout", "1", NULL},
+		   1, "memcgsim: timed out after 1 s (--timeout); nothing was written\n");
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(out);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -361,5 +393,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/sigterm", test_sigterm);
 	g_test_add_func("/cli/trace-cap", test_trace_cap);
 	g_test_add_func("/cli/timeout", test_timeout);
+	g_test_add_func("/cli/work-estimate", test_work_estimate);
 	return g_test_run();
 }

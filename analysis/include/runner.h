@@ -51,5 +51,11 @@ json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *vio
  * and cost draws (kept apart in its result: "per_replica", "draws"),
  * @parallel simulations at a time; the result does not depend on @parallel.
  * @trace: a Chrome trace of each variant's first replica (NULL: none). */
+/* Refuse (MCS_ERROR_INPUT) a variant of @sc (only @only, when set) whose
+ * estimated work passes RUN_MAX_CPU_S, unless @force; @where names the
+ * sweep point ("" for a run). The estimate is in the message. */
+bool runner_check_work(const struct scenario *sc, const char *only, bool force, const char *where,
+		       GError **err);
+
 json_t *runner_run(const struct scenario *sc, const char *only, int parallel, const char *trace,
 		   bool *violation, GError **err);

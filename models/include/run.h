@@ -46,6 +46,14 @@ struct run_config {
 	int nworkloads;
 };
 
+/* Before a run: at least how many simulated CPU-seconds it will take (its
+ * horizon, *@horizon_ns: the stop's duration, or for a run to completion
+ * the longest of its workloads' planned times, at most stop.limit_ns,
+ * times the CPUs); -1 when no workload says (docs/scenario.md). A run
+ * above RUN_MAX_CPU_S is refused unless forced. */
+#define RUN_MAX_CPU_S 10000.0
+double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns);
+
 /* What a figure of a result's "metrics" (or "cpu_time_ns.<category>") means
  * when designs are compared. Workload types describe their own figures. */
 struct run_metric {

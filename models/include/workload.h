@@ -24,6 +24,10 @@ struct workload_type {
 	/* Does it end by itself (so that a "completion" stop can end)? NULL:
 	 * always. */
 	bool (*finite)(const void *params);
+	/* At least how long (simulated ns) its busiest task needs to finish,
+	 * from its own per-unit costs (the estimate before a run, run.h);
+	 * NULL: not estimated. */
+	double (*planned_ns)(const void *params, const struct run_config *cfg);
 	/* The cgroup of its tasks ("%d": the task's index) and how many tasks
 	 * there are; NULL when it names no cgroup. The memcg section checks
 	 * that each exists. */
