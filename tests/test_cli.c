@@ -198,6 +198,22 @@ static void test_hostile_outputs(void)
 	g_free(want);
 	expect_err((const char *[]){"run", SCEN, "-o", "", NULL}, 2,
 		   "memcgsim: -o: \"\": expected a file name\n");
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const jobs[] = {"0", "-1", "100000"};
+		char *bad = g_strdup_printf("memcgsim: --jobs: expected 1 to 1024, got %s\n", jobs[i]);
+		expect_err((const char *[]){"run", SCEN, "-j", jobs[i], NULL}, 2, bad);
+		expect_err((const char *[]){"sweep", SCEN, "-j", jobs[i], "--out", dir, NULL}, 2, bad);
+		g_free(bad);
+	}
+	/* a scenario past 4 MiB is refused once the limit is read past */
+	char *big = g_build_filename(dir, "big.json", NULL);
+	char *zeros = g_malloc0(5 << 20);
+	g_assert_true(g_file_set_contents(big, zeros, 5 << 20, NULL));
+	g_free(zeros);
+	want = g_strdup_printf("%s:1:1: (root): cannot read: more than 4194304 bytes\n", big);
+	expect_err((const char *[]){"validate", big, NULL}, 2, want);
+	g_free(want);
+	g_free(big);
 	expect_err((const char *[]){"run", SCEN, "--seed", " 5", NULL}, 2,
 		   "memcgsim: --seed: expected a non-negative integer, got \" 5\"\n");
 	expect_err((const char *[]){"run", SCEN, "--variant", "global", "--variant", "per-node", NULL},
