@@ -68,13 +68,20 @@ static void check_lru(json_t *out, struct list_lru *lru)
 	g_free(sum);
 }
 
-/* Shadow nodes: a node holding only shadow entries must be on the list. */
+/* Shadow nodes: a node holding only shadow entries must be on the list;
+ * but not while its address space's i_pages lock is held (a run stopped by
+ * its duration can end inside __remove_mapping, the node updated and its
+ * list_lru_add still to come). */
 static void check_shadow_nodes(json_t *out)
 {
 	long lost = 0;
 	for (long i = 0; i < swap_active->nr_nodes; i++) {
 		struct xa_node *node = swap_active->nodes[i];
-		if (node && node->count && node->count == node->nr_values && !node->private_list.on)
+		if (!node || !node->count || node->count != node->nr_values || node->private_list.on)
+			continue;
+		struct swap_space *space =
+			&swap_active->spaces[(node->index * XA_CHUNK_SIZE) >> SWAP_ADDRESS_SPACE_SHIFT];
+		if (!spin_is_locked(&space->i_pages, sim_end()))
 			lost++;
 	}
 	if (lost)
