@@ -204,18 +204,6 @@ static json_t *manifest_new(const struct sweep_plan *pl, const char *text, size_
 	return m;
 }
 
-static char *read_scenario(const char *path, gsize *len, GError **err)
-{
-	char *text = NULL;
-	GError *e = NULL;
-	if (!mcs_file_read(path, SCENARIO_MAX_BYTES, &text, len, &e)) {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s",
-			    path, e->message);
-		g_error_free(e);
-	}
-	return text;
-}
-
 /* The overrides every point starts from: --set, --seed, --replicas. */
 static char **base_sets(const struct sweep_opts *o)
 {
@@ -308,7 +296,7 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 	pl->points = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_free);
 	pl->runs = g_array_new(FALSE, TRUE, sizeof(struct run));
 	gsize len = 0;
-	char *text = read_scenario(o->scenario, &len, err);
+	char *text = mcs_file_read_input(o->scenario, SCENARIO_MAX_BYTES, &len, err);
 	char **sets = base_sets(o);
 	size_t npoints = 0;
 	bool ok = text && plan_grid(pl, text, len, sets, &npoints, err);

@@ -153,15 +153,10 @@ static const struct jpos *locate(GHashTable *map, json_t *doc, const char *path)
 /* A result file, read with its size limit applied while reading. */
 static json_t *report_read_json(const char *in, GHashTable *map, GError **err)
 {
-	char *text = NULL;
 	gsize len = 0;
-	GError *ferr = NULL;
-	if (!mcs_file_read(in, REPORT_MAX_BYTES, &text, &len, &ferr)) {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", in,
-			    ferr->message);
-		g_error_free(ferr);
+	char *text = mcs_file_read_input(in, REPORT_MAX_BYTES, &len, err);
+	if (!text)
 		return NULL;
-	}
 	json_error_t je;
 	json_t *doc = json_loadb(text, len, 0, &je);
 	if (doc)

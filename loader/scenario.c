@@ -359,15 +359,10 @@ fail:
 
 struct scenario *scenario_load_file(const char *path, const char *const *sets, GError **err)
 {
-	char *text = NULL;
 	gsize len = 0;
-	GError *ferr = NULL;
-	if (!mcs_file_read(path, SCENARIO_MAX_BYTES, &text, &len, &ferr)) {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", path,
-			    ferr->message);
-		g_error_free(ferr);
+	char *text = mcs_file_read_input(path, SCENARIO_MAX_BYTES, &len, err);
+	if (!text)
 		return NULL;
-	}
 	struct scenario *sc = scenario_load(path, text, len, sets, err);
 	g_free(text);
 	return sc;

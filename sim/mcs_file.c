@@ -54,6 +54,18 @@ static bool read_all(int fd, gsize max, GByteArray *buf, GError **err)
 	}
 }
 
+char *mcs_file_read_input(const char *path, gsize max, gsize *len, GError **err)
+{
+	char *text = NULL;
+	GError *e = NULL;
+	if (!mcs_file_read(path, max, &text, len, &e)) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", path,
+			    e->message);
+		g_error_free(e);
+	}
+	return text;
+}
+
 bool mcs_file_read(const char *path, gsize max, char **text, gsize *len, GError **err)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -11,5 +11,9 @@
  * path: "not a regular file (a FIFO)", "more than 4194304 bytes", or the
  * system's message. */
 bool mcs_file_read(const char *path, gsize max, char **text, gsize *len, GError **err);
+/* The same for an input the user named: on failure the error is
+ * "PATH:1:1: (root): cannot read: WHY", as the other input errors are
+ * placed. The text (g_free it), or NULL. */
+char *mcs_file_read_input(const char *path, gsize max, gsize *len, GError **err);
 /* What kind of file @mode is, for messages: "a FIFO", "a directory" ... */
 const char *mcs_file_kind(unsigned mode);
