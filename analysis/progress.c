@@ -8,6 +8,8 @@ void progress_start(struct progress *p, FILE *out, size_t total, size_t done, bo
 {
 	*p = (struct progress){.out = out, .total = total, .done = done, .done_before = done,
 			       .start = g_get_monotonic_time(), .tty = tty};
+	if (!out)
+		return;
 	if (!tty && done)
 		fprintf(out, "sweep: %zu of %zu runs already done\n", done, total);
 	if (tty)
@@ -15,7 +17,7 @@ void progress_start(struct progress *p, FILE *out, size_t total, size_t done, bo
 }
 
 /* "1:05:09", "4:07", "0:03". */
-static void put_duration(GString *s, double secs)
+void progress_put_duration(GString *s, double secs)
 {
 	long t = (long)(secs + 0.5);
 	if (t >= 3600)
@@ -37,17 +39,17 @@ static void progress_draw(struct progress *p, const char *what, double wall_s)
 			g_string_append_c(s, i < fill ? '#' : '.');
 		g_string_append_printf(s, "] %zu/%zu runs %3.0f%%  elapsed ", p->done, p->total,
 				       p->total ? 100.0 * (double)p->done / (double)p->total : 100);
-		put_duration(s, elapsed);
+		progress_put_duration(s, elapsed);
 		g_string_append(s, "  ETA ");
 		if (fresh)
-			put_duration(s, eta);
+			progress_put_duration(s, eta);
 		else
 			g_string_append(s, "-:--");
 		g_string_append(s, "\033[K");
 	} else {
 		g_string_append_printf(s, "sweep: %zu/%zu %s (%.1f s), ETA ", p->done, p->total, what,
 				       wall_s);
-		put_duration(s, eta);
+		progress_put_duration(s, eta);
 		g_string_append_c(s, '\n');
 	}
 	fputs(s->str, p->out);
@@ -58,11 +60,14 @@ static void progress_draw(struct progress *p, const char *what, double wall_s)
 void progress_step(struct progress *p, const char *what, double wall_s)
 {
 	p->done++;
-	progress_draw(p, what, wall_s);
+	if (p->out)
+		progress_draw(p, what, wall_s);
 }
 
 void progress_finish(struct progress *p)
 {
+	if (!p->out)
+		return;
 	if (p->tty && p->done > p->done_before)
 		fputc('\n', p->out);
 	fflush(p->out);

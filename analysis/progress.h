@@ -13,7 +13,10 @@ struct progress {
 	bool tty;
 };
 
+/* @out NULL: nothing is shown (--quiet). */
 void progress_start(struct progress *p, FILE *out, size_t total, size_t done, bool tty);
 /* One more run finished: @what names it, @wall_s its wall time. */
 void progress_step(struct progress *p, const char *what, double wall_s);
 void progress_finish(struct progress *p);
+/* @secs as "1:05:09", "4:07" or "0:03". */
+void progress_put_duration(GString *s, double secs);

@@ -1,4 +1,5 @@
 #include "runner.h"
+#include "live.h"
 #include "output.h"
 #include "result.h"
 #include "sim_trace.h"
@@ -36,6 +37,7 @@ static void child_main(const struct runner_job *j)
 	alarm(0); /* --timeout is the parent's */
 	if (getppid() == 1)
 		_exit(3); /* the parent died before prctl */
+	live_job_child(j);
 	bool violation = false;
 	if (j->trace)
 		sim_trace_begin(j->trace, j->trace_pid, j->trace_max);
@@ -58,13 +60,17 @@ static bool job_start(struct runner_job *j, GError **err)
 	}
 	fflush(NULL);
 	j->started = g_get_monotonic_time();
+	live_job_prepare(j);
 	j->pid = fork();
 	if (j->pid < 0) {
+		live_job_parent(j);
+		live_job_done(j);
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "fork: %s", g_strerror(errno));
 		return false;
 	}
 	if (j->pid == 0)
 		child_main(j);
+	live_job_parent(j);
 	return true;
 }
 
@@ -78,6 +84,7 @@ static bool job_finish(struct runner_job *j, int status, GError **err)
 		output_temp_done(j->path);
 	}
 	g_clear_pointer(&j->path, g_free);
+	live_job_done(j);
 	j->pid = 0;
 	j->wall_s = (double)(g_get_monotonic_time() - j->started) / 1e6;
 	j->violation = WIFEXITED(status) && WEXITSTATUS(status) == 1;
@@ -134,14 +141,16 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 		if (!running)
 			break;
 		int status;
-		pid_t pid = waitpid(-1, &status, 0);
+		pid_t pid = live_wait(jobs, n, &status);
 		struct runner_job *done_job = pid > 0 ? job_by_pid(jobs, n, pid) : NULL;
 		if (done_job && output_interrupted()) { /* reaped: not to be waited for again */
 			job_finish(done_job, status, NULL);
 			running--;
 		}
-		if (output_interrupted())
+		if (output_interrupted()) {
+			live_clear();
 			return jobs_interrupted(jobs, n, err);
+		}
 		if (pid < 0 && errno == EINTR)
 			continue;
 		struct runner_job *j = pid > 0 ? job_by_pid(jobs, n, pid) : NULL;
@@ -155,6 +164,7 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 			done(j, ctx);
 		g_clear_error(&e);
 	}
+	live_clear();
 	return output_interrupted() ? jobs_interrupted(jobs, n, err) : ok;
 }
 
@@ -216,7 +226,9 @@ static void variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc
 			continue;
 		for (int r = 0; r < v->replicas; r++) {
 			struct runner_job j = {.config = v->config,
-					       .seed = scenario_replica_seed(v->seed, r)};
+					       .seed = scenario_replica_seed(v->seed, r),
+					       .label = g_strdup_printf("%s replica %d/%d", v->name,
+									r + 1, v->replicas)};
 			if (trace && r == 0) {
 				j.trace = g_strdup_printf("%s.%u.part", trace, i);
 				output_temp_add(j.trace, false);
@@ -230,6 +242,7 @@ static void variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc
 		}
 		for (int d = 0; d < v->draws; d++) {
 			struct runner_job j = runner_draw_job(v, d);
+			j.label = g_strdup_printf("%s cost draw %d/%d", v->name, d + 1, v->draws);
 			g_array_append_val(vj->jobs, j);
 			g_array_append_val(vj->owner, i);
 		}
@@ -263,8 +276,10 @@ static json_t *variant_results(const struct variant_jobs *vj, const struct scena
 /* Free the jobs and their results; remove the trace parts. */
 static void variant_jobs_free(struct variant_jobs *vj)
 {
-	for (guint k = 0; k < vj->jobs->len; k++)
+	for (guint k = 0; k < vj->jobs->len; k++) {
 		json_decref(g_array_index(vj->jobs, struct runner_job, k).result);
+		g_free(g_array_index(vj->jobs, struct runner_job, k).label);
+	}
 	g_array_free(vj->jobs, TRUE);
 	g_array_free(vj->owner, TRUE);
 	for (guint k = 0; k < vj->traces->len; k++) {

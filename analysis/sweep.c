@@ -611,7 +611,7 @@ static bool run_shard(const struct sweep_plan *pl, GError **err)
 	size_t mine;
 	GArray *jobs = shard_jobs(pl, &mine);
 	struct progress bar;
-	progress_start(&bar, stderr, mine, mine - jobs->len, pl->o->tty);
+	progress_start(&bar, pl->o->quiet ? NULL : stderr, mine, mine - jobs->len, pl->o->tty);
 	struct runner_job *js = (struct runner_job *)(void *)jobs->data;
 	bool ok = runner_jobs(js, jobs->len, pl->o->jobs, run_done, &bar, err);
 	progress_finish(&bar);

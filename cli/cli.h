@@ -32,6 +32,7 @@ struct cli {
 	int point;
 	int timeout; /* --timeout SECONDS; 0: none */
 	gboolean force; /* --force: past the work estimate's limit */
+	gboolean quiet; /* --quiet: no progress on stderr */
 	gboolean version; /* no command: --version */
 };
 

@@ -50,7 +50,8 @@ int cmd_sweep(struct cli *c)
 	struct sweep_opts o = {.scenario = c->files[0], .params = (const char *const *)c->params,
 			       .replicas = c->replicas, .jobs = c->jobs, .out = c->out,
 			       .resume = c->resume, .shard_k = 1, .shard_n = 1,
-			       .tty = isatty(STDERR_FILENO), .force = c->force};
+			       .tty = isatty(STDERR_FILENO), .force = c->force,
+			       .quiet = c->quiet};
 	if (!c->out) {
 		fprintf(stderr, "memcgsim: sweep: --out DIR is required\n");
 		return EXIT_USAGE;

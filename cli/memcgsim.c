@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "output.h"
 #include <signal.h>
+#include "live.h"
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
@@ -183,6 +184,8 @@ static int cmd_run(struct cli *c)
 		return cli_error(err, "memcgsim: ");
 	}
 	bool violation = false;
+	if (!c->quiet && isatty(STDERR_FILENO))
+		live_enable(stderr);
 	json_t *result = runner_run(sc, c->variant, c->jobs, c->trace, &violation, &err);
 	scenario_free(sc);
 	if (!result)
@@ -289,6 +292,9 @@ static gboolean parse_variant(const char *name, const char *value, gpointer data
 	 "Also run N cost draws a variant: every cost with a preset range drawn from it, the "     \
 	 "same draws for every variant (the scenario's draw_costs)",                               \
 	 "N"}
+#define OPT_QUIET                                                                                  \
+	{"quiet", 'q', 0, G_OPTION_ARG_NONE, &cli.quiet,                                           \
+	 "No progress on standard error (it is shown only on a terminal anyway)", NULL}
 #define OPT_OUTPUT                                                                                 \
 	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli.output,                                     \
 	 "Write the output to FILE (atomically)", "FILE"}
@@ -312,6 +318,7 @@ static const GOptionEntry run_options[] = {
 	OPT_DRAW_COSTS,
 	OPT_TIMEOUT,
 	OPT_FORCE,
+	OPT_QUIET,
 	{NULL}};
 static const GOptionEntry sweep_options[] = {
 	OPT_SET,
@@ -325,6 +332,7 @@ static const GOptionEntry sweep_options[] = {
 	OPT_JOBS,
 	OPT_TIMEOUT,
 	OPT_FORCE,
+	OPT_QUIET,
 	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The sweep's directory", "DIR"},
 	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli.resume, "Continue the sweep in DIR", NULL},
 	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli.shard, "Run only shard K of N of the runs",

@@ -253,15 +253,44 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 	sim_irq_init(NULL, 0, W.ncpus, seed);
 }
 
+static struct {
+	int fd;
+	gint64 last; /* monotonic, us */
+} progress = {-1, 0};
+
+void sim_engine_progress_fd(int fd)
+{
+	progress.fd = fd;
+	progress.last = g_get_monotonic_time();
+}
+
+/* Every 1024th engine call: the clock, when the last report is old enough.
+ * A full pipe drops the report (the descriptor is non-blocking). */
+static void progress_tick(void)
+{
+	if (progress.fd < 0 || (W.calls & 1023))
+		return;
+	gint64 now = g_get_monotonic_time();
+	if (now - progress.last < SIM_PROGRESS_US)
+		return;
+	progress.last = now;
+	char line[32];
+	int n = snprintf(line, sizeof(line), "%.0f\n", sim_to_ns(sim_now()));
+	if (write(progress.fd, line, (size_t)n) < 0)
+		return; /* EAGAIN: the reader is behind; the next report will do */
+}
+
 static void engine_sleep(sim_time_t d)
 {
 	W.calls++;
+	progress_tick();
 	sg_actor_sleep_for((double)d);
 }
 
 static void engine_block(struct sim_task *t)
 {
 	W.calls++;
+	progress_tick();
 	sg_sem_acquire(t->sem);
 }
 

@@ -21,11 +21,16 @@ struct runner_job {
 	const char *trace;
 	int trace_pid; /* the trace's process id: one per variant */
 	long trace_max; /* its share of the trace file's events */
+	/* What the live progress calls it ("per-node replica 2/3"); the
+	 * caller's. */
+	char *label;
 	/* Filled in when the job has finished. */
 	json_t *result;
 	bool violation;
 	double wall_s; /* wall-clock time of the run */
 	/* private */
+	int live_fd[2];	   /* the progress pipe (live.h), -1: none */
+	double reached_ns; /* the simulated time it last reported */
 	pid_t pid;
 	char *path;
 	gint64 started;

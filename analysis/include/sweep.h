@@ -55,6 +55,7 @@ struct sweep_opts {
 	bool resume;
 	int shard_k, shard_n; /* 1/1 when not sharded */
 	bool tty;	      /* a progress bar rather than lines */
+	bool quiet;	      /* no progress at all */
 	bool force;	      /* run what the work estimate would refuse */
 };
 

@@ -58,6 +58,12 @@ sim_time_t sim_stop_at(void);
 sim_time_t sim_cpu_time(int cpu, enum sim_cat cat);
 /* Engine calls (sleeps, blocks, wakes) the layer has made so far. */
 uint64_t sim_engine_calls(void);
+/* While the run goes on, write the simulated time it has reached ("NS\n",
+ * in ns) to @fd about every SIM_PROGRESS_US of wall time (-1: never). The
+ * check rides on the engine calls the run makes anyway and makes none, so
+ * the run's results do not depend on it. Survives sim_engine_init. */
+#define SIM_PROGRESS_US 200000
+void sim_engine_progress_fd(int fd);
 
 struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void *arg);
 /* The same, the name from @fmt ("memhog.%d.%d"). */

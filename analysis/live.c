@@ -1,0 +1,184 @@
+#define _GNU_SOURCE /* pipe2 */
+#include "live.h"
+#include "progress.h"
+#include "sim_engine.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct {
+	FILE *out;
+	int lines; /* drawn below the cursor's line, to go back over */
+} L;
+
+void live_enable(FILE *out)
+{
+	L.out = out;
+	L.lines = 0;
+}
+
+void live_job_prepare(struct runner_job *j)
+{
+	j->live_fd[0] = j->live_fd[1] = -1;
+	j->reached_ns = 0;
+	if (L.out && pipe2(j->live_fd, O_CLOEXEC) < 0)
+		j->live_fd[0] = j->live_fd[1] = -1; /* no pipe: no line, the run goes on */
+}
+
+void live_job_child(const struct runner_job *j)
+{
+	if (j->live_fd[1] < 0)
+		return;
+	close(j->live_fd[0]);
+	fcntl(j->live_fd[1], F_SETFL, O_NONBLOCK);
+	sim_engine_progress_fd(j->live_fd[1]);
+}
+
+void live_job_parent(struct runner_job *j)
+{
+	if (j->live_fd[1] >= 0)
+		close(j->live_fd[1]);
+	j->live_fd[1] = -1;
+}
+
+void live_job_done(struct runner_job *j)
+{
+	if (j->live_fd[0] >= 0)
+		close(j->live_fd[0]);
+	j->live_fd[0] = -1;
+}
+
+/* What the child wrote: its last complete report. False at end of file. */
+static bool job_read(struct runner_job *j)
+{
+	char buf[512];
+	ssize_t n = read(j->live_fd[0], buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return n < 0 && errno == EINTR;
+	buf[n] = '\0';
+	char *end = strrchr(buf, '\n');
+	if (!end)
+		return true;
+	*end = '\0';
+	char *last = strrchr(buf, '\n');
+	j->reached_ns = g_ascii_strtod(last ? last + 1 : buf, NULL);
+	return true;
+}
+
+/* The expected wall time of @j: its timed run's share done, or what a
+ * finished replica of the same variant took. 0: not known. */
+static double job_expected_s(const struct runner_job *j, const struct runner_job *jobs, size_t n,
+			     double elapsed)
+{
+	double stop = sim_to_ns(j->config->stop_at);
+	if (stop > 0 && j->reached_ns > 0)
+		return elapsed * stop / j->reached_ns;
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].config == j->config && jobs[i].wall_s > 0)
+			return jobs[i].wall_s;
+	return 0;
+}
+
+static void job_line(GString *s, const struct runner_job *j, const struct runner_job *jobs,
+		     size_t n)
+{
+	double elapsed = (double)(g_get_monotonic_time() - j->started) / 1e6;
+	double stop = sim_to_ns(j->config->stop_at);
+	g_string_append_printf(s, "  %-28s %8.4g s simulated", j->label ? j->label : "",
+			       j->reached_ns / 1e9);
+	if (stop > 0)
+		g_string_append_printf(s, " of %g s (%3.0f%%)", stop / 1e9,
+				       100 * MIN(j->reached_ns / stop, 1));
+	g_string_append(s, "  elapsed ");
+	progress_put_duration(s, elapsed);
+	double expected = job_expected_s(j, jobs, n, elapsed);
+	g_string_append(s, "  ETA ");
+	if (expected > 0)
+		progress_put_duration(s, MAX(expected - elapsed, 0));
+	else
+		g_string_append(s, "-:--");
+	g_string_append(s, "\033[K\n");
+}
+
+/* Back to the first line drawn, each line cleared as it is passed. */
+static void rewind_lines(GString *s)
+{
+	if (L.lines)
+		g_string_append_printf(s, "\033[%dA", L.lines);
+	g_string_append(s, "\r\033[J");
+	L.lines = 0;
+}
+
+static void draw(const struct runner_job *jobs, size_t n)
+{
+	GString *s = g_string_new(NULL);
+	rewind_lines(s);
+	size_t done = 0;
+	for (size_t i = 0; i < n; i++)
+		done += jobs[i].wall_s > 0;
+	g_string_append_printf(s, "memcgsim: %zu of %zu simulations done\033[K\n", done, n);
+	L.lines++;
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].pid > 0) {
+			job_line(s, &jobs[i], jobs, n);
+			L.lines++;
+		}
+	fputs(s->str, L.out);
+	fflush(L.out);
+	g_string_free(s, TRUE);
+}
+
+void live_clear(void)
+{
+	if (!L.out || !L.lines)
+		return;
+	GString *s = g_string_new(NULL);
+	rewind_lines(s);
+	fputs(s->str, L.out);
+	fflush(L.out);
+	g_string_free(s, TRUE);
+}
+
+/* Wait up to one report interval for the running jobs' pipes; read what
+ * came. -1 with errno EINTR on a signal; otherwise the pid of a job whose
+ * pipe closed (it has exited or is exiting), or 0. */
+static pid_t poll_jobs(struct runner_job *jobs, size_t n)
+{
+	struct pollfd *fds = g_new0(struct pollfd, n);
+	size_t *which = g_new0(size_t, n), k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].pid > 0 && jobs[i].live_fd[0] >= 0) {
+			fds[k] = (struct pollfd){.fd = jobs[i].live_fd[0], .events = POLLIN};
+			which[k++] = i;
+		}
+	int ready = poll(fds, k, SIM_PROGRESS_US / 1000);
+	pid_t closed = ready < 0 ? -1 : 0;
+	for (size_t f = 0; ready > 0 && f < k; f++)
+		if (fds[f].revents && !job_read(&jobs[which[f]])) {
+			live_job_done(&jobs[which[f]]);
+			closed = jobs[which[f]].pid;
+		}
+	g_free(fds);
+	g_free(which);
+	return closed;
+}
+
+pid_t live_wait(struct runner_job *jobs, size_t n, int *status)
+{
+	if (!L.out)
+		return waitpid(-1, status, 0);
+	for (;;) {
+		pid_t pid = waitpid(-1, status, WNOHANG);
+		if (pid != 0)
+			return pid;
+		draw(jobs, n);
+		pid_t closed = poll_jobs(jobs, n);
+		if (closed < 0 && errno == EINTR)
+			return -1;
+		if (closed > 0) /* its pipe closed as it exits */
+			return waitpid(closed, status, 0);
+	}
+}

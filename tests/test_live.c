@@ -1,0 +1,100 @@
+/* `memcgsim run`'s live progress: drawn on a terminal (a pseudo-terminal
+ * here), cleared at the end, never on standard output, never with --quiet,
+ * and the results are the same bytes with it as without it. */
+#include "test_util.h"
+#include <errno.h>
+#include <poll.h>
+#include <pty.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
+
+/* Run memcgsim with @args, standard error on a pseudo-terminal when @tty;
+ * what came on standard output and on standard error. */
+static int run_on(bool tty, const char *const *args, GString *out, GString *err)
+{
+	int master = -1, slave = -1, outp[2], errp[2];
+	g_assert_cmpint(pipe(outp), ==, 0);
+	if (tty)
+		g_assert_cmpint(openpty(&master, &slave, NULL, NULL, NULL), ==, 0);
+	else
+		g_assert_cmpint(pipe(errp), ==, 0);
+	pid_t pid = fork();
+	g_assert_cmpint(pid, >=, 0);
+	if (pid == 0) {
+		dup2(outp[1], 1);
+		dup2(tty ? slave : errp[1], 2);
+		GPtrArray *argv = g_ptr_array_new();
+		g_ptr_array_add(argv, (gpointer)MCS_BINARY);
+		for (; *args; args++)
+			g_ptr_array_add(argv, (gpointer)*args);
+		g_ptr_array_add(argv, NULL);
+		execv(MCS_BINARY, (char **)argv->pdata);
+		_exit(127);
+	}
+	close(outp[1]);
+	close(tty ? slave : errp[1]);
+	struct pollfd fds[2] = {{.fd = outp[0], .events = POLLIN},
+				{.fd = tty ? master : errp[0], .events = POLLIN}};
+	GString *into[2] = {out, err};
+	for (int open = 2; open;) {
+		g_assert_cmpint(poll(fds, 2, -1), >, 0);
+		for (int i = 0; i < 2; i++) {
+			if (fds[i].fd < 0 || !fds[i].revents)
+				continue;
+			char buf[4096];
+			ssize_t n = read(fds[i].fd, buf, sizeof(buf));
+			if (n > 0) {
+				g_string_append_len(into[i], buf, n);
+				continue;
+			}
+			g_assert_true(n == 0 || errno == EIO); /* EIO: the terminal's last writer left */
+			close(fds[i].fd);
+			fds[i].fd = -1;
+			open--;
+		}
+	}
+	int status;
+	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_live_lines(void)
+{
+	const char *args[] = {"run", SCEN, "--set", "replicas=2", "--set",
+			      "stop.duration_ns=150000000", "--variant", "global",
+			      "-j2", "--format", "json", NULL, NULL};
+	GString *plain = g_string_new(NULL), *none = g_string_new(NULL);
+	GString *live = g_string_new(NULL), *drawn = g_string_new(NULL);
+	g_assert_cmpint(run_on(false, args, plain, none), ==, 0);
+	g_assert_cmpint(run_on(true, args, live, drawn), ==, 0);
+	/* the same bytes on standard output, nothing on standard error
+	 * without a terminal */
+	g_assert_cmpuint(plain->len, >, 1000);
+	g_assert_cmpstr(live->str, ==, plain->str);
+	g_assert_cmpstr(none->str, ==, "");
+	/* on the terminal: the count, a line per running replica with the
+	 * share of the 0.15 s, and at the end everything erased */
+	g_assert_nonnull(strstr(drawn->str, "memcgsim: 0 of 2 simulations done"));
+	g_assert_nonnull(strstr(drawn->str, "  global replica 1/2 "));
+	g_assert_nonnull(strstr(drawn->str, "  global replica 2/2 "));
+	g_assert_nonnull(strstr(drawn->str, " s simulated of 0.15 s ("));
+	g_assert_true(g_str_has_suffix(drawn->str, "\r\033[J"));
+	/* --quiet: nothing on the terminal, the same output */
+	GString *quiet = g_string_new(NULL), *nothing = g_string_new(NULL);
+	args[11] = "--quiet";
+	g_assert_cmpint(run_on(true, args, quiet, nothing), ==, 0);
+	g_assert_cmpstr(quiet->str, ==, plain->str);
+	g_assert_cmpstr(nothing->str, ==, "");
+	for (GString **s = (GString *[]){plain, none, live, drawn, quiet, nothing, NULL}; *s; s++)
+		g_string_free(*s, TRUE);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/live/lines", test_live_lines);
+	return g_test_run();
+}
