@@ -78,6 +78,11 @@ void line_stream(int cpu, uint64_t bytes)
 	*streamed(sim_cpu_llc(cpu)) += bytes;
 }
 
+uint64_t line_streamed(int llc)
+{
+	return *streamed(llc);
+}
+
 static uint64_t llc_bit(int llc)
 {
 	return 1ULL << (llc % 64);

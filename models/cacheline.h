@@ -121,6 +121,8 @@ void line_count_transfers(struct cacheline *l, enum line_op op, enum sim_hop hop
 void line_evict_core(struct cacheline *l, int cpu);
 /* @cpu streamed @bytes through its LLC (a page written, a file read). */
 void line_stream(int cpu, uint64_t bytes);
+/* What LLC domain @llc has streamed so far (bytes). */
+uint64_t line_streamed(int llc);
 /* @c's sites, most transfers first; free with g_ptr_array_free(a, TRUE). */
 GPtrArray *line_sites_sorted(const struct line_class *c);
 /* The classes' counters as the result's "cachelines" array (docs/results.md). */

@@ -59,6 +59,7 @@ static void filewrite_loop(struct sim_task *t, void *arg)
 	struct page_cgroup_map *map = mm_page_cgroup_map();
 	for (long i = 0; i < fw->pages; i++) {
 		sim_task_charge(t, SIM_CAT_SYS, fw->write_page); /* copy in, page cache */
+		line_stream(sim_task_cpu(t), PAGE_SIZE_BYTES);
 		page_cgroup_dirty(t, map, i % map->nr_pages);
 		if ((i + 1) % fw->batch == 0)
 			for (long j = i + 1 - fw->batch; j <= i; j++)

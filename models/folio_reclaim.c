@@ -167,6 +167,7 @@ struct folio *folio_alloc(struct sim_task *t, int nid)
 			"too small for the batches in flight)",
 			nid);
 	sim_task_charge(t, SIM_CAT_SYS, cost(COST_PAGE_ALLOC_ZERO));
+	line_stream(sim_task_cpu(t), PAGE_SIZE_BYTES); /* the new folio filled */
 	return g_ptr_array_steal_index_fast(n->free, n->free->len - 1);
 }
 

@@ -221,6 +221,7 @@ void fs_read_file(struct sim_task *t, struct super_block *sb, struct mem_cgroup 
 {
 	int nid = sim_cpu_node(sim_task_cpu(t));
 	sim_task_charge(t, SIM_CAT_SYS, cost(COST_FILE_READ));
+	line_stream(sim_task_cpu(t), PAGE_SIZE_BYTES); /* the file's page, copied out */
 	obj_cgroup_charge(t, memcg->objcg, sb->dentry_bytes + sb->inode_bytes); /* d_alloc, iget */
 	struct inode *inode = g_new0(struct inode, 1);
 	struct dentry *d = g_new0(struct dentry, 1);

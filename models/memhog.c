@@ -52,6 +52,7 @@ static void memhog_loop(struct sim_task *t, void *arg)
 	for (long done = 0; done < mt->pages;) {
 		long n = MIN(MEMCG_CHARGE_BATCH, mt->pages - done);
 		sim_task_run(t, SIM_CAT_USER, n * cost(COST_MEMSET_PAGE));
+		line_stream(sim_task_cpu(t), (uint64_t)n * PAGE_SIZE_BYTES); /* memset */
 		sim_task_charge(t, SIM_CAT_SYS, n * cost(COST_ANON_FAULT)); /* do_anonymous_page */
 		mem_cgroup_charge(t, mt->memcg, n);
 		lru_add_pages(t, mt->memcg, nid, n, 0);

@@ -167,6 +167,7 @@ static void swap_out_step(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 	struct swap_device *si = swap_active;
 	struct swap_space *space = &si->spaces[first >> SWAP_ADDRESS_SPACE_SHIFT];
 	sim_task_charge(t, SIM_CAT_SYS, nr * cost(COST_ZRAM_WRITE)); /* swap_writepage */
+	line_stream(sim_task_cpu(t), (uint64_t)nr * PAGE_SIZE_BYTES); /* zram reads each page */
 	struct spin_entry *xa = spin_lock(t, &space->i_pages, SPIN_IRQ, "__remove_mapping");
 	for (long slot = first; slot < first + nr;) {
 		struct xa_node *node = xa_node_get(t, slot, memcg, nid);

@@ -1,6 +1,8 @@
 /* memcg charging, reclaim and shrinkers against hand-computed values. */
 #include "memcg.h"
+#include "list_lru.h"
 #include "shrinker.h"
+#include "swap.h"
 #include "test_util.h"
 #include "vmscan.h"
 
@@ -163,12 +165,51 @@ static void test_do_shrink_slab(void)
 	teardown();
 }
 
+/* --- swapped pages stream through the LLC ------------------------------ */
+
+static struct cacheline cold;
+
+/* Touch a line, then write 2000 anonymous pages with 1000 allowed: zram
+ * reads every page it swaps out (4 KiB each), so once the LLC (1 MiB here)
+ * has streamed more than its size the line comes from memory again. */
+static void anon_task(struct sim_task *t, void *arg)
+{
+	struct mem_cgroup *m = arg;
+	line_access(0, &cold, LINE_LOAD, "before");
+	for (int i = 0; i < 2000; i++) {
+		mem_cgroup_charge(t, m, 1);
+		lru_add_pages(t, m, 0, 1, 0);
+	}
+}
+
+static void test_swap_streams(void)
+{
+	struct sim_machine mach = mcs_test_machine(1, 2);
+	mach.llc_bytes = 1 << 20;
+	sim_engine_init(&mach, 0, SIM_S, 1);
+	memcg_tree_init(1, 2);
+	shrinker_registry_init();
+	swap_device_init(4096, 8, false, list_lru_scope_find("node"));
+	struct mem_cgroup *m = mem_cgroup_create("s", 1000);
+	line_init(&cold, line_class_get("cold"), 0);
+	sim_task_create("t", 0, anon_task, m);
+	g_assert_true(sim_engine_run());
+	long swapped = swap_active->stat.slots_used;
+	g_assert_cmpint(swapped, >=, 1000);
+	g_assert_cmpint(line_streamed(0), ==, (uint64_t)swapped * 4096);
+	g_assert_cmpint(line_access(0, &cold, LINE_LOAD, "after"), ==, cost(COST_DRAM_LOCAL));
+	swap_device_destroy();
+	line_class_reset_all();
+	teardown();
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	mcs_test_add_subprocess("/memcg/charge/stock", test_stock);
 	mcs_test_add_subprocess("/memcg/charge/oom", test_oom);
 	mcs_test_add_subprocess("/memcg/reclaim/file-pages", test_file_reclaim);
+	mcs_test_add_subprocess("/memcg/reclaim/swap-streams", test_swap_streams);
 	mcs_test_add_subprocess("/shrinker/do_shrink_slab", test_do_shrink_slab);
 	return g_test_run();
 }
