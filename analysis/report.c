@@ -133,7 +133,6 @@ static void variant_body(json_t *v, const char *sort, GString *out)
 	report_rcu(v, out);
 	report_memcg(v, out);
 	report_lock_stat(json_object_get(v, "locks"), out);
-	g_string_append(out, "\n");
 	report_perf_lock(json_object_get(v, "locks"), sort, out);
 	if (json_object_get(v, "cachelines"))
 		g_string_append(out, "\n");
@@ -176,6 +175,8 @@ static void report_comparison(json_t *variants, GPtrArray *sections)
 		g_free(t);
 	}
 	g_free(title);
+	/* the report's last line */
+	report_verdict(variants, report_section_add(sections, "verdict")->body);
 }
 
 GPtrArray *report_sections(json_t *result, const char *sort)

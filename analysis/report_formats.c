@@ -8,10 +8,19 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+/* A section with nothing in it is left out, title and all (not the head). */
+static bool section_empty(GPtrArray *sections, guint i)
+{
+	const struct report_section *s = sections->pdata[i];
+	return i > 0 && s->body->len == 0;
+}
+
 void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out)
 {
 	for (guint i = 0; i < sections->len; i++) {
 		const struct report_section *s = sections->pdata[i];
+		if (section_empty(sections, i))
+			continue;
 		if (i == 0)
 			g_string_append_printf(out, "%s\n", s->title);
 		else if (s->title)
@@ -26,6 +35,8 @@ static void report_format_md(GPtrArray *sections, GPtrArray *plots, GString *out
 {
 	for (guint i = 0; i < sections->len; i++) {
 		const struct report_section *s = sections->pdata[i];
+		if (section_empty(sections, i))
+			continue;
 		if (s->title)
 			g_string_append_printf(out, "%s %s\n\n", i == 0 ? "#" : "##", s->title);
 		if (s->body->len)

@@ -28,16 +28,46 @@ static void latency_row(GString *out, const char *label, json_t *o)
 }
 
 /* RCU grace periods: synchronize_rcu and the expedited variant, call to
- * return. */
+ * return; the kinds the run waited for. */
 void report_rcu(json_t *variant, GString *out)
 {
 	json_t *rcu = json_object_get(variant, "rcu");
-	if (!rcu)
+	json_t *normal = json_object_get(rcu, "grace_periods");
+	json_t *expedited = json_object_get(rcu, "expedited");
+	if (num(normal, "count") <= 0 && num(expedited, "count") <= 0)
 		return;
 	g_string_append_printf(out, "RCU grace periods (call to return)\n  %-16s %10s %12s %12s %12s\n",
 			       "", "count", "mean", "p99", "max");
-	latency_row(out, "synchronize_rcu", json_object_get(rcu, "grace_periods"));
-	latency_row(out, "expedited", json_object_get(rcu, "expedited"));
+	if (num(normal, "count") > 0)
+		latency_row(out, "synchronize_rcu", normal);
+	if (num(expedited, "count") > 0)
+		latency_row(out, "expedited", expedited);
+	g_string_append_c(out, '\n');
+}
+
+/* Sources and CPUs whose interrupts waited at all: the latency table. */
+static void irq_latency(json_t *irq, GString *out)
+{
+	bool any = false;
+	size_t i;
+	json_t *s;
+	json_array_foreach (json_object_get(irq, "sources"), i, s)
+		any |= num(s, "max_ns") > 0;
+	if (!any)
+		return;
+	g_string_append_printf(out, "Interrupt latency (arrival to handler)\n  %-16s %10s %12s %12s %12s\n",
+			       "source", "count", "mean", "p99", "max");
+	json_array_foreach (json_object_get(irq, "sources"), i, s)
+		if (num(s, "max_ns") > 0)
+			latency_row(out, json_string_value(json_object_get(s, "name")), s);
+	GPtrArray *cpus = report_sorted(json_object_get(irq, "cpus"), by_max_latency);
+	for (guint k = 0; k < cpus->len && k < IRQ_CPU_ROWS && num(cpus->pdata[k], "max_ns") > 0;
+	     k++) {
+		char label[32];
+		g_snprintf(label, sizeof(label), "cpu%.0f", num(cpus->pdata[k], "cpu"));
+		latency_row(out, label, cpus->pdata[k]);
+	}
+	g_ptr_array_free(cpus, TRUE);
 	g_string_append_c(out, '\n');
 }
 
@@ -46,19 +76,8 @@ void report_irq(json_t *variant, GString *out)
 	json_t *irq = json_object_get(variant, "interrupts");
 	if (!irq)
 		return;
-	g_string_append_printf(out, "Interrupt latency (arrival to handler)\n  %-16s %10s %12s %12s %12s\n",
-			       "source", "count", "mean", "p99", "max");
+	irq_latency(irq, out);
 	size_t i;
-	json_t *s;
-	json_array_foreach (json_object_get(irq, "sources"), i, s)
-		latency_row(out, json_string_value(json_object_get(s, "name")), s);
-	GPtrArray *cpus = report_sorted(json_object_get(irq, "cpus"), by_max_latency);
-	for (guint k = 0; k < cpus->len && k < IRQ_CPU_ROWS; k++) {
-		char label[32];
-		g_snprintf(label, sizeof(label), "cpu%.0f", num(cpus->pdata[k], "cpu"));
-		latency_row(out, label, cpus->pdata[k]);
-	}
-	g_ptr_array_free(cpus, TRUE);
 	json_t *l;
 	bool header = false;
 	json_array_foreach (json_object_get(variant, "locks"), i, l) {
@@ -71,5 +90,6 @@ void report_irq(json_t *variant, GString *out)
 		report_time(out, num(l, "irqoff_ns"), 12);
 		g_string_append_c(out, '\n');
 	}
-	g_string_append_c(out, '\n');
+	if (header)
+		g_string_append_c(out, '\n');
 }

@@ -36,6 +36,8 @@ static gint by_contentions(gconstpointer a, gconstpointer b)
 void report_lock_stat(json_t *locks, GString *out)
 {
 	const int width = 40 + 12 * 15;
+	if (!json_array_size(locks))
+		return;
 	g_string_append(out, "lock_stat version 0.4\n");
 	report_dashes(out, width);
 	g_string_append_printf(out, "%40s", "class name");
@@ -121,7 +123,11 @@ void report_perf_lock(json_t *locks, const char *sort, GString *out)
 			g_array_append_val(rows, r);
 		}
 	g_array_sort_with_data(rows, by_key, (gpointer)sort);
-	g_string_append_printf(out, "%10s %12s %12s %12s %12s   %s\n", "contended", "total wait",
+	if (rows->len == 0) { /* no contention: no table */
+		g_array_free(rows, TRUE);
+		return;
+	}
+	g_string_append_printf(out, "\n%10s %12s %12s %12s %12s   %s\n", "contended", "total wait",
 			       "max wait", "avg wait", "type", "caller");
 	for (guint k = 0; k < rows->len; k++) {
 		struct perf_row *r = &g_array_index(rows, struct perf_row, k);
@@ -138,7 +144,5 @@ void report_perf_lock(json_t *locks, const char *sort, GString *out)
 				       json_string_value(json_object_get(r->point, "site")),
 				       json_string_value(json_object_get(r->lock, "class")));
 	}
-	if (rows->len == 0)
-		g_string_append(out, "(no contention)\n");
 	g_array_free(rows, TRUE);
 }

@@ -15,26 +15,29 @@ static void reclaim_table(json_t *mm, GString *out)
 	g_string_append_printf(
 		out,
 		"Reclaim (list_lru scope %s): %.0f direct reclaims, %.0f pages scanned, %.0f "
-		"reclaimed (%.0f swapped out, %.0f file pages dropped), %.0f OOM events\n"
-		"  shrinkers: %.0f calls, %.0f objects scanned, %.0f freed; time in direct "
-		"reclaim: ",
+		"reclaimed (%.0f swapped out, %.0f file pages dropped), %.0f OOM events\n  ",
 		json_string_value(json_object_get(mm, "list_lru_scope")), num(r, "reclaim_calls"),
 		num(r, "pgscan"), num(r, "pgsteal"), num(r, "pswpout"), num(r, "file_dropped"),
-		num(r, "oom"), num(r, "shrinker_calls"), num(r, "slab_scanned"),
-		num(r, "slab_freed"));
+		num(r, "oom"));
+	if (num(r, "shrinker_calls") > 0)
+		g_string_append_printf(out, "shrinkers: %.0f calls, %.0f objects scanned, %.0f freed; ",
+				       num(r, "shrinker_calls"), num(r, "slab_scanned"),
+				       num(r, "slab_freed"));
+	g_string_append(out, "time in direct reclaim: ");
 	report_time(out, num(r, "reclaim_time_ns"), 0);
 	g_string_append_c(out, '\n');
 	size_t i;
 	json_t *l;
 	json_array_foreach (json_object_get(mm, "list_lrus"), i, l)
-		g_string_append_printf(out,
+		if (num(l, "added") > 0)
+			g_string_append_printf(out,
 				       "  list_lru %s: %.0f items left, %.0f added, %.0f deleted, "
 				       "%.0f isolated, %.0f walk retries, %.0f reparented\n",
 				       json_string_value(json_object_get(l, "name")), num(l, "items"),
 				       num(l, "added"), num(l, "deleted"), num(l, "isolated"),
 				       num(l, "retries"), num(l, "reparented_items"));
 	json_t *swap = json_object_get(mm, "swap");
-	if (swap)
+	if (num(swap, "slots_used") > 0)
 		g_string_append_printf(out,
 				       "  swap: %.0f slots used, %.0f xarray nodes allocated, %.0f "
 				       "shadow nodes reclaimed, %.0f i_pages trylock retries\n",
@@ -81,10 +84,15 @@ static void page_cgroup_line(json_t *mm, GString *out)
 		return;
 	g_string_append_printf(out,
 			       "page_cgroup (%s): %.0f statistics updates, %.0f under the lock, "
-			       "%.0f lockless; %.0f charge moves (%.0f pages), mover latency mean ",
+			       "%.0f lockless",
 			       json_string_value(json_object_get(pc, "locking")), num(pc, "updates"),
-			       num(pc, "locked"), num(pc, "lockless"), num(pc, "moves"),
-			       num(pc, "pages_moved"));
+			       num(pc, "locked"), num(pc, "lockless"));
+	if (num(pc, "moves") <= 0) {
+		g_string_append(out, "\n");
+		return;
+	}
+	g_string_append_printf(out, "; %.0f charge moves (%.0f pages), mover latency mean ",
+			       num(pc, "moves"), num(pc, "pages_moved"));
 	report_time(out, num(pc, "move_latency_mean_ns"), 0);
 	g_string_append(out, ", max ");
 	report_time(out, num(pc, "move_latency_max_ns"), 0);

@@ -51,7 +51,8 @@ GPtrArray *report_sweep_sections(json_t *sweep);
 GPtrArray *report_sections_new(void);
 struct report_section *report_section_add(GPtrArray *sections, const char *title);
 
-/* report_locks.c */
+/* report_locks.c: nothing without locks; the perf lock contention table,
+ * after a blank line, only when some lock was contended */
 void report_lock_stat(json_t *locks, GString *out);
 void report_perf_lock(json_t *locks, const char *sort, GString *out);
 /* report_irq.c */
@@ -71,6 +72,9 @@ void report_duration(json_t *variants, GString *out);
  * each metric with its intervals across seeds and cost draws and what they
  * make of it, under a legend (nothing without draws) */
 void report_changes(json_t *variants, GString *out);
+/* report_verdict.c: one line: which variant wins on the main figure, by how
+ * much, and whether that is significant */
+void report_verdict(json_t *variants, GString *out);
 /* report_formats.c: the sections as text (@plots unused) */
 void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out);
 void report_csv(json_t *doc, GString *out);

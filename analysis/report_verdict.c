@@ -1,0 +1,75 @@
+/* The verdict: the one line a reviewer quotes, under the comparison. The
+ * main figure is the first of the baseline's metrics that some variant
+ * changes (at the reports' 0.01%: a timed run's elapsed_ns does not); the
+ * winner is the variant with the largest change for the better, told with
+ * both means and change.h's verdict on it. */
+#include "change.h"
+#include "metrics.h"
+#include "report.h"
+#include "result.h"
+#include "stats.h"
+#include <math.h>
+#include <string.h>
+
+/* The mean the comparison's main row shows: Hmean for a rate, else Amean. */
+static void put_mean(GString *out, json_t *v, const char *metric, const struct run_metric *d)
+{
+	size_t n;
+	double *x = result_samples(v, metric, &n);
+	struct stats_summary s;
+	stats_summarise(x, n, !d->higher_is_better, &s);
+	g_free(x);
+	double mean = d->higher_is_better ? s.hmean : s.amean;
+	if (g_str_has_suffix(metric, "_ns"))
+		report_time(out, mean, 0);
+	else
+		g_string_append_printf(out, "%.2f%s%s", mean, *d->unit ? " " : "", d->unit);
+}
+
+/* The variant (1..) with the best change in @metric, and that change; 0
+ * when no variant changes it. */
+static size_t best_change(json_t *variants, const char *metric, struct change *best)
+{
+	size_t at = 0;
+	for (size_t i = 1; i < json_array_size(variants); i++) {
+		struct change c;
+		change_of(json_array_get(variants, 0), json_array_get(variants, i), metric, &c);
+		if (c.pct != 0 && (!at || c.pct > best->pct)) {
+			*best = c;
+			at = i;
+		}
+	}
+	return at;
+}
+
+void report_verdict(json_t *variants, GString *out)
+{
+	json_t *base = json_array_get(variants, 0);
+	const char *metric, *name = json_string_value(json_object_get(base, "name"));
+	json_t *m;
+	json_object_foreach (json_object_get(base, "metrics"), metric, m) {
+		struct change c;
+		size_t i = best_change(variants, metric, &c);
+		if (!i)
+			continue;
+		json_t *v = json_array_get(variants, i);
+		const struct run_metric *d = run_metric_find(metric);
+		char *verdict = change_verdict(&c);
+		const char *vname = json_string_value(json_object_get(v, "name"));
+		if (c.pct > 0)
+			g_string_append_printf(out, "%s beats %s by %.2f%% on %s (", vname,
+					       name, c.pct, metric);
+		else
+			g_string_append_printf(out,
+					       "%s stays best on %s; the closest, %s, is "
+					       "%.2f%% worse (",
+					       name, metric, vname, -c.pct);
+		put_mean(out, v, metric, d);
+		g_string_append(out, " against ");
+		put_mean(out, base, metric, d);
+		g_string_append_printf(out, "): %s.\n", verdict);
+		g_free(verdict);
+		return;
+	}
+	g_string_append_printf(out, "No variant changes any figure of %s.\n", name);
+}
