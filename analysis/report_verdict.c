@@ -59,6 +59,9 @@ void report_verdict(json_t *variants, GString *out)
 		if (c.pct > 0)
 			g_string_append_printf(out, "%s beats %s by %.2f%% on %s (", vname,
 					       name, c.pct, metric);
+		else if (json_array_size(variants) == 2)
+			g_string_append_printf(out, "%s is %.2f%% worse than %s on %s (", vname,
+					       -c.pct, name, metric);
 		else
 			g_string_append_printf(out,
 					       "%s stays best on %s; the closest, %s, is "
@@ -71,5 +74,11 @@ void report_verdict(json_t *variants, GString *out)
 		g_free(verdict);
 		return;
 	}
-	g_string_append_printf(out, "No variant changes any figure of %s.\n", name);
+	if (json_array_size(variants) == 2)
+		g_string_append_printf(out, "%s gives the same figures as %s.\n",
+				       json_string_value(json_object_get(json_array_get(variants, 1),
+									 "name")),
+				       name);
+	else
+		g_string_append_printf(out, "No variant changes any figure of %s.\n", name);
 }

@@ -39,6 +39,11 @@ struct cli {
 int cmd_sweep(struct cli *c);
 int cmd_merge(struct cli *c);
 int cmd_report(struct cli *c);
+int cmd_compare(struct cli *c);
+/* A result file, or the result of the sweep in directory @in, read and
+ * checked; NULL with @err ("FILE:LINE:COL: ...") when it is not one. */
+#include <jansson.h>
+json_t *cli_report_load(const char *in, GError **err);
 /* The overrides, with --seed N as one more "seed=N" and --draw-costs N as
  * "draw_costs=N"; NULL-terminated. */
 GPtrArray *cli_collect_sets(struct cli *c);

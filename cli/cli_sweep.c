@@ -170,7 +170,7 @@ static json_t *report_read_json(const char *in, GHashTable *map, GError **err)
 }
 
 /* A result file, or the result of the sweep in a directory: checked. */
-static json_t *report_load(const char *in, GError **err)
+json_t *cli_report_load(const char *in, GError **err)
 {
 	json_t *doc = NULL;
 	GHashTable *map = jpos_map_new();
@@ -206,7 +206,7 @@ static json_t *report_load(const char *in, GError **err)
 /* What to report: the input, or one point of it (--point). */
 static json_t *report_input(struct cli *c, GError **err)
 {
-	json_t *doc = report_load(c->files[0], err);
+	json_t *doc = cli_report_load(c->files[0], err);
 	if (!doc || c->point < 0)
 		return doc;
 	json_t *points = json_object_get(doc, "points");

@@ -21,6 +21,7 @@ static const char *usage_text =
 	"  sweep     run a scenario over a grid of parameters into a directory\n"
 	"  merge     put the directories of a sharded sweep together\n"
 	"  report    render a result or a sweep: text, md, html, json, csv; plots\n"
+	"  compare   two results side by side, variant by variant, with significance\n"
 	"\n"
 	"Run 'memcgsim COMMAND --help' for a command's options.";
 
@@ -342,6 +343,11 @@ static const GOptionEntry merge_options[] = {
 	OPT_FILES("SHARD_DIR..."),
 	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The merged sweep's directory", "DIR"},
 	{NULL}};
+static const GOptionEntry compare_options[] = {
+	OPT_FILES("A.json B.json"),
+	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "text (default), md or html", "FMT"},
+	OPT_OUTPUT,
+	{NULL}};
 static const GOptionEntry report_options[] = {
 	OPT_FILES("DIR|RESULT.json"),
 	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "text (default), md, html, json or csv",
@@ -398,6 +404,12 @@ static const struct command commands[] = {
 	 .files = 1,
 	 .files_what = "DIR or RESULT.json",
 	 .fn = cmd_report},
+	{.name = "compare",
+	 .synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",
+	 .options = compare_options,
+	 .files = 2,
+	 .files_what = "result files A.json B.json",
+	 .fn = cmd_compare},
 };
 
 /* memcgsim with no command, or options only. */
@@ -422,6 +434,8 @@ static char *arguments_check(const struct command *cmd, const struct cli *c)
 		return g_strdup("no command given (try --help)");
 	if (cmd->files == 1 && (!c->files || !c->files[0] || c->files[1]))
 		return g_strdup_printf("expected exactly one %s", cmd->files_what);
+	if (cmd->files == 2 && (!c->files || !c->files[0] || !c->files[1] || c->files[2]))
+		return g_strdup_printf("expected two %s", cmd->files_what);
 	if (cmd->files < 0 && (!c->files || !c->files[0]))
 		return g_strdup_printf("expected one or more %s", cmd->files_what);
 	return NULL;

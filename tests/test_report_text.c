@@ -2,6 +2,7 @@
  * hand-built results, and sections with nothing in them left out. */
 #include "report.h"
 #include "test_util.h"
+#include "version.h"
 #include <jansson.h>
 #include <string.h>
 
@@ -46,10 +47,14 @@ static void test_verdict(void)
 	/* 50.5 against 50, spread over +-10: p far above 0.05 */
 	v = verdict(json_pack("[o, o]", variant("a", 40, 50, 60), variant("b", 40.5, 50.5, 60.5)));
 	g_assert_cmpstr(v, ==,
-			"a stays best on x_ns; the closest, b, is 1.00% worse (50.50 ns against "
-			"50.00 ns): not significant (Welch p 0.95).\n");
+			"b is 1.00% worse than a on x_ns (50.50 ns against 50.00 ns): not "
+			"significant (Welch p 0.95).\n");
 	g_free(v);
 	v = verdict(json_pack("[o, o]", variant("a", 1, 2, 3), variant("b", 1, 2, 3)));
+	g_assert_cmpstr(v, ==, "b gives the same figures as a.\n");
+	g_free(v);
+	v = verdict(json_pack("[o, o, o]", variant("a", 1, 2, 3), variant("b", 1, 2, 3),
+			      variant("c", 1, 2, 3)));
 	g_assert_cmpstr(v, ==, "No variant changes any figure of a.\n");
 	g_free(v);
 }
@@ -98,10 +103,83 @@ static void test_leaves_out_empty(void)
 	json_decref(v);
 }
 
+#define FIXTURE MCS_SOURCE_DIR "/tests/golden/lockbench.result.json"
+
+/* The fixture with its "global" variant left out and every
+ * acquisitions_per_us of "per-node" 1.1 times as large, in @dir. */
+static char *faster_copy(const char *dir)
+{
+	json_t *doc = json_load_file(FIXTURE, 0, NULL);
+	json_t *variants = json_object_get(doc, "variants");
+	json_array_remove(variants, 0);
+	size_t i;
+	json_t *r;
+	json_t *v = json_array_get(variants, 0);
+	json_array_foreach (json_object_get(v, "per_replica"), i, r) {
+		json_t *m = json_object_get(r, "metrics");
+		double x = json_number_value(json_object_get(m, "acquisitions_per_us"));
+		json_object_set_new(m, "acquisitions_per_us", json_real(x * 1.1));
+	}
+	char *path = g_build_filename(dir, "faster.json", NULL);
+	g_assert_cmpint(json_dump_file(doc, path, 0), ==, 0);
+	json_decref(doc);
+	return path;
+}
+
+static void test_compare(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-compare-XXXXXX", NULL);
+	char *faster = faster_copy(dir), *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"compare", FIXTURE, faster, NULL}, &out, &err), ==,
+			0);
+	g_assert_true(g_str_has_prefix(out, "memcgsim " MEMCGSIM_VERSION ": compare "
+					    "lockbench.result (scenario \"lockbench-lock-scope\", "
+					    "seed 1) with faster (scenario \"lockbench-lock-scope\", "
+					    "seed 1)\n\n== variant per-node: lockbench.result against "
+					    "faster ==\n"));
+	g_assert_nonnull(strstr(out, "\n== variants in one file only ==\nonly in "
+				     "lockbench.result: global\n"));
+	g_assert_true(g_str_has_suffix(out, "\n== verdict ==\nper-node: faster beats "
+					    "lockbench.result by 10.00% on acquisitions_per_us "
+					    "(13.52 /us against 12.29 /us): significant.\n"));
+	g_free(out);
+	g_free(err);
+	/* the same file twice */
+	g_assert_cmpint(mcs_cli((const char *[]){"compare", FIXTURE, FIXTURE, NULL}, &out, &err), ==,
+			0);
+	g_assert_true(g_str_has_suffix(out, "global: " FIXTURE " (2) gives the same figures as "
+					    FIXTURE " (1).\nper-node: " FIXTURE " (2) gives the same "
+					    "figures as " FIXTURE " (1).\n"));
+	g_free(out);
+	g_free(err);
+	struct {
+		const char *args[6];
+		const char *err;
+	} bad[] = {
+		{{"compare", FIXTURE, NULL}, "memcgsim: expected two result files A.json B.json\n"},
+		{{"compare", FIXTURE, FIXTURE, "--format", "json", NULL},
+		 "memcgsim: --format: expected text, md or html, got \"json\"\n"},
+		{{"compare", FIXTURE, MCS_SOURCE_DIR "/tests/golden/lockbench.txt", NULL},
+		 MCS_SOURCE_DIR "/tests/golden/lockbench.txt:1:8: (root): '[' or '{' expected near "
+				"'memcgsim'\n"},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_assert_cmpint(mcs_cli(bad[i].args, &out, &err), ==, 2);
+		g_assert_cmpstr(err, ==, bad[i].err);
+		g_assert_cmpstr(out, ==, "");
+		g_free(out);
+		g_free(err);
+	}
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(faster);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/report/verdict", test_verdict);
 	g_test_add_func("/report/leaves-out-empty", test_leaves_out_empty);
+	g_test_add_func("/compare/two-results", test_compare);
 	return g_test_run();
 }

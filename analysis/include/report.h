@@ -75,6 +75,10 @@ void report_changes(json_t *variants, GString *out);
 /* report_verdict.c: one line: which variant wins on the main figure, by how
  * much, and whether that is significant */
 void report_verdict(json_t *variants, GString *out);
+/* report_results.c: `memcgsim compare`: results @a and @b (labelled @la and
+ * @lb), variant by variant with @a as the baseline; the sections end with
+ * one verdict line a variant both have. */
+GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb);
 /* report_formats.c: the sections as text (@plots unused) */
 void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out);
 void report_csv(json_t *doc, GString *out);

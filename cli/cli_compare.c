@@ -1,0 +1,94 @@
+/* memcgsim compare A.json B.json: two results, variant by variant. */
+#include "cli.h"
+#include "mcs_error.h"
+#include "output.h"
+#include "report.h"
+#include <stdio.h>
+#include <string.h>
+
+/* A file's label: its name without ".json"; the paths as given when the
+ * names are the same, and "(1)", "(2)" after them when those are too. */
+static void labels(const char *pa, const char *pb, char **la, char **lb)
+{
+	char *ba = g_path_get_basename(pa), *bb = g_path_get_basename(pb);
+	if (g_str_has_suffix(ba, ".json"))
+		ba[strlen(ba) - 5] = '\0';
+	if (g_str_has_suffix(bb, ".json"))
+		bb[strlen(bb) - 5] = '\0';
+	if (!g_str_equal(ba, bb)) {
+		*la = ba;
+		*lb = bb;
+		return;
+	}
+	g_free(ba);
+	g_free(bb);
+	bool same = g_str_equal(pa, pb);
+	*la = g_strdup_printf("%s%s", pa, same ? " (1)" : "");
+	*lb = g_strdup_printf("%s%s", pb, same ? " (2)" : "");
+}
+
+/* A result file (not a sweep), read and checked. */
+static json_t *load_result(const char *path, GError **err)
+{
+	json_t *doc = cli_report_load(path, err);
+	if (doc && json_object_get(doc, "points")) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: a sweep; compare takes two results (memcgsim report DIR --point N "
+			    "--format json gives one of its points)",
+			    path);
+		g_clear_pointer(&doc, json_decref);
+	}
+	return doc;
+}
+
+static bool common_variant(json_t *a, json_t *b)
+{
+	size_t i, j;
+	json_t *va, *vb;
+	json_array_foreach (json_object_get(a, "variants"), i, va)
+		json_array_foreach (json_object_get(b, "variants"), j, vb)
+			if (json_equal(json_object_get(va, "name"), json_object_get(vb, "name")))
+				return true;
+	return false;
+}
+
+static bool format_ok(const struct cli *c, const struct report_format **f)
+{
+	*f = report_format_find(c->format);
+	if (*f && (*f)->sections)
+		return true;
+	fprintf(stderr, "memcgsim: --format: expected text, md or html, got \"%s\"\n", c->format);
+	return false;
+}
+
+int cmd_compare(struct cli *c)
+{
+	const struct report_format *f;
+	if (!format_ok(c, &f))
+		return EXIT_USAGE;
+	GError *err = NULL;
+	if (!output_check(c->output, "-o", &err))
+		return cli_error(err, "memcgsim: ");
+	json_t *a = load_result(c->files[0], &err), *b = a ? load_result(c->files[1], &err) : NULL;
+	if (a && b && !common_variant(a, b))
+		g_set_error(&err, MCS_ERROR, MCS_ERROR_INPUT, "%s and %s have no variant in common",
+			    c->files[0], c->files[1]);
+	if (err) {
+		json_decref(a);
+		json_decref(b);
+		return cli_error(err, "");
+	}
+	char *la, *lb;
+	labels(c->files[0], c->files[1], &la, &lb);
+	GPtrArray *sections = report_compare_results(a, la, b, lb);
+	GString *out = g_string_new(NULL);
+	f->sections(sections, NULL, out);
+	bool ok = cli_output(c, out, "the comparison", &err);
+	g_ptr_array_free(sections, TRUE);
+	g_string_free(out, TRUE);
+	g_free(la);
+	g_free(lb);
+	json_decref(a);
+	json_decref(b);
+	return ok ? 0 : cli_error(err, "memcgsim: ");
+}
