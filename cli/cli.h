@@ -33,6 +33,7 @@ struct cli {
 	int timeout; /* --timeout SECONDS; 0: none */
 	gboolean force; /* --force: past the work estimate's limit */
 	gboolean quiet; /* --quiet: no progress on stderr */
+	gboolean names; /* list --names */
 	gboolean version; /* no command: --version */
 };
 
@@ -40,6 +41,11 @@ int cmd_sweep(struct cli *c);
 int cmd_merge(struct cli *c);
 int cmd_report(struct cli *c);
 int cmd_compare(struct cli *c);
+int cmd_list(struct cli *c);
+/* A scenario argument: a path that exists (or has a '/', or ends in .json)
+ * as it is; else the bundled scenario whose file name without ".json", or
+ * whose "name", it is (cli_bundled.c); else NULL. g_free it. */
+char *cli_scenario_path(const char *arg);
 /* A result file, or the result of the sweep in directory @in, read and
  * checked; NULL with @err ("FILE:LINE:COL: ...") when it is not one. */
 #include <jansson.h>

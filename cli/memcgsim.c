@@ -22,6 +22,7 @@ static const char *usage_text =
 	"  merge     put the directories of a sharded sweep together\n"
 	"  report    render a result or a sweep: text, md, html, json, csv; plots\n"
 	"  compare   two results side by side, variant by variant, with significance\n"
+	"  list      the bundled scenarios (run one by name), or a scenario's variants\n"
 	"\n"
 	"Run 'memcgsim COMMAND --help' for a command's options.";
 
@@ -295,7 +296,7 @@ static gboolean parse_variant(const char *name, const char *value, gpointer data
 	 "N"}
 #define OPT_QUIET                                                                                  \
 	{"quiet", 'q', 0, G_OPTION_ARG_NONE, &cli.quiet,                                           \
-	 "No progress on standard error (it is shown only on a terminal anyway)", NULL}
+	 "No progress on standard error", NULL}
 #define OPT_OUTPUT                                                                                 \
 	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli.output,                                     \
 	 "Write the output to FILE (atomically)", "FILE"}
@@ -343,6 +344,10 @@ static const GOptionEntry merge_options[] = {
 	OPT_FILES("SHARD_DIR..."),
 	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The merged sweep's directory", "DIR"},
 	{NULL}};
+static const GOptionEntry list_options[] = {
+	OPT_FILES("[SCENARIO]"),
+	{"names", 0, 0, G_OPTION_ARG_NONE, &cli.names, "Print the names alone, one a line", NULL},
+	{NULL}};
 static const GOptionEntry compare_options[] = {
 	OPT_FILES("A.json B.json"),
 	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "text (default), md or html", "FMT"},
@@ -366,6 +371,7 @@ struct command {
 	const GOptionEntry *options;
 	int files;		/* FILE arguments: 0, 1, or -1 for one or more */
 	const char *files_what; /* what they are, in the error when they are not */
+	bool scenario; /* its FILE may name a bundled scenario */
 	int (*fn)(struct cli *c);
 };
 
@@ -375,12 +381,14 @@ static const struct command commands[] = {
 	 .options = run_options,
 	 .files = 1,
 	 .files_what = "scenario FILE",
+	 .scenario = true,
 	 .fn = cmd_run},
 	{.name = "validate",
 	 .synopsis = "FILE - check a scenario without running it",
 	 .options = validate_options,
 	 .files = 1,
 	 .files_what = "scenario FILE",
+	 .scenario = true,
 	 .fn = cmd_validate},
 	{.name = "schema",
 	 .synopsis = "- print the scenario JSON Schema",
@@ -391,6 +399,7 @@ static const struct command commands[] = {
 	 .options = sweep_options,
 	 .files = 1,
 	 .files_what = "SCENARIO",
+	 .scenario = true,
 	 .fn = cmd_sweep},
 	{.name = "merge",
 	 .synopsis = "SHARD_DIR... - merge the directories of a sharded sweep",
@@ -404,6 +413,10 @@ static const struct command commands[] = {
 	 .files = 1,
 	 .files_what = "DIR or RESULT.json",
 	 .fn = cmd_report},
+	{.name = "list",
+	 .synopsis = "[SCENARIO] - list the bundled scenarios, or a scenario's variants",
+	 .options = list_options,
+	 .fn = cmd_list},
 	{.name = "compare",
 	 .synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",
 	 .options = compare_options,
@@ -432,6 +445,9 @@ static char *arguments_check(const struct command *cmd, const struct cli *c)
 {
 	if (!cmd->name && !c->version)
 		return g_strdup("no command given (try --help)");
+	if (cmd->files == 0 && cmd->name && g_str_equal(cmd->name, "list") && c->files &&
+	    c->files[0] && c->files[1])
+		return g_strdup("expected at most one scenario");
 	if (cmd->files == 1 && (!c->files || !c->files[0] || c->files[1]))
 		return g_strdup_printf("expected exactly one %s", cmd->files_what);
 	if (cmd->files == 2 && (!c->files || !c->files[0] || !c->files[1] || c->files[2]))
@@ -499,8 +515,20 @@ int main(int argc, char **argv_in)
 	cli.draw_costs = CLI_DRAW_COSTS_UNSET;
 	if (!cmd)
 		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", name, usage_text);
-	else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv))
-		rc = cmd->fn(&cli);
+	else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv)) {
+		char *path = cmd->scenario ? cli_scenario_path(cli.files[0]) : NULL;
+		if (cmd->scenario && !path)
+			fprintf(stderr,
+				"memcgsim: no scenario file \"%s\", and no bundled scenario of that "
+				"name (memcgsim list shows them)\n",
+				cli.files[0]);
+		if (path) { /* a bundled scenario's name becomes its path */
+			g_free(cli.files[0]);
+			cli.files[0] = path;
+		}
+		if (path || !cmd->scenario)
+			rc = cmd->fn(&cli);
+	}
 	cli_free(&cli);
 	g_strfreev(argv);
 	int sig = output_interrupted();

@@ -397,6 +397,27 @@ static void test_work_estimate(void)
 	g_free(out);
 }
 
+/* A scenario named rather than given by path: the bundled one (here the
+ * source tree's), or a clear error. */
+static void test_bundled_names(void)
+{
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"validate", "lockbench_scope", NULL}, &out, &err), ==, 0);
+	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/lockbench_scope.json: ok, 2 variants\n");
+	g_free(out);
+	g_free(err);
+	/* by its "name" too */
+	g_assert_cmpint(run((const char *[]){"validate", "list_lru-swap", NULL}, &out, &err), ==, 0);
+	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 2 variants\n");
+	g_free(out);
+	g_free(err);
+	expect_err((const char *[]){"run", "nosuch", NULL}, 2,
+		   "memcgsim: no scenario file \"nosuch\", and no bundled scenario of that name "
+		   "(memcgsim list shows them)\n");
+	expect_err((const char *[]){"list", "a", "b", NULL}, 2,
+		   "memcgsim: expected at most one scenario\n");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -410,5 +431,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/trace-cap", test_trace_cap);
 	g_test_add_func("/cli/timeout", test_timeout);
 	g_test_add_func("/cli/work-estimate", test_work_estimate);
+	g_test_add_func("/cli/bundled-names", test_bundled_names);
 	return g_test_run();
 }
