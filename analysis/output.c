@@ -199,3 +199,13 @@ void output_temps_remove(void)
 	}
 	g_hash_table_remove_all(temps);
 }
+
+void output_shell_arg(GString *cmd, const char *arg)
+{
+	bool plain = *arg != '\0';
+	for (const char *p = arg; *p && plain; p++)
+		plain = g_ascii_isalnum(*p) || strchr("_./=:,+-@%", *p);
+	char *q = plain ? NULL : g_shell_quote(arg);
+	g_string_append_printf(cmd, " %s", plain ? arg : q);
+	g_free(q);
+}

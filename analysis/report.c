@@ -4,6 +4,7 @@
 #include "version.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 double report_unit(double ns, const char **unit)
 {
@@ -25,6 +26,40 @@ void report_time(GString *out, double ns, int width)
 	char num[64];
 	g_snprintf(num, sizeof(num), "%.2f %s", ns / div, unit);
 	g_string_append_printf(out, "%*s", width, num);
+}
+
+void report_wrapped(GString *out, const char *text, int width, int indent)
+{
+	char **words = g_strsplit(text ? text : "", " ", -1);
+	int col = 0;
+	for (char **w = words; *w; w++) {
+		int len = (int)strlen(*w);
+		if (!len)
+			continue;
+		if (col && col + 1 + len > width) {
+			g_string_append_c(out, '\n');
+			col = 0;
+		}
+		if (col)
+			g_string_append_c(out, ' ');
+		else
+			g_string_append_printf(out, "%*s", indent, "");
+		g_string_append(out, *w);
+		col += (col ? 1 : indent) + len;
+	}
+	if (col)
+		g_string_append_c(out, '\n');
+	g_strfreev(words);
+}
+
+void report_about(json_t *doc, GString *out)
+{
+	const char *about = json_string_value(json_object_get(doc, "description"));
+	const char *command = json_string_value(json_object_get(doc, "command"));
+	if (about && *about)
+		report_wrapped(out, about, 78, 0);
+	if (command)
+		g_string_append_printf(out, "Command: %s\n", command);
 }
 
 void report_dashes(GString *out, int n)
@@ -186,7 +221,7 @@ GPtrArray *report_sections(json_t *result, const char *sort)
 	char *head = g_strdup_printf("memcgsim %s: scenario \"%s\", seed %lld", MEMCGSIM_VERSION,
 				     json_string_value(json_object_get(result, "scenario")),
 				     (long long)json_integer_value(json_object_get(result, "seed")));
-	report_section_add(sections, head);
+	report_about(result, report_section_add(sections, head)->body);
 	g_free(head);
 	size_t i;
 	json_t *v;

@@ -52,6 +52,7 @@ static void html_escaped(GString *out, const char *s)
 	g_free(e);
 }
 
+/* A plot, full width: one size for every plot, readable as it is. */
 static void html_plot(GString *out, const struct plot *p)
 {
 	char *svg = NULL;
@@ -68,33 +69,70 @@ static void html_plot(GString *out, const struct plot *p)
 	g_free(svg);
 }
 
+/* The table of contents: the plots, then every section shown (by its
+ * anchor, "s" and its index). */
+static void html_toc(GPtrArray *sections, GPtrArray *plots, GString *out)
+{
+	g_string_append(out, "<nav id=\"contents\"><h2>Contents</h2><ol>\n");
+	if (plots && plots->len)
+		g_string_append(out, "<li><a href=\"#plots\">Plots</a></li>\n");
+	for (guint i = 1; i < sections->len; i++) {
+		const struct report_section *s = sections->pdata[i];
+		if (!s->title || section_empty(sections, i))
+			continue;
+		g_string_append_printf(out, "<li><a href=\"#s%u\">", i);
+		html_escaped(out, s->title);
+		g_string_append(out, "</a></li>\n");
+	}
+	g_string_append(out, "</ol></nav>\n");
+}
+
+/* On load, each image's rendered size goes into data-width and
+ * data-height: what a headless browser's DOM dump shows of the layout. */
+static const char html_script[] =
+	"<script>addEventListener('load',function(){"
+	"for(var i=0;i<document.images.length;i++){var m=document.images[i],"
+	"r=m.getBoundingClientRect();m.dataset.width=Math.round(r.width);"
+	"m.dataset.height=Math.round(r.height);}document.body.dataset.loaded='yes';});"
+	"</script>\n";
+
+static const char html_style[] =
+	"<style>body{font-family:sans-serif;margin:2em;max-width:110em}"
+	"pre{font-size:12px;background:#f6f6f6;padding:.5em;overflow-x:auto}"
+	"nav ol{columns:2;font-size:small}"
+	"figure{margin:1em 0}img{width:100%;max-width:80em;height:auto;border:1px solid #ddd}"
+	"figcaption{font-size:small}</style>\n";
+
 static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *out)
 {
 	const struct report_section *head = sections->pdata[0];
 	g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 			     "<title>");
 	html_escaped(out, head->title);
-	g_string_append(out,
-			"</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:110em}"
-			"pre{font-size:12px;background:#f6f6f6;padding:.5em;overflow-x:auto}"
-			"figure{display:inline-block;margin:.5em}img{max-width:48em}"
-			"figcaption{font-size:small;text-align:center}</style></head><body>\n");
-	for (guint i = 0; i < sections->len; i++) {
+	g_string_append_printf(out, "</title>\n%s%s</head><body>\n<h1>", html_style, html_script);
+	html_escaped(out, head->title);
+	g_string_append(out, "</h1>\n<pre class=\"about\">");
+	html_escaped(out, head->body->str);
+	g_string_append(out, "</pre>\n");
+	html_toc(sections, plots, out);
+	if (plots && plots->len) {
+		g_string_append(out, "<h2 id=\"plots\">Plots</h2>\n");
+		for (guint k = 0; k < plots->len; k++)
+			html_plot(out, plots->pdata[k]);
+	}
+	for (guint i = 1; i < sections->len; i++) {
 		const struct report_section *s = sections->pdata[i];
+		if (section_empty(sections, i))
+			continue;
 		if (s->title) {
-			g_string_append(out, i == 0 ? "<h1>" : "<h2>");
+			g_string_append_printf(out, "<h2 id=\"s%u\">", i);
 			html_escaped(out, s->title);
-			g_string_append(out, i == 0 ? "</h1>\n" : "</h2>\n");
+			g_string_append(out, "</h2>\n");
 		}
 		if (s->body->len) {
 			g_string_append(out, "<pre>");
 			html_escaped(out, s->body->str);
 			g_string_append(out, "</pre>\n");
-		}
-		if (i == 0 && plots && plots->len) {
-			g_string_append(out, "<h2>Plots</h2>\n");
-			for (guint k = 0; k < plots->len; k++)
-				html_plot(out, plots->pdata[k]);
 		}
 	}
 	g_string_append(out, "</body></html>\n");

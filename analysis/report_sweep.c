@@ -198,7 +198,9 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 				     MEMCGSIM_VERSION,
 				     json_string_value(json_object_get(sweep, "scenario")),
 				     (long long)json_integer_value(json_object_get(sweep, "seed")));
-	header(sweep, report_section_add(sections, head)->body);
+	GString *about = report_section_add(sections, head)->body;
+	report_about(sweep, about);
+	header(sweep, about);
 	g_free(head);
 	json_t *points = json_object_get(sweep, "points");
 	json_t *base = json_array_get(result_point_variants(json_array_get(points, 0)), 0);

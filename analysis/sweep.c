@@ -169,6 +169,37 @@ static json_t *manifest_params(const struct sweep_plan *pl)
 	return a;
 }
 
+/* The command that runs the sweep of manifest @m (into any directory). */
+static json_t *sweep_command(json_t *m)
+{
+	GString *cmd = g_string_new("memcgsim sweep");
+	output_shell_arg(cmd, json_string_value(json_object_get(m, "scenario_file")));
+	size_t i;
+	json_t *x;
+	json_array_foreach (json_object_get(m, "sets"), i, x) {
+		g_string_append(cmd, " --set");
+		output_shell_arg(cmd, json_string_value(x));
+	}
+	if (json_integer_value(json_object_get(m, "replicas")))
+		g_string_append_printf(cmd, " --replicas %lld",
+				       (long long)json_integer_value(json_object_get(m, "replicas")));
+	json_array_foreach (json_object_get(m, "params"), i, x) {
+		GString *p = g_string_new(NULL);
+		size_t k;
+		json_t *path;
+		json_array_foreach (json_object_get(x, "paths"), k, path)
+			g_string_append_printf(p, "%s%s", k ? "," : "", json_string_value(path));
+		g_string_append_printf(p, "=%s", json_string_value(json_object_get(x, "spec")));
+		g_string_append(cmd, " --param");
+		output_shell_arg(cmd, p->str);
+		g_string_free(p, TRUE);
+	}
+	g_string_append(cmd, " --out DIR");
+	json_t *j = json_string(cmd->str);
+	g_string_free(cmd, TRUE);
+	return j;
+}
+
 /* What identifies the sweep: a directory holds runs of one manifest only. */
 static json_t *manifest_new(const struct sweep_plan *pl, const char *text, size_t len)
 {
@@ -515,10 +546,11 @@ static json_t *result_build(const char *dir, json_t *m, size_t *missing, bool *v
 	replicas_free(&rs);
 	if (!points)
 		return NULL;
-	return json_pack("{s:s, s:O, s:O, s:O, s:O, s:o}", "format", "memcgsim-sweep-1", "scenario",
-			 json_object_get(m, "scenario"), "description",
-			 json_object_get(m, "description"), "seed", json_object_get(m, "seed"),
-			 "params", json_object_get(m, "params"), "points", points);
+	return json_pack("{s:s, s:O, s:O, s:o, s:O, s:O, s:o}", "format", "memcgsim-sweep-1",
+			 "scenario", json_object_get(m, "scenario"), "description",
+			 json_object_get(m, "description"), "command", sweep_command(m), "seed",
+			 json_object_get(m, "seed"), "params", json_object_get(m, "params"), "points",
+			 points);
 }
 
 /* Count the runs in @dir into @out, and write DIR/result.json when every

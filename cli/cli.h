@@ -34,6 +34,7 @@ struct cli {
 	gboolean force; /* --force: past the work estimate's limit */
 	gboolean quiet; /* --quiet: no progress on stderr */
 	gboolean names; /* list --names */
+	char *scenario_arg; /* the scenario as named, when files[0] is its path */
 	gboolean version; /* no command: --version */
 };
 

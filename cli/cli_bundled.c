@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "mcs_error.h"
 #include "mcs_file.h"
+#include "report.h"
 #include "scenario.h"
 #include <glib/gstdio.h>
 #include <jansson.h>
@@ -103,26 +104,6 @@ char *cli_scenario_path(const char *arg)
 	return found;
 }
 
-/* @text wrapped at 78 columns, each line indented by two spaces. */
-static void put_wrapped(GString *out, const char *text)
-{
-	char **words = g_strsplit(text ? text : "", " ", -1);
-	size_t col = 0;
-	for (char **w = words; *w; w++) {
-		if (!**w)
-			continue;
-		if (col && col + 1 + strlen(*w) > 78) {
-			g_string_append_c(out, '\n');
-			col = 0;
-		}
-		g_string_append(out, col ? " " : "  ");
-		g_string_append(out, *w);
-		col += (col ? 1 : 2) + strlen(*w);
-	}
-	g_string_append_c(out, '\n');
-	g_strfreev(words);
-}
-
 /* memcgsim list: the bundled scenarios, or (list SCENARIO) its variants;
  * --names: the names alone, one a line (for completion). */
 static void list_bundled(bool names_only, GString *out)
@@ -141,7 +122,7 @@ static void list_bundled(bool names_only, GString *out)
 			g_string_append_printf(out, "%s\n", n);
 		else {
 			g_string_append_printf(out, "\n%s  (%s)\n", n, (char *)files->pdata[i]);
-			put_wrapped(out, json_string_value(json_object_get(h, "description")));
+			report_wrapped(out, json_string_value(json_object_get(h, "description")), 78, 2);
 		}
 		json_decref(h);
 		g_free(path);

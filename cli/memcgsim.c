@@ -160,6 +160,30 @@ static void print_failures(json_t *result)
 		}
 }
 
+/* The command that gives @c's result: the scenario as it was named, and
+ * the options that change the result (not -j, -o, --format, --quiet,
+ * --timeout or --trace). */
+static char *run_command(const struct cli *c)
+{
+	GString *cmd = g_string_new("memcgsim run");
+	output_shell_arg(cmd, c->scenario_arg ? c->scenario_arg : c->files[0]);
+	for (char **s = c->sets; s && *s; s++) {
+		g_string_append(cmd, " --set");
+		output_shell_arg(cmd, *s);
+	}
+	const char *flags[] = {"--seed", c->seed, "--variant", c->variant};
+	for (size_t i = 0; i < G_N_ELEMENTS(flags); i += 2)
+		if (flags[i + 1]) {
+			g_string_append_printf(cmd, " %s", flags[i]);
+			output_shell_arg(cmd, flags[i + 1]);
+		}
+	if (c->draw_costs != CLI_DRAW_COSTS_UNSET)
+		g_string_append_printf(cmd, " --draw-costs %d", c->draw_costs);
+	if (c->force)
+		g_string_append(cmd, " --force");
+	return g_string_free(cmd, FALSE);
+}
+
 static int cmd_run(struct cli *c)
 {
 	if (c->jobs < 1 || c->jobs > 1024) {
@@ -192,6 +216,9 @@ static int cmd_run(struct cli *c)
 	scenario_free(sc);
 	if (!result)
 		return cli_error(err, "memcgsim: ");
+	char *command = run_command(c);
+	json_object_set_new(result, "command", json_string(command));
+	g_free(command);
 	GString *out = g_string_new(NULL);
 	run_output(c, result, out);
 	if (violation)
@@ -501,6 +528,7 @@ static void cli_free(struct cli *c)
 	g_free(c->shard);
 	g_free(c->sort);
 	g_free(c->plots);
+	g_free(c->scenario_arg);
 }
 
 int main(int argc, char **argv_in)
@@ -523,7 +551,7 @@ int main(int argc, char **argv_in)
 				"name (memcgsim list shows them)\n",
 				cli.files[0]);
 		if (path) { /* a bundled scenario's name becomes its path */
-			g_free(cli.files[0]);
+			cli.scenario_arg = cli.files[0];
 			cli.files[0] = path;
 		}
 		if (path || !cmd->scenario)

@@ -30,8 +30,7 @@ first=$(head -1 "$tmp/list.txt")
 [ "$("$mcs" list --names list_lru-swap)" = $'per-node\nper-cgroup' ] || fail "list SCENARIO"
 # run NAME is the installed file, and gives the bytes the build's program gives
 "$mcs" run lockbench_scope --set replicas=1 --format json -o "$tmp/installed.json"
-"$build/memcgsim" run "$src/scenarios/lockbench_scope.json" --set replicas=1 --format json \
-	-o "$tmp/built.json"
+"$build/memcgsim" run lockbench_scope --set replicas=1 --format json -o "$tmp/built.json"
 cmp -s "$tmp/installed.json" "$tmp/built.json" || fail "run NAME differs from the build's run"
 
 # The man page: no groff warning, and every option of every command in it.

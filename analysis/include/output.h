@@ -45,3 +45,6 @@ void output_temp_add(const char *path, bool is_dir);
 void output_temp_done(const char *path);
 /* Remove every registered temporary (after an interruption). */
 void output_temps_remove(void);
+/* " ARG" after a command: ARG as it is when the shell would take it so,
+ * else in single quotes. */
+void output_shell_arg(GString *cmd, const char *arg);

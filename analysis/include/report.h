@@ -72,6 +72,11 @@ void report_duration(json_t *variants, GString *out);
  * each metric with its intervals across seeds and cost draws and what they
  * make of it, under a legend (nothing without draws) */
 void report_changes(json_t *variants, GString *out);
+/* @text wrapped at @width columns, each line indented by @indent. */
+void report_wrapped(GString *out, const char *text, int width, int indent);
+/* What a report says first: the document's description, wrapped, and the
+ * command that produced it ("command"), when it has them. */
+void report_about(json_t *doc, GString *out);
 /* report_verdict.c: one line: which variant wins on the main figure, by how
  * much, and whether that is significant */
 void report_verdict(json_t *variants, GString *out);
