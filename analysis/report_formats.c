@@ -100,7 +100,7 @@ static const char html_style[] =
 	"<style>body{font-family:sans-serif;margin:2em;max-width:110em}"
 	"pre{font-size:12px;background:#f6f6f6;padding:.5em;overflow-x:auto}"
 	"nav ol{columns:2;font-size:small}"
-	"figure{margin:1em 0}img{width:100%;max-width:80em;height:auto;border:1px solid #ddd}"
+	"figure{margin:1em 0}img{width:100%;max-width:56em;height:auto;border:1px solid #ddd}"
 	"figcaption{font-size:small}</style>\n";
 
 static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *out)

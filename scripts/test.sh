@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Set up, build, and run the whole test suite through ctest.
+# Set up, build, install what the tests need (Chromium, Slurm, GNU parallel:
+# scripts/setup-test.sh), and run the whole test suite through ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+./scripts/setup-test.sh
 cd build
 ctest --output-on-failure -j "$(nproc)"
