@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Run a memcgsim sweep's shards with GNU parallel (on this machine, or on the
+# machines of --sshlogin/--slf that parallel is given), then merge them into
+# the sweep's directory. The merged result.json is byte-identical to the one
+# an unsharded sweep writes.
+#
+# Usage: scripts/parallel-sweep.sh [-n SHARDS] [-c CPUS] [--parallel ARG]...
+#            SCENARIO --out DIR [memcgsim sweep options...]
+#   -n SHARDS       shards (default: the CPUs online)
+#   -c CPUS         simulations each shard runs at once (default 1)
+#   --parallel ARG  pass ARG to parallel (-j 4, --sshloginfile FILE, ...)
+# The shards go to DIR.shards/K. memcgsim is $MEMCGSIM, else the memcgsim on
+# PATH.
+set -euo pipefail
+shards=$(nproc) cpus=1 parallel_args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) shards=$2; shift 2 ;;
+	-c) cpus=$2; shift 2 ;;
+	--parallel) parallel_args+=("$2"); shift 2 ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) break ;;
+	esac
+done
+case $shards$cpus in *[!0-9]*) echo "parallel-sweep: -n and -c take a number" >&2; exit 2 ;; esac
+[ "$shards" -ge 1 ] && [ "$cpus" -ge 1 ] || { echo "parallel-sweep: -n and -c must be at least 1" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "parallel-sweep: expected SCENARIO --out DIR [sweep options]" >&2; exit 2; }
+out="" args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=${2:-}; shift 2 || shift ;;
+	--out=*) out=${1#--out=}; shift ;;
+	--shard | --shard=*) echo "parallel-sweep: the shards are this script's to choose" >&2; exit 2 ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+[ -n "$out" ] || { echo "parallel-sweep: --out DIR is required" >&2; exit 2; }
+mcs=${MEMCGSIM:-$(command -v memcgsim || true)}
+[ -n "$mcs" ] || { echo "parallel-sweep: no memcgsim on PATH (set MEMCGSIM)" >&2; exit 2; }
+mkdir -p "$out.shards"
+# parallel runs "memcgsim sweep ARGS --out DIR.shards/K --shard K/N" for K = 1..N
+seq 1 "$shards" | parallel --will-cite --halt now,fail=1 "${parallel_args[@]}" \
+	"$(printf '%q ' "$mcs" sweep "${args[@]}")" --out "$(printf '%q' "$out.shards")/{}" \
+	--shard "{}/$shards" -j "$cpus" --quiet
+shard_dirs=()
+for ((k = 1; k <= shards; k++)); do
+	shard_dirs+=("$out.shards/$k")
+done
+"$mcs" merge "${shard_dirs[@]}" --out "$out"

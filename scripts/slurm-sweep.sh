@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Run a memcgsim sweep on a Slurm cluster: an sbatch job array, one shard of
+# the sweep per array task (memcgsim sweep --shard K/N), and a merge job that
+# starts when every shard has succeeded (--dependency=afterok) and puts them
+# together into the sweep's directory. The merged result.json is
+# byte-identical to the one an unsharded sweep writes.
+#
+# Usage: scripts/slurm-sweep.sh [-n SHARDS] [-c CPUS] [--wait] [--sbatch ARG]...
+#            SCENARIO --out DIR [memcgsim sweep options...]
+#   -n SHARDS     array tasks, one shard each (default 4)
+#   -c CPUS       CPUs per task, and the simulations each runs at once (default 1)
+#   --wait        return when the merge job has finished, with its status
+#   --sbatch ARG  pass ARG to both sbatch calls (--partition=..., --time=...)
+# The shards go to DIR.shards/K (kept: an interrupted shard resumes there on a
+# rerun), the jobs' output to DIR.shards/slurm-*.out. memcgsim is $MEMCGSIM,
+# else the memcgsim on PATH, as the compute nodes see it.
+set -euo pipefail
+shards=4 cpus=1 wait="" sbatch_args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) shards=$2; shift 2 ;;
+	-c) cpus=$2; shift 2 ;;
+	--wait) wait=--wait; shift ;;
+	--sbatch) sbatch_args+=("$2"); shift 2 ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) break ;;
+	esac
+done
+case $shards$cpus in *[!0-9]*) echo "slurm-sweep: -n and -c take a number" >&2; exit 2 ;; esac
+[ "$shards" -ge 1 ] && [ "$cpus" -ge 1 ] || { echo "slurm-sweep: -n and -c must be at least 1" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "slurm-sweep: expected SCENARIO --out DIR [sweep options]" >&2; exit 2; }
+out="" args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+	case ${args[i]} in
+	--out) out=${args[i + 1]:-} ;;
+	--out=*) out=${args[i]#--out=} ;;
+	--shard | --shard=*) echo "slurm-sweep: the shards are this script's to choose" >&2; exit 2 ;;
+	esac
+done
+[ -n "$out" ] || { echo "slurm-sweep: --out DIR is required" >&2; exit 2; }
+mcs=${MEMCGSIM:-$(command -v memcgsim || true)}
+[ -n "$mcs" ] || { echo "slurm-sweep: no memcgsim on PATH (set MEMCGSIM)" >&2; exit 2; }
+mkdir -p "$out.shards"
+
+# The sweep's options with --out DIR replaced by the task's shard directory.
+shard_cmd=$(printf '%q ' "$mcs" sweep)
+for ((i = 0; i < ${#args[@]}; i++)); do
+	case ${args[i]} in
+	--out) shard_cmd+="--out $(printf '%q' "$out.shards")/\$SLURM_ARRAY_TASK_ID "; i=$((i + 1)) ;;
+	--out=*) shard_cmd+="--out $(printf '%q' "$out.shards")/\$SLURM_ARRAY_TASK_ID " ;;
+	*) shard_cmd+="$(printf '%q' "${args[i]}") " ;;
+	esac
+done
+shard_cmd+="--shard \$SLURM_ARRAY_TASK_ID/$shards -j $cpus --quiet"
+
+array=$(sbatch --parsable --array=1-"$shards" --cpus-per-task="$cpus" --job-name=memcgsim-sweep \
+	--output="$out.shards/slurm-%A_%a.out" "${sbatch_args[@]}" --wrap "$shard_cmd")
+array=${array%%;*}
+merge_cmd=$(printf '%q ' "$mcs" merge)
+for ((k = 1; k <= shards; k++)); do
+	merge_cmd+="$(printf '%q' "$out.shards/$k") "
+done
+merge_cmd+="--out $(printf '%q' "$out")"
+echo "slurm-sweep: array job $array ($shards shards)"
+set +e
+merge=$(sbatch --parsable $wait --dependency=afterok:"$array" --kill-on-invalid-dep=yes \
+	--job-name=memcgsim-merge --output="$out.shards/slurm-merge-%j.out" "${sbatch_args[@]}" \
+	--wrap "$merge_cmd")
+status=$?
+set -e
+echo "slurm-sweep: merge job ${merge%%;*} -> $out/result.json"
+exit $status
