@@ -12,7 +12,7 @@
 #include "workload.h"
 #include <string.h>
 
-#define MAX_CGROUPS 4096
+#define MAX_CGROUPS 65535
 
 #define AT(member) SPEC_AT(struct mm_cgroup_params, member)
 static const struct spec_field cgroup_fields[] = {
@@ -25,7 +25,7 @@ static const struct spec_field cgroup_fields[] = {
 	 true, NULL, AT(name)},
 	{"count",
 	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "instances, %d = 0..count-1", .min = 1, .max = 4096},
+		 .kind = SPEC_INTEGER, .doc = "instances, %d = 0..count-1", .min = 1, .max = 65535},
 	 false, "1", AT(count)},
 	{"memory_max_mb",
 	 &(const struct spec){.kind = SPEC_NUMBER,
