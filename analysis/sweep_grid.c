@@ -82,8 +82,10 @@ static bool parse_range(struct sweep_param *p, const char *text, bool log, GStri
 	return true;
 }
 
-/* "1,2,4" or "node,memcg": each JSON, or else a bare string. */
-static bool parse_list(struct sweep_param *p, const char *text, GString *why)
+/* "1,2,4" or "node,memcg": each JSON, or else a bare string. A value given
+ * twice counts once, as in a range, unless @tuple (a zip tuple's values are
+ * one a path, and two paths may take the same value). */
+static bool parse_list(struct sweep_param *p, const char *text, bool tuple, GString *why)
 {
 	char **f = g_strsplit(text, ",", -1);
 	bool ok = true;
@@ -99,11 +101,11 @@ static bool parse_list(struct sweep_param *p, const char *text, GString *why)
 			g_string_printf(why, "more than %d values", SWEEP_MAX_VALUES);
 			ok = false;
 		}
-		bool dup = false; /* a value given twice counts once, as in a range */
+		bool dup = false;
 		size_t k;
 		json_t *y;
 		json_array_foreach (p->values, k, y)
-			dup |= ok && json_equal(v, y);
+			dup |= ok && !tuple && json_equal(v, y);
 		if (ok && !dup)
 			json_array_append(p->values, v);
 		json_decref(v);
@@ -124,7 +126,7 @@ static bool parse_zip(struct sweep_param *p, const char *text, GString *why)
 	for (char **t = tuples; ok && *t; t++) {
 		char *commas = g_strdelimit(g_strdup(*t), "|", ',');
 		struct sweep_param one = {.values = json_array()};
-		ok = parse_list(&one, commas, why);
+		ok = parse_list(&one, commas, true, why);
 		if (ok && json_array_size(one.values) != npaths) {
 			g_string_printf(why, "zip tuple %d: expected %u values (one a path), got %zu",
 					(int)(t - tuples) + 1, npaths, json_array_size(one.values));
@@ -176,7 +178,7 @@ struct sweep_param *sweep_param_parse(const char *arg, GString *why, int *col)
 		else if (g_str_has_prefix(eq + 1, "zip:"))
 			ok = parse_zip(p, eq + 5, why);
 		else
-			ok = parse_list(p, eq + 1, why);
+			ok = parse_list(p, eq + 1, false, why);
 	}
 	if (!ok) {
 		sweep_param_free(p);

@@ -109,6 +109,17 @@ static void test_zip(void)
 	g_assert_cmpstr(label, ==, "cpus=16");
 	g_free(label);
 	sweep_param_free(p);
+	/* two paths of a tuple may take the same value (a list would count it
+	 * once): a container a CPU, 32 and 32 */
+	p = sweep_param_parse("a,b,c=zip:16|32|32;20|40|40", why, &col);
+	g_assert_nonnull(p);
+	sets = sweep_grid_sets(&p, 1, 0);
+	g_assert_cmpstr(sets[0], ==, "a=16");
+	g_assert_cmpstr(sets[1], ==, "b=32");
+	g_assert_cmpstr(sets[2], ==, "c=32");
+	g_assert_null(sets[3]);
+	g_strfreev(sets);
+	sweep_param_free(p);
 	g_string_free(why, TRUE);
 }
 
