@@ -1,16 +1,44 @@
 #include "metrics.h"
+#include "result.h"
 #include <glib.h>
 #include <string.h>
 
 /* A sweep's summary and plots: every metric, then kernel and spinning CPU
  * time (what `time` reports as sys, the figure published comparisons use). */
-GPtrArray *metric_sweep_keys(json_t *variant)
+/* Does @key take one value in every run of every point's variants (a timed
+ * run's elapsed_ns)? */
+static bool constant(json_t *points, const char *key)
 {
+	double first = 0;
+	bool seen = false;
+	size_t i, j;
+	json_t *p, *v;
+	json_array_foreach (points, i, p)
+		json_array_foreach (result_point_variants(p), j, v) {
+			size_t n;
+			double *x = result_samples(v, key, &n);
+			for (size_t k = 0; k < n; k++) {
+				if (seen && x[k] != first) {
+					g_free(x);
+					return false;
+				}
+				first = x[k];
+				seen = true;
+			}
+			g_free(x);
+		}
+	return true;
+}
+
+GPtrArray *metric_sweep_keys(json_t *points)
+{
+	json_t *variant = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
 	GPtrArray *keys = g_ptr_array_new();
 	const char *k;
 	json_t *m;
 	json_object_foreach (json_object_get(variant, "metrics"), k, m)
-		g_ptr_array_add(keys, (gpointer)k);
+		if (!constant(points, k))
+			g_ptr_array_add(keys, (gpointer)k);
 	g_ptr_array_add(keys, (gpointer) "cpu_time_ns.sys");
 	g_ptr_array_add(keys, (gpointer) "cpu_time_ns.spin");
 	return keys;

@@ -6,6 +6,8 @@
 #include <glib.h>
 #include <jansson.h>
 
-/* The keys a sweep is summarised and plotted by (pointers into @variant,
- * or static); free with g_ptr_array_free(a, TRUE). */
-GPtrArray *metric_sweep_keys(json_t *variant);
+/* The keys the sweep of @points is summarised and plotted by: the first
+ * variant's metrics but those that are the same in every run (a timed
+ * run's elapsed_ns), then sys and spin time (pointers into the points, or
+ * static); free with g_ptr_array_free(a, TRUE). */
+GPtrArray *metric_sweep_keys(json_t *points);

@@ -416,8 +416,7 @@ GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 	json_t *points = json_object_get(doc, "points");
 	bool ok = true;
 	if (points) {
-		json_t *base = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
-		GPtrArray *keys = metric_sweep_keys(base);
+		GPtrArray *keys = metric_sweep_keys(points);
 		bool several = json_array_size(result_point_variants(json_array_get(points, 0))) > 1;
 		for (guint n = 0; ok && n < keys->len && json_array_size(json_object_get(doc, "params"));
 		     n++)

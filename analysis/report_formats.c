@@ -99,6 +99,7 @@ static const char html_script[] =
 static const char html_style[] =
 	"<style>body{font-family:sans-serif;margin:2em;max-width:110em}"
 	"pre{font-size:12px;background:#f6f6f6;padding:.5em;overflow-x:auto}"
+	"pre.about{white-space:pre-wrap;overflow-wrap:anywhere}"
 	"nav ol{columns:2;font-size:small}"
 	"figure{margin:1em 0}img{width:100%;max-width:56em;height:auto;border:1px solid #ddd}"
 	"figcaption{font-size:small}</style>\n";

@@ -204,7 +204,7 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 	g_free(head);
 	json_t *points = json_object_get(sweep, "points");
 	json_t *base = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
-	GPtrArray *keys = metric_sweep_keys(base);
+	GPtrArray *keys = metric_sweep_keys(points);
 	for (guint n = 0; n < keys->len; n++) {
 		const char *k = keys->pdata[n];
 		char *title = metric_title(points, k, json_string_value(json_object_get(base, "name")));
