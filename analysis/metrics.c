@@ -9,25 +9,12 @@
  * run's elapsed_ns)? */
 static bool constant(json_t *points, const char *key)
 {
-	double first = 0;
-	bool seen = false;
-	size_t i, j;
-	json_t *p, *v;
-	json_array_foreach (points, i, p)
-		json_array_foreach (result_point_variants(p), j, v) {
-			size_t n;
-			double *x = result_samples(v, key, &n);
-			for (size_t k = 0; k < n; k++) {
-				if (seen && x[k] != first) {
-					g_free(x);
-					return false;
-				}
-				first = x[k];
-				seen = true;
-			}
-			g_free(x);
-		}
-	return true;
+	size_t n, k = 1;
+	double *x = result_points_samples(points, key, &n);
+	while (k < n && x[k] == x[0])
+		k++;
+	g_free(x);
+	return k >= n;
 }
 
 GPtrArray *metric_sweep_keys(json_t *points)

@@ -20,16 +20,11 @@
 static double metric_scale(json_t *points, const char *metric, const char **unit)
 {
 	double top = 0;
-	size_t i, v;
-	json_t *p, *var;
-	json_array_foreach (points, i, p)
-		json_array_foreach (result_point_variants(p), v, var) {
-			size_t n;
-			double *x = result_samples(var, metric, &n);
-			for (size_t k = 0; k < n; k++)
-				top = MAX(top, fabs(x[k]));
-			g_free(x);
-		}
+	size_t n;
+	double *x = result_points_samples(points, metric, &n);
+	for (size_t k = 0; k < n; k++)
+		top = MAX(top, fabs(x[k]));
+	g_free(x);
 	*unit = "";
 	if (!g_str_equal(run_metric_find(metric)->unit, "ns"))
 		return 1;

@@ -486,3 +486,19 @@ json_t *result_point_variants(json_t *point)
 {
 	return json_object_get(json_object_get(point, "result"), "variants");
 }
+
+double *result_points_samples(json_t *points, const char *key, size_t *n)
+{
+	GArray *all = g_array_new(FALSE, FALSE, sizeof(double));
+	size_t i, v;
+	json_t *p, *var;
+	json_array_foreach (points, i, p)
+		json_array_foreach (result_point_variants(p), v, var) {
+			size_t k;
+			double *x = result_samples(var, key, &k);
+			g_array_append_vals(all, x, (guint)k);
+			g_free(x);
+		}
+	*n = all->len;
+	return (double *)(void *)g_array_free(all, FALSE);
+}

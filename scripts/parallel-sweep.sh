@@ -22,25 +22,11 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-case $shards$cpus in *[!0-9]*) echo "parallel-sweep: -n and -c take a number" >&2; exit 2 ;; esac
-[ "$shards" -ge 1 ] && [ "$cpus" -ge 1 ] || { echo "parallel-sweep: -n and -c must be at least 1" >&2; exit 2; }
-[ $# -ge 1 ] || { echo "parallel-sweep: expected SCENARIO --out DIR [sweep options]" >&2; exit 2; }
-out="" args=()
-while [ $# -gt 0 ]; do
-	case $1 in
-	--out) out=${2:-}; shift 2 || shift ;;
-	--out=*) out=${1#--out=}; shift ;;
-	--shard | --shard=*) echo "parallel-sweep: the shards are this script's to choose" >&2; exit 2 ;;
-	*) args+=("$1"); shift ;;
-	esac
-done
-[ -n "$out" ] || { echo "parallel-sweep: --out DIR is required" >&2; exit 2; }
-mcs=${MEMCGSIM:-$(command -v memcgsim || true)}
-[ -n "$mcs" ] || { echo "parallel-sweep: no memcgsim on PATH (set MEMCGSIM)" >&2; exit 2; }
-mkdir -p "$out.shards"
+source "$(dirname "$0")/sweep-shards.sh"
+shards_check parallel-sweep "$shards" "$cpus" "$@"
 # parallel runs "memcgsim sweep ARGS --out DIR.shards/K --shard K/N" for K = 1..N
 seq 1 "$shards" | parallel --will-cite --halt now,fail=1 "${parallel_args[@]}" \
-	"$(printf '%q ' "$mcs" sweep "${args[@]}")" --out "$(printf '%q' "$out.shards")/{}" \
+	"$(printf '%q ' "$mcs" sweep)$(shards_args_without_out "$@")" --out "$(printf '%q' "$out.shards")/{}" \
 	--shard "{}/$shards" -j "$cpus" --quiet
 shard_dirs=()
 for ((k = 1; k <= shards; k++)); do

@@ -26,31 +26,11 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-case $shards$cpus in *[!0-9]*) echo "slurm-sweep: -n and -c take a number" >&2; exit 2 ;; esac
-[ "$shards" -ge 1 ] && [ "$cpus" -ge 1 ] || { echo "slurm-sweep: -n and -c must be at least 1" >&2; exit 2; }
-[ $# -ge 1 ] || { echo "slurm-sweep: expected SCENARIO --out DIR [sweep options]" >&2; exit 2; }
-out="" args=("$@")
-for ((i = 0; i < ${#args[@]}; i++)); do
-	case ${args[i]} in
-	--out) out=${args[i + 1]:-} ;;
-	--out=*) out=${args[i]#--out=} ;;
-	--shard | --shard=*) echo "slurm-sweep: the shards are this script's to choose" >&2; exit 2 ;;
-	esac
-done
-[ -n "$out" ] || { echo "slurm-sweep: --out DIR is required" >&2; exit 2; }
-mcs=${MEMCGSIM:-$(command -v memcgsim || true)}
-[ -n "$mcs" ] || { echo "slurm-sweep: no memcgsim on PATH (set MEMCGSIM)" >&2; exit 2; }
-mkdir -p "$out.shards"
-
-# The sweep's options with --out DIR replaced by the task's shard directory.
-shard_cmd=$(printf '%q ' "$mcs" sweep)
-for ((i = 0; i < ${#args[@]}; i++)); do
-	case ${args[i]} in
-	--out) shard_cmd+="--out $(printf '%q' "$out.shards")/\$SLURM_ARRAY_TASK_ID "; i=$((i + 1)) ;;
-	--out=*) shard_cmd+="--out $(printf '%q' "$out.shards")/\$SLURM_ARRAY_TASK_ID " ;;
-	*) shard_cmd+="$(printf '%q' "${args[i]}") " ;;
-	esac
-done
+source "$(dirname "$0")/sweep-shards.sh"
+shards_check slurm-sweep "$shards" "$cpus" "$@"
+# each task: the sweep into its shard directory
+shard_cmd="$(printf '%q ' "$mcs" sweep)$(shards_args_without_out "$@")"
+shard_cmd+="--out $(printf '%q' "$out.shards")/\$SLURM_ARRAY_TASK_ID "
 shard_cmd+="--shard \$SLURM_ARRAY_TASK_ID/$shards -j $cpus --quiet"
 
 array=$(sbatch --parsable --array=1-"$shards" --cpus-per-task="$cpus" --job-name=memcgsim-sweep \

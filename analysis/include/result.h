@@ -24,6 +24,9 @@ double *result_draw_samples(json_t *variant, const char *key, size_t *n);
 json_t *result_document(json_t *base, json_t *variants);
 /* The variants of a sweep's point. */
 json_t *result_point_variants(json_t *point);
+/* Every replica's figure @key of every variant at every point of a sweep,
+ * point by point; *@n of them (g_free it). */
+double *result_points_samples(json_t *points, const char *key, size_t *n);
 /* Check that @doc (a result or sweep result read from a file) has what the
  * reports use, with the right types; false with "PATH: expected ..." in @err. */
 #include <glib.h>
