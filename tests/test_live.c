@@ -61,6 +61,28 @@ static int run_on(bool tty, const char *const *args, GString *out, GString *err)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* @s without the warning AddressSanitizer prints (under scripts/sanitize.sh)
+ * when SimGrid switches stacks: not memcgsim's output. */
+static const char *const asan_stack_warning[] = {
+	"WARNING: ASan is ignoring requested __asan_handle_no_return",
+	"False positive error reports may follow",
+	"For details see https://github.com/google/sanitizers/issues/189", NULL};
+
+static char *without_asan_warning(const GString *s)
+{
+	char **lines = g_strsplit(s->str, "\n", -1);
+	GString *kept = g_string_new(NULL);
+	for (char **l = lines; *l; l++) {
+		bool asan = false;
+		for (const char *const *w = asan_stack_warning; *w; w++)
+			asan |= strstr(*l, *w) != NULL;
+		if (!asan)
+			g_string_append_printf(kept, "%s%s", *l, l[1] ? "\n" : "");
+	}
+	g_strfreev(lines);
+	return g_string_free(kept, FALSE);
+}
+
 static void test_live_lines(void)
 {
 	const char *args[] = {"run", SCEN, "--set", "replicas=2", "--set",
@@ -74,7 +96,9 @@ static void test_live_lines(void)
 	 * without a terminal */
 	g_assert_cmpuint(plain->len, >, 1000);
 	g_assert_cmpstr(live->str, ==, plain->str);
-	g_assert_cmpstr(none->str, ==, "");
+	char *rest = without_asan_warning(none);
+	g_assert_cmpstr(rest, ==, "");
+	g_free(rest);
 	/* on the terminal: the count, a line per running replica with the
 	 * share of the 0.15 s, and at the end everything erased */
 	g_assert_nonnull(strstr(drawn->str, "memcgsim: 0 of 2 simulations done"));
@@ -87,7 +111,9 @@ static void test_live_lines(void)
 	args[11] = "--quiet";
 	g_assert_cmpint(run_on(true, args, quiet, nothing), ==, 0);
 	g_assert_cmpstr(quiet->str, ==, plain->str);
-	g_assert_cmpstr(nothing->str, ==, "");
+	rest = without_asan_warning(nothing);
+	g_assert_cmpstr(rest, ==, "");
+	g_free(rest);
 	for (GString **s = (GString *[]){plain, none, live, drawn, quiet, nothing, NULL}; *s; s++)
 		g_string_free(*s, TRUE);
 }
