@@ -112,9 +112,12 @@ static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *o
 	html_escaped(out, head->title);
 	g_string_append_printf(out, "</title>\n%s%s</head><body>\n<h1>", html_style, html_script);
 	html_escaped(out, head->title);
-	g_string_append(out, "</h1>\n<pre class=\"about\">");
-	html_escaped(out, head->body->str);
-	g_string_append(out, "</pre>\n");
+	g_string_append(out, "</h1>\n");
+	if (head->body->len) {
+		g_string_append(out, "<pre class=\"about\">");
+		html_escaped(out, head->body->str);
+		g_string_append(out, "</pre>\n");
+	}
 	html_toc(sections, plots, out);
 	if (plots && plots->len) {
 		g_string_append(out, "<h2 id=\"plots\">Plots</h2>\n");
