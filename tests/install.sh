@@ -26,7 +26,8 @@ mcs=$root/bin/memcgsim
 first=$(head -1 "$tmp/list.txt")
 [ "$first" = "Bundled scenarios ($root/share/memcgsim/scenarios); run one with memcgsim run NAME:" ] ||
 	fail "list: $first"
-"$mcs" list --names | grep -qx list_lru_swap || fail "list --names has no list_lru_swap"
+names=$("$mcs" list --names)
+grep -qx list_lru_swap <<<"$names" || fail "list --names has no list_lru_swap"
 [ "$("$mcs" list --names list_lru-swap)" = $'per-node\nper-cgroup' ] || fail "list SCENARIO"
 # run NAME is the installed file, and gives the bytes the build's program gives
 "$mcs" run lockbench_scope --set replicas=1 --format json -o "$tmp/installed.json"
@@ -57,8 +58,8 @@ complete_words() {
 [ "$(complete_words memcgsim run --var)" = --variant ] || fail "completion of options"
 [ "$(complete_words memcgsim run -j 2 list_lru_swap --variant per-)" = $'per-node\nper-cgroup' ] ||
 	fail "completion of --variant"
-complete_words memcgsim run lru_lock_read | grep -qx lru_lock_readtwice_32cpu ||
-	fail "completion of bundled scenario names"
+names=$(complete_words memcgsim run lru_lock_read) # whole: grep -q would cut the pipe
+grep -qx lru_lock_readtwice_32cpu <<<"$names" || fail "completion of bundled scenario names"
 [ "$(complete_words memcgsim compare --format h)" = html ] || fail "completion of --format"
 
 # The Debian package.
