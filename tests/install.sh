@@ -66,7 +66,7 @@ grep -qx lru_lock_readtwice_32cpu <<<"$names" || fail "completion of bundled sce
 cpack -G DEB -B "$tmp/pkg" --config "$build/CPackConfig.cmake" >/dev/null
 deb=$(ls "$tmp"/pkg/memcgsim_*_*.deb)
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libsimgrid3.32 libglib2.0-0 libjansson4 libgsl27 libc6; do
+for lib in libsimgrid3.32 libglib2.0-0 libjansson4 libgsl27 libc6 gnuplot-nox; do
 	[[ $depends == *"$lib "* || $depends == *"$lib," || $depends == *"$lib" ]] ||
 		fail "the package does not depend on $lib: $depends"
 done
