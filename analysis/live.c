@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -82,9 +83,30 @@ static double job_expected_s(const struct runner_job *j, const struct runner_job
 	return 0;
 }
 
-static void job_line(GString *s, const struct runner_job *j, const struct runner_job *jobs,
+/* The terminal's width, less one column: a line that wrapped would throw
+ * the count of lines to go back over. 80 when it cannot be told. */
+static size_t line_room(void)
+{
+	struct winsize ws;
+	if (ioctl(fileno(L.out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		return ws.ws_col - 1u;
+	return 79;
+}
+
+/* @line cut to @room characters (whole UTF-8 characters), into @s. */
+static void put_cut(GString *s, const char *line, size_t room)
+{
+	const char *end = line;
+	for (size_t k = 0; *end && k < room; k++)
+		end = g_utf8_next_char(end);
+	g_string_append_len(s, line, end - line);
+	g_string_append(s, "\033[K\n");
+}
+
+static void job_line(GString *out, const struct runner_job *j, const struct runner_job *jobs,
 		     size_t n)
 {
+	GString *s = g_string_new(NULL);
 	double elapsed = (double)(g_get_monotonic_time() - j->started) / 1e6;
 	double stop = sim_to_ns(j->config->stop_at);
 	g_string_append_printf(s, "  %-28s %8.4g s simulated", j->label ? j->label : "",
@@ -100,7 +122,8 @@ static void job_line(GString *s, const struct runner_job *j, const struct runner
 		progress_put_duration(s, MAX(expected - elapsed, 0));
 	else
 		g_string_append(s, "-:--");
-	g_string_append(s, "\033[K\n");
+	put_cut(out, s->str, line_room());
+	g_string_free(s, TRUE);
 }
 
 /* Back to the first line drawn, each line cleared as it is passed. */
@@ -119,7 +142,9 @@ static void draw(const struct runner_job *jobs, size_t n)
 	size_t done = 0;
 	for (size_t i = 0; i < n; i++)
 		done += jobs[i].wall_s > 0;
-	g_string_append_printf(s, "memcgsim: %zu of %zu simulations done\033[K\n", done, n);
+	char *head = g_strdup_printf("memcgsim: %zu of %zu simulations done", done, n);
+	put_cut(s, head, line_room());
+	g_free(head);
 	L.lines++;
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].pid > 0) {

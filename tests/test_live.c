@@ -11,14 +11,17 @@
 
 #define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
 
-/* Run memcgsim with @args, standard error on a pseudo-terminal when @tty;
- * what came on standard output and on standard error. */
-static int run_on(bool tty, const char *const *args, GString *out, GString *err)
+/* Run memcgsim with @args, standard error on a pseudo-terminal @cols wide
+ * when @tty (0: no size set); what came on standard output and on standard
+ * error. */
+static int run_on_cols(bool tty, unsigned short cols, const char *const *args, GString *out,
+		       GString *err)
 {
+	struct winsize ws = {.ws_row = 24, .ws_col = cols};
 	int master = -1, slave = -1, outp[2], errp[2];
 	g_assert_cmpint(pipe(outp), ==, 0);
 	if (tty)
-		g_assert_cmpint(openpty(&master, &slave, NULL, NULL, NULL), ==, 0);
+		g_assert_cmpint(openpty(&master, &slave, NULL, NULL, cols ? &ws : NULL), ==, 0);
 	else
 		g_assert_cmpint(pipe(errp), ==, 0);
 	pid_t pid = fork();
@@ -59,6 +62,11 @@ static int run_on(bool tty, const char *const *args, GString *out, GString *err)
 	int status;
 	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int run_on(bool tty, const char *const *args, GString *out, GString *err)
+{
+	return run_on_cols(tty, 0, args, out, err);
 }
 
 /* @s without the warning AddressSanitizer prints (under scripts/sanitize.sh)
@@ -114,7 +122,24 @@ static void test_live_lines(void)
 	rest = without_asan_warning(nothing);
 	g_assert_cmpstr(rest, ==, "");
 	g_free(rest);
-	for (GString **s = (GString *[]){plain, none, live, drawn, quiet, nothing, NULL}; *s; s++)
+	/* a terminal 40 columns wide: no line wraps (the redraw counts lines) */
+	GString *narrow = g_string_new(NULL), *cut = g_string_new(NULL);
+	args[11] = NULL;
+	g_assert_cmpint(run_on_cols(true, 40, args, narrow, cut), ==, 0);
+	g_assert_cmpstr(narrow->str, ==, plain->str);
+	g_assert_nonnull(strstr(cut->str, "memcgsim: 0 of 2 simulations done"));
+	char **lines = g_strsplit(cut->str, "\n", -1);
+	GRegex *escapes = g_regex_new("\\033\\[[0-9]*[A-Za-z]|\r", 0, 0, NULL);
+	for (char **l = lines; *l; l++) {
+		char *shown = g_regex_replace(escapes, *l, -1, 0, "", 0, NULL);
+		if (!strstr(shown, "ASan"))
+			g_assert_cmpuint(strlen(shown), <=, 39);
+		g_free(shown);
+	}
+	g_strfreev(lines);
+	g_regex_unref(escapes);
+	for (GString **s = (GString *[]){plain, none, live, drawn, quiet, nothing, narrow, cut, NULL};
+	     *s; s++)
 		g_string_free(*s, TRUE);
 }
 
