@@ -392,11 +392,14 @@ static const GOptionEntry report_options[] = {
 	{"point", 0, 0, G_OPTION_ARG_INT, &cli.point, "Report one point of a sweep in full", "N"},
 	{NULL}};
 
+#define FILES_ONE_OR_MORE (-1)
+#define FILES_AT_MOST_ONE (-2)
+
 struct command {
 	const char *name;
 	const char *synopsis; /* the help's first line, after "memcgsim NAME" */
 	const GOptionEntry *options;
-	int files;		/* FILE arguments: 0, 1, or -1 for one or more */
+	int files;		/* FILE arguments: 0 (unchecked), 1, 2, or FILES_* */
 	const char *files_what; /* what they are, in the error when they are not */
 	bool scenario; /* its FILE may name a bundled scenario */
 	int (*fn)(struct cli *c);
@@ -431,7 +434,7 @@ static const struct command commands[] = {
 	{.name = "merge",
 	 .synopsis = "SHARD_DIR... - merge the directories of a sharded sweep",
 	 .options = merge_options,
-	 .files = -1,
+	 .files = FILES_ONE_OR_MORE,
 	 .files_what = "shard directories",
 	 .fn = cmd_merge},
 	{.name = "report",
@@ -443,6 +446,8 @@ static const struct command commands[] = {
 	{.name = "list",
 	 .synopsis = "[SCENARIO] - list the bundled scenarios, or a scenario's variants",
 	 .options = list_options,
+	 .files = FILES_AT_MOST_ONE,
+	 .files_what = "scenario",
 	 .fn = cmd_list},
 	{.name = "compare",
 	 .synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",
@@ -472,15 +477,15 @@ static char *arguments_check(const struct command *cmd, const struct cli *c)
 {
 	if (!cmd->name && !c->version)
 		return g_strdup("no command given (try --help)");
-	if (cmd->files == 0 && cmd->name && g_str_equal(cmd->name, "list") && c->files &&
-	    c->files[0] && c->files[1])
-		return g_strdup("expected at most one scenario");
-	if (cmd->files == 1 && (!c->files || !c->files[0] || c->files[1]))
+	guint n = c->files ? g_strv_length(c->files) : 0;
+	if (cmd->files == 1 && n != 1)
 		return g_strdup_printf("expected exactly one %s", cmd->files_what);
-	if (cmd->files == 2 && (!c->files || !c->files[0] || !c->files[1] || c->files[2]))
+	if (cmd->files == 2 && n != 2)
 		return g_strdup_printf("expected two %s", cmd->files_what);
-	if (cmd->files < 0 && (!c->files || !c->files[0]))
+	if (cmd->files == FILES_ONE_OR_MORE && !n)
 		return g_strdup_printf("expected one or more %s", cmd->files_what);
+	if (cmd->files == FILES_AT_MOST_ONE && n > 1)
+		return g_strdup_printf("expected at most one %s", cmd->files_what);
 	return NULL;
 }
 
