@@ -66,8 +66,9 @@ void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
 	stats_summarise(xb, nb, !d->higher_is_better, &sb);
 	stats_summarise(xv, nv, !d->higher_is_better, &sv);
 	memset(c, 0, sizeof(*c));
-	c->pct = d->higher_is_better ? change_pct(sb.hmean, sv.hmean, true)
-				     : change_pct(sb.amean, sv.amean, false);
+	c->base_mean = d->higher_is_better ? sb.hmean : sb.amean;
+	c->mean = d->higher_is_better ? sv.hmean : sv.amean;
+	c->pct = change_pct(c->base_mean, c->mean, d->higher_is_better);
 	c->replicas = MIN(nb, nv);
 	c->p = stats_welch_p(xb, nb, xv, nv);
 	seeds_interval(xb, nb, xv, nv, sb.amean, d->higher_is_better, c);

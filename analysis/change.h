@@ -20,6 +20,7 @@
 
 struct change {
 	double pct;		   /* of the main statistic: Hmean for a rate, else Amean */
+	double base_mean, mean;	   /* that statistic of the baseline and of the variant */
 	size_t replicas;	   /* the fewer of the two variants' */
 	double p;		   /* Welch's t-test across seeds, two-sided */
 	bool seeds;		   /* the seeds' interval is defined (2 replicas each) */

@@ -104,6 +104,16 @@ static const char html_style[] =
 	"figure{margin:1em 0}img{width:100%;max-width:56em;height:auto;border:1px solid #ddd}"
 	"figcaption{font-size:small}</style>\n";
 
+/* @body, escaped, in the <pre> that @open starts; nothing when empty. */
+static void html_pre(GString *out, const char *open, const GString *body)
+{
+	if (!body->len)
+		return;
+	g_string_append(out, open);
+	html_escaped(out, body->str);
+	g_string_append(out, "</pre>\n");
+}
+
 static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *out)
 {
 	const struct report_section *head = sections->pdata[0];
@@ -113,11 +123,7 @@ static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *o
 	g_string_append_printf(out, "</title>\n%s%s</head><body>\n<h1>", html_style, html_script);
 	html_escaped(out, head->title);
 	g_string_append(out, "</h1>\n");
-	if (head->body->len) {
-		g_string_append(out, "<pre class=\"about\">");
-		html_escaped(out, head->body->str);
-		g_string_append(out, "</pre>\n");
-	}
+	html_pre(out, "<pre class=\"about\">", head->body);
 	html_toc(sections, plots, out);
 	if (plots && plots->len) {
 		g_string_append(out, "<h2 id=\"plots\">Plots</h2>\n");
@@ -133,11 +139,7 @@ static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *o
 			html_escaped(out, s->title);
 			g_string_append(out, "</h2>\n");
 		}
-		if (s->body->len) {
-			g_string_append(out, "<pre>");
-			html_escaped(out, s->body->str);
-			g_string_append(out, "</pre>\n");
-		}
+		html_pre(out, "<pre>", s->body);
 	}
 	g_string_append(out, "</body></html>\n");
 }

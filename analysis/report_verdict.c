@@ -6,20 +6,12 @@
 #include "change.h"
 #include "metrics.h"
 #include "report.h"
-#include "result.h"
-#include "stats.h"
-#include <math.h>
 #include <string.h>
 
-/* The mean the comparison's main row shows: Hmean for a rate, else Amean. */
-static void put_mean(GString *out, json_t *v, const char *metric, const struct run_metric *d)
+/* A mean of the comparison's main row (change.h: Hmean for a rate, else
+ * Amean), in @metric's unit. */
+static void put_mean(GString *out, double mean, const char *metric, const struct run_metric *d)
 {
-	size_t n;
-	double *x = result_samples(v, metric, &n);
-	struct stats_summary s;
-	stats_summarise(x, n, !d->higher_is_better, &s);
-	g_free(x);
-	double mean = d->higher_is_better ? s.hmean : s.amean;
 	if (g_str_has_suffix(metric, "_ns"))
 		report_time(out, mean, 0);
 	else
@@ -67,9 +59,9 @@ void report_verdict(json_t *variants, GString *out)
 					       "%s stays best on %s; the closest, %s, is "
 					       "%.2f%% worse (",
 					       name, metric, vname, -c.pct);
-		put_mean(out, v, metric, d);
+		put_mean(out, c.mean, metric, d);
 		g_string_append(out, " against ");
-		put_mean(out, base, metric, d);
+		put_mean(out, c.base_mean, metric, d);
 		g_string_append_printf(out, "): %s.\n", verdict);
 		g_free(verdict);
 		return;

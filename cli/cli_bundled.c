@@ -60,6 +60,17 @@ static gint by_string(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The bundled scenario files, relative to their directory (*@dir, g_free
+ * it), sorted; free with g_ptr_array_free(a, TRUE). */
+static GPtrArray *bundled_files(char **dir)
+{
+	*dir = bundled_dir();
+	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+	collect(*dir, "", files, 0);
+	g_ptr_array_sort(files, by_string);
+	return files;
+}
+
 /* A bundled file's "name" and "description" (NULL when unreadable). */
 static json_t *header_of(const char *path)
 {
@@ -85,10 +96,8 @@ char *cli_scenario_path(const char *arg)
 	if (g_file_test(arg, G_FILE_TEST_EXISTS) || strchr(arg, '/') ||
 	    g_str_has_suffix(arg, ".json"))
 		return g_strdup(arg);
-	char *dir = bundled_dir(), *found = NULL;
-	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-	collect(dir, "", files, 0);
-	g_ptr_array_sort(files, by_string);
+	char *dir, *found = NULL;
+	GPtrArray *files = bundled_files(&dir);
 	for (guint i = 0; !found && i < files->len; i++) {
 		char *path = g_build_filename(dir, files->pdata[i], NULL), *n = short_name(files->pdata[i]);
 		json_t *h = g_str_equal(n, arg) ? NULL : header_of(path);
@@ -108,10 +117,8 @@ char *cli_scenario_path(const char *arg)
  * --names: the names alone, one a line (for completion). */
 static void list_bundled(bool names_only, GString *out)
 {
-	char *dir = bundled_dir();
-	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-	collect(dir, "", files, 0);
-	g_ptr_array_sort(files, by_string);
+	char *dir;
+	GPtrArray *files = bundled_files(&dir);
 	if (!names_only)
 		g_string_append_printf(out, "Bundled scenarios (%s); run one with memcgsim run NAME:\n",
 				       dir);
