@@ -6,6 +6,7 @@
  * sites that moved it most (its "Shared Cache Line Distribution Pareto"),
  * in the shape of lock_stat's contention points. */
 #include "report.h"
+#include "mcs_json.h"
 #include "result.h"
 
 #define LINE_CLASSES 10
@@ -16,11 +17,6 @@
 static const char *const line_ops[] = {"load", "store", "rmw"};
 static const char *const line_hops[] = {"smt", "llc", "socket", "remote"};
 
-static double num(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 /* @key ("dram", or a hop's transfers with @hops) over @cls's loads, stores
  * and RMWs. */
 static double over_ops(json_t *cls, const char *key, bool hops)
@@ -28,7 +24,7 @@ static double over_ops(json_t *cls, const char *key, bool hops)
 	double n = 0;
 	for (size_t i = 0; i < G_N_ELEMENTS(line_ops); i++) {
 		json_t *op = json_object_get(json_object_get(cls, "ops"), line_ops[i]);
-		n += num(hops ? json_object_get(op, "hops") : op, key);
+		n += mcs_json_num(hops ? json_object_get(op, "hops") : op, key);
 	}
 	return n;
 }
@@ -46,7 +42,7 @@ static void distance_cells(GString *out, json_t *cls, double per)
 		cell(out, over_ops(cls, line_hops[h], true), per);
 	cell(out, over_ops(cls, "dram", false), per);
 	g_string_append_c(out, ' ');
-	report_time(out, num(cls, "time_ns") / per, 12);
+	report_time(out, mcs_json_num(cls, "time_ns") / per, 12);
 }
 
 static void distance_header(GString *out)
@@ -73,11 +69,11 @@ static void line_header(GString *out, int width)
  * transfers, transfers by access, by distance, DRAM accesses, time. */
 static void count_cells(GString *out, json_t *o)
 {
-	cell(out, num(o, "accesses"), 1);
-	cell(out, num(o, "transfers"), 1);
+	cell(out, mcs_json_num(o, "accesses"), 1);
+	cell(out, mcs_json_num(o, "transfers"), 1);
 	json_t *ops = json_object_get(o, "ops");
 	for (size_t i = 0; i < G_N_ELEMENTS(line_ops); i++)
-		cell(out, num(json_object_get(ops, line_ops[i]), "peer"), 1);
+		cell(out, mcs_json_num(json_object_get(ops, line_ops[i]), "peer"), 1);
 	distance_cells(out, o, 1);
 }
 
@@ -85,7 +81,7 @@ static void count_cells(GString *out, json_t *o)
  * of the class's transfers. */
 static void line_sites(GString *out, json_t *cls)
 {
-	double all = num(cls, "transfers");
+	double all = mcs_json_num(cls, "transfers");
 	size_t i;
 	json_t *s;
 	g_string_append_printf(out, "%40s\n", "-----------");
@@ -96,7 +92,7 @@ static void line_sites(GString *out, json_t *cls)
 				       json_string_value(json_object_get(s, "site")));
 		count_cells(out, s);
 		if (all > 0)
-			g_string_append_printf(out, " %7.2f%%\n", 100 * num(s, "transfers") / all);
+			g_string_append_printf(out, " %7.2f%%\n", 100 * mcs_json_num(s, "transfers") / all);
 		else
 			g_string_append_printf(out, " %8s\n", "-");
 	}
@@ -152,7 +148,7 @@ static void sweep_point_rows(GString *out, json_t *point, int label_w, int var_w
 	json_t *var;
 	json_array_foreach (result_point_variants(point), v, var) {
 		const char *name = json_string_value(json_object_get(var, "name"));
-		double per = MAX(1, num(var, "replicas"));
+		double per = MAX(1, mcs_json_num(var, "replicas"));
 		GPtrArray *sorted = report_sorted(json_object_get(var, "cachelines"),
 						  result_line_cmp);
 		for (guint k = 0; k < sorted->len && k < LINE_TOP_SWEEP; k++) {
@@ -160,8 +156,8 @@ static void sweep_point_rows(GString *out, json_t *point, int label_w, int var_w
 			g_string_append_printf(out, "%-*s %-*s %-40s", label_w, label, var_w,
 					       k ? "" : name,
 					       json_string_value(json_object_get(cls, "class")));
-			cell(out, num(cls, "accesses"), per);
-			cell(out, num(cls, "transfers"), per);
+			cell(out, mcs_json_num(cls, "accesses"), per);
+			cell(out, mcs_json_num(cls, "transfers"), per);
 			distance_cells(out, cls, per);
 			g_string_append_c(out, '\n');
 			label = "";

@@ -1,13 +1,9 @@
 /* Reclaim statistics, list_lru and shrinker counters, and a per-cgroup
  * summary, for variants that ran the memcg model. */
 #include "report.h"
+#include "mcs_json.h"
 
 #define CGROUP_ROWS 8
-
-static double num(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
 
 static void reclaim_table(json_t *mm, GString *out)
 {
@@ -16,39 +12,39 @@ static void reclaim_table(json_t *mm, GString *out)
 		out,
 		"Reclaim (list_lru scope %s): %.0f direct reclaims, %.0f pages scanned, %.0f "
 		"reclaimed (%.0f swapped out, %.0f file pages dropped), %.0f OOM events\n  ",
-		json_string_value(json_object_get(mm, "list_lru_scope")), num(r, "reclaim_calls"),
-		num(r, "pgscan"), num(r, "pgsteal"), num(r, "pswpout"), num(r, "file_dropped"),
-		num(r, "oom"));
-	if (num(r, "shrinker_calls") > 0)
+		json_string_value(json_object_get(mm, "list_lru_scope")), mcs_json_num(r, "reclaim_calls"),
+		mcs_json_num(r, "pgscan"), mcs_json_num(r, "pgsteal"), mcs_json_num(r, "pswpout"), mcs_json_num(r, "file_dropped"),
+		mcs_json_num(r, "oom"));
+	if (mcs_json_num(r, "shrinker_calls") > 0)
 		g_string_append_printf(out, "shrinkers: %.0f calls, %.0f objects scanned, %.0f freed; ",
-				       num(r, "shrinker_calls"), num(r, "slab_scanned"),
-				       num(r, "slab_freed"));
+				       mcs_json_num(r, "shrinker_calls"), mcs_json_num(r, "slab_scanned"),
+				       mcs_json_num(r, "slab_freed"));
 	g_string_append(out, "time in direct reclaim: ");
-	report_time(out, num(r, "reclaim_time_ns"), 0);
+	report_time(out, mcs_json_num(r, "reclaim_time_ns"), 0);
 	g_string_append_c(out, '\n');
 	size_t i;
 	json_t *l;
 	json_array_foreach (json_object_get(mm, "list_lrus"), i, l)
-		if (num(l, "added") > 0)
+		if (mcs_json_num(l, "added") > 0)
 			g_string_append_printf(out,
 				       "  list_lru %s: %.0f items left, %.0f added, %.0f deleted, "
 				       "%.0f isolated, %.0f walk retries, %.0f reparented\n",
-				       json_string_value(json_object_get(l, "name")), num(l, "items"),
-				       num(l, "added"), num(l, "deleted"), num(l, "isolated"),
-				       num(l, "retries"), num(l, "reparented_items"));
+				       json_string_value(json_object_get(l, "name")), mcs_json_num(l, "items"),
+				       mcs_json_num(l, "added"), mcs_json_num(l, "deleted"), mcs_json_num(l, "isolated"),
+				       mcs_json_num(l, "retries"), mcs_json_num(l, "reparented_items"));
 	json_t *swap = json_object_get(mm, "swap");
-	if (num(swap, "slots_used") > 0)
+	if (mcs_json_num(swap, "slots_used") > 0)
 		g_string_append_printf(out,
 				       "  swap: %.0f slots used, %.0f xarray nodes allocated, %.0f "
 				       "shadow nodes reclaimed, %.0f i_pages trylock retries\n",
-				       num(swap, "slots_used"), num(swap, "nodes_allocated"),
-				       num(swap, "nodes_reclaimed"), num(swap, "isolate_retries"));
+				       mcs_json_num(swap, "slots_used"), mcs_json_num(swap, "nodes_allocated"),
+				       mcs_json_num(swap, "nodes_reclaimed"), mcs_json_num(swap, "isolate_retries"));
 }
 
 static gint by_reclaim_time(gconstpointer a, gconstpointer b)
 {
-	double x = num(*(json_t *const *)a, "reclaim_time_ns");
-	double y = num(*(json_t *const *)b, "reclaim_time_ns");
+	double x = mcs_json_num(*(json_t *const *)a, "reclaim_time_ns");
+	double y = mcs_json_num(*(json_t *const *)b, "reclaim_time_ns");
 	return x > y ? -1 : x < y;
 }
 
@@ -68,10 +64,10 @@ static void cgroup_table(json_t *mm, GString *out)
 		c = rows->pdata[k];
 		g_string_append_printf(out, "  %-20s %10.1f %10.1f %12.0f %12.0f %9.0f %6.0f ",
 				       json_string_value(json_object_get(c, "name")),
-				       num(c, "max_pages") / 256, num(c, "usage_pages") / 256,
-				       num(c, "charged"), num(c, "pgsteal"), num(c, "reclaim_calls"),
-				       num(c, "oom"));
-		report_time(out, num(c, "reclaim_time_ns"), 14);
+				       mcs_json_num(c, "max_pages") / 256, mcs_json_num(c, "usage_pages") / 256,
+				       mcs_json_num(c, "charged"), mcs_json_num(c, "pgsteal"), mcs_json_num(c, "reclaim_calls"),
+				       mcs_json_num(c, "oom"));
+		report_time(out, mcs_json_num(c, "reclaim_time_ns"), 14);
 		g_string_append_c(out, '\n');
 	}
 	g_ptr_array_free(rows, TRUE);
@@ -85,17 +81,17 @@ static void page_cgroup_line(json_t *mm, GString *out)
 	g_string_append_printf(out,
 			       "page_cgroup (%s): %.0f statistics updates, %.0f under the lock, "
 			       "%.0f lockless",
-			       json_string_value(json_object_get(pc, "locking")), num(pc, "updates"),
-			       num(pc, "locked"), num(pc, "lockless"));
-	if (num(pc, "moves") <= 0) {
+			       json_string_value(json_object_get(pc, "locking")), mcs_json_num(pc, "updates"),
+			       mcs_json_num(pc, "locked"), mcs_json_num(pc, "lockless"));
+	if (mcs_json_num(pc, "moves") <= 0) {
 		g_string_append(out, "\n");
 		return;
 	}
 	g_string_append_printf(out, "; %.0f charge moves (%.0f pages), mover latency mean ",
-			       num(pc, "moves"), num(pc, "pages_moved"));
-	report_time(out, num(pc, "move_latency_mean_ns"), 0);
+			       mcs_json_num(pc, "moves"), mcs_json_num(pc, "pages_moved"));
+	report_time(out, mcs_json_num(pc, "move_latency_mean_ns"), 0);
 	g_string_append(out, ", max ");
-	report_time(out, num(pc, "move_latency_max_ns"), 0);
+	report_time(out, mcs_json_num(pc, "move_latency_max_ns"), 0);
 	g_string_append_c(out, '\n');
 }
 
@@ -110,9 +106,9 @@ static void folio_lru_line(json_t *mm, GString *out)
 		"Page LRU (lru lock scope %s): %.0f lru_add and %.0f activate batches; %.0f folios "
 		"isolated, %.0f put back, %.0f reclaimed; %.0f relocks; %.0f kswapd wakeups, %.0f "
 		"direct reclaims\n",
-		json_string_value(json_object_get(mm, "lru_lock_scope")), num(l, "lru_add_batches"),
-		num(l, "activate_batches"), num(l, "isolated"), num(l, "putback"), num(l, "reclaimed"),
-		num(l, "relocks"), num(l, "kswapd_wakeups"), num(l, "direct_reclaims"));
+		json_string_value(json_object_get(mm, "lru_lock_scope")), mcs_json_num(l, "lru_add_batches"),
+		mcs_json_num(l, "activate_batches"), mcs_json_num(l, "isolated"), mcs_json_num(l, "putback"), mcs_json_num(l, "reclaimed"),
+		mcs_json_num(l, "relocks"), mcs_json_num(l, "kswapd_wakeups"), mcs_json_num(l, "direct_reclaims"));
 }
 
 void report_memcg(json_t *variant, GString *out)
@@ -123,7 +119,7 @@ void report_memcg(json_t *variant, GString *out)
 	page_cgroup_line(mm, out);
 	folio_lru_line(mm, out);
 	if (!json_object_get(mm, "reclaim") || !json_array_size(json_object_get(mm, "cgroups")) ||
-	    num(json_object_get(mm, "reclaim"), "charged") == 0) {
+	    mcs_json_num(json_object_get(mm, "reclaim"), "charged") == 0) {
 		g_string_append_c(out, '\n');
 		return;
 	}

@@ -2,6 +2,7 @@
  * interrupt sources) and the stop rule: their keys, their checks, and their
  * decoding into a struct run_config. */
 #include "cost.h"
+#include "mcs_json.h"
 #include "preset.h"
 #include "scenario_parts.h"
 #include <math.h>
@@ -152,17 +153,12 @@ void scenario_machine_spec_init(void)
 	}
 }
 
-static double num(json_t *o, const char *key)
-{
-	return json_number_value(json_object_get(o, key));
-}
-
 /* Threads make cores, cores LLC domains, nodes sockets, evenly. */
 static bool topology_check(json_t *mj, GHashTable *locs, GError **err)
 {
-	long nodes = (long)num(mj, "nodes"), per_node = (long)num(mj, "cpus_per_node");
-	long threads = (long)num(mj, "threads_per_core"), per_llc = (long)num(mj, "cores_per_llc");
-	long per_socket = (long)num(mj, "nodes_per_socket");
+	long nodes = (long)mcs_json_num(mj, "nodes"), per_node = (long)mcs_json_num(mj, "cpus_per_node");
+	long threads = (long)mcs_json_num(mj, "threads_per_core"), per_llc = (long)mcs_json_num(mj, "cores_per_llc");
+	long per_socket = (long)mcs_json_num(mj, "nodes_per_socket");
 	if (nodes * per_node > SIM_MACHINE_MAX_CPUS)
 		return spec_fail(locs, mj, "cpus_per_node", "machine.cpus_per_node", err,
 				 "expected nodes x cpus_per_node <= %d, got %ld x %ld",
@@ -194,7 +190,7 @@ static bool irq_load_check(json_t *mj, long ncpus, GHashTable *locs, GError **er
 	bool ok = true;
 	json_array_foreach (json_object_get(mj, "interrupts"), i, irq) {
 		bool periodic = g_str_equal(json_string_value(json_object_get(irq, "type")), "periodic");
-		double share = num(irq, periodic ? "hz" : "rate_per_s") * num(irq, "handler_ns") / 1e9;
+		double share = mcs_json_num(irq, periodic ? "hz" : "rate_per_s") * mcs_json_num(irq, "handler_ns") / 1e9;
 		uint64_t mask[SIM_MACHINE_MAX_CPUS / 64] = {0};
 		irq_cpu_mask(irq, (int)ncpus, mask);
 		for (long c = 0; ok && c < ncpus; c++) {
@@ -218,7 +214,7 @@ static bool irq_load_check(json_t *mj, long ncpus, GHashTable *locs, GError **er
 bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err)
 {
 	json_t *mj = json_object_get(doc, "machine");
-	long nodes = (long)num(mj, "nodes"), per_node = (long)num(mj, "cpus_per_node");
+	long nodes = (long)mcs_json_num(mj, "nodes"), per_node = (long)mcs_json_num(mj, "cpus_per_node");
 	if (!topology_check(mj, locs, err))
 		return false;
 	size_t i;
@@ -246,18 +242,18 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 {
 	json_t *costs = json_object_get(mj, "costs");
 	memset(m, 0, sizeof(*m));
-	m->nodes = (int)num(mj, "nodes");
-	m->cpus_per_node = (int)num(mj, "cpus_per_node");
-	m->threads_per_core = (int)num(mj, "threads_per_core");
-	m->cores_per_llc = (int)num(mj, "cores_per_llc");
+	m->nodes = (int)mcs_json_num(mj, "nodes");
+	m->cpus_per_node = (int)mcs_json_num(mj, "cpus_per_node");
+	m->threads_per_core = (int)mcs_json_num(mj, "threads_per_core");
+	m->cores_per_llc = (int)mcs_json_num(mj, "cores_per_llc");
 	if (!m->cores_per_llc)
 		m->cores_per_llc = sim_machine_cores_per_node(m);
-	m->nodes_per_socket = (int)num(mj, "nodes_per_socket");
-	m->llc_bytes = (uint64_t)(num(mj, "llc_mb") * (1 << 20));
-	m->clock_ghz = num(mj, "clock_ghz");
-	m->sched_slice = sim_from_ns(num(mj, "sched_slice_ns"));
+	m->nodes_per_socket = (int)mcs_json_num(mj, "nodes_per_socket");
+	m->llc_bytes = (uint64_t)(mcs_json_num(mj, "llc_mb") * (1 << 20));
+	m->clock_ghz = mcs_json_num(mj, "clock_ghz");
+	m->sched_slice = sim_from_ns(mcs_json_num(mj, "sched_slice_ns"));
 	for (int i = 0; i < COST_N; i++)
-		m->cost[i] = sim_from_ns(num(costs, cost_table[i].key));
+		m->cost[i] = sim_from_ns(mcs_json_num(costs, cost_table[i].key));
 	m->context_switch = m->cost[COST_CONTEXT_SWITCH];
 }
 
@@ -279,9 +275,9 @@ static void irq_decode(json_t *o, int ncpus, struct sim_irq_source *s)
 	bool periodic = g_str_equal(json_string_value(json_object_get(o, "type")), "periodic");
 	s->name = g_strdup(json_string_value(json_object_get(o, "name")));
 	s->kind = periodic ? SIM_IRQ_PERIODIC : SIM_IRQ_POISSON;
-	double per_s = num(o, periodic ? "hz" : "rate_per_s");
+	double per_s = mcs_json_num(o, periodic ? "hz" : "rate_per_s");
 	s->interval = (sim_time_t)llround((double)SIM_S / per_s);
-	s->handler = sim_from_ns(num(o, "handler_ns"));
+	s->handler = sim_from_ns(mcs_json_num(o, "handler_ns"));
 	s->skew = json_is_true(json_object_get(o, "skew"));
 	irq_cpu_mask(o, ncpus, s->cpu_mask);
 }

@@ -1,4 +1,5 @@
 #include "lock_stat.h"
+#include "mcs_json.h"
 #include <string.h>
 
 static GPtrArray *classes;	/* creation order */
@@ -127,11 +128,6 @@ GPtrArray *lock_stat_top_points(GHashTable *points, guint max)
 	return a;
 }
 
-static json_t *ns(sim_time_t t)
-{
-	return json_real(sim_to_ns(t));
-}
-
 static json_t *points_to_json(GHashTable *points, bool with_wait)
 {
 	json_t *a = json_array();
@@ -140,8 +136,8 @@ static json_t *points_to_json(GHashTable *points, bool with_wait)
 		const struct lock_point *p = top->pdata[i];
 		json_t *o = json_pack("{s:s, s:I}", "site", p->site, "count", (json_int_t)p->count);
 		if (with_wait) {
-			json_object_set_new(o, "wait_total_ns", ns(p->wait_total));
-			json_object_set_new(o, "wait_max_ns", ns(p->wait_max));
+			json_object_set_new(o, "wait_total_ns", mcs_json_ns(p->wait_total));
+			json_object_set_new(o, "wait_max_ns", mcs_json_ns(p->wait_max));
 		}
 		json_array_append_new(a, o);
 	}
@@ -153,19 +149,19 @@ json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
 {
 	uint64_t con = c->contentions, acq = c->acquisitions;
 	json_t *wait = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "min",
-				 ns(con ? c->wait_min : 0), "max", ns(c->wait_max), "total",
-				 ns(c->wait_total), "avg", ns(con ? c->wait_total / (sim_time_t)con : 0),
-				 "p50", ns(sim_hist_quantile(&c->wait_hist, 0.5)), "p99",
-				 ns(sim_hist_quantile(&c->wait_hist, 0.99)), "p999",
-				 ns(sim_hist_quantile(&c->wait_hist, 0.999)));
-	json_t *hold = json_pack("{s:o, s:o, s:o, s:o}", "min", ns(acq ? c->hold_min : 0), "max",
-				 ns(c->hold_max), "total", ns(c->hold_total), "avg",
-				 ns(acq ? c->hold_total / (sim_time_t)acq : 0));
+				 mcs_json_ns(con ? c->wait_min : 0), "max", mcs_json_ns(c->wait_max), "total",
+				 mcs_json_ns(c->wait_total), "avg", mcs_json_ns(con ? c->wait_total / (sim_time_t)con : 0),
+				 "p50", mcs_json_ns(sim_hist_quantile(&c->wait_hist, 0.5)), "p99",
+				 mcs_json_ns(sim_hist_quantile(&c->wait_hist, 0.99)), "p999",
+				 mcs_json_ns(sim_hist_quantile(&c->wait_hist, 0.999)));
+	json_t *hold = json_pack("{s:o, s:o, s:o, s:o}", "min", mcs_json_ns(acq ? c->hold_min : 0), "max",
+				 mcs_json_ns(c->hold_max), "total", mcs_json_ns(c->hold_total), "avg",
+				 mcs_json_ns(acq ? c->hold_total / (sim_time_t)acq : 0));
 	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "class",
 			      c->name, "type", c->type, "acquisitions", (json_int_t)acq,
 			      "contentions", (json_int_t)con, "con_bounces",
 			      (json_int_t)c->con_bounces, "acq_bounces", (json_int_t)c->acq_bounces,
-			      "wait_ns", wait, "hold_ns", hold, "irqoff_ns", ns(c->irqoff_total),
+			      "wait_ns", wait, "hold_ns", hold, "irqoff_ns", mcs_json_ns(c->irqoff_total),
 			      "contention_points", points_to_json(c->contention_points, true),
 			      "contending_points", points_to_json(c->contending_points, false));
 	json_object_set_new(o, "trylock_failures", json_integer((json_int_t)c->trylock_failures));

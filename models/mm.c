@@ -1,4 +1,5 @@
 #include "mm.h"
+#include "mcs_json.h"
 #include "charge.h"
 #include "folio_lru.h"
 #include "list_lru.h"
@@ -103,11 +104,6 @@ void mm_setup(const struct run_config *cfg)
 				 mm->swap->cluster_order == SWAP_INTERLEAVE, memcg_tree->lru_scope);
 }
 
-static json_t *ns(sim_time_t t)
-{
-	return json_real(sim_to_ns(t));
-}
-
 #define STAT_FIELDS(X)                                                                          \
 	X(charged) X(uncharged) X(pgscan) X(pgsteal) X(pswpout) X(file_dropped) X(reclaim_calls) \
 	X(oom) X(shrinker_calls) X(slab_scanned) X(slab_freed)
@@ -118,7 +114,7 @@ static json_t *memcg_stats_json(const struct memcg_stats *st)
 #define X(f) json_object_set_new(o, #f, json_integer(st->f));
 	STAT_FIELDS(X)
 #undef X
-	json_object_set_new(o, "reclaim_time_ns", ns(st->reclaim_time));
+	json_object_set_new(o, "reclaim_time_ns", mcs_json_ns(st->reclaim_time));
 	return o;
 }
 
