@@ -1,6 +1,7 @@
 #include "scenario.h"
 #include "mcs_file.h"
 #include "cost.h"
+#include "kernel.h"
 #include "mm.h"
 #include "scenario_parts.h"
 #include "sim_rng.h"

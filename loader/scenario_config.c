@@ -1,6 +1,7 @@
 /* A checked document decoded into the structures the models receive (a
  * struct run_config), and the checks that span keys and sections, run on
  * the decoded values with their errors pointed back at the file. */
+#include "kernel.h"
 #include "mm.h"
 #include "scenario_parts.h"
 #include "workload.h"

@@ -1,15 +1,12 @@
-/* The scenario's memcg section: its keys (the cgroup tree, the list_lru lock
- * scope, swap and page_cgroup, the latter two declared by their models) and
- * the rules that span keys and sections. */
+/* The scenario's memcg section: its keys (the cgroup tree, the charge path,
+ * the lock scopes, and each memcg subsystem's own key, declared by its
+ * model: MM_SUBSYSTEMS) and the rules that span keys and sections. */
 #include "charge.h"
 #include "lock_scope.h"
 #include "list_lru.h"
 #include "memcg.h"
 #include "mm.h"
-#include "page_cgroup.h"
-#include "run.h"
-#include "swap.h"
-#include "workload.h"
+#include "run_config.h"
 #include <string.h>
 
 #define MAX_CGROUPS 65535
@@ -48,6 +45,12 @@ static const struct spec_field cgroup_fields[] = {
 	{NULL},
 };
 #undef AT
+
+#define MM_SUBSYSTEM_SPEC(name) extern const struct spec name##_params_spec;
+#define MM_SUBSYSTEM_NO_SPEC(name)
+MM_SUBSYSTEMS(MM_SUBSYSTEM_SPEC, MM_SUBSYSTEM_NO_SPEC)
+#undef MM_SUBSYSTEM_SPEC
+#undef MM_SUBSYSTEM_NO_SPEC
 
 #define AT(member) SPEC_AT(struct mm_params, member)
 static const struct spec_field mm_fields[] = {
@@ -88,8 +91,12 @@ static const struct spec_field mm_fields[] = {
 							    .fields = cgroup_fields,
 							    .size = sizeof(struct mm_cgroup_params)}},
 	 false, "[]", AT(cgroups)},
-	{"swap", &swap_params_spec, false, NULL, AT(swap)},
-	{"page_cgroup", &page_cgroup_params_spec, false, NULL, AT(page_cgroup)},
+	/* Each memcg subsystem's own key. */
+#define MM_SUBSYSTEM_FIELD(name) {#name, &name##_params_spec, false, NULL, AT(name)},
+#define MM_SUBSYSTEM_NO_FIELD(name)
+	MM_SUBSYSTEMS(MM_SUBSYSTEM_FIELD, MM_SUBSYSTEM_NO_FIELD)
+#undef MM_SUBSYSTEM_FIELD
+#undef MM_SUBSYSTEM_NO_FIELD
 	{NULL},
 };
 #undef AT
@@ -220,11 +227,6 @@ static bool check_tree(const struct mm_params *mm, GHashTable *known, struct spe
 	return true;
 }
 
-static bool known_cgroup(GHashTable *known, const char *name)
-{
-	return *name == '\0' || g_hash_table_contains(known, name);
-}
-
 /* Every task's cgroup exists. */
 static bool check_workload_cgroups(const struct run_config *cfg, GHashTable *known,
 				   struct spec_check *chk)
@@ -235,7 +237,7 @@ static bool check_workload_cgroups(const struct run_config *cfg, GHashTable *kno
 		const char *tmpl = w->type->cgroup ? w->type->cgroup(w->params, &count) : NULL;
 		for (long k = 0; tmpl && k < count; k++) {
 			char *name = mem_cgroup_instance_name(tmpl, k);
-			bool found = known_cgroup(known, name);
+			bool found = g_hash_table_contains(known, name);
 			if (!found) {
 				char *path = g_strdup_printf("workloads.%d", i);
 				spec_check_fail(chk, path, "cgroup",
@@ -251,59 +253,14 @@ static bool check_workload_cgroups(const struct run_config *cfg, GHashTable *kno
 	return true;
 }
 
-static bool irq_source_exists(const struct run_config *cfg, const char *name)
-{
-	for (int i = 0; i < cfg->nirqs; i++)
-		if (strcmp(cfg->irqs[i].name, name) == 0)
-			return true;
-	return false;
-}
-
-/* memcg.page_cgroup's cgroup and interrupt source exist; the workloads that
- * use the file have it. */
-static bool check_page_cgroup(const struct run_config *cfg, GHashTable *known,
-			      struct spec_check *chk)
-{
-	const struct page_cgroup_params *pc = cfg->memcg->page_cgroup;
-	if (pc && !known_cgroup(known, pc->cgroup))
-		return spec_check_fail(chk, "memcg.page_cgroup", "cgroup",
-				       "\"%s\" is not in memcg.cgroups", pc->cgroup);
-	if (pc && pc->writeback_irq && !irq_source_exists(cfg, pc->writeback_irq))
-		return spec_check_fail(chk, "memcg.page_cgroup", "writeback_irq",
-				       "no interrupt source \"%s\" in machine.interrupts",
-				       pc->writeback_irq);
-	for (int i = 0; !pc && i < cfg->nworkloads; i++) {
-		const struct workload_type *type = cfg->workloads[i].type;
-		if (!type->uses_page_cgroup)
-			continue;
-		char *path = g_strdup_printf("workloads.%d", i);
-		spec_check_fail(chk, path, NULL, "a %s workload needs memcg.page_cgroup", type->name);
-		g_free(path);
-		return false;
-	}
-	return true;
-}
-
-/* The folio LRU keeps an object per page of node memory: its total is
- * bounded so that a scenario cannot exhaust the machine running it. */
-#define FOLIO_LRU_MAX_MB 16384.0
-
-static bool check_node_memory(const struct run_config *cfg, struct spec_check *chk)
-{
-	double total = cfg->memcg->node_memory_mb * cfg->machine.nodes;
-	if (total <= FOLIO_LRU_MAX_MB)
-		return true;
-	return spec_check_fail(chk, "memcg", "node_memory_mb",
-			       "expected at most %g MiB over the %d nodes (a simulated page is a "
-			       "model object; scale memory down), got %g MiB",
-			       FOLIO_LRU_MAX_MB, cfg->machine.nodes, total);
-}
-
 bool mm_params_check(const struct run_config *cfg, struct spec_check *chk)
 {
 	GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	bool ok = check_tree(cfg->memcg, known, chk) && check_workload_cgroups(cfg, known, chk) &&
-		  check_page_cgroup(cfg, known, chk) && check_node_memory(cfg, chk);
+	g_hash_table_add(known, g_strdup("")); /* the root */
+	bool ok = check_tree(cfg->memcg, known, chk) && check_workload_cgroups(cfg, known, chk);
+	for (int i = 0; ok && mm_subsystems[i]; i++)
+		if (mm_subsystems[i]->check)
+			ok = mm_subsystems[i]->check(cfg, known, chk);
 	g_hash_table_destroy(known);
 	return ok;
 }

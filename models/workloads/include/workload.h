@@ -1,49 +1,15 @@
 /* workload: what runs on the simulated machine. A workload type is one file,
- * models/<name>.c, that defines `const struct workload_type <name>_workload`:
+ * models/workloads/<name>.c, that defines `const struct workload_type <name>_workload`:
  * its scenario keys (a spec decoding into its parameter structure), its
- * checks, and its operations; and one line in the registry in workload.c.
+ * checks, and its operations (struct workload_type, run_config.h); and one
+ * line in the registry in workload.c.
  * The helpers below are what several types share. */
 #pragma once
+#include "run_config.h"
 #include "sim_dist.h"
 #include "spec.h"
 #include <jansson.h>
 #include <stdbool.h>
-
-struct run_config;
-struct run_metric;
-
-struct workload_type {
-	const char *name; /* the scenario's "type" */
-	/* Its keys: an SPEC_OBJECT (first field SPEC_TYPE_FIELD(name))
-	 * decoding into the type's parameter structure. */
-	const struct spec *spec;
-	/* Checks across keys and sections, on the decoded @params of the
-	 * workload at @path ("workloads.2"); NULL: none. */
-	bool (*check)(const void *params, const struct run_config *cfg, const char *path,
-		      struct spec_check *chk);
-	/* Does it end by itself (so that a "completion" stop can end)? NULL:
-	 * always. */
-	bool (*finite)(const void *params);
-	/* At least how long (simulated ns) its busiest task needs to finish,
-	 * from its own per-unit costs (the estimate before a run, run.h);
-	 * NULL: not estimated. */
-	double (*planned_ns)(const void *params, const struct run_config *cfg);
-	/* The cgroup of its tasks ("%d": the task's index) and how many tasks
-	 * there are; NULL when it names no cgroup. The memcg section checks
-	 * that each exists. */
-	const char *(*cgroup)(const void *params, long *count);
-	bool uses_page_cgroup; /* works on memcg.page_cgroup's file */
-	/* Create the workload's locks and tasks; @index: its position in
-	 * "workloads". Returns its state. */
-	void *(*setup)(const void *params, int index);
-	/* Add its figures to @metrics once the run is over; NULL for a workload
-	 * that reports only through the shared figures. */
-	void (*metrics)(void *state, json_t *metrics);
-	/* What those figures mean in a comparison ({NULL}-terminated); NULL:
-	 * the defaults of run_metric_find(). */
-	const struct run_metric *metric_info;
-	void (*destroy)(void *state);
-};
 
 /* The start of the parameters of a workload whose tasks run in cgroups:
  * task i in the instance i of "cgroup" ("%d" replaced by i). Such a type's

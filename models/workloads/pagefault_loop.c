@@ -8,7 +8,7 @@
  * gathered when the design batches uncharges. */
 #include "charge.h"
 #include "cost.h"
-#include "run.h"
+#include "run_config.h"
 #include "workload.h"
 #include <glib.h>
 

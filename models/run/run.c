@@ -1,4 +1,5 @@
 #include "run.h"
+#include "kernel.h"
 #include "mcs_json.h"
 #include "cacheline.h"
 #include "lock_stat.h"

@@ -1,6 +1,6 @@
 /* The scenario's kernel section: build choices of the simulated kernel that
  * are not a model's own parameters (which spinlock implementation it has). */
-#include "run.h"
+#include "kernel.h"
 #include "spinlock.h"
 
 #define AT(member) SPEC_AT(struct kernel_params, member)

@@ -1,5 +1,5 @@
 #include "workload.h"
-#include "run.h"
+#include "run_config.h"
 #include "sim_engine.h"
 #include "sim_rng.h"
 #include <glib.h>

@@ -1,5 +1,6 @@
 #include "swap.h"
 #include "cost.h"
+#include "mm.h"
 #include "workingset.h"
 
 struct swap_device *swap_active;
@@ -201,3 +202,31 @@ long swap_writeout_folios(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 	}
 	return done;
 }
+
+/* The swap device as a memcg subsystem (memcg.swap). */
+static void swap_setup(const struct mm_params *mm)
+{
+	if (mm->swap)
+		swap_device_init((long)(mm->swap->size_mb * 256), mm->swap->batch_pages,
+				 mm->swap->cluster_order == SWAP_INTERLEAVE, memcg_tree->lru_scope);
+}
+
+static void swap_results(json_t *memcg, json_t *violations)
+{
+	if (!swap_active)
+		return;
+	const struct swap_stats *s = &swap_active->stat;
+	json_object_set_new(memcg, "swap",
+			    json_pack("{s:I, s:I, s:I, s:I}", "slots_used", (json_int_t)s->slots_used,
+				      "nodes_allocated", (json_int_t)s->nodes_allocated,
+				      "nodes_reclaimed", (json_int_t)s->nodes_reclaimed,
+				      "isolate_retries", (json_int_t)s->isolate_retries));
+}
+
+const struct mm_subsystem swap_subsystem = {
+	.name = "swap",
+	.doc = "a zram swap device: its slots, swap cache and shadow nodes",
+	.setup = swap_setup,
+	.results = swap_results,
+	.teardown = swap_device_destroy,
+};

@@ -1,67 +1,30 @@
 #include "mm.h"
 #include "mcs_json.h"
 #include "charge.h"
-#include "folio_lru.h"
 #include "list_lru.h"
 #include "lru_check.h"
-#include "page_cgroup.h"
-#include "rcu.h"
-#include "run.h"
+#include "run_config.h"
 #include "shrinker.h"
-#include "sim_irq.h"
-#include "sim_rng.h"
-#include "swap.h"
-#include "workload.h"
 
-static struct page_cgroup_map *pc_map;
-static struct sim_rng *writeback_rng;
+#define MM_SUBSYSTEM_DECL(name) extern const struct mm_subsystem name##_subsystem;
+MM_SUBSYSTEMS(MM_SUBSYSTEM_DECL, MM_SUBSYSTEM_DECL)
+#undef MM_SUBSYSTEM_DECL
 
-struct page_cgroup_map *mm_page_cgroup_map(void)
-{
-	return pc_map;
-}
-
-/* The completion interrupt: test_clear_page_writeback of the oldest page
- * under writeback; with no writer in the scenario, of a random page (the
- * update from interrupt context is what the locking schemes differ on). */
-static void writeback_end_io(struct sim_task *t, void *arg)
-{
-	if (!g_queue_is_empty(&pc_map->writeback)) {
-		page_cgroup_end_writeback(t, pc_map);
-		return;
-	}
-	long page = (long)(sim_rng_uniform01(writeback_rng) * (double)pc_map->nr_pages);
-	mem_cgroup_update_page_stat(t, pc_map, page, MEMCG_NR_WRITEBACK, -1,
-				    "test_clear_page_writeback");
-}
-
-/* The file's page_cgroups; RCU (its tick: the first periodic interrupt
- * source) when updates use it; the writeback-completion handler. */
-static void page_cgroup_setup(const struct page_cgroup_params *pc)
-{
-	if (!pc)
-		return;
-	struct mem_cgroup *memcg = *pc->cgroup ? mem_cgroup_lookup(pc->cgroup) : memcg_tree->root;
-	pc_map = page_cgroup_map_new(pc->locking, pc->pages, memcg);
-	int tick = -1;
-	for (int i = 0; i < sim_irq_nsources(); i++) {
-		struct sim_irq_source *s = sim_irq_source(i);
-		if (tick < 0 && s->kind == SIM_IRQ_PERIODIC)
-			tick = i;
-		if (pc->writeback_irq && g_str_equal(s->name, pc->writeback_irq)) {
-			s->action = writeback_end_io;
-			writeback_rng = sim_rng_new(sim_seed(), "page_cgroup.writeback");
-		}
-	}
-	rcu_init(tick);
-}
+#define MM_SUBSYSTEM_ENTRY(name) &name##_subsystem,
+const struct mm_subsystem *const mm_subsystems[] = {
+	MM_SUBSYSTEMS(MM_SUBSYSTEM_ENTRY, MM_SUBSYSTEM_ENTRY) NULL};
+#undef MM_SUBSYSTEM_ENTRY
 
 /* Does the scenario use the memory-management model at all? */
 static bool mm_used(const struct run_config *cfg)
 {
 	const struct mm_params *mm = cfg->memcg;
-	if (mm->cgroups.n || mm->swap || mm->page_cgroup)
+#define MM_KEY_SET(name) || mm->name
+#define MM_NO_KEY(name)
+	if (mm->cgroups.n MM_SUBSYSTEMS(MM_KEY_SET, MM_NO_KEY))
 		return true;
+#undef MM_KEY_SET
+#undef MM_NO_KEY
 	for (int i = 0; i < cfg->nworkloads; i++)
 		if (cfg->workloads[i].type->cgroup)
 			return true;
@@ -96,12 +59,9 @@ void mm_setup(const struct run_config *cfg)
 	memcg_tree->lru_lock_scope = mm->lru_lock_scope;
 	shrinker_registry_init();
 	cgroups_setup(mm);
-	page_cgroup_setup(mm->page_cgroup);
-	if (mm->node_memory_mb > 0)
-		folio_lru_init((long)(mm->node_memory_mb * 256), true);
-	if (mm->swap)
-		swap_device_init((long)(mm->swap->size_mb * 256), mm->swap->batch_pages,
-				 mm->swap->cluster_order == SWAP_INTERLEAVE, memcg_tree->lru_scope);
+	for (int i = 0; mm_subsystems[i]; i++)
+		if (mm_subsystems[i]->setup)
+			mm_subsystems[i]->setup(mm);
 }
 
 #define STAT_FIELDS(X)                                                                          \
@@ -184,57 +144,26 @@ bool mm_results(json_t *replica)
 	struct memcg_stats total = {0};
 	json_t *cgroups = cgroups_json(&total);
 	json_t *check = lru_check_all();
-	if (folio_lru_active()) {
-		char *err = folio_lru_verify();
-		if (err)
-			json_array_append_new(check, json_string(err));
-		g_free(err);
-	}
-	bool ok = json_array_size(check) == 0;
 	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "list_lru_scope",
 			      memcg_tree->lru_scope->name, "reclaim", memcg_stats_json(&total),
 			      "list_lrus", lrus_json(), "shrinkers", shrinkers_json(), "cgroups",
 			      cgroups, "violations", check);
-	if (pc_map) {
-		struct page_cgroup_stats *s = &pc_map->s;
-		json_object_set_new(
-			o, "page_cgroup",
-			json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", "locking",
-				  pc_map->ops->name, "updates", (json_int_t)s->updates, "locked",
-				  (json_int_t)s->locked, "lockless", (json_int_t)s->lockless,
-				  "locked_outside_move", (json_int_t)s->locked_outside_move,
-				  "lockless_during_move", (json_int_t)s->lockless_during_move,
-				  "moves", (json_int_t)s->moves, "pages_moved",
-				  (json_int_t)s->pages_moved, "move_latency_mean_ns",
-				  s->moves ? sim_to_ns(s->move_total) / (double)s->moves : 0.0,
-				  "move_latency_max_ns", sim_to_ns(s->move_max)));
-	}
-	if (swap_active)
-		json_object_set_new(
-			o, "swap",
-			json_pack("{s:I, s:I, s:I, s:I}", "slots_used",
-				  (json_int_t)swap_active->stat.slots_used, "nodes_allocated",
-				  (json_int_t)swap_active->stat.nodes_allocated, "nodes_reclaimed",
-				  (json_int_t)swap_active->stat.nodes_reclaimed, "isolate_retries",
-				  (json_int_t)swap_active->stat.isolate_retries));
-	if (folio_lru_active()) {
-		json_object_set_new(o, "lru_lock_scope",
-				    json_string(memcg_tree->lru_lock_scope->name));
-		json_object_set_new(o, "lru", folio_lru_json());
-	}
+	for (int i = 0; mm_subsystems[i]; i++)
+		if (mm_subsystems[i]->results)
+			mm_subsystems[i]->results(o, check);
+	bool ok = json_array_size(check) == 0;
 	json_object_set_new(replica, "memcg", o);
 	return ok;
 }
 
 void mm_teardown(void)
 {
-	if (pc_map)
-		page_cgroup_map_free(pc_map);
-	pc_map = NULL;
-	sim_rng_free(writeback_rng);
-	writeback_rng = NULL;
-	swap_device_destroy();
-	folio_lru_destroy();
+	int n = 0;
+	while (mm_subsystems[n])
+		n++;
+	while (n--)
+		if (mm_subsystems[n]->teardown)
+			mm_subsystems[n]->teardown();
 	memcg_tree_destroy();
 	charge_use(NULL);
 	shrinker_registry_destroy();

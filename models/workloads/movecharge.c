@@ -3,7 +3,7 @@
  * time, back. */
 #include "mm.h"
 #include "page_cgroup.h"
-#include "run.h"
+#include "run_config.h"
 #include "workload.h"
 #include <glib.h>
 

@@ -4,7 +4,7 @@
  * cgroup churn scheduled before them. */
 #include "cost.h"
 #include "fs.h"
-#include "run.h"
+#include "run_config.h"
 #include "workload.h"
 #include <glib.h>
 

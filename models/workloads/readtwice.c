@@ -10,7 +10,7 @@
 #include "cost.h"
 #include "folio_lru.h"
 #include "mm.h"
-#include "run.h"
+#include "run_config.h"
 #include "workload.h"
 #include <glib.h>
 

@@ -3,6 +3,8 @@
 #include "folio_lru.h"
 #include "cost.h"
 #include "folio_reclaim.h"
+#include "mm.h"
+#include "run_config.h"
 
 struct folio_lru_state lru_state;
 
@@ -275,3 +277,47 @@ struct folio *filemap_read_folio(struct sim_task *t, struct page_file *f, long i
 	folio_mark_accessed(t, folio);
 	return folio;
 }
+
+/* The folio LRU as a memcg subsystem: on when memcg.node_memory_mb > 0. Its
+ * object per page of node memory is bounded, so that a scenario cannot
+ * exhaust the machine running it. */
+#define FOLIO_LRU_MAX_MB 16384.0
+
+static bool folio_lru_check(const struct run_config *cfg, GHashTable *cgroups,
+			    struct spec_check *chk)
+{
+	double total = cfg->memcg->node_memory_mb * cfg->machine.nodes;
+	if (total <= FOLIO_LRU_MAX_MB)
+		return true;
+	return spec_check_fail(chk, "memcg", "node_memory_mb",
+			       "expected at most %g MiB over the %d nodes (a simulated page is a "
+			       "model object; scale memory down), got %g MiB",
+			       FOLIO_LRU_MAX_MB, cfg->machine.nodes, total);
+}
+
+static void folio_lru_setup(const struct mm_params *mm)
+{
+	if (mm->node_memory_mb > 0)
+		folio_lru_init((long)(mm->node_memory_mb * 256), true);
+}
+
+static void folio_lru_results(json_t *memcg, json_t *violations)
+{
+	if (!folio_lru_active())
+		return;
+	char *err = folio_lru_verify();
+	if (err)
+		json_array_append_new(violations, json_string(err));
+	g_free(err);
+	json_object_set_new(memcg, "lru_lock_scope", json_string(memcg_tree->lru_lock_scope->name));
+	json_object_set_new(memcg, "lru", folio_lru_json());
+}
+
+const struct mm_subsystem folio_lru_subsystem = {
+	.name = "folio_lru",
+	.doc = "the folio-level page-cache LRU: per-CPU batches, kswapd, direct reclaim",
+	.check = folio_lru_check,
+	.setup = folio_lru_setup,
+	.results = folio_lru_results,
+	.teardown = folio_lru_destroy,
+};

@@ -1,7 +1,7 @@
 /* lockbench: the validation workload. Each of `cpus` CPUs loops: think (user
  * time), take a shared spinlock, hold it (sys time), release. With handoff
  * costs at zero this is the finite-source queue of docs/validation.md. */
-#include "run.h"
+#include "run_config.h"
 #include "sim_rng.h"
 #include "spinlock.h"
 #include "workload.h"

@@ -20,7 +20,7 @@
  * to wait sleeps until the other wakes it. */
 #include "charge.h"
 #include "cost.h"
-#include "run.h"
+#include "run_config.h"
 #include "workload.h"
 #include <glib.h>
 

@@ -3,7 +3,7 @@
  * MEMCG_CHARGE_BATCH pages; over the limit, the charge reclaims. */
 #include "cost.h"
 #include "memcg.h"
-#include "run.h"
+#include "run_config.h"
 #include "workload.h"
 #include <glib.h>
 

@@ -6,7 +6,7 @@
 #include "cost.h"
 #include "mm.h"
 #include "page_cgroup.h"
-#include "run.h"
+#include "run_config.h"
 #include "workload.h"
 #include <glib.h>
 

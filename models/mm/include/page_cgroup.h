@@ -72,6 +72,9 @@ struct page_cgroup_params {
 	char *writeback_irq; /* interrupt source completing writeback; NULL: none */
 };
 extern const struct spec page_cgroup_params_spec;
+/* The run's file of page_cgroups (memcg.page_cgroup), or NULL
+ * (page_cgroup_file.c). */
+struct page_cgroup_map *mm_page_cgroup_map(void);
 
 /* One page_cgroup per page of a file of @nr_pages, all charged to @memcg. */
 struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, long nr_pages,

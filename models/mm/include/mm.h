@@ -1,0 +1,81 @@
+/* mm: the memory-management side of a run: the scenario's memcg section (its
+ * keys and their checks, mm_params.c), the state built from it (the cgroup
+ * tree, the charge path, the list_lru lock scope, the shrinkers, then each
+ * memcg subsystem: the page_cgroup file, the swap device, the folio LRU)
+ * and its figures for the result (mm.c). */
+#pragma once
+#include "spec.h"
+#include <glib.h>
+#include <jansson.h>
+#include <stdbool.h>
+
+/* The memcg subsystems, one line each, in set-up order (torn down in
+ * reverse, their figures added to the result in this order):
+ *  KEY(name):   the subsystem has a key memcg.<name> of its own, whose spec
+ *               is `name##_params_spec` and which decodes into struct
+ *               mm_params' member `struct name##_params *name` (NULL when
+ *               absent);
+ *  NOKEY(name): it reads the memcg section's shared keys.
+ * Each defines `const struct mm_subsystem name##_subsystem` in its own
+ * files (docs/architecture.md, "A kernel subsystem"). */
+#define MM_SUBSYSTEMS(KEY, NOKEY) KEY(swap) KEY(page_cgroup) NOKEY(folio_lru)
+
+struct run_config;
+struct charge_params;
+struct lock_scope;
+
+/* One entry of memcg.cgroups: @count instances of the name template. */
+struct mm_cgroup_params {
+	char *name;
+	long count;
+	double memory_max_mb; /* 0: no limit */
+	double memory_min_mb, memory_low_mb;
+};
+
+/* The memcg section. */
+struct mm_params {
+	bool enabled; /* false: a kernel without memcg (cgroup_disable=memory) */
+	struct charge_params *charge;
+	const struct lock_scope *lru_lock_scope; /* pgdat (node) or lruvec (memcg) lru lock */
+	double node_memory_mb; /* > 0: the folio-level page cache LRU, this much memory a node */
+	const struct list_lru_scope_ops *list_lru_scope;
+	SPEC_LIST(struct mm_cgroup_params *) cgroups;
+	/* Each subsystem's key: swap (NULL: no swap device), page_cgroup
+	 * (NULL: no page_cgroup file). */
+#define MM_SUBSYSTEM_MEMBER(name) struct name##_params *name;
+#define MM_SUBSYSTEM_NO_MEMBER(name)
+	MM_SUBSYSTEMS(MM_SUBSYSTEM_MEMBER, MM_SUBSYSTEM_NO_MEMBER)
+#undef MM_SUBSYSTEM_MEMBER
+#undef MM_SUBSYSTEM_NO_MEMBER
+};
+
+/* A memcg subsystem: a model built on the cgroup tree with its own key (or
+ * none), checks, state, figures and teardown. */
+struct mm_subsystem {
+	const char *name; /* its key in the memcg section */
+	const char *doc;
+	/* Rules across keys and sections; @cgroups: the names in
+	 * memcg.cgroups ("" is the root). NULL: none. */
+	bool (*check)(const struct run_config *cfg, GHashTable *cgroups, struct spec_check *chk);
+	/* Build its state for the run, after the cgroup tree; NULL: none. */
+	void (*setup)(const struct mm_params *mm);
+	/* Add its figures to the result's "memcg" object, and what its checker
+	 * found to @violations (strings); NULL: none. */
+	void (*results)(json_t *memcg, json_t *violations);
+	void (*teardown)(void);
+};
+/* The memcg subsystems in set-up order (MM_SUBSYSTEMS), NULL-terminated. */
+extern const struct mm_subsystem *const mm_subsystems[];
+
+extern const struct spec mm_params_spec;
+/* The section's rules across keys: cgroup names and parents, the cgroups
+ * and interrupt source it and the workloads name. */
+bool mm_params_check(const struct run_config *cfg, struct spec_check *chk);
+/* Is @name ("" for the root) one of memcg.cgroups? */
+bool mm_cgroup_known(const struct mm_params *mm, const char *name);
+
+void mm_setup(const struct run_config *cfg);
+/* Adds "memcg" to a replica result; false when the list_lru checker found
+ * a violation (described in the result). */
+bool mm_results(json_t *replica);
+void mm_teardown(void);
