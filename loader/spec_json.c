@@ -1,4 +1,5 @@
 #include "spec_json.h"
+#include "mcs_named.h"
 #include <math.h>
 #include <string.h>
 
@@ -37,40 +38,6 @@ bool spec_fail(GHashTable *locs, const json_t *parent, const char *key, const ch
 		    l ? l->line : 0, l ? l->col : 0, *path ? path : "(root)", msg);
 	g_free(msg);
 	return false;
-}
-
-static guint edit_distance(const char *a, const char *b)
-{
-	size_t n = strlen(a), m = strlen(b);
-	if (n > 64 || m > 64)
-		return G_MAXUINT;
-	guint d[65][65];
-	for (size_t i = 0; i <= n; i++)
-		d[i][0] = (guint)i;
-	for (size_t j = 0; j <= m; j++)
-		d[0][j] = (guint)j;
-	for (size_t i = 1; i <= n; i++)
-		for (size_t j = 1; j <= m; j++) {
-			guint sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			guint del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-			d[i][j] = MIN(sub, MIN(del, ins));
-		}
-	return d[n][m];
-}
-
-const char *spec_near_miss(const char *key, const char *const *known)
-{
-	const char *best = NULL;
-	guint best_d = G_MAXUINT;
-	for (; *known; known++) {
-		guint dist = edit_distance(key, *known);
-		if (dist < best_d) {
-			best_d = dist;
-			best = *known;
-		}
-	}
-	guint limit = MAX(2u, (guint)strlen(key) / 3);
-	return best_d <= limit ? best : NULL;
 }
 
 /* Where validation is: the value, its container and member name, its path. */
@@ -165,7 +132,7 @@ static bool fail_one_of(struct vctx *c, const struct at *a, const char *const *v
 {
 	char *list = quoted_list(values);
 	char *got = spec_describe(a->v);
-	const char *near = json_is_string(a->v) ? spec_near_miss(json_string_value(a->v), values)
+	const char *near = json_is_string(a->v) ? mcs_near_miss(json_string_value(a->v), values)
 						: NULL;
 	if (near)
 		fail_at(c, a, "expected one of %s, got %s (did you mean \"%s\"?)", list, got, near);
@@ -221,7 +188,7 @@ static bool fail_unknown_key(struct vctx *c, const struct at *a, const char *key
 			     const struct spec_field *fields)
 {
 	const char **keys = field_keys(fields);
-	const char *near = spec_near_miss(key, keys);
+	const char *near = mcs_near_miss(key, keys);
 	char *list = quoted_list(keys);
 	if (near)
 		fail_at(c, a, "unknown key \"%s\" (did you mean \"%s\"?)", key, near);
@@ -400,7 +367,7 @@ static const struct spec *member_spec(const struct spec *s, json_t *node, const 
 		if (f)
 			return f->spec;
 		const char **keys = field_keys(s->fields);
-		const char *near = spec_near_miss(key, keys);
+		const char *near = mcs_near_miss(key, keys);
 		*why = near ? g_strdup_printf("unknown key \"%s\" (did you mean \"%s\"?)", key, near)
 			    : g_strdup_printf("unknown key \"%s\"", key);
 		g_free(keys);

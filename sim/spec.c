@@ -3,7 +3,7 @@
 const char *spec_enum_name(const struct spec *s, size_t i)
 {
 	if (s->choices)
-		return s->choices[i] ? *(const char *const *)s->choices[i] : NULL;
+		return s->choices[i] ? s->choices[i]->name : NULL;
 	return s->values[i];
 }
 

@@ -25,7 +25,5 @@ json_t *spec_json_schema(const struct spec *s);
 void *spec_decode(const struct spec *s, json_t *v);
 /* Free what spec_decode() returned (NULL is fine). */
 void spec_decoded_free(const struct spec *s, void *decoded);
-/* The known key closest to @key, or NULL when none is close. */
-const char *spec_near_miss(const char *key, const char *const *known);
 /* @v in a short printable form ("two", 3, true, {...}). */
 char *spec_describe(const json_t *v);

@@ -102,16 +102,12 @@ static const struct preset milan_2s = {
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};
 
-const void *const presets[] = {&westmere_2s, &broadwell_2s, &cascadelake_2s, &milan_2s, NULL};
+const struct mcs_named *const presets[] = {&westmere_2s.named, &broadwell_2s.named,
+					   &cascadelake_2s.named, &milan_2s.named, NULL};
 
 const struct preset *preset_find(const char *name)
 {
-	for (int i = 0; presets[i]; i++) {
-		const struct preset *p = presets[i];
-		if (strcmp(p->name, name) == 0)
-			return p;
-	}
-	return NULL;
+	return (const struct preset *)mcs_named_find(presets, name);
 }
 
 const struct preset_value *preset_cost(const struct preset *p, const char *key)

@@ -13,7 +13,8 @@ const struct lock_scope lock_scope_memcg = {
 	.per_memcg = true,
 };
 
-const void *const lock_scopes[] = {&lock_scope_node, &lock_scope_memcg, NULL};
+const struct mcs_named *const lock_scopes[] = {&lock_scope_node.named, &lock_scope_memcg.named,
+					       NULL};
 
 void lock_scope_relock(struct sim_task *t, struct lock_scope_held *h, struct spinlock *want,
 		       enum spin_flavour fl, const char *site)

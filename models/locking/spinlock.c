@@ -51,11 +51,16 @@ static int ticket_reloads(int waiters)
 }
 
 static const struct spinlock_ops spinlock_queued = {
-	.name = "qspinlock", .handoff = queued_handoff, .reloads = queued_reloads};
+	.name = "qspinlock",
+	.doc = "queued spinlock: MCS queue behind a pending bit (Linux 4.2+)",
+	.handoff = queued_handoff, .reloads = queued_reloads};
 static const struct spinlock_ops spinlock_ticket = {
-	.name = "ticket", .handoff = ticket_handoff, .reloads = ticket_reloads};
+	.name = "ticket",
+	.doc = "ticket spinlock: every waiter spins on the lock word (before 4.2)",
+	.handoff = ticket_handoff, .reloads = ticket_reloads};
 
-const void *const spinlock_impls[] = {&spinlock_queued, &spinlock_ticket, NULL};
+const struct mcs_named *const spinlock_impls[] = {&spinlock_queued.named, &spinlock_ticket.named,
+						  NULL};
 
 static const struct spinlock_ops *impl = &spinlock_queued;
 

@@ -65,11 +65,16 @@ static void patched_flip(struct sim_task *t, struct static_key *key)
 }
 
 static const struct static_key_ops static_key_branch = {
-	.name = "branch", .check = branch_check, .flip = branch_flip};
+	.name = "branch",
+	.doc = "a load and a conditional branch on a global flag",
+	.check = branch_check, .flip = branch_flip};
 static const struct static_key_ops static_key_patched = {
-	.name = "static-key", .check = patched_check, .flip = patched_flip};
+	.name = "static-key",
+	.doc = "a patched jump or nop (jump labels); flipping it patches the text",
+	.check = patched_check, .flip = patched_flip};
 
-const void *const static_key_schemes[] = {&static_key_branch, &static_key_patched, NULL};
+const struct mcs_named *const static_key_schemes[] = {&static_key_branch.named,
+						      &static_key_patched.named, NULL};
 
 void static_key_init(struct static_key *key)
 {

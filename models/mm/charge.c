@@ -5,8 +5,8 @@
 #include "vmscan.h"
 
 #define CHARGE_COUNTERS(X) X(page_counter) X(res_counter)
-#define ENTRY(name) &charge_##name,
-static const void *const charge_counters[] = {CHARGE_COUNTERS(ENTRY) NULL};
+#define ENTRY(name) &charge_##name.named,
+static const struct mcs_named *const charge_counters[] = {CHARGE_COUNTERS(ENTRY) NULL};
 #undef ENTRY
 
 /* struct page_counter's fields by line: before Linux 6.1 (the layout of
@@ -15,22 +15,22 @@ static const void *const charge_counters[] = {CHARGE_COUNTERS(ENTRY) NULL};
  * "mm: page_counter: rearrange struct page_counter fields" (6.1): usage
  * alone, the protection and watermark, the read-mostly limits. */
 const struct page_counter_layout page_counter_layouts[] = {
-	{"shared",
-	 "usage shares its line with min, low, high, max and min_usage (Linux <= 6.0)",
+	{{{"shared",
+	   "usage shares its line with min, low, high, max and min_usage (Linux <= 6.0)"}},
 	 {[PC_USAGE] = 0, [PC_LIMITS] = 0, [PC_MIN_USAGE] = 0, [PC_LOW_USAGE] = 1,
 	  [PC_WATERMARK] = 1, [PC_PARENT] = 1},
 	 {"struct page_counter: usage, min, low, high, max, min_usage",
 	  "struct page_counter: low_usage, watermark, parent", NULL}},
-	{"split",
-	 "usage alone in its line; protection and watermark; the read-mostly limits (6.1+)",
+	{{{"split",
+	   "usage alone in its line; protection and watermark; the read-mostly limits (6.1+)"}},
 	 {[PC_USAGE] = 0, [PC_MIN_USAGE] = 1, [PC_LOW_USAGE] = 1, [PC_WATERMARK] = 1,
 	  [PC_LIMITS] = 2, [PC_PARENT] = 2},
 	 {"struct page_counter: usage", "struct page_counter: min_usage, low_usage, watermark",
 	  "struct page_counter: min, low, high, max, parent"}},
-	{NULL},
+	{.named = {NULL, NULL}},
 };
-static const void *const layout_choices[] = {&page_counter_layouts[0], &page_counter_layouts[1],
-					      NULL};
+static const struct mcs_named *const layout_choices[] = {&page_counter_layouts[0].named,
+							 &page_counter_layouts[1].named, NULL};
 
 #define AT(member) SPEC_AT(struct charge_params, member)
 static const struct spec_field charge_fields[] = {

@@ -7,8 +7,8 @@
 #include "charge.h"
 
 static const struct page_counter_layout res_counter_layout = {
-	"res_counter",
-	"struct res_counter: usage, max_usage, limit, failcnt, lock, parent in one line",
+	{{"res_counter",
+	  "struct res_counter: usage, max_usage, limit, failcnt, lock, parent in one line"}},
 	{0},
 	{"struct res_counter", NULL, NULL},
 };

@@ -504,16 +504,11 @@ void memcg_reparent_list_lrus(struct sim_task *t, struct mem_cgroup *memcg,
 	X(memcg)
 
 #define DECLARE(name) extern const struct list_lru_scope_ops list_lru_scope_##name;
-#define ENTRY(name) &list_lru_scope_##name,
+#define ENTRY(name) &list_lru_scope_##name.named,
 LIST_LRU_SCOPES(DECLARE)
-const void *const list_lru_scopes[] = {LIST_LRU_SCOPES(ENTRY) NULL};
+const struct mcs_named *const list_lru_scopes[] = {LIST_LRU_SCOPES(ENTRY) NULL};
 
 const struct list_lru_scope_ops *list_lru_scope_find(const char *name)
 {
-	for (int i = 0; list_lru_scopes[i]; i++) {
-		const struct list_lru_scope_ops *s = list_lru_scopes[i];
-		if (strcmp(s->name, name) == 0)
-			return s;
-	}
-	return NULL;
+	return (const struct list_lru_scope_ops *)mcs_named_find(list_lru_scopes, name);
 }

@@ -118,6 +118,7 @@ static void memcg_reparent_one(struct sim_task *t, struct list_lru *lru, int nid
 
 const struct list_lru_scope_ops list_lru_scope_memcg = {
 	.name = "memcg",
+	.doc = "one lock per (memcg, node) list (6.13+)",
 	.lock_class = "&l->lock",
 	.list_size = 32, /* list_head + nr_items + spinlock, 8-aligned */
 	.reparent_objcg_first = false,

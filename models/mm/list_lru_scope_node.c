@@ -91,6 +91,7 @@ static void node_reparent_one(struct sim_task *t, struct list_lru *lru, int nid,
 
 const struct list_lru_scope_ops list_lru_scope_node = {
 	.name = "node",
+	.doc = "one lock per NUMA node for every memcg's list on it (before 6.13)",
 	.lock_class = "&nlru->lock",
 	.list_size = 24, /* list_head + nr_items */
 	.reparent_objcg_first = true,

@@ -103,25 +103,28 @@ static void rcu_move_end(struct sim_task *t, struct page_cgroup_map *map)
 
 static const struct page_cgroup_ops page_cgroup_plain = {
 	.name = "plain",
+	.doc = "lock_page_cgroup with interrupts on",
 	.update_page_stat = plain_update,
 	.move_begin = move_lock_only,
 	.move_end = move_lock_only,
 };
 static const struct page_cgroup_ops page_cgroup_irqsave = {
 	.name = "irqsave",
+	.doc = "local_irq_save around lock_page_cgroup",
 	.update_page_stat = irqsave_update,
 	.move_begin = move_lock_only,
 	.move_end = move_lock_only,
 };
 static const struct page_cgroup_ops page_cgroup_rcu = {
 	.name = "rcu",
+	.doc = "rcu_read_lock only, the irqsave lock while charges move",
 	.update_page_stat = rcu_update,
 	.move_begin = rcu_move_begin,
 	.move_end = rcu_move_end,
 };
 
-const void *const page_cgroup_schemes[] = {&page_cgroup_plain, &page_cgroup_irqsave,
-					   &page_cgroup_rcu, NULL};
+const struct mcs_named *const page_cgroup_schemes[] = {
+	&page_cgroup_plain.named, &page_cgroup_irqsave.named, &page_cgroup_rcu.named, NULL};
 
 #define AT(member) SPEC_AT(struct page_cgroup_params, member)
 static const struct spec_field page_cgroup_fields[] = {

@@ -17,6 +17,7 @@
  * SPEC_TAGGED and SPEC_OVERRIDES are validated only: the loader decodes them
  * itself (workloads by their type, variants by applying them). */
 #pragma once
+#include "mcs_named.h"
 #include "mcs_error.h"
 #include <glib.h>
 #include <stdbool.h>
@@ -58,10 +59,9 @@ struct spec {
 	const char *doc;
 	double min, max; /* value (numbers), length (strings), count (arrays, objects) */
 	const char *const *values; /* SPEC_ENUM: names, NULL-terminated */
-	/* SPEC_ENUM, instead of .values: the registry of a pluggable scheme, a
-	 * NULL-terminated list of tables of operations whose first member is
-	 * their name (const char *). */
-	const void *const *choices;
+	/* SPEC_ENUM, instead of .values: the registry of a pluggable scheme
+	 * (mcs_named.h); the value decodes to the chosen table. */
+	const struct mcs_named *const *choices;
 	const struct spec_field *fields; /* SPEC_OBJECT, {NULL}-terminated */
 	size_t size;			 /* SPEC_OBJECT: the struct it decodes into */
 	const struct spec *items;	 /* SPEC_ARRAY */

@@ -27,7 +27,7 @@ struct run_metric {
 };
 
 struct workload_type {
-	const char *name; /* the scenario's "type" */
+	MCS_NAMED; /* the scenario's "type"; its spec's doc says what it is */
 	/* Its keys: an SPEC_OBJECT (first field SPEC_TYPE_FIELD(name))
 	 * decoding into the type's parameter structure. */
 	const struct spec *spec;

@@ -5,6 +5,7 @@
  * Costs given in cycles are turned into ns at the machine's clock (the
  * preset's, or the scenario's own when it sets one). */
 #pragma once
+#include "mcs_named.h"
 #include <stdbool.h>
 
 enum preset_unit {
@@ -20,13 +21,12 @@ struct preset_value {
 };
 
 struct preset {
-	const char *name;
-	const char *doc;
+	MCS_NAMED;
 	const struct preset_value *values; /* {NULL}-terminated */
 };
 
 /* The presets a scenario chooses from, NULL-terminated. */
-extern const void *const presets[];
+extern const struct mcs_named *const presets[];
 const struct preset *preset_find(const char *name);
 /* @p's value for @key (a cost key, "line_llc_ns"), or NULL. */
 const struct preset_value *preset_cost(const struct preset *p, const char *key);

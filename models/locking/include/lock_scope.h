@@ -14,17 +14,17 @@
  * (lock_scope_relock: the kernel's relock_page_lruvec / folio_lruvec_relock).
  */
 #pragma once
+#include "mcs_named.h"
 #include "spinlock.h"
 
 struct lock_scope {
-	const char *name; /* "node" or "memcg" */
-	const char *doc;
+	MCS_NAMED; /* "node" or "memcg" */
 	bool per_memcg;
 };
 
 extern const struct lock_scope lock_scope_node, lock_scope_memcg;
 /* The registry a scope key's choices are (NULL-terminated). */
-extern const void *const lock_scopes[];
+extern const struct mcs_named *const lock_scopes[];
 
 /* The lock that protects an instance whose own lock is @own, on a node
  * whose lock is @node_lock. */

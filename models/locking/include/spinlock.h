@@ -16,6 +16,7 @@
  *    advance. Waiters behind it block in the engine until it releases.
  * Both can be mixed on one lock; the grant order stays FIFO. */
 #pragma once
+#include "mcs_named.h"
 #include "cacheline.h"
 #include "lock_stat.h"
 #include "sim_engine.h"
@@ -47,7 +48,7 @@ struct spinlock {
  * waiter. @transfer is the lock word's line moving between them, @waiters
  * the CPUs spinning for it (the next holder among them). */
 struct spinlock_ops {
-	const char *name;
+	MCS_NAMED;
 	sim_time_t (*handoff)(sim_time_t transfer, int waiters);
 	/* The other spinners' fetches of the word per handoff (traffic the
 	 * cache-line report counts; their time is the spinners'). */
@@ -55,7 +56,7 @@ struct spinlock_ops {
 };
 
 /* The implementations a scenario chooses from (kernel.spinlock). */
-extern const void *const spinlock_impls[];
+extern const struct mcs_named *const spinlock_impls[];
 /* The implementation of the run (qspinlock unless set). */
 void spinlock_use(const struct spinlock_ops *ops);
 

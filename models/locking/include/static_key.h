@@ -7,6 +7,7 @@
  * cycles at machine.clock_ghz; where the flag's line is comes from the cache
  * model (models/cacheline.h). */
 #pragma once
+#include "mcs_named.h"
 #include "cacheline.h"
 #include "sim_engine.h"
 #include "sim_rng.h"
@@ -41,7 +42,7 @@ struct static_key {
 };
 
 struct static_key_ops {
-	const char *name;
+	MCS_NAMED;
 	/* One check on @path by @cpu; its cycles (branches and misses counted). */
 	double (*check)(struct static_key *k, int cpu, struct hot_path *path);
 	/* The key was flipped: what it costs @t and the other CPUs. */
@@ -49,7 +50,7 @@ struct static_key_ops {
 };
 
 /* The schemes a scenario chooses from (its "check"), NULL-terminated. */
-extern const void *const static_key_schemes[];
+extern const struct mcs_named *const static_key_schemes[];
 
 /* A check of @key on hot path @path by @t: its cost charged as sys. */
 void static_branch_check(struct sim_task *t, struct static_key *key, struct hot_path *path);

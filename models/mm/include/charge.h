@@ -28,16 +28,14 @@ enum pc_field {
 };
 
 struct page_counter_layout {
-	const char *name;
-	const char *doc;
+	MCS_NAMED;
 	int line_of[PC_FIELD_N];
 	const char *line_names[PAGE_COUNTER_LINES]; /* the classes the c2c report shows */
 };
 
 /* A counter design. */
 struct charge_counter_ops {
-	const char *name;
-	const char *doc;
+	MCS_NAMED;
 	/* The consume_stock / refill_stock of its era disable interrupts
 	 * (local_irq_save or local_lock_irqsave, 4.x+), or only preemption
 	 * (get_cpu_var, 2009). */

@@ -8,6 +8,7 @@
  *  - list_lru_scope_memcg: one lock per list_lru_one, looked up under RCU
  *    with a dead marker (Linux 6.13), node nr_items atomic outside it. */
 #pragma once
+#include "mcs_named.h"
 #include "lock_scope.h"
 #include "memcg.h"
 #include "spinlock.h"
@@ -74,7 +75,7 @@ struct lru_op {
 };
 
 struct list_lru_scope_ops {
-	const char *name;	 /* "node" or "memcg" */
+	MCS_NAMED;		 /* "node" or "memcg" */
 	const char *lock_class;	 /* lock_stat class of the list lock */
 	size_t list_size;	 /* sizeof(struct list_lru_one) in that kernel */
 	bool reparent_objcg_first; /* Linux <= 6.12 reparented objcgs before the lists */
@@ -116,7 +117,7 @@ struct list_lru_scope_ops {
 			     struct list_lru_one *src, struct mem_cgroup *parent);
 };
 
-extern const void *const list_lru_scopes[];
+extern const struct mcs_named *const list_lru_scopes[];
 const struct list_lru_scope_ops *list_lru_scope_find(const char *name);
 
 struct list_lru_stats {

@@ -52,8 +52,7 @@ struct mm_params {
 /* A memcg subsystem: a model built on the cgroup tree with its own key (or
  * none), checks, state, figures and teardown. */
 struct mm_subsystem {
-	const char *name; /* its key in the memcg section */
-	const char *doc;
+	MCS_NAMED; /* its key in the memcg section */
 	/* Rules across keys and sections; @cgroups: the names in
 	 * memcg.cgroups ("" is the root). NULL: none. */
 	bool (*check)(const struct run_config *cfg, GHashTable *cgroups, struct spec_check *chk);

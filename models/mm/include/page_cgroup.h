@@ -51,7 +51,7 @@ struct page_cgroup_map {
 };
 
 struct page_cgroup_ops {
-	const char *name;
+	MCS_NAMED;
 	/* Update @item of @pc's memcg by @delta, from task or interrupt context. */
 	void (*update_page_stat)(struct sim_task *t, struct page_cgroup_map *map,
 				 struct page_cgroup *pc, enum mem_cgroup_page_stat_item item,
@@ -62,7 +62,7 @@ struct page_cgroup_ops {
 };
 
 /* The schemes a scenario chooses from (memcg.page_cgroup.locking). */
-extern const void *const page_cgroup_schemes[];
+extern const struct mcs_named *const page_cgroup_schemes[];
 
 /* memcg.page_cgroup: a file whose page_cgroups the workloads update. */
 struct page_cgroup_params {
