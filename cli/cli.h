@@ -43,28 +43,3 @@ int cmd_merge(struct cli *c);
 int cmd_report(struct cli *c);
 int cmd_compare(struct cli *c);
 int cmd_list(struct cli *c);
-/* A scenario argument: a path that exists (or has a '/', or ends in .json)
- * as it is; else the bundled scenario whose file name without ".json", or
- * whose "name", it is (cli_bundled.c); else NULL. g_free it. */
-char *cli_scenario_path(const char *arg);
-/* A result file, or the result of the sweep in directory @in, read and
- * checked; NULL with @err ("FILE:LINE:COL: ...") when it is not one. */
-#include <jansson.h>
-json_t *cli_report_load(const char *in, GError **err);
-/* The overrides, with --seed N as one more "seed=N" and --draw-costs N as
- * "draw_costs=N"; NULL-terminated. */
-GPtrArray *cli_collect_sets(struct cli *c);
-/* Is --draw-costs absent or in range? False, having said why, when not. */
-bool cli_draw_costs_valid(const struct cli *c);
-/* --seed is a non-negative integer (says why on stderr when not). */
-bool cli_seed_valid(const struct cli *c);
-/* Check --timeout and start its clock (false, said on stderr, when bad). */
-bool cli_timeout_start(const struct cli *c);
-/* Print @err after @prefix ("memcgsim: "; "" for an error in the input,
- * which begins with where it is: "FILE:LINE:COL: ..."), free it, and return
- * the exit status for it: EXIT_USAGE for bad input (MCS_ERROR_INPUT),
- * EXIT_VIOLATION for any other failure. */
-int cli_error(GError *err, const char *prefix);
-/* Write @out to --output (standard output by default); false with @err,
- * "cannot write @what" when standard output fails. */
-bool cli_output(const struct cli *c, GString *out, const char *what, GError **err);

@@ -4,7 +4,7 @@
  * ../share/memcgsim/scenarios from the executable's directory (an installed
  * memcgsim, wherever it was installed, DESTDIR included); else in the
  * source tree the executable was built from. */
-#include "cli.h"
+#include "cli_util.h"
 #include "mcs_error.h"
 #include "mcs_file.h"
 #include "report.h"

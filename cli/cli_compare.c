@@ -1,5 +1,5 @@
 /* memcgsim compare A.json B.json: two results, variant by variant. */
-#include "cli.h"
+#include "cli_util.h"
 #include "mcs_error.h"
 #include "output.h"
 #include "report.h"

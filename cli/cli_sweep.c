@@ -1,5 +1,5 @@
 /* memcgsim sweep, merge and report. */
-#include "cli.h"
+#include "cli_util.h"
 #include "jpos.h"
 #include "output.h"
 #include "mcs_file.h"

@@ -1,6 +1,6 @@
 /* memcgsim: the command line. Exit status 0 on success, 1 when a simulation
  * fails or detects a violation, 2 for bad usage or bad input. */
-#include "cli.h"
+#include "cli_util.h"
 #include "output.h"
 #include <signal.h>
 #include "live.h"
@@ -25,93 +25,6 @@ static const char *usage_text =
 	"  list      the bundled scenarios (run one by name), or a scenario's variants\n"
 	"\n"
 	"Run 'memcgsim COMMAND --help' for a command's options.";
-
-int cli_error(GError *err, const char *prefix)
-{
-	int rc = g_error_matches(err, MCS_ERROR, MCS_ERROR_INPUT) ? EXIT_USAGE : EXIT_VIOLATION;
-	fprintf(stderr, "%s%s\n", prefix, err->message);
-	g_error_free(err);
-	return rc;
-}
-
-bool cli_output(const struct cli *c, GString *out, const char *what, GError **err)
-{
-	if (output_write(c->output, out->str, out->len, err))
-		return true;
-	if (err && !*err)
-		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "cannot write %s", what);
-	return false;
-}
-
-/* --timeout: 1 to 31 days of seconds; the clock starts now. */
-bool cli_timeout_start(const struct cli *c)
-{
-	if (c->timeout < 0 || c->timeout > 31 * 86400) {
-		fprintf(stderr, "memcgsim: --timeout: expected 1 to %d seconds, got %d\n", 31 * 86400,
-			c->timeout);
-		return false;
-	}
-	output_timeout_start(c->timeout);
-	return true;
-}
-
-/* --seed: digits only (no sign, space or exponent), as the scenario's. */
-bool cli_seed_valid(const struct cli *c)
-{
-	bool ok = !c->seed || (*c->seed && strlen(c->seed) <= 19);
-	for (const char *p = c->seed; ok && p && *p; p++)
-		ok = g_ascii_isdigit(*p);
-	if (!ok)
-		fprintf(stderr, "memcgsim: --seed: expected a non-negative integer, got \"%s\"\n",
-			c->seed);
-	return ok;
-}
-
-GPtrArray *cli_collect_sets(struct cli *c)
-{
-	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
-	for (char **s = c->sets; s && *s; s++)
-		g_ptr_array_add(sets, g_strdup(*s));
-	if (c->seed)
-		g_ptr_array_add(sets, g_strdup_printf("seed=%s", c->seed));
-	if (c->draw_costs != CLI_DRAW_COSTS_UNSET)
-		g_ptr_array_add(sets, g_strdup_printf("draw_costs=%d", c->draw_costs));
-	g_ptr_array_add(sets, NULL);
-	return sets;
-}
-
-bool cli_draw_costs_valid(const struct cli *c)
-{
-	if (c->draw_costs == CLI_DRAW_COSTS_UNSET ||
-	    (c->draw_costs >= 0 && c->draw_costs <= SCENARIO_MAX_DRAWS))
-		return true;
-	fprintf(stderr, "memcgsim: --draw-costs: expected 0 to %d, got %d\n", SCENARIO_MAX_DRAWS,
-		c->draw_costs);
-	return false;
-}
-
-static struct scenario *load(struct cli *c, GError **err)
-{
-	GPtrArray *sets = cli_collect_sets(c);
-	struct scenario *sc =
-		scenario_load_file(c->files[0], (const char *const *)sets->pdata, err);
-	g_ptr_array_free(sets, TRUE);
-	if (!sc)
-		return NULL;
-	if (c->variant && !scenario_variant_find(sc, c->variant)) {
-		GString *names = g_string_new(NULL);
-		for (guint i = 0; i < sc->variants->len; i++)
-			g_string_append_printf(names, "%s\"%s\"", i ? ", " : "",
-					       ((struct scenario_variant *)sc->variants->pdata[i])->name);
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s: --variant: no variant \"%s\" (the scenario has %s)", c->files[0],
-			    c->variant, names->str);
-		g_string_free(names, TRUE);
-		scenario_free(sc);
-		return NULL;
-	}
-	return sc;
-}
 
 /* --trace-window FROM:TO in ns of simulated time. */
 static bool parse_window(const char *s)
@@ -202,7 +115,7 @@ static int cmd_run(struct cli *c)
 	GError *err = NULL;
 	if (!output_check(c->output, "-o", &err) || !output_check(c->trace, "--trace", &err))
 		return cli_error(err, "memcgsim: ");
-	struct scenario *sc = load(c, &err);
+	struct scenario *sc = cli_scenario_load(c, &err);
 	if (!sc)
 		return cli_error(err, "");
 	if (!runner_check_work(sc, c->variant, c->force, "", &err)) {
@@ -239,7 +152,7 @@ static int cmd_run(struct cli *c)
 static int cmd_validate(struct cli *c)
 {
 	GError *err = NULL;
-	struct scenario *sc = load(c, &err);
+	struct scenario *sc = cli_scenario_load(c, &err);
 	if (!sc)
 		return cli_error(err, "");
 	printf("%s: ok, %u variant%s\n", c->files[0], sc->variants->len,
@@ -282,114 +195,82 @@ static char **split_jobs_option(int *argc, char **argv)
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
-/* What the options set. */
-static struct cli cli;
-
 /* --variant, once: a second one is an error, not silently the last. */
 static gboolean parse_variant(const char *name, const char *value, gpointer data, GError **err)
 {
 	(void)name;
 	(void)data;
-	if (cli.variant) {
+	if (cli_args.variant) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "--variant: given twice (\"%s\", then \"%s\"); give one", cli.variant,
+			    "--variant: given twice (\"%s\", then \"%s\"); give one", cli_args.variant,
 			    value);
 		return FALSE;
 	}
-	cli.variant = g_strdup(value);
+	cli_args.variant = g_strdup(value);
 	return TRUE;
 }
 
-#define OPT_SET                                                                                    \
-	{"set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli.sets,                                      \
-	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
-	{"seed", 0, 0, G_OPTION_ARG_STRING, &cli.seed, "Override the scenario's seed", "N"}
-#define OPT_TIMEOUT                                                                                \
-	{"timeout", 0, 0, G_OPTION_ARG_INT, &cli.timeout,                                          \
-	 "Stop after SECONDS of wall time: the simulations are killed, nothing is written, exit 1", \
-	 "SECONDS"}
-#define OPT_FORCE                                                                                  \
-	{"force", 0, 0, G_OPTION_ARG_NONE, &cli.force,                                             \
-	 "Run even what the work estimate refuses (more than 10000 simulated CPU-seconds)", NULL}
-#define OPT_JOBS                                                                                   \
-	{"jobs", 'j', 0, G_OPTION_ARG_INT, &cli.jobs,                                              \
-	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
-#define OPT_FILES(what)                                                                            \
-	{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli.files, NULL, what}
-#define OPT_DRAW_COSTS                                                                             \
-	{"draw-costs", 0, 0, G_OPTION_ARG_INT, &cli.draw_costs,                                    \
-	 "Also run N cost draws a variant: every cost with a preset range drawn from it, the "     \
-	 "same draws for every variant (the scenario's draw_costs)",                               \
-	 "N"}
-#define OPT_QUIET                                                                                  \
-	{"quiet", 'q', 0, G_OPTION_ARG_NONE, &cli.quiet,                                           \
-	 "No progress on standard error", NULL}
-#define OPT_OUTPUT                                                                                 \
-	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli.output,                                     \
-	 "Write the output to FILE (atomically)", "FILE"}
-
 static const GOptionEntry top_options[] = {
-	{"version", 0, 0, G_OPTION_ARG_NONE, &cli.version, "Print the version", NULL}, {NULL}};
+	{"version", 0, 0, G_OPTION_ARG_NONE, &cli_args.version, "Print the version", NULL}, {NULL}};
 static const GOptionEntry no_options[] = {{NULL}};
-static const GOptionEntry validate_options[] = {OPT_SET, OPT_FILES("FILE"), {NULL}};
+static const GOptionEntry validate_options[] = {CLI_OPT_SET, CLI_OPT_FILES("FILE"), {NULL}};
 static const GOptionEntry run_options[] = {
-	OPT_SET,
-	OPT_FILES("FILE"),
+	CLI_OPT_SET,
+	CLI_OPT_FILES("FILE"),
 	{"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_variant, "Run only this variant", \
 	 "NAME"},
-	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "Output format: text or json", "FMT"},
-	OPT_OUTPUT,
-	OPT_JOBS,
-	{"trace", 0, 0, G_OPTION_ARG_FILENAME, &cli.trace,
+	CLI_OPT_FORMAT("Output format: text or json"),
+	CLI_OPT_OUTPUT,
+	CLI_OPT_JOBS,
+	{"trace", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.trace,
 	 "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
-	{"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli.trace_window,
+	{"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli_args.trace_window,
 	 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
-	OPT_DRAW_COSTS,
-	OPT_TIMEOUT,
-	OPT_FORCE,
-	OPT_QUIET,
+	CLI_OPT_DRAW_COSTS,
+	CLI_OPT_TIMEOUT,
+	CLI_OPT_FORCE,
+	CLI_OPT_QUIET,
 	{NULL}};
 static const GOptionEntry sweep_options[] = {
-	OPT_SET,
-	OPT_FILES("SCENARIO"),
-	{"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli.params,
+	CLI_OPT_SET,
+	CLI_OPT_FILES("SCENARIO"),
+	{"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli_args.params,
 	 "A swept parameter (repeatable): values a,b,c or lin:START:STOP:N or log:START:STOP:N",
 	 "PATH[,PATH...]=VALUES"},
-	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli.replicas,
+	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
 	 "Replicas per variant and point (default: the scenario's)", "R"},
-	OPT_DRAW_COSTS,
-	OPT_JOBS,
-	OPT_TIMEOUT,
-	OPT_FORCE,
-	OPT_QUIET,
-	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The sweep's directory", "DIR"},
-	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli.resume, "Continue the sweep in DIR", NULL},
-	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli.shard, "Run only shard K of N of the runs",
+	CLI_OPT_DRAW_COSTS,
+	CLI_OPT_JOBS,
+	CLI_OPT_TIMEOUT,
+	CLI_OPT_FORCE,
+	CLI_OPT_QUIET,
+	CLI_OPT_OUT("The sweep's directory"),
+	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli_args.resume, "Continue the sweep in DIR", NULL},
+	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli_args.shard, "Run only shard K of N of the runs",
 	 "K/N"},
 	{NULL}};
 static const GOptionEntry merge_options[] = {
-	OPT_FILES("SHARD_DIR..."),
-	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The merged sweep's directory", "DIR"},
+	CLI_OPT_FILES("SHARD_DIR..."),
+	CLI_OPT_OUT("The merged sweep's directory"),
 	{NULL}};
 static const GOptionEntry list_options[] = {
-	OPT_FILES("[SCENARIO]"),
-	{"names", 0, 0, G_OPTION_ARG_NONE, &cli.names, "Print the names alone, one a line", NULL},
+	CLI_OPT_FILES("[SCENARIO]"),
+	{"names", 0, 0, G_OPTION_ARG_NONE, &cli_args.names, "Print the names alone, one a line", NULL},
 	{NULL}};
 static const GOptionEntry compare_options[] = {
-	OPT_FILES("A.json B.json"),
-	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "text (default), md or html", "FMT"},
-	OPT_OUTPUT,
+	CLI_OPT_FILES("A.json B.json"),
+	CLI_OPT_FORMAT("text (default), md or html"),
+	CLI_OPT_OUTPUT,
 	{NULL}};
 static const GOptionEntry report_options[] = {
-	OPT_FILES("DIR|RESULT.json"),
-	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "text (default), md, html, json or csv",
-	 "FMT"},
-	OPT_OUTPUT,
-	{"sort", 0, 0, G_OPTION_ARG_STRING, &cli.sort,
+	CLI_OPT_FILES("DIR|RESULT.json"),
+	CLI_OPT_FORMAT("text (default), md, html, json or csv"),
+	CLI_OPT_OUTPUT,
+	{"sort", 0, 0, G_OPTION_ARG_STRING, &cli_args.sort,
 	 "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},
-	{"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli.plots,
+	{"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.plots,
 	 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
-	{"point", 0, 0, G_OPTION_ARG_INT, &cli.point, "Report one point of a sweep in full", "N"},
+	{"point", 0, 0, G_OPTION_ARG_INT, &cli_args.point, "Report one point of a sweep in full", "N"},
 	{NULL}};
 
 #define FILES_ONE_OR_MORE (-1)
@@ -505,15 +386,15 @@ static bool options_parse(const struct command *cmd, int argc, char **argv)
 	if (!g_option_context_parse(ctx, &argc, &args, &err))
 		msg = g_strdup(err->message);
 	else
-		msg = arguments_check(cmd, &cli);
+		msg = arguments_check(cmd, &cli_args);
 	g_free(args);
 	g_clear_error(&err);
 	g_option_context_free(ctx);
 	bool ok = !msg;
 	if (msg)
 		fprintf(stderr, "memcgsim: %s\n", msg);
-	else if (!cli.format)
-		cli.format = g_strdup("text");
+	else if (!cli_args.format)
+		cli_args.format = g_strdup("text");
 	g_free(msg);
 	return ok;
 }
@@ -543,26 +424,26 @@ int main(int argc, char **argv_in)
 	const struct command *cmd = name ? command_find(name) : &top_level;
 	int rc = EXIT_USAGE;
 	output_signals_install();
-	cli.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	cli.point = -1;
-	cli.draw_costs = CLI_DRAW_COSTS_UNSET;
+	cli_args.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	cli_args.point = -1;
+	cli_args.draw_costs = CLI_DRAW_COSTS_UNSET;
 	if (!cmd)
 		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", name, usage_text);
 	else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv)) {
-		char *path = cmd->scenario ? cli_scenario_path(cli.files[0]) : NULL;
+		char *path = cmd->scenario ? cli_scenario_path(cli_args.files[0]) : NULL;
 		if (cmd->scenario && !path)
 			fprintf(stderr,
 				"memcgsim: no scenario file \"%s\", and no bundled scenario of that "
 				"name (memcgsim list shows them)\n",
-				cli.files[0]);
+				cli_args.files[0]);
 		if (path) { /* a bundled scenario's name becomes its path */
-			cli.scenario_arg = cli.files[0];
-			cli.files[0] = path;
+			cli_args.scenario_arg = cli_args.files[0];
+			cli_args.files[0] = path;
 		}
 		if (path || !cmd->scenario)
-			rc = cmd->fn(&cli);
+			rc = cmd->fn(&cli_args);
 	}
-	cli_free(&cli);
+	cli_free(&cli_args);
 	g_strfreev(argv);
 	int sig = output_interrupted();
 	if (sig) { /* outputs as they were, temporaries gone, and die of the signal */

@@ -1,0 +1,73 @@
+/* What several commands share (cli_util.c): the values the options set and
+ * the option entries that set them, the checks of those values, errors and
+ * their exit statuses, the output, and the scenario a command loads. */
+#pragma once
+#include "cli.h"
+#include <jansson.h>
+
+/* What the options set: every command's GOptionEntry list writes here, and
+ * main() passes it to the command. */
+extern struct cli cli_args;
+
+/* The option entries of more than one command. */
+#define CLI_OPT_SET                                                                                \
+	{"set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli_args.sets,                                 \
+	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
+	{"seed", 0, 0, G_OPTION_ARG_STRING, &cli_args.seed, "Override the scenario's seed", "N"}
+#define CLI_OPT_TIMEOUT                                                                            \
+	{"timeout", 0, 0, G_OPTION_ARG_INT, &cli_args.timeout,                                     \
+	 "Stop after SECONDS of wall time: the simulations are killed, nothing is written, exit 1", \
+	 "SECONDS"}
+#define CLI_OPT_FORCE                                                                              \
+	{"force", 0, 0, G_OPTION_ARG_NONE, &cli_args.force,                                        \
+	 "Run even what the work estimate refuses (more than 10000 simulated CPU-seconds)", NULL}
+#define CLI_OPT_JOBS                                                                               \
+	{"jobs", 'j', 0, G_OPTION_ARG_INT, &cli_args.jobs,                                         \
+	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
+/* The FILE arguments; @what names them in the help's synopsis. */
+#define CLI_OPT_FILES(what)                                                                        \
+	{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli_args.files, NULL, what}
+#define CLI_OPT_DRAW_COSTS                                                                         \
+	{"draw-costs", 0, 0, G_OPTION_ARG_INT, &cli_args.draw_costs,                               \
+	 "Also run N cost draws a variant: every cost with a preset range drawn from it, the "     \
+	 "same draws for every variant (the scenario's draw_costs)",                               \
+	 "N"}
+#define CLI_OPT_QUIET                                                                              \
+	{"quiet", 'q', 0, G_OPTION_ARG_NONE, &cli_args.quiet,                                      \
+	 "No progress on standard error", NULL}
+#define CLI_OPT_OUTPUT                                                                             \
+	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli_args.output,                                \
+	 "Write the output to FILE (atomically)", "FILE"}
+/* --format, with @doc the formats the command takes. */
+#define CLI_OPT_FORMAT(doc) {"format", 0, 0, G_OPTION_ARG_STRING, &cli_args.format, doc, "FMT"}
+/* --out DIR, with @doc what the directory is. */
+#define CLI_OPT_OUT(doc) {"out", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.out, doc, "DIR"}
+
+/* Print @err after @prefix ("memcgsim: "; "" for an error in the input,
+ * which begins with where it is: "FILE:LINE:COL: ..."), free it, and return
+ * the exit status for it: EXIT_USAGE for bad input (MCS_ERROR_INPUT),
+ * EXIT_VIOLATION for any other failure. */
+int cli_error(GError *err, const char *prefix);
+/* Write @out to --output (standard output by default); false with @err,
+ * "cannot write @what" when standard output fails. */
+bool cli_output(const struct cli *c, GString *out, const char *what, GError **err);
+/* Check --timeout and start its clock (false, said on stderr, when bad). */
+bool cli_timeout_start(const struct cli *c);
+/* --seed is a non-negative integer (says why on stderr when not). */
+bool cli_seed_valid(const struct cli *c);
+/* Is --draw-costs absent or in range? False, having said why, when not. */
+bool cli_draw_costs_valid(const struct cli *c);
+/* The overrides, with --seed N as one more "seed=N" and --draw-costs N as
+ * "draw_costs=N"; NULL-terminated. */
+GPtrArray *cli_collect_sets(struct cli *c);
+/* The scenario files[0] with the overrides (cli_collect_sets), checked to
+ * have --variant when that is given; NULL with @err when it is not one. */
+struct scenario *cli_scenario_load(struct cli *c, GError **err);
+
+/* A scenario argument: a path that exists (or has a '/', or ends in .json)
+ * as it is; else the bundled scenario whose file name without ".json", or
+ * whose "name", it is (cli_bundled.c); else NULL. g_free it. */
+char *cli_scenario_path(const char *arg);
+/* A result file, or the result of the sweep in directory @in, read and
+ * checked; NULL with @err ("FILE:LINE:COL: ...") when it is not one. */
+json_t *cli_report_load(const char *in, GError **err);
