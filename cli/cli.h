@@ -1,7 +1,8 @@
-/* cli: the command line's options and commands (memcgsim.c: run, validate,
- * schema; cli_sweep.c: sweep, merge, report). Exit status 0 on success, 1
- * when a simulation fails or detects a violation, 2 for bad usage or bad
- * input. */
+/* cli: the memcgsim command line. One file a command, cli_NAME.c, with its
+ * options and its descriptor, cli_NAME_command; memcgsim.c: main(), the
+ * option parsing and the table of commands; cli_util.h: what several
+ * commands share. Exit status 0 on success, 1 when a simulation fails or
+ * detects a violation, 2 for bad usage or bad input. */
 #pragma once
 #include <glib.h>
 #include <stdbool.h>
@@ -38,8 +39,27 @@ struct cli {
 	gboolean version; /* no command: --version */
 };
 
-int cmd_sweep(struct cli *c);
-int cmd_merge(struct cli *c);
-int cmd_report(struct cli *c);
-int cmd_compare(struct cli *c);
-int cmd_list(struct cli *c);
+/* A command's FILE arguments, when not exactly 0 (unchecked), 1 or 2. */
+#define CLI_FILES_ONE_OR_MORE (-1)
+#define CLI_FILES_AT_MOST_ONE (-2)
+
+/* A command: what main() parses for it and the function it runs. */
+struct cli_command {
+	const char *name;
+	const char *synopsis; /* the help's first line, after "memcgsim NAME" */
+	const GOptionEntry *options; /* they write into cli_args (cli_util.h) */
+	int files;		/* FILE arguments: 0 (unchecked), 1, 2, or CLI_FILES_* */
+	const char *files_what; /* what they are, in the error when they are not */
+	bool scenario; /* its FILE may name a bundled scenario (cli_scenario_path) */
+	int (*fn)(struct cli *c); /* the exit status */
+};
+
+/* The commands, each in its file cli_NAME.c. */
+extern const struct cli_command cli_run_command;
+extern const struct cli_command cli_validate_command;
+extern const struct cli_command cli_schema_command;
+extern const struct cli_command cli_sweep_command;
+extern const struct cli_command cli_merge_command;
+extern const struct cli_command cli_report_command;
+extern const struct cli_command cli_compare_command;
+extern const struct cli_command cli_list_command;

@@ -158,7 +158,7 @@ static bool list_variants(const char *arg, bool names_only, GString *out, GError
 	return true;
 }
 
-int cmd_list(struct cli *c)
+static int cmd_list(struct cli *c)
 {
 	GString *out = g_string_new(NULL);
 	GError *err = NULL;
@@ -172,3 +172,17 @@ int cmd_list(struct cli *c)
 	g_string_free(out, TRUE);
 	return ok ? 0 : cli_error(err, "");
 }
+
+static const GOptionEntry list_options[] = {
+	CLI_OPT_FILES("[SCENARIO]"),
+	{"names", 0, 0, G_OPTION_ARG_NONE, &cli_args.names, "Print the names alone, one a line", NULL},
+	{NULL}};
+
+const struct cli_command cli_list_command = {
+	.name = "list",
+	.synopsis = "[SCENARIO] - list the bundled scenarios, or a scenario's variants",
+	.options = list_options,
+	.files = CLI_FILES_AT_MOST_ONE,
+	.files_what = "scenario",
+	.fn = cmd_list,
+};

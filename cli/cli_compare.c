@@ -61,7 +61,7 @@ static bool format_ok(const struct cli *c, const struct report_format **f)
 	return false;
 }
 
-int cmd_compare(struct cli *c)
+static int cmd_compare(struct cli *c)
 {
 	const struct report_format *f;
 	if (!format_ok(c, &f))
@@ -92,3 +92,18 @@ int cmd_compare(struct cli *c)
 	json_decref(b);
 	return ok ? 0 : cli_error(err, "memcgsim: ");
 }
+
+static const GOptionEntry compare_options[] = {
+	CLI_OPT_FILES("A.json B.json"),
+	CLI_OPT_FORMAT("text (default), md or html"),
+	CLI_OPT_OUTPUT,
+	{NULL}};
+
+const struct cli_command cli_compare_command = {
+	.name = "compare",
+	.synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",
+	.options = compare_options,
+	.files = 2,
+	.files_what = "result files A.json B.json",
+	.fn = cmd_compare,
+};

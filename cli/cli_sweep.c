@@ -45,7 +45,7 @@ static int sweep_status(const char *dir, struct sweep_outcome *so, GError *err)
 	return rc;
 }
 
-int cmd_sweep(struct cli *c)
+static int cmd_sweep(struct cli *c)
 {
 	struct sweep_opts o = {.scenario = c->files[0], .params = (const char *const *)c->params,
 			       .replicas = c->replicas, .jobs = c->jobs, .out = c->out,
@@ -90,7 +90,7 @@ int cmd_sweep(struct cli *c)
 	return rc;
 }
 
-int cmd_merge(struct cli *c)
+static int cmd_merge(struct cli *c)
 {
 	if (!c->out) {
 		fprintf(stderr, "memcgsim: merge: --out DIR is required\n");
@@ -223,7 +223,7 @@ static json_t *report_input(struct cli *c, GError **err)
 	return r;
 }
 
-int cmd_report(struct cli *c)
+static int cmd_report(struct cli *c)
 {
 	struct report_opts o = {.format = report_format_find(c->format),
 				.sort = c->sort ? c->sort : "wait_total",
@@ -252,3 +252,66 @@ int cmd_report(struct cli *c)
 	json_decref(doc);
 	return ok ? 0 : cli_error(err, "memcgsim: ");
 }
+
+static const GOptionEntry sweep_options[] = {
+	CLI_OPT_SET,
+	CLI_OPT_FILES("SCENARIO"),
+	{"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli_args.params,
+	 "A swept parameter (repeatable): values a,b,c or lin:START:STOP:N or log:START:STOP:N",
+	 "PATH[,PATH...]=VALUES"},
+	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
+	 "Replicas per variant and point (default: the scenario's)", "R"},
+	CLI_OPT_DRAW_COSTS,
+	CLI_OPT_JOBS,
+	CLI_OPT_TIMEOUT,
+	CLI_OPT_FORCE,
+	CLI_OPT_QUIET,
+	CLI_OPT_OUT("The sweep's directory"),
+	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli_args.resume, "Continue the sweep in DIR", NULL},
+	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli_args.shard, "Run only shard K of N of the runs",
+	 "K/N"},
+	{NULL}};
+
+const struct cli_command cli_sweep_command = {
+	.name = "sweep",
+	.synopsis = "SCENARIO - run a scenario over a grid of parameters",
+	.options = sweep_options,
+	.files = 1,
+	.files_what = "SCENARIO",
+	.scenario = true,
+	.fn = cmd_sweep,
+};
+
+static const GOptionEntry merge_options[] = {
+	CLI_OPT_FILES("SHARD_DIR..."),
+	CLI_OPT_OUT("The merged sweep's directory"),
+	{NULL}};
+
+const struct cli_command cli_merge_command = {
+	.name = "merge",
+	.synopsis = "SHARD_DIR... - merge the directories of a sharded sweep",
+	.options = merge_options,
+	.files = CLI_FILES_ONE_OR_MORE,
+	.files_what = "shard directories",
+	.fn = cmd_merge,
+};
+
+static const GOptionEntry report_options[] = {
+	CLI_OPT_FILES("DIR|RESULT.json"),
+	CLI_OPT_FORMAT("text (default), md, html, json or csv"),
+	CLI_OPT_OUTPUT,
+	{"sort", 0, 0, G_OPTION_ARG_STRING, &cli_args.sort,
+	 "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},
+	{"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.plots,
+	 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
+	{"point", 0, 0, G_OPTION_ARG_INT, &cli_args.point, "Report one point of a sweep in full", "N"},
+	{NULL}};
+
+const struct cli_command cli_report_command = {
+	.name = "report",
+	.synopsis = "DIR|RESULT.json - render a result or a sweep",
+	.options = report_options,
+	.files = 1,
+	.files_what = "DIR or RESULT.json",
+	.fn = cmd_report,
+};
