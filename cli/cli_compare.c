@@ -30,7 +30,7 @@ static void labels(const char *pa, const char *pb, char **la, char **lb)
 /* A result file (not a sweep), read and checked. */
 static json_t *load_result(const char *path, GError **err)
 {
-	json_t *doc = cli_report_load(path, err);
+	json_t *doc = cli_result_load(path, err);
 	if (doc && json_object_get(doc, "points")) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: a sweep; compare takes two results (memcgsim report DIR --point N "

@@ -3,6 +3,7 @@
 #include "cli_util.h"
 #include "output.h"
 #include "scenario.h"
+#include "sweep.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -93,4 +94,23 @@ struct scenario *cli_scenario_load(struct cli *c, GError **err)
 		return NULL;
 	}
 	return sc;
+}
+
+/* Print the failure of a sweep or a merge into @dir, if any, and where the
+ * directory stands; the exit status. */
+int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err)
+{
+	int rc = err ? cli_error(err, "memcgsim: ") : 0;
+	if (so->done != so->total) /* more, with stray run files */
+		fprintf(stderr, "memcgsim: %s: %zu of %zu runs done; resume the sweep, or merge "
+				"its shards, for the result\n", dir, so->done, so->total);
+	else if (so->result_path)
+		fprintf(stderr, "memcgsim: %s: all %zu runs done; result in %s\n", dir, so->total,
+			so->result_path);
+	if (so->violation) {
+		fprintf(stderr, "memcgsim: a run of the sweep reported a failure\n");
+		rc = EXIT_VIOLATION;
+	}
+	sweep_outcome_clear(so);
+	return rc;
 }

@@ -63,11 +63,17 @@ GPtrArray *cli_collect_sets(struct cli *c);
 /* The scenario files[0] with the overrides (cli_collect_sets), checked to
  * have --variant when that is given; NULL with @err when it is not one. */
 struct scenario *cli_scenario_load(struct cli *c, GError **err);
+/* Say how a sweep or a merge into @dir ended: @err (freed), if any, how many
+ * of its runs are done, where its result is, whether a run failed; clear
+ * @so. The exit status. */
+struct sweep_outcome;
+int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err);
 
 /* A scenario argument: a path that exists (or has a '/', or ends in .json)
  * as it is; else the bundled scenario whose file name without ".json", or
  * whose "name", it is (cli_bundled.c); else NULL. g_free it. */
 char *cli_scenario_path(const char *arg);
 /* A result file, or the result of the sweep in directory @in, read and
- * checked; NULL with @err ("FILE:LINE:COL: ...") when it is not one. */
-json_t *cli_report_load(const char *in, GError **err);
+ * checked; NULL with @err ("FILE:LINE:COL: ...") when it is not one
+ * (cli_result.c). */
+json_t *cli_result_load(const char *in, GError **err);
