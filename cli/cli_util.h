@@ -69,6 +69,18 @@ struct scenario *cli_scenario_load(struct cli *c, GError **err);
 struct sweep_outcome;
 int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err);
 
+/* A bundled scenario (cli_bundled.c). */
+struct cli_bundled {
+	char *rel;  /* its file, under the bundled scenarios' directory */
+	char *path; /* its file */
+	char *name; /* the name it goes by: its file name without ".json" */
+};
+/* The bundled scenarios, sorted by file, and their directory (*@dir, g_free
+ * it); free with g_ptr_array_free(a, TRUE). */
+GPtrArray *cli_bundled_scenarios(char **dir);
+/* The bundled file @path's document, for its "name" and "description";
+ * NULL when unreadable. */
+json_t *cli_bundled_header(const char *path);
 /* A scenario argument: a path that exists (or has a '/', or ends in .json)
  * as it is; else the bundled scenario whose file name without ".json", or
  * whose "name", it is (cli_bundled.c); else NULL. g_free it. */
