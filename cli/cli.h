@@ -46,6 +46,7 @@ struct cli {
 /* A command: what main() parses for it and the function it runs. */
 struct cli_command {
 	const char *name;
+	const char *doc;      /* its line in memcgsim --help's list of commands */
 	const char *synopsis; /* the help's first line, after "memcgsim NAME" */
 	const GOptionEntry *options; /* they write into cli_args (cli_util.h) */
 	int files;		/* FILE arguments: 0 (unchecked), 1, 2, or CLI_FILES_* */

@@ -101,6 +101,7 @@ static const GOptionEntry compare_options[] = {
 
 const struct cli_command cli_compare_command = {
 	.name = "compare",
+	.doc = "two results side by side, variant by variant, with significance",
 	.synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",
 	.options = compare_options,
 	.files = 2,

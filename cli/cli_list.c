@@ -70,6 +70,7 @@ static const GOptionEntry list_options[] = {
 
 const struct cli_command cli_list_command = {
 	.name = "list",
+	.doc = "the bundled scenarios (run one by name), or a scenario's variants",
 	.synopsis = "[SCENARIO] - list the bundled scenarios, or a scenario's variants",
 	.options = list_options,
 	.files = CLI_FILES_AT_MOST_ONE,

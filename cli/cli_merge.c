@@ -26,6 +26,7 @@ static const GOptionEntry merge_options[] = {
 
 const struct cli_command cli_merge_command = {
 	.name = "merge",
+	.doc = "put the directories of a sharded sweep together",
 	.synopsis = "SHARD_DIR... - merge the directories of a sharded sweep",
 	.options = merge_options,
 	.files = CLI_FILES_ONE_OR_MORE,

@@ -69,6 +69,7 @@ static const GOptionEntry report_options[] = {
 
 const struct cli_command cli_report_command = {
 	.name = "report",
+	.doc = "render a result or a sweep: text, md, html, json, csv; plots",
 	.synopsis = "DIR|RESULT.json - render a result or a sweep",
 	.options = report_options,
 	.files = 1,

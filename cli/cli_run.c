@@ -167,6 +167,7 @@ static const GOptionEntry run_options[] = {
 
 const struct cli_command cli_run_command = {
 	.name = "run",
+	.doc = "run a scenario's variants and print the report",
 	.synopsis = "FILE - run a scenario and print its report",
 	.options = run_options,
 	.files = 1,

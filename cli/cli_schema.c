@@ -17,6 +17,7 @@ static const GOptionEntry schema_options[] = {{NULL}};
 
 const struct cli_command cli_schema_command = {
 	.name = "schema",
+	.doc = "print the scenario JSON Schema",
 	.synopsis = "- print the scenario JSON Schema",
 	.options = schema_options,
 	.fn = cmd_schema,

@@ -87,6 +87,7 @@ static const GOptionEntry sweep_options[] = {
 
 const struct cli_command cli_sweep_command = {
 	.name = "sweep",
+	.doc = "run a scenario over a grid of parameters into a directory",
 	.synopsis = "SCENARIO - run a scenario over a grid of parameters",
 	.options = sweep_options,
 	.files = 1,

@@ -20,6 +20,7 @@ static const GOptionEntry validate_options[] = {CLI_OPT_SET, CLI_OPT_FILES("FILE
 
 const struct cli_command cli_validate_command = {
 	.name = "validate",
+	.doc = "check a scenario (and --set overrides) without running it",
 	.synopsis = "FILE - check a scenario without running it",
 	.options = validate_options,
 	.files = 1,

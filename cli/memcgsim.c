@@ -1,24 +1,12 @@
-/* memcgsim: the command line. Exit status 0 on success, 1 when a simulation
- * fails or detects a violation, 2 for bad usage or bad input. */
+/* memcgsim: the command line. main(), the option parsing, and the table of
+ * commands (each in its file, cli_NAME.c). Exit status 0 on success, 1 when
+ * a simulation fails or detects a violation, 2 for bad usage or bad input. */
 #include "cli_util.h"
 #include "output.h"
 #include "version.h"
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
-
-static const char *usage_text =
-	"Commands:\n"
-	"  run       run a scenario's variants and print the report\n"
-	"  validate  check a scenario (and --set overrides) without running it\n"
-	"  schema    print the scenario JSON Schema\n"
-	"  sweep     run a scenario over a grid of parameters into a directory\n"
-	"  merge     put the directories of a sharded sweep together\n"
-	"  report    render a result or a sweep: text, md, html, json, csv; plots\n"
-	"  compare   two results side by side, variant by variant, with significance\n"
-	"  list      the bundled scenarios (run one by name), or a scenario's variants\n"
-	"\n"
-	"Run 'memcgsim COMMAND --help' for a command's options.";
 
 /* memcgsim --version, without a command. */
 static int cmd_version(struct cli *c)
@@ -52,6 +40,17 @@ static const struct cli_command *const commands[] = {
 	&cli_run_command,   &cli_validate_command, &cli_schema_command,  &cli_sweep_command,
 	&cli_merge_command, &cli_report_command,   &cli_compare_command, &cli_list_command,
 };
+
+/* What memcgsim --help says after its options, and after an unknown
+ * command: the commands, each with its doc. g_free it. */
+static char *usage_text(void)
+{
+	GString *s = g_string_new("Commands:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		g_string_append_printf(s, "  %-9s %s\n", commands[i]->name, commands[i]->doc);
+	g_string_append(s, "\nRun 'memcgsim COMMAND --help' for a command's options.");
+	return g_string_free(s, FALSE);
+}
 
 /* memcgsim with no command, or options only. */
 static const struct cli_command top_level = {
@@ -91,8 +90,9 @@ static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
 {
 	GOptionContext *ctx = g_option_context_new(cmd->synopsis);
 	g_option_context_add_main_entries(ctx, cmd->options, NULL);
-	if (!cmd->name)
-		g_option_context_set_description(ctx, usage_text);
+	char *usage = cmd->name ? NULL : usage_text();
+	g_option_context_set_description(ctx, usage);
+	g_free(usage);
 	GError *err = NULL;
 	char *msg = NULL;
 	/* GOption takes the arguments it parses out of the array: give it a
@@ -142,9 +142,11 @@ int main(int argc, char **argv_in)
 	cli_args.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	cli_args.point = -1;
 	cli_args.draw_costs = CLI_DRAW_COSTS_UNSET;
-	if (!cmd)
-		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", name, usage_text);
-	else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv)) {
+	if (!cmd) {
+		char *usage = usage_text();
+		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", name, usage);
+		g_free(usage);
+	} else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv)) {
 		char *path = cmd->scenario ? cli_scenario_path(cli_args.files[0]) : NULL;
 		if (cmd->scenario && !path)
 			fprintf(stderr,
