@@ -3,14 +3,11 @@
 #include "cli_util.h"
 #include "output.h"
 #include "sweep.h"
-#include <stdio.h>
 
 static int cmd_merge(struct cli *c)
 {
-	if (!c->out) {
-		fprintf(stderr, "memcgsim: merge: --out DIR is required\n");
+	if (!cli_out_given(c, "merge"))
 		return EXIT_USAGE;
-	}
 	GError *err = NULL;
 	if (!output_check_dir(c->out, "--out", &err))
 		return cli_error(err, "memcgsim: ");

@@ -82,10 +82,8 @@ static char *run_command(const struct cli *c)
 
 static int cmd_run(struct cli *c)
 {
-	if (c->jobs < 1 || c->jobs > 1024) {
-		fprintf(stderr, "memcgsim: --jobs: expected 1 to 1024, got %d\n", c->jobs);
+	if (!cli_jobs_valid(c))
 		return EXIT_USAGE;
-	}
 	if (!g_str_equal(c->format, "text") && !g_str_equal(c->format, "json")) {
 		fprintf(stderr, "memcgsim: --format: expected text or json, got \"%s\"\n",
 			c->format);

@@ -28,14 +28,8 @@ static int cmd_sweep(struct cli *c)
 			       .resume = c->resume, .shard_k = 1, .shard_n = 1,
 			       .tty = isatty(STDERR_FILENO), .force = c->force,
 			       .quiet = c->quiet};
-	if (!c->out) {
-		fprintf(stderr, "memcgsim: sweep: --out DIR is required\n");
+	if (!cli_out_given(c, "sweep") || !cli_jobs_valid(c))
 		return EXIT_USAGE;
-	}
-	if (c->jobs < 1 || c->jobs > 1024) {
-		fprintf(stderr, "memcgsim: --jobs: expected 1 to 1024, got %d\n", c->jobs);
-		return EXIT_USAGE;
-	}
 	if (c->replicas < 0 || c->replicas > 100) {
 		fprintf(stderr, "memcgsim: --replicas: expected 1 to 100, got %d\n", c->replicas);
 		return EXIT_USAGE;

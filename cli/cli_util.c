@@ -50,6 +50,22 @@ bool cli_seed_valid(const struct cli *c)
 	return ok;
 }
 
+bool cli_jobs_valid(const struct cli *c)
+{
+	if (c->jobs >= 1 && c->jobs <= 1024)
+		return true;
+	fprintf(stderr, "memcgsim: --jobs: expected 1 to 1024, got %d\n", c->jobs);
+	return false;
+}
+
+bool cli_out_given(const struct cli *c, const char *command)
+{
+	if (c->out)
+		return true;
+	fprintf(stderr, "memcgsim: %s: --out DIR is required\n", command);
+	return false;
+}
+
 bool cli_draw_costs_valid(const struct cli *c)
 {
 	if (c->draw_costs == CLI_DRAW_COSTS_UNSET ||

@@ -1,6 +1,7 @@
-/* What several commands share (cli_util.c): the values the options set and
+/* What several commands share. cli_util.c: the values the options set and
  * the option entries that set them, the checks of those values, errors and
- * their exit statuses, the output, and the scenario a command loads. */
+ * their exit statuses, the output, the scenario a command loads, a sweep's
+ * end; cli_bundled.c: the bundled scenarios; cli_result.c: a result read. */
 #pragma once
 #include "cli.h"
 #include <jansson.h>
@@ -55,6 +56,10 @@ bool cli_output(const struct cli *c, GString *out, const char *what, GError **er
 bool cli_timeout_start(const struct cli *c);
 /* --seed is a non-negative integer (says why on stderr when not). */
 bool cli_seed_valid(const struct cli *c);
+/* Is --jobs 1 to 1024? False, having said why, when not. */
+bool cli_jobs_valid(const struct cli *c);
+/* Is --out given? False, having said that @command requires it, when not. */
+bool cli_out_given(const struct cli *c, const char *command);
 /* Is --draw-costs absent or in range? False, having said why, when not. */
 bool cli_draw_costs_valid(const struct cli *c);
 /* The overrides, with --seed N as one more "seed=N" and --draw-costs N as
