@@ -1,7 +1,8 @@
-/* cli: the command line's options and commands (memcgsim.c: run, validate,
- * schema; cli_sweep.c: sweep, merge, report). Exit status 0 on success, 1
- * when a simulation fails or detects a violation, 2 for bad usage or bad
- * input. */
+/* cli: the memcgsim command line. One file a command, cli_NAME.c, with its
+ * options and its descriptor, cli_NAME_command; memcgsim.c: main(), the
+ * option parsing and the table of commands; cli_util.h: what several
+ * commands share. Exit status 0 on success, 1 when a simulation fails or
+ * detects a violation, 2 for bad usage or bad input. */
 #pragma once
 #include <glib.h>
 #include <stdbool.h>
@@ -38,33 +39,28 @@ struct cli {
 	gboolean version; /* no command: --version */
 };
 
-int cmd_sweep(struct cli *c);
-int cmd_merge(struct cli *c);
-int cmd_report(struct cli *c);
-int cmd_compare(struct cli *c);
-int cmd_list(struct cli *c);
-/* A scenario argument: a path that exists (or has a '/', or ends in .json)
- * as it is; else the bundled scenario whose file name without ".json", or
- * whose "name", it is (cli_bundled.c); else NULL. g_free it. */
-char *cli_scenario_path(const char *arg);
-/* A result file, or the result of the sweep in directory @in, read and
- * checked; NULL with @err ("FILE:LINE:COL: ...") when it is not one. */
-#include <jansson.h>
-json_t *cli_report_load(const char *in, GError **err);
-/* The overrides, with --seed N as one more "seed=N" and --draw-costs N as
- * "draw_costs=N"; NULL-terminated. */
-GPtrArray *cli_collect_sets(struct cli *c);
-/* Is --draw-costs absent or in range? False, having said why, when not. */
-bool cli_draw_costs_valid(const struct cli *c);
-/* --seed is a non-negative integer (says why on stderr when not). */
-bool cli_seed_valid(const struct cli *c);
-/* Check --timeout and start its clock (false, said on stderr, when bad). */
-bool cli_timeout_start(const struct cli *c);
-/* Print @err after @prefix ("memcgsim: "; "" for an error in the input,
- * which begins with where it is: "FILE:LINE:COL: ..."), free it, and return
- * the exit status for it: EXIT_USAGE for bad input (MCS_ERROR_INPUT),
- * EXIT_VIOLATION for any other failure. */
-int cli_error(GError *err, const char *prefix);
-/* Write @out to --output (standard output by default); false with @err,
- * "cannot write @what" when standard output fails. */
-bool cli_output(const struct cli *c, GString *out, const char *what, GError **err);
+/* A command's FILE arguments, when not exactly 0 (unchecked), 1 or 2. */
+#define CLI_FILES_ONE_OR_MORE (-1)
+#define CLI_FILES_AT_MOST_ONE (-2)
+
+/* A command: what main() parses for it and the function it runs. */
+struct cli_command {
+	const char *name;
+	const char *doc;      /* its line in memcgsim --help's list of commands */
+	const char *synopsis; /* the help's first line, after "memcgsim NAME" */
+	const GOptionEntry *options; /* they write into cli_args (cli_util.h) */
+	int files;		/* FILE arguments: 0 (unchecked), 1, 2, or CLI_FILES_* */
+	const char *files_what; /* what they are, in the error when they are not */
+	bool scenario; /* its FILE may name a bundled scenario (cli_scenario_path) */
+	int (*fn)(struct cli *c); /* the exit status */
+};
+
+/* The commands, each in its file cli_NAME.c. */
+extern const struct cli_command cli_run_command;
+extern const struct cli_command cli_validate_command;
+extern const struct cli_command cli_schema_command;
+extern const struct cli_command cli_sweep_command;
+extern const struct cli_command cli_merge_command;
+extern const struct cli_command cli_report_command;
+extern const struct cli_command cli_compare_command;
+extern const struct cli_command cli_list_command;

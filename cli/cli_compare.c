@@ -1,5 +1,5 @@
 /* memcgsim compare A.json B.json: two results, variant by variant. */
-#include "cli.h"
+#include "cli_util.h"
 #include "mcs_error.h"
 #include "output.h"
 #include "report.h"
@@ -30,7 +30,7 @@ static void labels(const char *pa, const char *pb, char **la, char **lb)
 /* A result file (not a sweep), read and checked. */
 static json_t *load_result(const char *path, GError **err)
 {
-	json_t *doc = cli_report_load(path, err);
+	json_t *doc = cli_result_load(path, err);
 	if (doc && json_object_get(doc, "points")) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: a sweep; compare takes two results (memcgsim report DIR --point N "
@@ -61,7 +61,7 @@ static bool format_ok(const struct cli *c, const struct report_format **f)
 	return false;
 }
 
-int cmd_compare(struct cli *c)
+static int cmd_compare(struct cli *c)
 {
 	const struct report_format *f;
 	if (!format_ok(c, &f))
@@ -92,3 +92,19 @@ int cmd_compare(struct cli *c)
 	json_decref(b);
 	return ok ? 0 : cli_error(err, "memcgsim: ");
 }
+
+static const GOptionEntry compare_options[] = {
+	CLI_OPT_FILES("A.json B.json"),
+	CLI_OPT_FORMAT("text (default), md or html"),
+	CLI_OPT_OUTPUT,
+	{NULL}};
+
+const struct cli_command cli_compare_command = {
+	.name = "compare",
+	.doc = "two results side by side, variant by variant, with significance",
+	.synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",
+	.options = compare_options,
+	.files = 2,
+	.files_what = "result files A.json B.json",
+	.fn = cmd_compare,
+};

@@ -1,262 +1,12 @@
-/* memcgsim: the command line. Exit status 0 on success, 1 when a simulation
- * fails or detects a violation, 2 for bad usage or bad input. */
-#include "cli.h"
+/* memcgsim: the command line. main(), the option parsing, and the table of
+ * commands (each in its file, cli_NAME.c). Exit status 0 on success, 1 when
+ * a simulation fails or detects a violation, 2 for bad usage or bad input. */
+#include "cli_util.h"
 #include "output.h"
-#include <signal.h>
-#include "live.h"
-#include "report.h"
-#include "runner.h"
-#include "scenario.h"
-#include "sim_trace.h"
 #include "version.h"
+#include <signal.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
-
-static const char *usage_text =
-	"Commands:\n"
-	"  run       run a scenario's variants and print the report\n"
-	"  validate  check a scenario (and --set overrides) without running it\n"
-	"  schema    print the scenario JSON Schema\n"
-	"  sweep     run a scenario over a grid of parameters into a directory\n"
-	"  merge     put the directories of a sharded sweep together\n"
-	"  report    render a result or a sweep: text, md, html, json, csv; plots\n"
-	"  compare   two results side by side, variant by variant, with significance\n"
-	"  list      the bundled scenarios (run one by name), or a scenario's variants\n"
-	"\n"
-	"Run 'memcgsim COMMAND --help' for a command's options.";
-
-int cli_error(GError *err, const char *prefix)
-{
-	int rc = g_error_matches(err, MCS_ERROR, MCS_ERROR_INPUT) ? EXIT_USAGE : EXIT_VIOLATION;
-	fprintf(stderr, "%s%s\n", prefix, err->message);
-	g_error_free(err);
-	return rc;
-}
-
-bool cli_output(const struct cli *c, GString *out, const char *what, GError **err)
-{
-	if (output_write(c->output, out->str, out->len, err))
-		return true;
-	if (err && !*err)
-		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "cannot write %s", what);
-	return false;
-}
-
-/* --timeout: 1 to 31 days of seconds; the clock starts now. */
-bool cli_timeout_start(const struct cli *c)
-{
-	if (c->timeout < 0 || c->timeout > 31 * 86400) {
-		fprintf(stderr, "memcgsim: --timeout: expected 1 to %d seconds, got %d\n", 31 * 86400,
-			c->timeout);
-		return false;
-	}
-	output_timeout_start(c->timeout);
-	return true;
-}
-
-/* --seed: digits only (no sign, space or exponent), as the scenario's. */
-bool cli_seed_valid(const struct cli *c)
-{
-	bool ok = !c->seed || (*c->seed && strlen(c->seed) <= 19);
-	for (const char *p = c->seed; ok && p && *p; p++)
-		ok = g_ascii_isdigit(*p);
-	if (!ok)
-		fprintf(stderr, "memcgsim: --seed: expected a non-negative integer, got \"%s\"\n",
-			c->seed);
-	return ok;
-}
-
-GPtrArray *cli_collect_sets(struct cli *c)
-{
-	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
-	for (char **s = c->sets; s && *s; s++)
-		g_ptr_array_add(sets, g_strdup(*s));
-	if (c->seed)
-		g_ptr_array_add(sets, g_strdup_printf("seed=%s", c->seed));
-	if (c->draw_costs != CLI_DRAW_COSTS_UNSET)
-		g_ptr_array_add(sets, g_strdup_printf("draw_costs=%d", c->draw_costs));
-	g_ptr_array_add(sets, NULL);
-	return sets;
-}
-
-bool cli_draw_costs_valid(const struct cli *c)
-{
-	if (c->draw_costs == CLI_DRAW_COSTS_UNSET ||
-	    (c->draw_costs >= 0 && c->draw_costs <= SCENARIO_MAX_DRAWS))
-		return true;
-	fprintf(stderr, "memcgsim: --draw-costs: expected 0 to %d, got %d\n", SCENARIO_MAX_DRAWS,
-		c->draw_costs);
-	return false;
-}
-
-static struct scenario *load(struct cli *c, GError **err)
-{
-	GPtrArray *sets = cli_collect_sets(c);
-	struct scenario *sc =
-		scenario_load_file(c->files[0], (const char *const *)sets->pdata, err);
-	g_ptr_array_free(sets, TRUE);
-	if (!sc)
-		return NULL;
-	if (c->variant && !scenario_variant_find(sc, c->variant)) {
-		GString *names = g_string_new(NULL);
-		for (guint i = 0; i < sc->variants->len; i++)
-			g_string_append_printf(names, "%s\"%s\"", i ? ", " : "",
-					       ((struct scenario_variant *)sc->variants->pdata[i])->name);
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s: --variant: no variant \"%s\" (the scenario has %s)", c->files[0],
-			    c->variant, names->str);
-		g_string_free(names, TRUE);
-		scenario_free(sc);
-		return NULL;
-	}
-	return sc;
-}
-
-/* --trace-window FROM:TO in ns of simulated time. */
-static bool parse_window(const char *s)
-{
-	char *end;
-	double from = g_ascii_strtod(s, &end), to = 0;
-	bool ok = end != s && *end == ':';
-	if (ok) {
-		const char *t = end + 1;
-		to = g_ascii_strtod(t, &end);
-		ok = end != t && !*end && from >= 0 && to > from && to <= 3.6e12;
-	}
-	if (!ok)
-		fprintf(stderr, "memcgsim: --trace-window: expected FROM:TO in ns with 0 <= FROM < TO "
-				"<= 3.6e12, got \"%s\"\n", s);
-	else
-		sim_trace_window(sim_from_ns(from), sim_from_ns(to));
-	return ok;
-}
-
-/* The result as run prints it: the text report, or the JSON. */
-static void run_output(const struct cli *c, json_t *result, GString *out)
-{
-	if (g_str_equal(c->format, "json")) {
-		char *text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-		g_string_append(out, text);
-		g_string_append_c(out, '\n');
-		free(text);
-	} else {
-		report_text(result, out);
-	}
-}
-
-/* Every failed replica, and why, on standard error. */
-static void print_failures(json_t *result)
-{
-	size_t i, j;
-	json_t *v, *r;
-	json_array_foreach (json_object_get(result, "variants"), i, v)
-		json_array_foreach (json_object_get(v, "per_replica"), j, r) {
-			const char *why = json_string_value(json_object_get(r, "failure"));
-			if (why)
-				fprintf(stderr, "memcgsim: variant %s, replica %zu (seed %lld) failed: %s\n",
-					json_string_value(json_object_get(v, "name")), j,
-					(long long)json_integer_value(json_object_get(r, "seed")), why);
-		}
-}
-
-/* The command that gives @c's result: the scenario as it was named, and
- * the options that change the result (not -j, -o, --format, --quiet,
- * --timeout or --trace). */
-static char *run_command(const struct cli *c)
-{
-	GString *cmd = g_string_new("memcgsim run");
-	output_shell_arg(cmd, c->scenario_arg ? c->scenario_arg : c->files[0]);
-	for (char **s = c->sets; s && *s; s++) {
-		g_string_append(cmd, " --set");
-		output_shell_arg(cmd, *s);
-	}
-	const char *flags[] = {"--seed", c->seed, "--variant", c->variant};
-	for (size_t i = 0; i < G_N_ELEMENTS(flags); i += 2)
-		if (flags[i + 1]) {
-			g_string_append_printf(cmd, " %s", flags[i]);
-			output_shell_arg(cmd, flags[i + 1]);
-		}
-	if (c->draw_costs != CLI_DRAW_COSTS_UNSET)
-		g_string_append_printf(cmd, " --draw-costs %d", c->draw_costs);
-	if (c->force)
-		g_string_append(cmd, " --force");
-	return g_string_free(cmd, FALSE);
-}
-
-static int cmd_run(struct cli *c)
-{
-	if (c->jobs < 1 || c->jobs > 1024) {
-		fprintf(stderr, "memcgsim: --jobs: expected 1 to 1024, got %d\n", c->jobs);
-		return EXIT_USAGE;
-	}
-	if (!g_str_equal(c->format, "text") && !g_str_equal(c->format, "json")) {
-		fprintf(stderr, "memcgsim: --format: expected text or json, got \"%s\"\n",
-			c->format);
-		return EXIT_USAGE;
-	}
-	if (c->trace_window && !parse_window(c->trace_window))
-		return EXIT_USAGE;
-	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c) || !cli_timeout_start(c))
-		return EXIT_USAGE;
-	GError *err = NULL;
-	if (!output_check(c->output, "-o", &err) || !output_check(c->trace, "--trace", &err))
-		return cli_error(err, "memcgsim: ");
-	struct scenario *sc = load(c, &err);
-	if (!sc)
-		return cli_error(err, "");
-	if (!runner_check_work(sc, c->variant, c->force, "", &err)) {
-		scenario_free(sc);
-		return cli_error(err, "memcgsim: ");
-	}
-	bool violation = false;
-	if (!c->quiet && isatty(STDERR_FILENO))
-		live_enable(stderr);
-	json_t *result = runner_run(sc, c->variant, c->jobs, c->trace, &violation, &err);
-	scenario_free(sc);
-	if (!result)
-		return cli_error(err, "memcgsim: ");
-	char *command = run_command(c);
-	json_object_set_new(result, "command", json_string(command));
-	g_free(command);
-	GString *out = g_string_new(NULL);
-	run_output(c, result, out);
-	if (violation)
-		print_failures(result);
-	json_decref(result);
-	bool to_file = c->output && !g_str_equal(c->output, "-");
-	if (violation && to_file) /* a failed run leaves an existing output as it was */
-		fprintf(stderr, "memcgsim: %s left as it was; the report follows on standard output\n",
-			c->output);
-	bool ok = violation && to_file ? output_write(NULL, out->str, out->len, &err)
-				       : cli_output(c, out, "output", &err);
-	g_string_free(out, TRUE);
-	if (!ok)
-		return cli_error(err, "memcgsim: ");
-	return violation ? EXIT_VIOLATION : 0;
-}
-
-static int cmd_validate(struct cli *c)
-{
-	GError *err = NULL;
-	struct scenario *sc = load(c, &err);
-	if (!sc)
-		return cli_error(err, "");
-	printf("%s: ok, %u variant%s\n", c->files[0], sc->variants->len,
-	       sc->variants->len == 1 ? "" : "s");
-	scenario_free(sc);
-	return 0;
-}
-
-static int cmd_schema(struct cli *c)
-{
-	json_t *s = scenario_json_schema();
-	char *text = json_dumps(s, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-	printf("%s\n", text);
-	free(text);
-	json_decref(s);
-	return 0;
-}
 
 /* memcgsim --version, without a command. */
 static int cmd_version(struct cli *c)
@@ -282,198 +32,43 @@ static char **split_jobs_option(int *argc, char **argv)
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
-/* What the options set. */
-static struct cli cli;
+static const GOptionEntry top_options[] = {
+	{"version", 0, 0, G_OPTION_ARG_NONE, &cli_args.version, "Print the version", NULL}, {NULL}};
 
-/* --variant, once: a second one is an error, not silently the last. */
-static gboolean parse_variant(const char *name, const char *value, gpointer data, GError **err)
+/* The commands, in the order --help lists them. */
+static const struct cli_command *const commands[] = {
+	&cli_run_command,   &cli_validate_command, &cli_schema_command,  &cli_sweep_command,
+	&cli_merge_command, &cli_report_command,   &cli_compare_command, &cli_list_command,
+};
+
+/* What memcgsim --help says after its options, and after an unknown
+ * command: the commands, each with its doc. g_free it. */
+static char *usage_text(void)
 {
-	(void)name;
-	(void)data;
-	if (cli.variant) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "--variant: given twice (\"%s\", then \"%s\"); give one", cli.variant,
-			    value);
-		return FALSE;
-	}
-	cli.variant = g_strdup(value);
-	return TRUE;
+	GString *s = g_string_new("Commands:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		g_string_append_printf(s, "  %-9s %s\n", commands[i]->name, commands[i]->doc);
+	g_string_append(s, "\nRun 'memcgsim COMMAND --help' for a command's options.");
+	return g_string_free(s, FALSE);
 }
 
-#define OPT_SET                                                                                    \
-	{"set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli.sets,                                      \
-	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
-	{"seed", 0, 0, G_OPTION_ARG_STRING, &cli.seed, "Override the scenario's seed", "N"}
-#define OPT_TIMEOUT                                                                                \
-	{"timeout", 0, 0, G_OPTION_ARG_INT, &cli.timeout,                                          \
-	 "Stop after SECONDS of wall time: the simulations are killed, nothing is written, exit 1", \
-	 "SECONDS"}
-#define OPT_FORCE                                                                                  \
-	{"force", 0, 0, G_OPTION_ARG_NONE, &cli.force,                                             \
-	 "Run even what the work estimate refuses (more than 10000 simulated CPU-seconds)", NULL}
-#define OPT_JOBS                                                                                   \
-	{"jobs", 'j', 0, G_OPTION_ARG_INT, &cli.jobs,                                              \
-	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
-#define OPT_FILES(what)                                                                            \
-	{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli.files, NULL, what}
-#define OPT_DRAW_COSTS                                                                             \
-	{"draw-costs", 0, 0, G_OPTION_ARG_INT, &cli.draw_costs,                                    \
-	 "Also run N cost draws a variant: every cost with a preset range drawn from it, the "     \
-	 "same draws for every variant (the scenario's draw_costs)",                               \
-	 "N"}
-#define OPT_QUIET                                                                                  \
-	{"quiet", 'q', 0, G_OPTION_ARG_NONE, &cli.quiet,                                           \
-	 "No progress on standard error", NULL}
-#define OPT_OUTPUT                                                                                 \
-	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli.output,                                     \
-	 "Write the output to FILE (atomically)", "FILE"}
-
-static const GOptionEntry top_options[] = {
-	{"version", 0, 0, G_OPTION_ARG_NONE, &cli.version, "Print the version", NULL}, {NULL}};
-static const GOptionEntry no_options[] = {{NULL}};
-static const GOptionEntry validate_options[] = {OPT_SET, OPT_FILES("FILE"), {NULL}};
-static const GOptionEntry run_options[] = {
-	OPT_SET,
-	OPT_FILES("FILE"),
-	{"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_variant, "Run only this variant", \
-	 "NAME"},
-	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "Output format: text or json", "FMT"},
-	OPT_OUTPUT,
-	OPT_JOBS,
-	{"trace", 0, 0, G_OPTION_ARG_FILENAME, &cli.trace,
-	 "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
-	{"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli.trace_window,
-	 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
-	OPT_DRAW_COSTS,
-	OPT_TIMEOUT,
-	OPT_FORCE,
-	OPT_QUIET,
-	{NULL}};
-static const GOptionEntry sweep_options[] = {
-	OPT_SET,
-	OPT_FILES("SCENARIO"),
-	{"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli.params,
-	 "A swept parameter (repeatable): values a,b,c or lin:START:STOP:N or log:START:STOP:N",
-	 "PATH[,PATH...]=VALUES"},
-	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli.replicas,
-	 "Replicas per variant and point (default: the scenario's)", "R"},
-	OPT_DRAW_COSTS,
-	OPT_JOBS,
-	OPT_TIMEOUT,
-	OPT_FORCE,
-	OPT_QUIET,
-	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The sweep's directory", "DIR"},
-	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli.resume, "Continue the sweep in DIR", NULL},
-	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli.shard, "Run only shard K of N of the runs",
-	 "K/N"},
-	{NULL}};
-static const GOptionEntry merge_options[] = {
-	OPT_FILES("SHARD_DIR..."),
-	{"out", 0, 0, G_OPTION_ARG_FILENAME, &cli.out, "The merged sweep's directory", "DIR"},
-	{NULL}};
-static const GOptionEntry list_options[] = {
-	OPT_FILES("[SCENARIO]"),
-	{"names", 0, 0, G_OPTION_ARG_NONE, &cli.names, "Print the names alone, one a line", NULL},
-	{NULL}};
-static const GOptionEntry compare_options[] = {
-	OPT_FILES("A.json B.json"),
-	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "text (default), md or html", "FMT"},
-	OPT_OUTPUT,
-	{NULL}};
-static const GOptionEntry report_options[] = {
-	OPT_FILES("DIR|RESULT.json"),
-	{"format", 0, 0, G_OPTION_ARG_STRING, &cli.format, "text (default), md, html, json or csv",
-	 "FMT"},
-	OPT_OUTPUT,
-	{"sort", 0, 0, G_OPTION_ARG_STRING, &cli.sort,
-	 "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},
-	{"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli.plots,
-	 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
-	{"point", 0, 0, G_OPTION_ARG_INT, &cli.point, "Report one point of a sweep in full", "N"},
-	{NULL}};
-
-#define FILES_ONE_OR_MORE (-1)
-#define FILES_AT_MOST_ONE (-2)
-
-struct command {
-	const char *name;
-	const char *synopsis; /* the help's first line, after "memcgsim NAME" */
-	const GOptionEntry *options;
-	int files;		/* FILE arguments: 0 (unchecked), 1, 2, or FILES_* */
-	const char *files_what; /* what they are, in the error when they are not */
-	bool scenario; /* its FILE may name a bundled scenario */
-	int (*fn)(struct cli *c);
-};
-
-static const struct command commands[] = {
-	{.name = "run",
-	 .synopsis = "FILE - run a scenario and print its report",
-	 .options = run_options,
-	 .files = 1,
-	 .files_what = "scenario FILE",
-	 .scenario = true,
-	 .fn = cmd_run},
-	{.name = "validate",
-	 .synopsis = "FILE - check a scenario without running it",
-	 .options = validate_options,
-	 .files = 1,
-	 .files_what = "scenario FILE",
-	 .scenario = true,
-	 .fn = cmd_validate},
-	{.name = "schema",
-	 .synopsis = "- print the scenario JSON Schema",
-	 .options = no_options,
-	 .fn = cmd_schema},
-	{.name = "sweep",
-	 .synopsis = "SCENARIO - run a scenario over a grid of parameters",
-	 .options = sweep_options,
-	 .files = 1,
-	 .files_what = "SCENARIO",
-	 .scenario = true,
-	 .fn = cmd_sweep},
-	{.name = "merge",
-	 .synopsis = "SHARD_DIR... - merge the directories of a sharded sweep",
-	 .options = merge_options,
-	 .files = FILES_ONE_OR_MORE,
-	 .files_what = "shard directories",
-	 .fn = cmd_merge},
-	{.name = "report",
-	 .synopsis = "DIR|RESULT.json - render a result or a sweep",
-	 .options = report_options,
-	 .files = 1,
-	 .files_what = "DIR or RESULT.json",
-	 .fn = cmd_report},
-	{.name = "list",
-	 .synopsis = "[SCENARIO] - list the bundled scenarios, or a scenario's variants",
-	 .options = list_options,
-	 .files = FILES_AT_MOST_ONE,
-	 .files_what = "scenario",
-	 .fn = cmd_list},
-	{.name = "compare",
-	 .synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",
-	 .options = compare_options,
-	 .files = 2,
-	 .files_what = "result files A.json B.json",
-	 .fn = cmd_compare},
-};
-
 /* memcgsim with no command, or options only. */
-static const struct command top_level = {
+static const struct cli_command top_level = {
 	.synopsis = "COMMAND [OPTIONS] FILE - simulate kernel locking designs",
 	.options = top_options,
 	.fn = cmd_version};
 
-static const struct command *command_find(const char *name)
+static const struct cli_command *command_find(const char *name)
 {
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		if (g_str_equal(name, commands[i].name))
-			return &commands[i];
+		if (g_str_equal(name, commands[i]->name))
+			return commands[i];
 	return NULL;
 }
 
 /* What is wrong with the command line once its options are parsed; NULL
  * when nothing is. */
-static char *arguments_check(const struct command *cmd, const struct cli *c)
+static char *arguments_check(const struct cli_command *cmd, const struct cli *c)
 {
 	if (!cmd->name && !c->version)
 		return g_strdup("no command given (try --help)");
@@ -482,21 +77,22 @@ static char *arguments_check(const struct command *cmd, const struct cli *c)
 		return g_strdup_printf("expected exactly one %s", cmd->files_what);
 	if (cmd->files == 2 && n != 2)
 		return g_strdup_printf("expected two %s", cmd->files_what);
-	if (cmd->files == FILES_ONE_OR_MORE && !n)
+	if (cmd->files == CLI_FILES_ONE_OR_MORE && !n)
 		return g_strdup_printf("expected one or more %s", cmd->files_what);
-	if (cmd->files == FILES_AT_MOST_ONE && n > 1)
+	if (cmd->files == CLI_FILES_AT_MOST_ONE && n > 1)
 		return g_strdup_printf("expected at most one %s", cmd->files_what);
 	return NULL;
 }
 
 /* Parse @cmd's options (--help prints its help and exits) into cli, and
  * check its arguments; false, having said why, when they are wrong. */
-static bool options_parse(const struct command *cmd, int argc, char **argv)
+static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
 {
 	GOptionContext *ctx = g_option_context_new(cmd->synopsis);
 	g_option_context_add_main_entries(ctx, cmd->options, NULL);
-	if (!cmd->name)
-		g_option_context_set_description(ctx, usage_text);
+	char *usage = cmd->name ? NULL : usage_text();
+	g_option_context_set_description(ctx, usage);
+	g_free(usage);
 	GError *err = NULL;
 	char *msg = NULL;
 	/* GOption takes the arguments it parses out of the array: give it a
@@ -505,15 +101,15 @@ static bool options_parse(const struct command *cmd, int argc, char **argv)
 	if (!g_option_context_parse(ctx, &argc, &args, &err))
 		msg = g_strdup(err->message);
 	else
-		msg = arguments_check(cmd, &cli);
+		msg = arguments_check(cmd, &cli_args);
 	g_free(args);
 	g_clear_error(&err);
 	g_option_context_free(ctx);
 	bool ok = !msg;
 	if (msg)
 		fprintf(stderr, "memcgsim: %s\n", msg);
-	else if (!cli.format)
-		cli.format = g_strdup("text");
+	else if (!cli_args.format)
+		cli_args.format = g_strdup("text");
 	g_free(msg);
 	return ok;
 }
@@ -540,29 +136,31 @@ int main(int argc, char **argv_in)
 {
 	char **argv = split_jobs_option(&argc, argv_in);
 	const char *name = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
-	const struct command *cmd = name ? command_find(name) : &top_level;
+	const struct cli_command *cmd = name ? command_find(name) : &top_level;
 	int rc = EXIT_USAGE;
 	output_signals_install();
-	cli.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	cli.point = -1;
-	cli.draw_costs = CLI_DRAW_COSTS_UNSET;
-	if (!cmd)
-		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", name, usage_text);
-	else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv)) {
-		char *path = cmd->scenario ? cli_scenario_path(cli.files[0]) : NULL;
+	cli_args.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	cli_args.point = -1;
+	cli_args.draw_costs = CLI_DRAW_COSTS_UNSET;
+	if (!cmd) {
+		char *usage = usage_text();
+		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", name, usage);
+		g_free(usage);
+	} else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv)) {
+		char *path = cmd->scenario ? cli_scenario_path(cli_args.files[0]) : NULL;
 		if (cmd->scenario && !path)
 			fprintf(stderr,
 				"memcgsim: no scenario file \"%s\", and no bundled scenario of that "
 				"name (memcgsim list shows them)\n",
-				cli.files[0]);
+				cli_args.files[0]);
 		if (path) { /* a bundled scenario's name becomes its path */
-			cli.scenario_arg = cli.files[0];
-			cli.files[0] = path;
+			cli_args.scenario_arg = cli_args.files[0];
+			cli_args.files[0] = path;
 		}
 		if (path || !cmd->scenario)
-			rc = cmd->fn(&cli);
+			rc = cmd->fn(&cli_args);
 	}
-	cli_free(&cli);
+	cli_free(&cli_args);
 	g_strfreev(argv);
 	int sig = output_interrupted();
 	if (sig) { /* outputs as they were, temporaries gone, and die of the signal */

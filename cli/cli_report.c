@@ -1,0 +1,78 @@
+/* memcgsim report DIR|RESULT.json: a result or a sweep rendered (text, md,
+ * html, json, csv), with its plots. */
+#include "cli_util.h"
+#include "output.h"
+#include "report.h"
+#include <stdio.h>
+#include <sys/types.h>
+
+/* What to report: the input, or one point of it (--point). */
+static json_t *report_input(struct cli *c, GError **err)
+{
+	json_t *doc = cli_result_load(c->files[0], err);
+	if (!doc || c->point < 0)
+		return doc;
+	json_t *points = json_object_get(doc, "points");
+	json_t *p = json_array_get(points, (size_t)c->point);
+	json_t *r = p ? json_incref(json_object_get(p, "result")) : NULL;
+	if (!points)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--point: %s is a single result, not a sweep", c->files[0]);
+	else if (!p)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--point: expected a point of the sweep (0 to %zd), got %d",
+			    (ssize_t)json_array_size(points) - 1, c->point);
+	json_decref(doc);
+	return r;
+}
+
+static int cmd_report(struct cli *c)
+{
+	struct report_opts o = {.format = report_format_find(c->format),
+				.sort = c->sort ? c->sort : "wait_total",
+				.plots = c->plots};
+	if (!o.format) {
+		char *names = report_format_names();
+		fprintf(stderr, "memcgsim: --format: expected %s, got \"%s\"\n", names, c->format);
+		g_free(names);
+		return EXIT_USAGE;
+	}
+	if (!report_sort_valid(o.sort)) {
+		fprintf(stderr, "memcgsim: --sort: expected contended, wait_total, wait_max or "
+				"wait_avg, got \"%s\"\n", o.sort);
+		return EXIT_USAGE;
+	}
+	GError *err = NULL;
+	if (!output_check(c->output, "-o", &err) ||
+	    (c->plots && !output_check_dir(c->plots, "--plots", &err)))
+		return cli_error(err, "memcgsim: ");
+	json_t *doc = report_input(c, &err);
+	if (!doc)
+		return cli_error(err, "");
+	GString *out = g_string_new(NULL);
+	bool ok = report_render(doc, &o, out, &err) && cli_output(c, out, "the report", &err);
+	g_string_free(out, TRUE);
+	json_decref(doc);
+	return ok ? 0 : cli_error(err, "memcgsim: ");
+}
+
+static const GOptionEntry report_options[] = {
+	CLI_OPT_FILES("DIR|RESULT.json"),
+	CLI_OPT_FORMAT("text (default), md, html, json or csv"),
+	CLI_OPT_OUTPUT,
+	{"sort", 0, 0, G_OPTION_ARG_STRING, &cli_args.sort,
+	 "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},
+	{"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.plots,
+	 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
+	{"point", 0, 0, G_OPTION_ARG_INT, &cli_args.point, "Report one point of a sweep in full", "N"},
+	{NULL}};
+
+const struct cli_command cli_report_command = {
+	.name = "report",
+	.doc = "render a result or a sweep: text, md, html, json, csv; plots",
+	.synopsis = "DIR|RESULT.json - render a result or a sweep",
+	.options = report_options,
+	.files = 1,
+	.files_what = "DIR or RESULT.json",
+	.fn = cmd_report,
+};

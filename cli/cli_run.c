@@ -1,0 +1,175 @@
+/* memcgsim run FILE: a scenario's variants run, and their report. */
+#include "cli_util.h"
+#include "live.h"
+#include "output.h"
+#include "report.h"
+#include "runner.h"
+#include "scenario.h"
+#include "sim_trace.h"
+#include <stdio.h>
+#include <unistd.h>
+
+/* --trace-window FROM:TO in ns of simulated time. */
+static bool parse_window(const char *s)
+{
+	char *end;
+	double from = g_ascii_strtod(s, &end), to = 0;
+	bool ok = end != s && *end == ':';
+	if (ok) {
+		const char *t = end + 1;
+		to = g_ascii_strtod(t, &end);
+		ok = end != t && !*end && from >= 0 && to > from && to <= 3.6e12;
+	}
+	if (!ok)
+		fprintf(stderr, "memcgsim: --trace-window: expected FROM:TO in ns with 0 <= FROM < TO "
+				"<= 3.6e12, got \"%s\"\n", s);
+	else
+		sim_trace_window(sim_from_ns(from), sim_from_ns(to));
+	return ok;
+}
+
+/* The result as run prints it: the text report, or the JSON. */
+static void run_output(const struct cli *c, json_t *result, GString *out)
+{
+	if (g_str_equal(c->format, "json")) {
+		char *text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		g_string_append(out, text);
+		g_string_append_c(out, '\n');
+		free(text);
+	} else {
+		report_text(result, out);
+	}
+}
+
+/* Every failed replica, and why, on standard error. */
+static void print_failures(json_t *result)
+{
+	size_t i, j;
+	json_t *v, *r;
+	json_array_foreach (json_object_get(result, "variants"), i, v)
+		json_array_foreach (json_object_get(v, "per_replica"), j, r) {
+			const char *why = json_string_value(json_object_get(r, "failure"));
+			if (why)
+				fprintf(stderr, "memcgsim: variant %s, replica %zu (seed %lld) failed: %s\n",
+					json_string_value(json_object_get(v, "name")), j,
+					(long long)json_integer_value(json_object_get(r, "seed")), why);
+		}
+}
+
+/* The command that gives @c's result: the scenario as it was named, and
+ * the options that change the result (not -j, -o, --format, --quiet,
+ * --timeout or --trace). */
+static char *run_command(const struct cli *c)
+{
+	GString *cmd = g_string_new("memcgsim run");
+	output_shell_arg(cmd, c->scenario_arg ? c->scenario_arg : c->files[0]);
+	for (char **s = c->sets; s && *s; s++) {
+		g_string_append(cmd, " --set");
+		output_shell_arg(cmd, *s);
+	}
+	const char *flags[] = {"--seed", c->seed, "--variant", c->variant};
+	for (size_t i = 0; i < G_N_ELEMENTS(flags); i += 2)
+		if (flags[i + 1]) {
+			g_string_append_printf(cmd, " %s", flags[i]);
+			output_shell_arg(cmd, flags[i + 1]);
+		}
+	if (c->draw_costs != CLI_DRAW_COSTS_UNSET)
+		g_string_append_printf(cmd, " --draw-costs %d", c->draw_costs);
+	if (c->force)
+		g_string_append(cmd, " --force");
+	return g_string_free(cmd, FALSE);
+}
+
+static int cmd_run(struct cli *c)
+{
+	if (!cli_jobs_valid(c))
+		return EXIT_USAGE;
+	if (!g_str_equal(c->format, "text") && !g_str_equal(c->format, "json")) {
+		fprintf(stderr, "memcgsim: --format: expected text or json, got \"%s\"\n",
+			c->format);
+		return EXIT_USAGE;
+	}
+	if (c->trace_window && !parse_window(c->trace_window))
+		return EXIT_USAGE;
+	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c) || !cli_timeout_start(c))
+		return EXIT_USAGE;
+	GError *err = NULL;
+	if (!output_check(c->output, "-o", &err) || !output_check(c->trace, "--trace", &err))
+		return cli_error(err, "memcgsim: ");
+	struct scenario *sc = cli_scenario_load(c, &err);
+	if (!sc)
+		return cli_error(err, "");
+	if (!runner_check_work(sc, c->variant, c->force, "", &err)) {
+		scenario_free(sc);
+		return cli_error(err, "memcgsim: ");
+	}
+	bool violation = false;
+	if (!c->quiet && isatty(STDERR_FILENO))
+		live_enable(stderr);
+	json_t *result = runner_run(sc, c->variant, c->jobs, c->trace, &violation, &err);
+	scenario_free(sc);
+	if (!result)
+		return cli_error(err, "memcgsim: ");
+	char *command = run_command(c);
+	json_object_set_new(result, "command", json_string(command));
+	g_free(command);
+	GString *out = g_string_new(NULL);
+	run_output(c, result, out);
+	if (violation)
+		print_failures(result);
+	json_decref(result);
+	bool to_file = c->output && !g_str_equal(c->output, "-");
+	if (violation && to_file) /* a failed run leaves an existing output as it was */
+		fprintf(stderr, "memcgsim: %s left as it was; the report follows on standard output\n",
+			c->output);
+	bool ok = violation && to_file ? output_write(NULL, out->str, out->len, &err)
+				       : cli_output(c, out, "output", &err);
+	g_string_free(out, TRUE);
+	if (!ok)
+		return cli_error(err, "memcgsim: ");
+	return violation ? EXIT_VIOLATION : 0;
+}
+
+/* --variant, once: a second one is an error, not silently the last. */
+static gboolean parse_variant(const char *name, const char *value, gpointer data, GError **err)
+{
+	(void)name;
+	(void)data;
+	if (cli_args.variant) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--variant: given twice (\"%s\", then \"%s\"); give one", cli_args.variant,
+			    value);
+		return FALSE;
+	}
+	cli_args.variant = g_strdup(value);
+	return TRUE;
+}
+
+static const GOptionEntry run_options[] = {
+	CLI_OPT_SET,
+	CLI_OPT_FILES("FILE"),
+	{"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_variant, "Run only this variant",
+	 "NAME"},
+	CLI_OPT_FORMAT("Output format: text or json"),
+	CLI_OPT_OUTPUT,
+	CLI_OPT_JOBS,
+	{"trace", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.trace,
+	 "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
+	{"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli_args.trace_window,
+	 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
+	CLI_OPT_DRAW_COSTS,
+	CLI_OPT_TIMEOUT,
+	CLI_OPT_FORCE,
+	CLI_OPT_QUIET,
+	{NULL}};
+
+const struct cli_command cli_run_command = {
+	.name = "run",
+	.doc = "run a scenario's variants and print the report",
+	.synopsis = "FILE - run a scenario and print its report",
+	.options = run_options,
+	.files = 1,
+	.files_what = "scenario FILE",
+	.scenario = true,
+	.fn = cmd_run,
+};

@@ -1,0 +1,132 @@
+/* What several commands share: the values the options set, their checks,
+ * errors and exit statuses, the output, the scenario a command loads. */
+#include "cli_util.h"
+#include "output.h"
+#include "scenario.h"
+#include "sweep.h"
+#include <stdio.h>
+#include <string.h>
+
+struct cli cli_args;
+
+int cli_error(GError *err, const char *prefix)
+{
+	int rc = g_error_matches(err, MCS_ERROR, MCS_ERROR_INPUT) ? EXIT_USAGE : EXIT_VIOLATION;
+	fprintf(stderr, "%s%s\n", prefix, err->message);
+	g_error_free(err);
+	return rc;
+}
+
+bool cli_output(const struct cli *c, GString *out, const char *what, GError **err)
+{
+	if (output_write(c->output, out->str, out->len, err))
+		return true;
+	if (err && !*err)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "cannot write %s", what);
+	return false;
+}
+
+/* --timeout: 1 to 31 days of seconds; the clock starts now. */
+bool cli_timeout_start(const struct cli *c)
+{
+	if (c->timeout < 0 || c->timeout > 31 * 86400) {
+		fprintf(stderr, "memcgsim: --timeout: expected 1 to %d seconds, got %d\n", 31 * 86400,
+			c->timeout);
+		return false;
+	}
+	output_timeout_start(c->timeout);
+	return true;
+}
+
+/* --seed: digits only (no sign, space or exponent), as the scenario's. */
+bool cli_seed_valid(const struct cli *c)
+{
+	bool ok = !c->seed || (*c->seed && strlen(c->seed) <= 19);
+	for (const char *p = c->seed; ok && p && *p; p++)
+		ok = g_ascii_isdigit(*p);
+	if (!ok)
+		fprintf(stderr, "memcgsim: --seed: expected a non-negative integer, got \"%s\"\n",
+			c->seed);
+	return ok;
+}
+
+bool cli_jobs_valid(const struct cli *c)
+{
+	if (c->jobs >= 1 && c->jobs <= 1024)
+		return true;
+	fprintf(stderr, "memcgsim: --jobs: expected 1 to 1024, got %d\n", c->jobs);
+	return false;
+}
+
+bool cli_out_given(const struct cli *c, const char *command)
+{
+	if (c->out)
+		return true;
+	fprintf(stderr, "memcgsim: %s: --out DIR is required\n", command);
+	return false;
+}
+
+bool cli_draw_costs_valid(const struct cli *c)
+{
+	if (c->draw_costs == CLI_DRAW_COSTS_UNSET ||
+	    (c->draw_costs >= 0 && c->draw_costs <= SCENARIO_MAX_DRAWS))
+		return true;
+	fprintf(stderr, "memcgsim: --draw-costs: expected 0 to %d, got %d\n", SCENARIO_MAX_DRAWS,
+		c->draw_costs);
+	return false;
+}
+
+GPtrArray *cli_collect_sets(struct cli *c)
+{
+	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
+	for (char **s = c->sets; s && *s; s++)
+		g_ptr_array_add(sets, g_strdup(*s));
+	if (c->seed)
+		g_ptr_array_add(sets, g_strdup_printf("seed=%s", c->seed));
+	if (c->draw_costs != CLI_DRAW_COSTS_UNSET)
+		g_ptr_array_add(sets, g_strdup_printf("draw_costs=%d", c->draw_costs));
+	g_ptr_array_add(sets, NULL);
+	return sets;
+}
+
+struct scenario *cli_scenario_load(struct cli *c, GError **err)
+{
+	GPtrArray *sets = cli_collect_sets(c);
+	struct scenario *sc =
+		scenario_load_file(c->files[0], (const char *const *)sets->pdata, err);
+	g_ptr_array_free(sets, TRUE);
+	if (!sc)
+		return NULL;
+	if (c->variant && !scenario_variant_find(sc, c->variant)) {
+		GString *names = g_string_new(NULL);
+		for (guint i = 0; i < sc->variants->len; i++)
+			g_string_append_printf(names, "%s\"%s\"", i ? ", " : "",
+					       ((struct scenario_variant *)sc->variants->pdata[i])->name);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: --variant: no variant \"%s\" (the scenario has %s)", c->files[0],
+			    c->variant, names->str);
+		g_string_free(names, TRUE);
+		scenario_free(sc);
+		return NULL;
+	}
+	return sc;
+}
+
+/* Print the failure of a sweep or a merge into @dir, if any, and where the
+ * directory stands; the exit status. */
+int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err)
+{
+	int rc = err ? cli_error(err, "memcgsim: ") : 0;
+	if (so->done != so->total) /* more, with stray run files */
+		fprintf(stderr, "memcgsim: %s: %zu of %zu runs done; resume the sweep, or merge "
+				"its shards, for the result\n", dir, so->done, so->total);
+	else if (so->result_path)
+		fprintf(stderr, "memcgsim: %s: all %zu runs done; result in %s\n", dir, so->total,
+			so->result_path);
+	if (so->violation) {
+		fprintf(stderr, "memcgsim: a run of the sweep reported a failure\n");
+		rc = EXIT_VIOLATION;
+	}
+	sweep_outcome_clear(so);
+	return rc;
+}

@@ -1,0 +1,96 @@
+/* What several commands share. cli_util.c: the values the options set and
+ * the option entries that set them, the checks of those values, errors and
+ * their exit statuses, the output, the scenario a command loads, a sweep's
+ * end; cli_bundled.c: the bundled scenarios; cli_result.c: a result read. */
+#pragma once
+#include "cli.h"
+#include <jansson.h>
+
+/* What the options set: every command's GOptionEntry list writes here, and
+ * main() passes it to the command. */
+extern struct cli cli_args;
+
+/* The option entries of more than one command. */
+#define CLI_OPT_SET                                                                                \
+	{"set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli_args.sets,                                 \
+	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
+	{"seed", 0, 0, G_OPTION_ARG_STRING, &cli_args.seed, "Override the scenario's seed", "N"}
+#define CLI_OPT_TIMEOUT                                                                            \
+	{"timeout", 0, 0, G_OPTION_ARG_INT, &cli_args.timeout,                                     \
+	 "Stop after SECONDS of wall time: the simulations are killed, nothing is written, exit 1", \
+	 "SECONDS"}
+#define CLI_OPT_FORCE                                                                              \
+	{"force", 0, 0, G_OPTION_ARG_NONE, &cli_args.force,                                        \
+	 "Run even what the work estimate refuses (more than 10000 simulated CPU-seconds)", NULL}
+#define CLI_OPT_JOBS                                                                               \
+	{"jobs", 'j', 0, G_OPTION_ARG_INT, &cli_args.jobs,                                         \
+	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
+/* The FILE arguments; @what names them in the help's synopsis. */
+#define CLI_OPT_FILES(what)                                                                        \
+	{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli_args.files, NULL, what}
+#define CLI_OPT_DRAW_COSTS                                                                         \
+	{"draw-costs", 0, 0, G_OPTION_ARG_INT, &cli_args.draw_costs,                               \
+	 "Also run N cost draws a variant: every cost with a preset range drawn from it, the "     \
+	 "same draws for every variant (the scenario's draw_costs)",                               \
+	 "N"}
+#define CLI_OPT_QUIET                                                                              \
+	{"quiet", 'q', 0, G_OPTION_ARG_NONE, &cli_args.quiet,                                      \
+	 "No progress on standard error", NULL}
+#define CLI_OPT_OUTPUT                                                                             \
+	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli_args.output,                                \
+	 "Write the output to FILE (atomically)", "FILE"}
+/* --format, with @doc the formats the command takes. */
+#define CLI_OPT_FORMAT(doc) {"format", 0, 0, G_OPTION_ARG_STRING, &cli_args.format, doc, "FMT"}
+/* --out DIR, with @doc what the directory is. */
+#define CLI_OPT_OUT(doc) {"out", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.out, doc, "DIR"}
+
+/* Print @err after @prefix ("memcgsim: "; "" for an error in the input,
+ * which begins with where it is: "FILE:LINE:COL: ..."), free it, and return
+ * the exit status for it: EXIT_USAGE for bad input (MCS_ERROR_INPUT),
+ * EXIT_VIOLATION for any other failure. */
+int cli_error(GError *err, const char *prefix);
+/* Write @out to --output (standard output by default); false with @err,
+ * "cannot write @what" when standard output fails. */
+bool cli_output(const struct cli *c, GString *out, const char *what, GError **err);
+/* Check --timeout and start its clock (false, said on stderr, when bad). */
+bool cli_timeout_start(const struct cli *c);
+/* --seed is a non-negative integer (says why on stderr when not). */
+bool cli_seed_valid(const struct cli *c);
+/* Is --jobs 1 to 1024? False, having said why, when not. */
+bool cli_jobs_valid(const struct cli *c);
+/* Is --out given? False, having said that @command requires it, when not. */
+bool cli_out_given(const struct cli *c, const char *command);
+/* Is --draw-costs absent or in range? False, having said why, when not. */
+bool cli_draw_costs_valid(const struct cli *c);
+/* The overrides, with --seed N as one more "seed=N" and --draw-costs N as
+ * "draw_costs=N"; NULL-terminated. */
+GPtrArray *cli_collect_sets(struct cli *c);
+/* The scenario files[0] with the overrides (cli_collect_sets), checked to
+ * have --variant when that is given; NULL with @err when it is not one. */
+struct scenario *cli_scenario_load(struct cli *c, GError **err);
+/* Say how a sweep or a merge into @dir ended: @err (freed), if any, how many
+ * of its runs are done, where its result is, whether a run failed; clear
+ * @so. The exit status. */
+struct sweep_outcome;
+int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err);
+
+/* A bundled scenario (cli_bundled.c). */
+struct cli_bundled {
+	char *rel;  /* its file, under the bundled scenarios' directory */
+	char *path; /* its file */
+	char *name; /* the name it goes by: its file name without ".json" */
+};
+/* The bundled scenarios, sorted by file, and their directory (*@dir, g_free
+ * it); free with g_ptr_array_free(a, TRUE). */
+GPtrArray *cli_bundled_scenarios(char **dir);
+/* The bundled file @path's document, for its "name" and "description";
+ * NULL when unreadable. */
+json_t *cli_bundled_header(const char *path);
+/* A scenario argument: a path that exists (or has a '/', or ends in .json)
+ * as it is; else the bundled scenario whose file name without ".json", or
+ * whose "name", it is (cli_bundled.c); else NULL. g_free it. */
+char *cli_scenario_path(const char *arg);
+/* A result file, or the result of the sweep in directory @in, read and
+ * checked; NULL with @err ("FILE:LINE:COL: ...") when it is not one
+ * (cli_result.c). */
+json_t *cli_result_load(const char *in, GError **err);
