@@ -12,39 +12,39 @@
 #include "sim_engine.h"
 
 enum cost_id {
-	COST_LOCK_ACQ_REL,     /* uncontended spin_lock + spin_unlock */
-	COST_LINE_SAME_CPU,    /* an access to a line this CPU's cache holds */
-	COST_LINE_SMT,	       /* ... to a line its SMT sibling holds modified */
-	COST_LINE_LLC,	       /* ... another core of its LLC domain */
-	COST_LINE_SOCKET,      /* ... a core of another LLC domain of its socket */
-	COST_LINE_REMOTE,      /* ... a core of another socket */
-	COST_LLC_HIT,	       /* a clean line in its LLC domain */
-	COST_DRAM_LOCAL,       /* a line no cache holds, from its node's memory */
-	COST_DRAM_REMOTE,      /* ... from another node's memory */
-	COST_LOCKED_RMW,       /* a locked read-modify-write on a line in L1 */
-	COST_PREEMPT,	       /* preempt_disable + preempt_enable */
-	COST_IRQ_SAVE_RESTORE, /* local_irq_save + local_irq_restore */
-	COST_CONTEXT_SWITCH,   /* switching a CPU between tasks: charged by the engine */
-	COST_XA_NODE_FREE,	   /* xa_delete_node of a shadow node */
-	COST_MEMSET_PAGE,	   /* user time writing one 4 KiB page */
-	COST_ANON_FAULT,	   /* kernel time of one anonymous page fault */
-	COST_RECLAIM_PAGE,	   /* shrink_folio_list work per page, not counting the below */
-	COST_ZRAM_WRITE,	   /* compressing and storing one page in zram */
-	COST_SHRINKER_CALL,	   /* one do_shrink_slab call: count_objects and setup */
+	COST_LOCK_ACQ_REL,	/* uncontended spin_lock + spin_unlock */
+	COST_LINE_SAME_CPU,	/* an access to a line this CPU's cache holds */
+	COST_LINE_SMT,		/* ... to a line its SMT sibling holds modified */
+	COST_LINE_LLC,		/* ... another core of its LLC domain */
+	COST_LINE_SOCKET,	/* ... a core of another LLC domain of its socket */
+	COST_LINE_REMOTE,	/* ... a core of another socket */
+	COST_LLC_HIT,		/* a clean line in its LLC domain */
+	COST_DRAM_LOCAL,	/* a line no cache holds, from its node's memory */
+	COST_DRAM_REMOTE,	/* ... from another node's memory */
+	COST_LOCKED_RMW,	/* a locked read-modify-write on a line in L1 */
+	COST_PREEMPT,		/* preempt_disable + preempt_enable */
+	COST_IRQ_SAVE_RESTORE,	/* local_irq_save + local_irq_restore */
+	COST_CONTEXT_SWITCH,	/* switching a CPU between tasks: charged by the engine */
+	COST_XA_NODE_FREE,	/* xa_delete_node of a shadow node */
+	COST_MEMSET_PAGE,	/* user time writing one 4 KiB page */
+	COST_ANON_FAULT,	/* kernel time of one anonymous page fault */
+	COST_RECLAIM_PAGE,	/* shrink_folio_list work per page, not counting the below */
+	COST_ZRAM_WRITE,	/* compressing and storing one page in zram */
+	COST_SHRINKER_CALL,	/* one do_shrink_slab call: count_objects and setup */
 	COST_RECLAIM_FILE_PAGE, /* dropping one clean, unmapped page-cache page */
-	COST_FILE_READ,	   /* open + read + close of one small cached-miss file */
-	COST_DENTRY_FREE,	   /* __dentry_kill: unhash and free one dentry */
-	COST_INODE_FREE,	   /* evict + destroy_inode of one clean inode */
-	COST_RCU_READ_LOCK,	   /* rcu_read_lock + rcu_read_unlock */
-	COST_IPI,		   /* sending one IPI (synchronize_rcu_expedited) */
-	COST_READ_FAULT,	   /* a read fault on a cached file page, MEMCG=n */
-	COST_MEMCG_PAGE_STAT,  /* mem_cgroup_update_page_stat's work, lock excluded */
-	COST_MEMCG_COMMIT,     /* a page's memcg work in a fault and its unmap, counters excluded */
-	COST_MEMCG_SKMEM,      /* mod_memcg_state(MEMCG_SOCK) of a socket charge or uncharge */
-	COST_NET_MSG,
-	COST_ZAP_PAGE,
-	COST_PAGE_ALLOC_ZERO,  /* allocating and zeroing one page (a sparse file's hole) */
-	COST_FILE_READ_PAGE,   /* read() of 4 KiB from a cached page: syscall, lookup, copy */	       /* unmapping and freeing one anonymous page at munmap */	       /* one side's work for one message over loopback TCP */
+	COST_FILE_READ,		/* open + read + close of one small cached-miss file */
+	COST_DENTRY_FREE,	/* __dentry_kill: unhash and free one dentry */
+	COST_INODE_FREE,	/* evict + destroy_inode of one clean inode */
+	COST_RCU_READ_LOCK,	/* rcu_read_lock + rcu_read_unlock */
+	COST_IPI,		/* sending one IPI (synchronize_rcu_expedited) */
+	COST_READ_FAULT,	/* a read fault on a cached file page, MEMCG=n */
+	COST_MEMCG_PAGE_STAT,	/* mem_cgroup_update_page_stat's work, lock excluded */
+	COST_MEMCG_COMMIT,	/* a page's memcg work in a fault and unmap, counters excluded */
+	COST_MEMCG_SKMEM,	/* mod_memcg_state(MEMCG_SOCK) of a socket charge or uncharge */
+	COST_NET_MSG,		/* one side's work for one message over loopback TCP */
+	COST_ZAP_PAGE,		/* unmapping and freeing one anonymous page at munmap */
+	COST_PAGE_ALLOC_ZERO,	/* allocating and zeroing one page (a sparse file's hole) */
+	COST_FILE_READ_PAGE,	/* read() of 4 KiB from a cached page: syscall, lookup, copy */
 	COST_N
 };
 
