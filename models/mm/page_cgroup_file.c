@@ -18,11 +18,12 @@ struct page_cgroup_map *mm_page_cgroup_map(void)
 }
 
 /* The completion interrupt: test_clear_page_writeback of the oldest page
- * under writeback; with no writer in the scenario, of a random page (the
- * update from interrupt context is what the locking schemes differ on). */
+ * under writeback (none: nothing to complete); with no writer in the
+ * scenario, of a random page (the update from interrupt context is what the
+ * locking schemes differ on). */
 static void writeback_end_io(struct sim_task *t, void *arg)
 {
-	if (!g_queue_is_empty(&pc_map->writeback)) {
+	if (pc_map->has_writer) {
 		page_cgroup_end_writeback(t, pc_map);
 		return;
 	}
@@ -32,7 +33,8 @@ static void writeback_end_io(struct sim_task *t, void *arg)
 }
 
 /* The file's page_cgroups; RCU (its tick: the first periodic interrupt
- * source) when updates use it; the writeback-completion handler. */
+ * source other than the writeback one) when updates use it; the
+ * writeback-completion handler. */
 static void page_cgroup_setup(const struct mm_params *mm)
 {
 	const struct page_cgroup_params *pc = mm->page_cgroup;
@@ -43,11 +45,11 @@ static void page_cgroup_setup(const struct mm_params *mm)
 	int tick = -1;
 	for (int i = 0; i < sim_irq_nsources(); i++) {
 		struct sim_irq_source *s = sim_irq_source(i);
-		if (tick < 0 && s->kind == SIM_IRQ_PERIODIC)
-			tick = i;
 		if (pc->writeback_irq && g_str_equal(s->name, pc->writeback_irq)) {
 			s->action = writeback_end_io;
 			writeback_rng = sim_rng_new(sim_seed(), "page_cgroup.writeback");
+		} else if (tick < 0 && s->kind == SIM_IRQ_PERIODIC) {
+			tick = i;
 		}
 	}
 	rcu_init(tick);

@@ -74,6 +74,7 @@ static void *filewrite_setup(const void *params, int index)
 	fw->pages = (long)(p->size_mb * 256);
 	fw->batch = p->writeback_batch;
 	fw->write_page = sim_from_ns(p->write_page_ns);
+	mm_page_cgroup_map()->has_writer = true;
 	sim_task_createf((int)p->cpu, filewrite_loop, fw, "filewrite.%d", index);
 	return fw;
 }

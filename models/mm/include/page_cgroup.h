@@ -47,6 +47,9 @@ struct page_cgroup_map {
 	struct cacheline moving_line; /* the flag's: read by every lockless update */
 	bool move_phase; /* a mover is moving pages now (after its grace period) */
 	GQueue writeback; /* pages under writeback, oldest first */
+	/* A workload sends the file's pages to writeback (filewrite): the
+	 * completion interrupt then completes only those. */
+	bool has_writer;
 	struct page_cgroup_stats s;
 };
 
