@@ -1,5 +1,5 @@
 /* metrics: which figures a sweep is summarised and plotted by. What each
- * figure means in a comparison is run_metric_find()'s (models/run.h): the
+ * figure means in a comparison is run_metric_find()'s (models/run/include/run.h): the
  * models that produce the figures describe them. */
 #pragma once
 #include "run.h"

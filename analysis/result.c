@@ -232,7 +232,7 @@ static gint by_count(json_t *x, json_t *y, const char *key)
 }
 
 /* Most transfers first, then most accesses, then by name: the order of
- * line_sites_sorted() (models/cacheline.c). */
+ * line_sites_sorted() (models/hw/cacheline.c). */
 static gint by_transfers_site(gconstpointer a, gconstpointer b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;

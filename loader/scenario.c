@@ -12,7 +12,7 @@
 /* The format ----------------------------------------------------------- */
 
 /* The workload types' keys, as the alternatives of "workloads" items
- * (filled in from the registry, models/workload.c). */
+ * (filled in from the registry, models/workloads/workload.c). */
 static struct spec_tag workload_tags[64];
 
 static const struct spec workloads_spec = {

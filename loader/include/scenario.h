@@ -1,5 +1,5 @@
 /* scenario: loading, overriding and checking scenario files, and decoding
- * each variant into the configuration a run takes (models/run.h).
+ * each variant into the configuration a run takes (models/config/include/run_config.h).
  *
  * A scenario is checked whole before anything runs: syntax, keys, types,
  * ranges and cross-key rules, for the base and for every variant, with

@@ -15,7 +15,7 @@
 
 /* A cost parameter: machine.costs.<key>, in ns, with its default, what it is
  * and where the number comes from. The models' costs are listed in
- * models/cost.c. */
+ * models/hw/cost.c. */
 struct sim_cost_desc {
 	const char *key;
 	double default_ns;
@@ -38,7 +38,7 @@ struct sim_machine {
 	double clock_ghz;
 	sim_time_t sched_slice; /* time slice when tasks share a CPU */
 	sim_time_t context_switch; /* switching a CPU between two runnable tasks */
-	sim_time_t cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/cost.h) */
+	sim_time_t cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/hw/include/cost.h) */
 };
 
 static inline int sim_machine_cpus(const struct sim_machine *m)

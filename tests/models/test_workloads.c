@@ -495,13 +495,12 @@ static void test_filewrite_writeback_irq(void)
 	json_decref(r);
 }
 
-/* MODEL BUG in page_cgroup_setup (models/mm.c; models/mm/page_cgroup_file.c
- * since the models/ move): the writeback_irq source gets writeback_end_io
- * as its action, then rcu_init() gives the first periodic source rcu_tick,
- * overwriting it when that source is the writeback one. A periodic "disk"
- * alone then never completes a page. The correct behaviour, asserted
- * here: its two ticks complete two pages, as in the case above. Fails
- * until the model is fixed. */
+/* A fault page_cgroup_setup had (models/mm/page_cgroup_file.c, fixed in
+ * 9487897): the writeback_irq source got writeback_end_io as its action,
+ * then rcu_init() gave the first periodic source rcu_tick, overwriting it
+ * when that source was the writeback one, so a periodic "disk" alone never
+ * completed a page. Asserted here: its two ticks complete two pages, as in
+ * the case above (the faulty model gave 656 updates and 200 queued). */
 static void test_filewrite_periodic_irq_alone(void)
 {
 	g_test_set_nonfatal_assertions(); /* report every wrong figure, run the other case */
@@ -511,20 +510,19 @@ static void test_filewrite_periodic_irq_alone(void)
 	g_free(irq);
 	g_assert_cmpfloat(num(r, "interrupts.sources.0.count"), ==, 2);
 	g_assert_cmpfloat(num(r, "memcg.page_cgroup.updates"), ==, FW_UPDATES + 2); /* bug: 656 */
-	g_assert_cmpfloat(books(r, "pc_writeback"), ==, SENT - 2);		    /* bug: 200 */
+	g_assert_cmpfloat(books(r, "pc_writeback"), ==, SENT - 2);		    /* faulty: 200 */
 	json_decref(r);
 }
 
-/* MODEL BUG in writeback_end_io (models/mm.c; models/mm/page_cgroup_file.c
- * since the models/ move): its comment says a completion takes a random
- * page only "with no writer in the scenario", but the code does so
- * whenever the queue is empty, so a completion that comes before the
- * writer's first batch decrements WRITEBACK for a page not under
- * writeback. At 20 kHz: ticks at 50, 100, 150 and 200 us (231648 + 4 x
+/* A fault writeback_end_io had (models/mm/page_cgroup_file.c, fixed in
+ * 9487897): its comment said a completion takes a random page only "with
+ * no writer in the scenario", but the code did so whenever the queue was
+ * empty, so a completion that came before the writer's first batch
+ * decremented WRITEBACK for a page not under writeback. At 20 kHz: ticks at 50, 100, 150 and 200 us (231648 + 4 x
  * 2158 = 240280 < 250 us); the first page is queued at 66116 + 2158 =
  * 68274 ns, after the first tick. The three later ticks complete pages 0-2:
- * 197 stay queued, and WRITEBACK must count exactly those. Fails until the
- * model is fixed (WRITEBACK is 196). */
+ * 197 stay queued, and WRITEBACK must count exactly those (the faulty model
+ * gave 196). */
 static void test_filewrite_empty_queue_irq(void)
 {
 	g_test_set_nonfatal_assertions(); /* report every wrong figure, run the other case */
@@ -534,7 +532,7 @@ static void test_filewrite_empty_queue_irq(void)
 	g_free(irq);
 	g_assert_cmpfloat(num(r, "interrupts.sources.1.count"), ==, 4);
 	g_assert_cmpfloat(books(r, "pc_writeback_queued"), ==, SENT - 3);
-	g_assert_cmpfloat(books(r, "pc_writeback"), ==, SENT - 3); /* bug: SENT - 4 */
+	g_assert_cmpfloat(books(r, "pc_writeback"), ==, SENT - 3); /* faulty: SENT - 4 */
 	json_decref(r);
 }
 
@@ -660,11 +658,10 @@ int main(int argc, char **argv)
 			test_filewrite_writeback_irq);
 	g_test_add_func("/workloads/filewrite/two-writers/bounds", test_filewrite_two_writers);
 	g_test_add_func("/workloads/filewrite/same-seed-same-bytes", test_filewrite_same_bytes);
-	/* Last, so that their failures hide nothing: the correct behaviour of
-	 * what the models get wrong now (see each case). */
-	g_test_add_func("/workloads/model-bug/filewrite/periodic-writeback-irq-alone",
+	/* The two faults of the completion interrupt fixed in 9487897. */
+	g_test_add_func("/workloads/filewrite/writeback-irq/periodic-alone",
 			test_filewrite_periodic_irq_alone);
-	g_test_add_func("/workloads/model-bug/filewrite/writeback-irq-before-first-batch",
+	g_test_add_func("/workloads/filewrite/writeback-irq/before-first-batch",
 			test_filewrite_empty_queue_irq);
 	return g_test_run();
 }

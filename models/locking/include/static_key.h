@@ -5,7 +5,7 @@
  * stall every CPU; for the plain flag, a store to its line that the next
  * check on every other CPU pays to fetch). Per-check instruction costs are in
  * cycles at machine.clock_ghz; where the flag's line is comes from the cache
- * model (models/cacheline.h). */
+ * model (models/hw/include/cacheline.h). */
 #pragma once
 #include "mcs_named.h"
 #include "cacheline.h"

@@ -12,7 +12,7 @@ struct mem_cgroup;
 
 /* A hierarchical page counter (mm/page_counter.c; a res_counter before
  * Linux 3.19): its fields, and the lines they sit in as the run's charge
- * design lays them out (models/charge.h). */
+ * design lays them out (models/mm/include/charge.h). */
 #define PAGE_COUNTER_LINES 3
 struct page_counter {
 	long usage; /* pages; atomic in the kernel */
@@ -41,7 +41,7 @@ struct lruvec {
 	struct cacheline line;
 	struct mem_cgroup *memcg;
 	int nid;
-	struct folio_list lists[NR_LRU_FILE]; /* the folio-level LRU (models/folio_lru.h) */
+	struct folio_list lists[NR_LRU_FILE]; /* the folio-level LRU (models/mm/include/folio_lru.h) */
 	long nr_anon;	     /* lru_lock */
 	long nr_file;	     /* lru_lock */
 	GQueue file_owners; /* lru_lock: the owner of each file page, oldest first */
