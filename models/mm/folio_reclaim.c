@@ -232,12 +232,7 @@ void folio_lru_destroy(void)
 json_t *folio_lru_json(void)
 {
 	const struct folio_lru_stats *s = &lru_state.s;
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "lru_add_batches",
-			 (json_int_t)s->lru_add_batches, "activate_batches",
-			 (json_int_t)s->activate_batches, "isolated", (json_int_t)s->isolated,
-			 "putback", (json_int_t)s->putback, "reclaimed", (json_int_t)s->reclaimed,
-			 "relocks", (json_int_t)s->relocks, "kswapd_wakeups",
-			 (json_int_t)s->kswapd_wakeups, "direct_reclaims",
-			 (json_int_t)s->direct_reclaims, "moves", (json_int_t)s->moves, "move_busy",
-			 (json_int_t)s->move_busy);
+	json_t *o = json_object();
+	FOLIO_LRU_STATS(MM_STAT_JSON)
+	return o;
 }

@@ -64,25 +64,19 @@ void mm_setup(const struct run_config *cfg)
 			mm_subsystems[i]->setup(mm);
 }
 
-#define STAT_FIELDS(X)                                                                          \
-	X(charged) X(uncharged) X(pgscan) X(pgsteal) X(pswpout) X(file_dropped) X(reclaim_calls) \
-	X(oom) X(shrinker_calls) X(slab_scanned) X(slab_freed)
-
-static json_t *memcg_stats_json(const struct memcg_stats *st)
+static json_t *memcg_stats_json(const struct memcg_stats *s)
 {
 	json_t *o = json_object();
-#define X(f) json_object_set_new(o, #f, json_integer(st->f));
-	STAT_FIELDS(X)
-#undef X
-	json_object_set_new(o, "reclaim_time_ns", mcs_json_ns(st->reclaim_time));
+	MEMCG_STATS(MM_STAT_JSON)
+	json_object_set_new(o, "reclaim_time_ns", mcs_json_ns(s->reclaim_time));
 	return o;
 }
 
 static void stats_add(struct memcg_stats *into, const struct memcg_stats *from)
 {
-#define X(f) into->f += from->f;
-	STAT_FIELDS(X)
-#undef X
+#define ADD(field, label) into->field += from->field;
+	MEMCG_STATS(ADD)
+#undef ADD
 	into->reclaim_time += from->reclaim_time;
 }
 
@@ -110,16 +104,11 @@ static json_t *lrus_json(void)
 		long items = 0;
 		for (int n = 0; n < l->nodes; n++)
 			items += list_lru_count_node(l, n);
-		json_array_append_new(
-			a, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "name",
-				     l->name, "scope", l->scope->name, "items", (json_int_t)items,
-				     "added", (json_int_t)l->stat.added, "deleted",
-				     (json_int_t)l->stat.deleted, "isolated",
-				     (json_int_t)l->stat.isolated, "rotated",
-				     (json_int_t)l->stat.rotated, "retries",
-				     (json_int_t)l->stat.retries, "reparented_items",
-				     (json_int_t)l->stat.reparented_items, "wrong_list_del",
-				     (json_int_t)l->stat.wrong_list_del));
+		json_t *o = json_pack("{s:s, s:s, s:I}", "name", l->name, "scope", l->scope->name,
+				      "items", (json_int_t)items);
+		const struct list_lru_stats *s = &l->stat;
+		LIST_LRU_STATS(MM_STAT_JSON)
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -128,11 +117,10 @@ static json_t *shrinkers_json(void)
 {
 	json_t *a = json_array();
 	for (int i = 0; i < shrinker_count(); i++) {
-		struct shrinker *s = shrinker_by_id(i);
-		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I}", "name", s->name, "calls",
-						   (json_int_t)s->calls, "scanned",
-						   (json_int_t)s->scanned, "freed",
-						   (json_int_t)s->freed));
+		const struct shrinker *s = shrinker_by_id(i);
+		json_t *o = json_pack("{s:s}", "name", s->name);
+		SHRINKER_STATS(MM_STAT_JSON)
+		json_array_append_new(a, o);
 	}
 	return a;
 }

@@ -59,18 +59,13 @@ static void page_cgroup_results(json_t *memcg, json_t *violations)
 {
 	if (!pc_map)
 		return;
-	struct page_cgroup_stats *s = &pc_map->s;
-	json_object_set_new(
-		memcg, "page_cgroup",
-		json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", "locking",
-			  pc_map->ops->name, "updates", (json_int_t)s->updates, "locked",
-			  (json_int_t)s->locked, "lockless", (json_int_t)s->lockless,
-			  "locked_outside_move", (json_int_t)s->locked_outside_move,
-			  "lockless_during_move", (json_int_t)s->lockless_during_move, "moves",
-			  (json_int_t)s->moves, "pages_moved", (json_int_t)s->pages_moved,
-			  "move_latency_mean_ns",
-			  s->moves ? sim_to_ns(s->move_total) / (double)s->moves : 0.0,
-			  "move_latency_max_ns", sim_to_ns(s->move_max)));
+	const struct page_cgroup_stats *s = &pc_map->s;
+	json_t *o = json_pack("{s:s}", "locking", pc_map->ops->name);
+	PAGE_CGROUP_STATS(MM_STAT_JSON)
+	json_object_set_new(o, "move_latency_mean_ns",
+			    json_real(s->moves ? sim_to_ns(s->move_total) / (double)s->moves : 0.0));
+	json_object_set_new(o, "move_latency_max_ns", json_real(sim_to_ns(s->move_max)));
+	json_object_set_new(memcg, "page_cgroup", o);
 }
 
 static void page_cgroup_teardown(void)

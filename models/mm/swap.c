@@ -216,11 +216,9 @@ static void swap_results(json_t *memcg, json_t *violations)
 	if (!swap_active)
 		return;
 	const struct swap_stats *s = &swap_active->stat;
-	json_object_set_new(memcg, "swap",
-			    json_pack("{s:I, s:I, s:I, s:I}", "slots_used", (json_int_t)s->slots_used,
-				      "nodes_allocated", (json_int_t)s->nodes_allocated,
-				      "nodes_reclaimed", (json_int_t)s->nodes_reclaimed,
-				      "isolate_retries", (json_int_t)s->isolate_retries));
+	json_t *o = json_object();
+	SWAP_STATS(MM_STAT_JSON)
+	json_object_set_new(memcg, "swap", o);
 }
 
 const struct mm_subsystem swap_subsystem = {

@@ -22,7 +22,7 @@ struct xa_node {
 };
 
 struct swap_stats {
-	long slots_used, nodes_allocated, nodes_reclaimed, isolate_retries;
+	SWAP_STATS(MM_STAT_MEMBER) /* mm_stats.h */
 };
 
 struct swap_device {

@@ -48,8 +48,7 @@ struct cpu_fbatches {
 };
 
 struct folio_lru_stats {
-	long lru_add_batches, activate_batches, isolated, putback, reclaimed, relocks;
-	long kswapd_wakeups, direct_reclaims, moves, move_busy;
+	FOLIO_LRU_STATS(MM_STAT_MEMBER) /* mm_stats.h */
 };
 
 /* Set up @node_pages free folios a node, and kswapd per node when

@@ -121,7 +121,7 @@ extern const struct mcs_named *const list_lru_scopes[];
 const struct list_lru_scope_ops *list_lru_scope_find(const char *name);
 
 struct list_lru_stats {
-	long added, deleted, isolated, rotated, retries, reparented_items, wrong_list_del;
+	LIST_LRU_STATS(MM_STAT_MEMBER) /* mm_stats.h */
 };
 
 struct list_lru {

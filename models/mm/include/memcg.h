@@ -3,6 +3,7 @@
  * reparent). Function names follow mm/memcontrol.c and mm/page_counter.c. */
 #pragma once
 #include "mm_const.h"
+#include "mm_stats.h"
 #include "lock_scope.h"
 #include "spinlock.h"
 #include <glib.h>
@@ -54,8 +55,7 @@ struct obj_cgroup {
 };
 
 struct memcg_stats {
-	long charged, uncharged, pgscan, pgsteal, pswpout, file_dropped;
-	long reclaim_calls, oom, shrinker_calls, slab_scanned, slab_freed;
+	MEMCG_STATS(MM_STAT_MEMBER) /* mm_stats.h */
 	sim_time_t reclaim_time; /* in try_to_free_mem_cgroup_pages */
 };
 

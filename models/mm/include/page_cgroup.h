@@ -30,9 +30,9 @@ struct page_cgroup {
 };
 
 struct page_cgroup_stats {
-	long updates, locked, lockless;
-	long locked_outside_move, lockless_during_move; /* both must stay 0 for rcu */
-	long moves, pages_moved;
+	/* mm_stats.h; locked_outside_move and lockless_during_move must both
+	 * stay 0 for rcu */
+	PAGE_CGROUP_STATS(MM_STAT_MEMBER)
 	sim_time_t move_total, move_max; /* mover latency */
 };
 

@@ -23,7 +23,7 @@ struct shrinker {
 	long (*count_objects)(struct sim_task *t, struct shrinker *s, struct shrink_control *sc);
 	long (*scan_objects)(struct sim_task *t, struct shrinker *s, struct shrink_control *sc);
 	void *private_data;
-	long calls, scanned, freed; /* statistics */
+	SHRINKER_STATS(MM_STAT_MEMBER) /* statistics: mm_stats.h */
 };
 
 void shrinker_registry_init(void);
