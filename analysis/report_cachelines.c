@@ -6,6 +6,7 @@
  * sites that moved it most (its "Shared Cache Line Distribution Pareto"),
  * in the shape of lock_stat's contention points. */
 #include "report.h"
+#include "report_util.h"
 #include "mcs_json.h"
 #include "result.h"
 

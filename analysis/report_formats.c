@@ -4,6 +4,7 @@
 #include "output.h"
 #include "plot.h"
 #include "report.h"
+#include "report_util.h"
 #include "spec.h"
 #include <glib/gstdio.h>
 #include <string.h>

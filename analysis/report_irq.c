@@ -1,6 +1,7 @@
 /* Interrupt latency per source and per CPU, and interrupts-off time per lock
  * class, for runs with interrupt sources. */
 #include "report.h"
+#include "report_util.h"
 #include "mcs_json.h"
 #include <stdbool.h>
 

@@ -1,6 +1,7 @@
 /* Reclaim statistics, list_lru and shrinker counters, and a per-cgroup
  * summary, for variants that ran the memcg model. */
 #include "report.h"
+#include "report_util.h"
 #include "mcs_json.h"
 
 #define CGROUP_ROWS 8

@@ -5,6 +5,7 @@
 #include "change.h"
 #include "metrics.h"
 #include "report.h"
+#include "report_util.h"
 #include "result.h"
 #include "stats.h"
 #include "version.h"

@@ -6,6 +6,7 @@
 #include "change.h"
 #include "metrics.h"
 #include "report.h"
+#include "report_util.h"
 #include <string.h>
 
 /* A mean of the comparison's main row (change.h: Hmean for a rate, else

@@ -28,11 +28,6 @@ struct report_opts {
 	const char *plots; /* where the plots go (NULL: none, except HTML: a temporary directory) */
 };
 
-struct report_section {
-	char *title; /* NULL: the body continues the previous section */
-	GString *body;
-};
-
 /* The format named @name (a --format value); NULL for an unknown one. */
 const struct report_format *report_format_find(const char *name);
 /* "text, md, html, json or csv", for messages; g_free it. */
@@ -48,8 +43,6 @@ void report_text(json_t *result, GString *out);
  * free with g_ptr_array_free(a, TRUE). */
 GPtrArray *report_sections(json_t *result, const char *sort);
 GPtrArray *report_sweep_sections(json_t *sweep);
-GPtrArray *report_sections_new(void);
-struct report_section *report_section_add(GPtrArray *sections, const char *title);
 
 /* report_locks.c: nothing without locks; the perf lock contention table,
  * after a blank line, only when some lock was contended */
@@ -74,9 +67,6 @@ void report_duration(json_t *variants, GString *out);
 void report_changes(json_t *variants, GString *out);
 /* @text wrapped at @width columns, each line indented by @indent. */
 void report_wrapped(GString *out, const char *text, int width, int indent);
-/* What a report says first: the document's description, wrapped, and the
- * command that produced it ("command"), when it has them. */
-void report_about(json_t *doc, GString *out);
 /* report_verdict.c: one line: which variant wins on the main figure, by how
  * much, and whether that is significant */
 void report_verdict(json_t *variants, GString *out);
@@ -87,13 +77,3 @@ GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const ch
 /* report_formats.c: the sections as text (@plots unused) */
 void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out);
 void report_csv(json_t *doc, GString *out);
-/* The elements of @array, sorted with @cmp (on json_t **); free with
- * g_ptr_array_free(a, TRUE). */
-GPtrArray *report_sorted(json_t *array, GCompareFunc cmp);
-/* A rule of @n dashes and a line break, as lock_stat draws them. */
-void report_dashes(GString *out, int n);
-/* The unit a duration of @ns reads best in: its size in ns, and its name
- * ("s", "ms", "us", "ns"). */
-double report_unit(double ns, const char **unit);
-/* A duration in ns with a scaled unit ("2.13 us"), @width wide. */
-void report_time(GString *out, double ns, int width);
