@@ -1,6 +1,6 @@
-#include "report.h"
-#include "report_util.h"
 #include "change.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include "sim_engine.h"
 #include "version.h"
 #include <stdlib.h>
@@ -136,11 +136,4 @@ GPtrArray *report_sections(json_t *result, const char *sort)
 	if (json_array_size(variants) >= 2)
 		report_comparison(variants, sections);
 	return sections;
-}
-
-void report_text(json_t *result, GString *out)
-{
-	GPtrArray *sections = report_sections(result, "wait_total");
-	report_format_text(sections, NULL, out);
-	g_ptr_array_free(sections, TRUE);
 }

@@ -5,9 +5,9 @@
  * accesses cost (its "Shared Data Cache Line Table"); under each class the
  * sites that moved it most (its "Shared Cache Line Distribution Pareto"),
  * in the shape of lock_stat's contention points. */
-#include "report.h"
-#include "report_util.h"
 #include "mcs_json.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include "result.h"
 
 #define LINE_CLASSES 10

@@ -2,7 +2,7 @@
  * against the baseline in each metric, with its interval across seeds and
  * across cost draws, and what they make of it (change.h). */
 #include "change.h"
-#include "report.h"
+#include "report_sections.h"
 #include "stats.h"
 #include <string.h>
 

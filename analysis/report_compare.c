@@ -5,7 +5,7 @@
  * cost draws, outside model uncertainty). */
 #include "change.h"
 #include "metrics.h"
-#include "report.h"
+#include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
 #include "stats.h"

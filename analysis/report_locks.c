@@ -2,6 +2,7 @@
  * `perf lock contention` table. Times in the lock_stat table are in
  * microseconds with two decimals, as the kernel prints them. */
 #include "report.h"
+#include "report_sections.h"
 #include "report_util.h"
 
 #define LOCK_STAT_POINTS 4

@@ -5,6 +5,7 @@
  * verdicts, one line a variant. */
 #include "change.h"
 #include "report.h"
+#include "report_sections.h"
 #include "report_util.h"
 #include "version.h"
 #include <string.h>

@@ -4,7 +4,7 @@
  * gives one point's full report (lock tables, per cgroup). */
 #include "change.h"
 #include "metrics.h"
-#include "report.h"
+#include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
 #include "stats.h"

@@ -5,7 +5,7 @@
  * both means and change.h's verdict on it. */
 #include "change.h"
 #include "metrics.h"
-#include "report.h"
+#include "report_sections.h"
 #include "report_util.h"
 #include <string.h>
 

@@ -1,0 +1,43 @@
+/* report_sections: the sections of the reports, shared by the files that
+ * render them and the assemblers that put them together: a result's report
+ * (report.c), a sweep's (report_sweep.c) and two results compared
+ * (report_results.c); report_formats.c renders what they assemble. The
+ * helpers every section uses are report_util.h's. */
+#pragma once
+#include <glib.h>
+#include <jansson.h>
+
+/* report_locks.c: nothing without locks; the perf lock contention table,
+ * after a blank line, only when some lock was contended */
+void report_lock_stat(json_t *locks, GString *out);
+void report_perf_lock(json_t *locks, const char *sort, GString *out);
+/* report_irq.c */
+void report_irq(json_t *variant, GString *out);
+void report_rcu(json_t *variant, GString *out);
+/* report_memcg.c */
+void report_memcg(json_t *variant, GString *out);
+/* report_cachelines.c: a variant's cache-line table (nothing when its result
+ * has no "cachelines"); a sweep's section of each point's top classes, with
+ * point labels @label_w wide (none when no point has cache lines) */
+void report_cachelines(json_t *variant, GString *out);
+void report_sweep_cachelines(json_t *points, int label_w, GPtrArray *sections);
+/* report_compare.c */
+void report_compare(json_t *variants, GString *out);
+void report_duration(json_t *variants, GString *out);
+/* report_changes.c: for results with cost draws, each variant's change in
+ * each metric with its intervals across seeds and cost draws and what they
+ * make of it, under a legend (nothing without draws) */
+void report_changes(json_t *variants, GString *out);
+/* report_verdict.c: one line: which variant wins on the main figure, by how
+ * much, and whether that is significant */
+void report_verdict(json_t *variants, GString *out);
+
+/* The assemblers: the sections of a result (report.c) and of a sweep
+ * (report_sweep.c); free with g_ptr_array_free(a, TRUE). */
+GPtrArray *report_sections(json_t *result, const char *sort);
+GPtrArray *report_sweep_sections(json_t *sweep);
+
+/* report_formats.c: the sections as text (@plots unused); report_csv.c:
+ * the document's long form */
+void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out);
+void report_csv(json_t *doc, GString *out);
