@@ -92,18 +92,11 @@ static char *variant_title(json_t *v)
 }
 
 /* The comparison of the variants; with cost draws, their changes table. */
-static void report_comparison(json_t *variants, GPtrArray *sections)
+static void comparison_sections(json_t *variants, GPtrArray *sections)
 {
 	size_t draws = change_draws(variants);
-	char *title = g_strdup_printf(
-		"comparison (baseline first; positive %% = better; *...* = significant%s)",
-		draws ? ": Welch's t-test p < 0.05 across seeds, and the change's interval across "
-			"cost draws excludes 0"
-		      : ", Welch's t-test p < 0.05");
-	struct report_section *s = report_section_add(sections, title);
-	report_compare(variants, s->body);
-	g_string_append(s->body, "\n");
-	report_duration(variants, s->body);
+	char *title = report_comparison_title(variants);
+	report_comparison(variants, report_section_add(sections, title)->body);
 	if (draws) {
 		char *t = g_strdup_printf("changes against %s, across seeds and %zu cost draws",
 					  json_string_value(json_object_get(
@@ -134,6 +127,6 @@ GPtrArray *report_sections(json_t *result, const char *sort)
 		g_free(title);
 	}
 	if (json_array_size(variants) >= 2)
-		report_comparison(variants, sections);
+		comparison_sections(variants, sections);
 	return sections;
 }

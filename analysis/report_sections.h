@@ -21,9 +21,10 @@ void report_memcg(json_t *variant, GString *out);
  * point labels @label_w wide (none when no point has cache lines) */
 void report_cachelines(json_t *variant, GString *out);
 void report_sweep_cachelines(json_t *points, int label_w, GPtrArray *sections);
-/* report_compare.c */
-void report_compare(json_t *variants, GString *out);
-void report_duration(json_t *variants, GString *out);
+/* report_compare.c: the mmtests comparison of the variants (when there are
+ * two or more), then their durations; its section's title */
+char *report_comparison_title(json_t *variants);
+void report_comparison(json_t *variants, GString *out);
 /* report_changes.c: for results with cost draws, each variant's change in
  * each metric with its intervals across seeds and cost draws and what they
  * make of it, under a legend (nothing without draws) */
