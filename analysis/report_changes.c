@@ -82,3 +82,13 @@ void report_changes(json_t *variants, GString *out)
 		for (size_t i = 1; i < json_array_size(variants); i++)
 			change_row(variants, i, k, mw, vw, out);
 }
+
+char *report_changes_title(json_t *variants)
+{
+	size_t draws = change_draws(variants);
+	if (!draws)
+		return NULL;
+	return g_strdup_printf("changes against %s, across seeds and %zu cost draws",
+			       json_string_value(json_object_get(json_array_get(variants, 0), "name")),
+			       draws);
+}

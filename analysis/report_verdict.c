@@ -35,6 +35,11 @@ static size_t best_change(json_t *variants, const char *metric, struct change *b
 	return at;
 }
 
+char *report_verdict_title(json_t *variants)
+{
+	return g_strdup("verdict");
+}
+
 void report_verdict(json_t *variants, GString *out)
 {
 	json_t *base = json_array_get(variants, 0);
