@@ -1,7 +1,7 @@
 #include "plot.h"
 #include "metrics.h"
 #include "output.h"
-#include "report.h"
+#include "report_util.h"
 #include "result.h"
 #include "sim_engine.h"
 #include "spec.h"

@@ -1,243 +1,87 @@
-#include "report.h"
-#include "change.h"
-#include "sim_engine.h"
+/* A result's report: the sections of report_section_types[], walked in
+ * order: the head once, a variant's sections for each variant, and with two
+ * variants or more the comparison's. A section is its file's render (and
+ * title) function and one row here (report_sections.h). */
+#include "report_sections.h"
+#include "report_util.h"
 #include "version.h"
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
-double report_unit(double ns, const char **unit)
+/* "memcgsim VERSION: scenario "NAME", seed N" */
+static char *head_title(json_t *result)
 {
-	static const struct {
-		double div;
-		const char *unit;
-	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
-	size_t i = 0;
-	while (i + 1 < G_N_ELEMENTS(units) && fabs(ns) < units[i].div)
-		i++;
-	*unit = units[i].unit;
-	return units[i].div;
+	return g_strdup_printf("memcgsim %s: scenario \"%s\", seed %lld", MEMCGSIM_VERSION,
+			       json_string_value(json_object_get(result, "scenario")),
+			       (long long)json_integer_value(json_object_get(result, "seed")));
 }
 
-void report_time(GString *out, double ns, int width)
-{
-	const char *unit;
-	double div = report_unit(ns, &unit);
-	char num[64];
-	g_snprintf(num, sizeof(num), "%.2f %s", ns / div, unit);
-	g_string_append_printf(out, "%*s", width, num);
-}
+/* The sections, in report order. */
+static const struct report_section_type report_section_types[] = {
+	{"head", "the scenario and seed; the result's description and the command that made it",
+	 head_title, report_about, .scope = REPORT_HEAD},
+	{"summary",
+	 "simulated time and CPUs, CPU time by category, the metrics, the replicas that failed",
+	 report_variant_title, report_summary, .scope = REPORT_VARIANT},
+	{"lockdep", "lockdep's reports", NULL, report_lockdep, .scope = REPORT_VARIANT},
+	{"details", "the first replica's details", NULL, report_details, .scope = REPORT_VARIANT},
+	{"irq", "interrupt latency by source and CPU; interrupts off by lock class", NULL,
+	 report_irq, .scope = REPORT_VARIANT},
+	{"rcu", "RCU grace periods, call to return", NULL, report_rcu, .scope = REPORT_VARIANT},
+	{"memcg", "page_cgroup, the page LRU, reclaim, list_lru, shrinkers, swap, per cgroup", NULL,
+	 report_memcg, .scope = REPORT_VARIANT},
+	{"lock_stat", "/proc/lock_stat", NULL, report_lock_stat, .member = "locks",
+	 .scope = REPORT_VARIANT},
+	{"perf_lock", "perf lock contention, in --sort order", NULL,
+	 .render_sorted = report_perf_lock, .member = "locks", .scope = REPORT_VARIANT},
+	{"cachelines", "perf c2c: the line classes with the most transfers", NULL,
+	 report_cachelines, .scope = REPORT_VARIANT},
+	{"comparison", "the mmtests comparison of the variants and their durations",
+	 report_comparison_title, report_comparison, .scope = REPORT_COMPARISON},
+	{"changes", "with cost draws, each variant's change with its intervals and verdict",
+	 report_changes_title, report_changes, .scope = REPORT_COMPARISON},
+	{"verdict", "the report's last line: the winner on the main figure", report_verdict_title,
+	 report_verdict, .scope = REPORT_COMPARISON},
+};
 
-void report_wrapped(GString *out, const char *text, int width, int indent)
+/* Where @t's body goes: a new section, or the last one when @t has no
+ * title for @of (the head always has one). */
+static GString *section_body(const struct report_section_type *t, json_t *of, GPtrArray *sections)
 {
-	char **words = g_strsplit(text ? text : "", " ", -1);
-	int col = 0;
-	for (char **w = words; *w; w++) {
-		int len = (int)strlen(*w);
-		if (!len)
-			continue;
-		if (col && col + 1 + len > width) {
-			g_string_append_c(out, '\n');
-			col = 0;
-		}
-		if (col)
-			g_string_append_c(out, ' ');
-		else
-			g_string_append_printf(out, "%*s", indent, "");
-		g_string_append(out, *w);
-		col += (col ? 1 : indent) + len;
+	char *title = t->title ? t->title(of) : NULL;
+	if (!title) {
+		const struct report_section *last = g_ptr_array_index(sections, sections->len - 1);
+		return last->body;
 	}
-	if (col)
-		g_string_append_c(out, '\n');
-	g_strfreev(words);
-}
-
-void report_about(json_t *doc, GString *out)
-{
-	const char *about = json_string_value(json_object_get(doc, "description"));
-	const char *command = json_string_value(json_object_get(doc, "command"));
-	if (about && *about)
-		report_wrapped(out, about, 78, 0);
-	if (command)
-		g_string_append_printf(out, "Command: %s\n", command);
-}
-
-void report_dashes(GString *out, int n)
-{
-	for (int i = 0; i < n; i++)
-		g_string_append_c(out, '-');
-	g_string_append_c(out, '\n');
-}
-
-GPtrArray *report_sorted(json_t *array, GCompareFunc cmp)
-{
-	GPtrArray *a = g_ptr_array_new();
-	size_t i;
-	json_t *v;
-	json_array_foreach (array, i, v)
-		g_ptr_array_add(a, v);
-	g_ptr_array_sort(a, cmp);
-	return a;
-}
-
-static void report_cpu_time(json_t *v, GString *out)
-{
-	json_t *cpu = json_object_get(v, "cpu_time_ns");
-	g_string_append(out, "CPU time (ms)");
-	for (int c = 0; c < SIM_CAT_N; c++)
-		g_string_append_printf(out, " %12s", sim_cat_names[c]);
-	g_string_append(out, "\n             ");
-	for (int c = 0; c < SIM_CAT_N; c++)
-		g_string_append_printf(
-			out, " %12.3f",
-			json_number_value(json_object_get(cpu, sim_cat_names[c])) / 1e6);
-	g_string_append(out, "\n");
-}
-
-static void report_metrics(json_t *v, GString *out)
-{
-	const char *k;
-	json_t *m;
-	g_string_append(out, "Metrics");
-	json_object_foreach (json_object_get(v, "metrics"), k, m)
-		g_string_append_printf(out, "  %s=%.6g", k, json_number_value(m));
-	g_string_append(out, "\n");
-}
-
-/* The replicas that failed, and why (their "failure"). */
-static void report_failures(json_t *v, GString *out)
-{
-	size_t i;
-	json_t *r;
-	json_array_foreach (json_object_get(v, "per_replica"), i, r) {
-		const char *why = json_string_value(json_object_get(r, "failure"));
-		if (why)
-			g_string_append_printf(out, "FAILED: replica %zu (seed %lld): %s\n", i,
-					       (long long)json_integer_value(json_object_get(r, "seed")),
-					       why);
-	}
-}
-
-static void section_free(gpointer p)
-{
-	struct report_section *s = p;
-	g_free(s->title);
-	g_string_free(s->body, TRUE);
-	g_free(s);
-}
-
-GPtrArray *report_sections_new(void)
-{
-	return g_ptr_array_new_with_free_func(section_free);
-}
-
-struct report_section *report_section_add(GPtrArray *sections, const char *title)
-{
-	struct report_section *s = g_new0(struct report_section, 1);
-	s->title = g_strdup(title);
-	s->body = g_string_new(NULL);
-	g_ptr_array_add(sections, s);
-	return s;
-}
-
-static void variant_body(json_t *v, const char *sort, GString *out)
-{
-	json_t *first = json_array_get(json_object_get(v, "per_replica"), 0);
-	int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
-	g_string_append(out, "Simulated elapsed: ");
-	report_time(out, json_number_value(json_object_get(v, "sim_time_ns")), 0);
-	g_string_append_printf(out, " on %lld CPUs%s\n",
-			       (long long)json_integer_value(json_object_get(first, "cpus")),
-			       replicas > 1 ? " (mean of replicas)" : "");
-	report_cpu_time(v, out);
-	report_metrics(v, out);
-	report_failures(v, out);
-	g_string_append(out, "\n");
-	size_t k;
-	json_t *splat;
-	json_array_foreach (json_object_get(v, "lockdep"), k, splat)
-		g_string_append_printf(out, "%s\n", json_string_value(splat));
-	const char *dk;
-	json_t *dv;
-	json_object_foreach (json_object_get(first, "details"), dk, dv) {
-		char *text = json_dumps(dv, JSON_COMPACT);
-		g_string_append_printf(out, "%s (first replica): %s\n", dk, text);
-		free(text);
-	}
-	report_irq(v, out);
-	report_rcu(v, out);
-	report_memcg(v, out);
-	report_lock_stat(json_object_get(v, "locks"), out);
-	report_perf_lock(json_object_get(v, "locks"), sort, out);
-	if (json_object_get(v, "cachelines"))
-		g_string_append(out, "\n");
-	report_cachelines(v, out);
-}
-
-/* "variant NAME (5 replicas)", "variant NAME (1 replica, 20 cost draws)" */
-static char *variant_title(json_t *v)
-{
-	int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
-	size_t draws = json_array_size(json_object_get(v, "draws"));
-	GString *t = g_string_new(NULL);
-	g_string_printf(t, "variant %s (%d replica%s", json_string_value(json_object_get(v, "name")),
-			replicas, replicas == 1 ? "" : "s");
-	if (draws)
-		g_string_append_printf(t, ", %zu cost draw%s", draws, draws == 1 ? "" : "s");
-	g_string_append_c(t, ')');
-	return g_string_free(t, FALSE);
-}
-
-/* The comparison of the variants; with cost draws, their changes table. */
-static void report_comparison(json_t *variants, GPtrArray *sections)
-{
-	size_t draws = change_draws(variants);
-	char *title = g_strdup_printf(
-		"comparison (baseline first; positive %% = better; *...* = significant%s)",
-		draws ? ": Welch's t-test p < 0.05 across seeds, and the change's interval across "
-			"cost draws excludes 0"
-		      : ", Welch's t-test p < 0.05");
-	struct report_section *s = report_section_add(sections, title);
-	report_compare(variants, s->body);
-	g_string_append(s->body, "\n");
-	report_duration(variants, s->body);
-	if (draws) {
-		char *t = g_strdup_printf("changes against %s, across seeds and %zu cost draws",
-					  json_string_value(json_object_get(
-						  json_array_get(variants, 0), "name")),
-					  draws);
-		report_changes(variants, report_section_add(sections, t)->body);
-		g_free(t);
-	}
+	GString *body = report_section_add(sections, title)->body;
 	g_free(title);
-	/* the report's last line */
-	report_verdict(variants, report_section_add(sections, "verdict")->body);
+	return body;
+}
+
+/* The sections of @scope, of @of (the result, a variant or the variants). */
+static void render_scope(enum report_scope scope, json_t *of, const char *sort, GPtrArray *sections)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(report_section_types); i++) {
+		const struct report_section_type *t = &report_section_types[i];
+		if (t->scope != scope)
+			continue;
+		GString *out = section_body(t, of, sections);
+		json_t *part = t->member ? json_object_get(of, t->member) : of;
+		if (t->render_sorted)
+			t->render_sorted(part, sort, out);
+		else
+			t->render(part, out);
+	}
 }
 
 GPtrArray *report_sections(json_t *result, const char *sort)
 {
 	GPtrArray *sections = report_sections_new();
 	json_t *variants = json_object_get(result, "variants");
-	char *head = g_strdup_printf("memcgsim %s: scenario \"%s\", seed %lld", MEMCGSIM_VERSION,
-				     json_string_value(json_object_get(result, "scenario")),
-				     (long long)json_integer_value(json_object_get(result, "seed")));
-	report_about(result, report_section_add(sections, head)->body);
-	g_free(head);
+	render_scope(REPORT_HEAD, result, sort, sections);
 	size_t i;
 	json_t *v;
-	json_array_foreach (variants, i, v) {
-		char *title = variant_title(v);
-		variant_body(v, sort, report_section_add(sections, title)->body);
-		g_free(title);
-	}
+	json_array_foreach (variants, i, v)
+		render_scope(REPORT_VARIANT, v, sort, sections);
 	if (json_array_size(variants) >= 2)
-		report_comparison(variants, sections);
+		render_scope(REPORT_COMPARISON, variants, sort, sections);
 	return sections;
-}
-
-void report_text(json_t *result, GString *out)
-{
-	GPtrArray *sections = report_sections(result, "wait_total");
-	report_format_text(sections, NULL, out);
-	g_ptr_array_free(sections, TRUE);
 }

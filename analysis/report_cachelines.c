@@ -5,8 +5,9 @@
  * accesses cost (its "Shared Data Cache Line Table"); under each class the
  * sites that moved it most (its "Shared Cache Line Distribution Pareto"),
  * in the shape of lock_stat's contention points. */
-#include "report.h"
 #include "mcs_json.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include "result.h"
 
 #define LINE_CLASSES 10
@@ -114,6 +115,7 @@ void report_cachelines(json_t *variant, GString *out)
 	json_t *lines = json_object_get(variant, "cachelines");
 	if (!lines)
 		return;
+	g_string_append_c(out, '\n'); /* after the lock tables */
 	const int width = 40 + (COL + 1) * 10 + 13 + 9; /* + a site's share */
 	int replicas = (int)json_integer_value(json_object_get(variant, "replicas"));
 	g_string_append_printf(out, "Cache lines (perf c2c): the line classes with the most "

@@ -2,7 +2,7 @@
  * against the baseline in each metric, with its interval across seeds and
  * across cost draws, and what they make of it (change.h). */
 #include "change.h"
-#include "report.h"
+#include "report_sections.h"
 #include "stats.h"
 #include <string.h>
 
@@ -81,4 +81,14 @@ void report_changes(json_t *variants, GString *out)
 	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), k, m)
 		for (size_t i = 1; i < json_array_size(variants); i++)
 			change_row(variants, i, k, mw, vw, out);
+}
+
+char *report_changes_title(json_t *variants)
+{
+	size_t draws = change_draws(variants);
+	if (!draws)
+		return NULL;
+	return g_strdup_printf("changes against %s, across seeds and %zu cost draws",
+			       json_string_value(json_object_get(json_array_get(variants, 0), "name")),
+			       draws);
 }

@@ -5,7 +5,8 @@
  * cost draws, outside model uncertainty). */
 #include "change.h"
 #include "metrics.h"
-#include "report.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include "result.h"
 #include "stats.h"
 #include <math.h>
@@ -115,7 +116,7 @@ static void header(json_t *variants, GString *out)
 	g_string_append_c(out, '\n');
 }
 
-void report_compare(json_t *variants, GString *out)
+static void compare_table(json_t *variants, GString *out)
 {
 	header(variants, out);
 	const char *k;
@@ -124,7 +125,7 @@ void report_compare(json_t *variants, GString *out)
 		compare_metric(variants, k, out);
 }
 
-void report_duration(json_t *variants, GString *out)
+static void duration_table(json_t *variants, GString *out)
 {
 	bool seconds = json_number_value(json_object_get(json_array_get(variants, 0),
 							 "sim_time_ns")) >= 1e9;
@@ -153,4 +154,23 @@ void report_duration(json_t *variants, GString *out)
 		}
 		g_string_append_c(out, '\n');
 	}
+}
+
+char *report_comparison_title(json_t *variants)
+{
+	return g_strdup_printf(
+		"comparison (baseline first; positive %% = better; *...* = significant%s)",
+		change_draws(variants)
+			? ": Welch's t-test p < 0.05 across seeds, and the change's interval across "
+			  "cost draws excludes 0"
+			: ", Welch's t-test p < 0.05");
+}
+
+void report_comparison(json_t *variants, GString *out)
+{
+	if (json_array_size(variants) >= 2) {
+		compare_table(variants, out);
+		g_string_append_c(out, '\n');
+	}
+	duration_table(variants, out);
 }

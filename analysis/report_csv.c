@@ -1,6 +1,7 @@
 /* The long-form CSV: one row per run and metric, for pandas or R
  * (pandas.read_csv(f).pivot_table(index=[...], columns="metric")). */
-#include "report.h"
+#include "report_sections.h"
+#include <stdbool.h>
 #include <string.h>
 
 /* RFC 4180: quoted when it holds a comma, a quote or a line break. */

@@ -4,6 +4,8 @@
 #include "output.h"
 #include "plot.h"
 #include "report.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include "spec.h"
 #include <glib/gstdio.h>
 #include <string.h>
@@ -176,6 +178,14 @@ char *report_format_names(void)
 		g_string_append_printf(s, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
 				       report_formats[i].name);
 	return g_string_free(s, FALSE);
+}
+
+/* run prints the text report, with the contention table by total wait. */
+void report_text(json_t *result, GString *out)
+{
+	GPtrArray *sections = report_sections(result, "wait_total");
+	report_format_text(sections, NULL, out);
+	g_ptr_array_free(sections, TRUE);
 }
 
 static void render_sections(json_t *doc, const struct report_opts *o, GPtrArray *plots,

@@ -1,7 +1,8 @@
 /* Interrupt latency per source and per CPU, and interrupts-off time per lock
  * class, for runs with interrupt sources. */
-#include "report.h"
 #include "mcs_json.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include <stdbool.h>
 
 #define IRQ_CPU_ROWS 4

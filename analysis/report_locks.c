@@ -1,14 +1,18 @@
 /* The lock_stat table (/proc/lock_stat, version 0.4) and the compact
  * `perf lock contention` table. Times in the lock_stat table are in
  * microseconds with two decimals, as the kernel prints them. */
+#include "mcs_json.h"
 #include "report.h"
+#include "report_sections.h"
+#include "report_util.h"
 
 #define LOCK_STAT_POINTS 4
 
-static double num(json_t *o, const char *a, const char *b)
+/* Statistic @stat ("min", "max", "total", "avg") of a lock's @times
+ * ("wait_ns" or "hold_ns"), in microseconds as lock_stat prints it. */
+static double lock_stat_us(json_t *lock, const char *times, const char *stat)
 {
-	json_t *v = json_object_get(o, a);
-	return json_number_value(b ? json_object_get(v, b) : v);
+	return mcs_json_num(json_object_get(lock, times), stat) / 1e3;
 }
 
 static void lock_stat_points(json_t *lock, const char *key, GString *out)
@@ -56,12 +60,12 @@ void report_lock_stat(json_t *locks, GString *out)
 		g_string_append_printf(
 			out, "\n%40s %14.0f %14.0f %14.2f %14.2f %14.2f %14.2f %14.0f %14.0f %14.2f "
 			     "%14.2f %14.2f %14.2f\n",
-			name, num(l, "con_bounces", NULL), num(l, "contentions", NULL),
-			num(l, "wait_ns", "min") / 1e3, num(l, "wait_ns", "max") / 1e3,
-			num(l, "wait_ns", "total") / 1e3, num(l, "wait_ns", "avg") / 1e3,
-			num(l, "acq_bounces", NULL), num(l, "acquisitions", NULL),
-			num(l, "hold_ns", "min") / 1e3, num(l, "hold_ns", "max") / 1e3,
-			num(l, "hold_ns", "total") / 1e3, num(l, "hold_ns", "avg") / 1e3);
+			name, mcs_json_num(l, "con_bounces"), mcs_json_num(l, "contentions"),
+			lock_stat_us(l, "wait_ns", "min"), lock_stat_us(l, "wait_ns", "max"),
+			lock_stat_us(l, "wait_ns", "total"), lock_stat_us(l, "wait_ns", "avg"),
+			mcs_json_num(l, "acq_bounces"), mcs_json_num(l, "acquisitions"),
+			lock_stat_us(l, "hold_ns", "min"), lock_stat_us(l, "hold_ns", "max"),
+			lock_stat_us(l, "hold_ns", "total"), lock_stat_us(l, "hold_ns", "avg"));
 		g_free(name);
 		if (json_array_size(json_object_get(l, "contention_points")) == 0)
 			continue;
@@ -81,12 +85,12 @@ struct perf_row {
 
 static double point_key(const struct perf_row *r, const char *sort)
 {
-	double n = json_number_value(json_object_get(r->point, "count"));
-	double total = json_number_value(json_object_get(r->point, "wait_total_ns"));
+	double n = mcs_json_num(r->point, "count");
+	double total = mcs_json_num(r->point, "wait_total_ns");
 	if (g_str_equal(sort, "contended"))
 		return n;
 	if (g_str_equal(sort, "wait_max"))
-		return json_number_value(json_object_get(r->point, "wait_max_ns"));
+		return mcs_json_num(r->point, "wait_max_ns");
 	if (g_str_equal(sort, "wait_avg"))
 		return n ? total / n : 0;
 	return total;
@@ -131,12 +135,12 @@ void report_perf_lock(json_t *locks, const char *sort, GString *out)
 			       "max wait", "avg wait", "type", "caller");
 	for (guint k = 0; k < rows->len; k++) {
 		struct perf_row *r = &g_array_index(rows, struct perf_row, k);
-		double n = json_number_value(json_object_get(r->point, "count"));
-		double total = json_number_value(json_object_get(r->point, "wait_total_ns"));
+		double n = mcs_json_num(r->point, "count");
+		double total = mcs_json_num(r->point, "wait_total_ns");
 		g_string_append_printf(out, "%10.0f ", n);
 		report_time(out, total, 12);
 		g_string_append_c(out, ' ');
-		report_time(out, json_number_value(json_object_get(r->point, "wait_max_ns")), 12);
+		report_time(out, mcs_json_num(r->point, "wait_max_ns"), 12);
 		g_string_append_c(out, ' ');
 		report_time(out, n ? total / n : 0, 12);
 		g_string_append_printf(out, " %12s   %s (%s)\n",

@@ -1,7 +1,8 @@
 /* Reclaim statistics, list_lru and shrinker counters, and a per-cgroup
  * summary, for variants that ran the memcg model. */
-#include "report.h"
 #include "mcs_json.h"
+#include "report_sections.h"
+#include "report_util.h"
 
 #define CGROUP_ROWS 8
 

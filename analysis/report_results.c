@@ -5,6 +5,8 @@
  * verdicts, one line a variant. */
 #include "change.h"
 #include "report.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include "version.h"
 #include <string.h>
 
@@ -66,9 +68,7 @@ static void variant_section(GPtrArray *sections, const char *name, json_t *pair,
 				  json_string_value(json_object_get(json_array_get(pair, 1), "name")));
 	GString *body = report_section_add(sections, t)->body;
 	g_free(t);
-	report_compare(pair, body);
-	g_string_append_c(body, '\n');
-	report_duration(pair, body);
+	report_comparison(pair, body);
 	if (change_draws(pair)) {
 		g_string_append_c(body, '\n');
 		report_changes(pair, body);

@@ -4,7 +4,8 @@
  * gives one point's full report (lock tables, per cgroup). */
 #include "change.h"
 #include "metrics.h"
-#include "report.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include "result.h"
 #include "stats.h"
 #include "version.h"
@@ -216,11 +217,7 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 		GString *body = report_section_add(sections, title)->body;
 		g_free(title);
 		json_t *vars = result_point_variants(p);
-		if (json_array_size(vars) >= 2) {
-			report_compare(vars, body);
-			g_string_append_c(body, '\n');
-		}
-		report_duration(vars, body);
+		report_comparison(vars, body);
 		if (change_draws(vars) && json_array_size(vars) >= 2) {
 			g_string_append_c(body, '\n');
 			report_changes(vars, body);

@@ -5,7 +5,8 @@
  * both means and change.h's verdict on it. */
 #include "change.h"
 #include "metrics.h"
-#include "report.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include <string.h>
 
 /* A mean of the comparison's main row (change.h: Hmean for a rate, else
@@ -32,6 +33,11 @@ static size_t best_change(json_t *variants, const char *metric, struct change *b
 		}
 	}
 	return at;
+}
+
+char *report_verdict_title(json_t *variants)
+{
+	return g_strdup("verdict");
 }
 
 void report_verdict(json_t *variants, GString *out)

@@ -1,6 +1,7 @@
 /* What the text report says and leaves out: the verdict line against
  * hand-built results, and sections with nothing in them left out. */
-#include "report.h"
+#include "report_sections.h"
+#include "report_util.h"
 #include "test_util.h"
 #include "version.h"
 #include <jansson.h>

@@ -1,0 +1,83 @@
+/* report_sections: the sections of the reports, shared by the files that
+ * render them and the assemblers that put them together: a result's report
+ * (report.c, from its table of sections), a sweep's (report_sweep.c) and two
+ * results compared (report_results.c); report_formats.c renders what they
+ * assemble. The helpers every section uses are report_util.h's.
+ *
+ * A section of a result's report is a render function (and, when it starts
+ * a section of its own, a title function) in its own file, declared here,
+ * and one row of report_section_types[] in report.c. */
+#pragma once
+#include <glib.h>
+#include <jansson.h>
+
+/* What a section of a result's report is of, and how often it comes. */
+enum report_scope {
+	REPORT_HEAD,       /* once, first: of the result */
+	REPORT_VARIANT,    /* once a variant, in the result's order: of the variant */
+	REPORT_COMPARISON, /* once, when there are two variants or more: of the variants */
+};
+
+/* A section of a result's report: one row of the table in report.c. */
+struct report_section_type {
+	const char *name;
+	const char *doc;
+	/* The title of the section it starts (g_free it); NULL, or no title
+	 * function: the body continues the section before. */
+	char *(*title)(json_t *of);
+	/* The body, into @out: nothing when the result has no figures for it. */
+	void (*render)(json_t *of, GString *out);
+	/* Instead of .render: a section that also takes perf lock contention's
+	 * order (a --sort value). */
+	void (*render_sorted)(json_t *of, const char *sort, GString *out);
+	/* The member of what it is of (.scope) that it renders; NULL: all. */
+	const char *member;
+	enum report_scope scope;
+};
+
+/* report_summary.c: a variant's title, its summary (simulated time, CPU
+ * time, metrics, failed replicas), lockdep's reports and the first
+ * replica's details */
+char *report_variant_title(json_t *variant);
+void report_summary(json_t *variant, GString *out);
+void report_lockdep(json_t *variant, GString *out);
+void report_details(json_t *variant, GString *out);
+/* report_irq.c */
+void report_irq(json_t *variant, GString *out);
+void report_rcu(json_t *variant, GString *out);
+/* report_memcg.c */
+void report_memcg(json_t *variant, GString *out);
+/* report_locks.c: nothing without locks; the perf lock contention table,
+ * after a blank line, only when some lock was contended */
+void report_lock_stat(json_t *locks, GString *out);
+void report_perf_lock(json_t *locks, const char *sort, GString *out);
+/* report_cachelines.c: a variant's cache-line table after a blank line
+ * (nothing when its result has no "cachelines"); a sweep's section of each
+ * point's top classes, with point labels @label_w wide (none when no point
+ * has cache lines) */
+void report_cachelines(json_t *variant, GString *out);
+void report_sweep_cachelines(json_t *points, int label_w, GPtrArray *sections);
+/* report_compare.c: the mmtests comparison of the variants (when there are
+ * two or more), then their durations; its section's title */
+char *report_comparison_title(json_t *variants);
+void report_comparison(json_t *variants, GString *out);
+/* report_changes.c: for results with cost draws, each variant's change in
+ * each metric with its intervals across seeds and cost draws and what they
+ * make of it, under a legend (nothing without draws); its section's title
+ * (none without draws) */
+char *report_changes_title(json_t *variants);
+void report_changes(json_t *variants, GString *out);
+/* report_verdict.c: one line: which variant wins on the main figure, by how
+ * much, and whether that is significant; its section's title */
+char *report_verdict_title(json_t *variants);
+void report_verdict(json_t *variants, GString *out);
+
+/* The assemblers: the sections of a result (report.c) and of a sweep
+ * (report_sweep.c); free with g_ptr_array_free(a, TRUE). */
+GPtrArray *report_sections(json_t *result, const char *sort);
+GPtrArray *report_sweep_sections(json_t *sweep);
+
+/* report_formats.c: the sections as text (@plots unused); report_csv.c:
+ * the document's long form */
+void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out);
+void report_csv(json_t *doc, GString *out);

@@ -1,0 +1,101 @@
+/* The helpers the report's sections share (report_util.h). */
+#include "report_util.h"
+#include "report.h"
+#include <math.h>
+#include <string.h>
+
+static void section_free(gpointer p)
+{
+	struct report_section *s = p;
+	g_free(s->title);
+	g_string_free(s->body, TRUE);
+	g_free(s);
+}
+
+GPtrArray *report_sections_new(void)
+{
+	return g_ptr_array_new_with_free_func(section_free);
+}
+
+struct report_section *report_section_add(GPtrArray *sections, const char *title)
+{
+	struct report_section *s = g_new0(struct report_section, 1);
+	s->title = g_strdup(title);
+	s->body = g_string_new(NULL);
+	g_ptr_array_add(sections, s);
+	return s;
+}
+
+void report_about(json_t *doc, GString *out)
+{
+	const char *about = json_string_value(json_object_get(doc, "description"));
+	const char *command = json_string_value(json_object_get(doc, "command"));
+	if (about && *about)
+		report_wrapped(out, about, 78, 0);
+	if (command)
+		g_string_append_printf(out, "Command: %s\n", command);
+}
+
+void report_wrapped(GString *out, const char *text, int width, int indent)
+{
+	char **words = g_strsplit(text ? text : "", " ", -1);
+	int col = 0;
+	for (char **w = words; *w; w++) {
+		int len = (int)strlen(*w);
+		if (!len)
+			continue;
+		if (col && col + 1 + len > width) {
+			g_string_append_c(out, '\n');
+			col = 0;
+		}
+		if (col)
+			g_string_append_c(out, ' ');
+		else
+			g_string_append_printf(out, "%*s", indent, "");
+		g_string_append(out, *w);
+		col += (col ? 1 : indent) + len;
+	}
+	if (col)
+		g_string_append_c(out, '\n');
+	g_strfreev(words);
+}
+
+GPtrArray *report_sorted(json_t *array, GCompareFunc cmp)
+{
+	GPtrArray *a = g_ptr_array_new();
+	size_t i;
+	json_t *v;
+	json_array_foreach (array, i, v)
+		g_ptr_array_add(a, v);
+	g_ptr_array_sort(a, cmp);
+	return a;
+}
+
+void report_dashes(GString *out, int n)
+{
+	for (int i = 0; i < n; i++)
+		g_string_append_c(out, '-');
+	g_string_append_c(out, '\n');
+}
+
+double report_unit(double ns, const char **unit)
+{
+	static const struct {
+		double div;
+		const char *unit;
+	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+	size_t i = 0;
+	while (i + 1 < G_N_ELEMENTS(units) && fabs(ns) < units[i].div)
+		i++;
+	*unit = units[i].unit;
+	return units[i].div;
+}
+
+void report_time(GString *out, double ns, int width)
+{
+	const char *unit;
+	double div = report_unit(ns, &unit);
+	char num[64];
+	g_snprintf(num, sizeof(num), "%.2f %s", ns / div, unit);
+	g_string_append_printf(out, "%*s", width, num);
+}

@@ -1,0 +1,32 @@
+/* report_util: what the report's sections share: the sections themselves
+ * (a title and a body of fixed-width text), durations in the unit that reads
+ * best, JSON arrays sorted, lock_stat's rules, and what a report says first.
+ * report_wrapped, which the CLI calls too, is declared in report.h. */
+#pragma once
+#include <glib.h>
+#include <jansson.h>
+
+/* A section of a report, as the formats render it (report_formats.c). */
+struct report_section {
+	char *title; /* NULL: the body continues the previous section */
+	GString *body;
+};
+
+/* An empty list of sections; free with g_ptr_array_free(a, TRUE). */
+GPtrArray *report_sections_new(void);
+/* A new section at the end of @sections, titled @title (copied), its body
+ * empty. */
+struct report_section *report_section_add(GPtrArray *sections, const char *title);
+/* What a report says first: the document's description, wrapped, and the
+ * command that produced it ("command"), when it has them. */
+void report_about(json_t *doc, GString *out);
+/* The elements of @array, sorted with @cmp (on json_t **); free with
+ * g_ptr_array_free(a, TRUE). */
+GPtrArray *report_sorted(json_t *array, GCompareFunc cmp);
+/* A rule of @n dashes and a line break, as lock_stat draws them. */
+void report_dashes(GString *out, int n);
+/* The unit a duration of @ns reads best in: its size in ns, and its name
+ * ("s", "ms", "us", "ns"). */
+double report_unit(double ns, const char **unit);
+/* A duration in ns with a scaled unit ("2.13 us"), @width wide. */
+void report_time(GString *out, double ns, int width);
