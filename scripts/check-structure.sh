@@ -1,24 +1,65 @@
 #!/usr/bin/env bash
 # Structural rules of the source tree (docs/architecture.md), checked by the
-# build and the test suite:
+# build and the test suite; any of these, in one call:
 #   --includes   project headers are included by bare name ("memcg.h"), so
 #                that the include directories alone decide what a layer sees
 #                (no "../models/memcg.h" around them); the build runs this.
+#   --folders    no folder holds more than 20 .c files, no two headers share
+#                a name, and no folder includes another's header around a
+#                loop (a folder's include/ counts as the folder); the build
+#                runs this too.
 #   --functions  no function outside tests/ is longer than 60 lines, counted
 #                from the line with its name to its closing brace.
 # Prints each violation and exits 1 when there is one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-layers="sim models loader analysis cli bench fuzz"
+layers="sim models loader analysis report cli bench fuzz"
 status=0
-case "${1:-}" in
---includes)
+
+# The folder a source or header belongs to: its directory, less a final include/.
+folder_of() {
+	local d
+	d=$(dirname "$1")
+	[ "$(basename "$d")" = include ] && d=$(dirname "$d")
+	echo "$d"
+}
+
+check_includes() {
 	if grep -nE '^#[[:space:]]*include[[:space:]]*"[^"]*/' -r $layers --include='*.[ch]'; then
 		echo "check-structure: include project headers by name; the layers' include directories decide what is visible"
 		status=1
 	fi
-	;;
---functions)
+}
+
+check_folders() {
+	local tmp h f from to
+	tmp=$(mktemp -d)
+	find $layers tests -name '*.c' -printf '%h\n' | sort | uniq -c |
+		awk '$1 > 20 { printf "check-structure: %s holds %d .c files (at most 20)\n", $2, $1; bad = 1 }
+		     END { exit bad }' || status=1
+	find $layers -name '*.h' | while read -r h; do echo "$(basename "$h") $(folder_of "$h")"; done |
+		sort >"$tmp/headers"
+	awk 'seen[$1]++ { printf "check-structure: two headers named %s\n", $1; bad = 1 } END { exit bad }' \
+		"$tmp/headers" || status=1
+	find $layers -name '*.[ch]' | LC_ALL=C sort | while read -r f; do
+		from=$(folder_of "$f")
+		sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+			to=$(awk -v h="$h" '$1 == h { print $2; exit }' "$tmp/headers")
+			if [ -n "$to" ] && [ "$to" != "$from" ]; then
+				echo "$to $from"
+			fi
+		done
+	done | sort -u >"$tmp/edges"
+	if ! tsort "$tmp/edges" >/dev/null 2>"$tmp/loop"; then
+		# tsort names each loop's folders after a line "...: input contains a loop:"
+		awk '/input contains a loop/ { if (l) print l; l = "check-structure: folders include each other around a loop:"; next }
+		     { sub(/^tsort: /, ""); l = l " " $0 } END { if (l) print l }' "$tmp/loop"
+		status=1
+	fi
+	rm -rf "$tmp"
+}
+
+check_functions() {
 	# clang-format's Linux braces: a definition's body opens with "{" alone
 	# at column 0 and closes with "}" at column 0.
 	awk -v max=60 '
@@ -33,10 +74,18 @@ case "${1:-}" in
 		}
 		!start && /^[A-Za-z_]/ { prev = $0; prev_line = FNR }
 		END { exit bad }' $(find $layers -name '*.c' | LC_ALL=C sort) || status=1
-	;;
-*)
-	echo "usage: $0 --includes | --functions" >&2
-	exit 2
-	;;
-esac
+}
+
+[ $# -gt 0 ] || set -- usage
+for mode in "$@"; do
+	case "$mode" in
+	--includes) check_includes ;;
+	--folders) check_folders ;;
+	--functions) check_functions ;;
+	*)
+		echo "usage: $0 [--includes] [--folders] [--functions]" >&2
+		exit 2
+		;;
+	esac
+done
 exit "$status"

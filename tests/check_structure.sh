@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# scripts/check-structure.sh --folders on small trees made here: a clean one
+# passes; a loop between two folders, a folder of 21 sources and two headers
+# of one name each fail with their exact message.
+# Usage: tests/check_structure.sh SOURCE_DIR
+set -euo pipefail
+src=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# A tree with sim/ below models/a and models/b/include (b's header) above.
+tree() {
+	rm -rf "$tmp/t" && mkdir -p "$tmp/t"/{scripts,loader,analysis,report,cli,bench,fuzz,tests} \
+		"$tmp/t/sim/include" "$tmp/t/models/a" \
+		"$tmp/t/models/b/include"
+	cp "$src/scripts/check-structure.sh" "$tmp/t/scripts/"
+	echo '#pragma once' >"$tmp/t/sim/include/sim.h"
+	printf '#include "sim.h"\n' >"$tmp/t/models/a/a.c"
+	printf '#pragma once\n#include "sim.h"\n' >"$tmp/t/models/a/a.h"
+	printf '#include "a.h"\n' >"$tmp/t/models/b/b.c"
+	echo '#pragma once' >"$tmp/t/models/b/include/b.h"
+}
+
+expect() { # NAME WANT_STATUS WANT_OUTPUT
+	local got status=0
+	got=$("$tmp/t/scripts/check-structure.sh" --folders 2>&1) || status=$?
+	if [ "$status" != "$2" ] || [ "$got" != "$3" ]; then
+		printf 'FAIL %s: status %s, output:\n%s\nwanted status %s, output:\n%s\n' "$1" "$status" \
+			"$got" "$2" "$3"
+		fail=1
+	else
+		echo "ok   $1"
+	fi
+}
+
+tree
+expect clean 0 ""
+
+tree
+printf '#include "b.h"\n' >>"$tmp/t/models/a/a.c" # a includes b, b includes a
+expect loop 1 "check-structure: folders include each other around a loop: models/a models/b"
+
+tree
+for i in $(seq 1 20); do : >"$tmp/t/models/b/extra$i.c"; done
+expect too-many-sources 1 "check-structure: models/b holds 21 .c files (at most 20)"
+
+tree
+echo '#pragma once' >"$tmp/t/models/b/a.h"
+expect same-header-name 1 "check-structure: two headers named a.h"
+
+[ "$fail" = 0 ] && echo "4 passed, 0 failed" || exit 1
