@@ -1,4 +1,5 @@
 #include "result.h"
+#include "lock_stat.h"
 #include "sim_hist.h"
 #include <math.h>
 #include <glib.h>
@@ -102,8 +103,9 @@ static void hist_add(struct sim_hist *h, json_t *arr)
 /* Merge lock @from into @into, another replica's figures for the same class. */
 static void merge_lock(json_t *into, json_t *from)
 {
-	static const char *const counts[] = {"acquisitions", "contentions", "con_bounces",
-					     "acq_bounces", "trylock_failures"};
+#define COUNT(field, column) #field,
+	static const char *const counts[] = {LOCK_STAT_COUNTS(COUNT) LOCK_STAT_LATE_COUNTS(COUNT)};
+#undef COUNT
 	bool had = json_integer_value(json_object_get(into, "contentions")) > 0;
 	bool has = json_integer_value(json_object_get(from, "contentions")) > 0;
 	for (size_t i = 0; i < G_N_ELEMENTS(counts); i++)

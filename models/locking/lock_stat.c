@@ -149,22 +149,26 @@ json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
 {
 	uint64_t con = c->contentions, acq = c->acquisitions;
 	json_t *wait = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "min",
-				 mcs_json_ns(con ? c->wait_min : 0), "max", mcs_json_ns(c->wait_max), "total",
-				 mcs_json_ns(c->wait_total), "avg", mcs_json_ns(con ? c->wait_total / (sim_time_t)con : 0),
+				 mcs_json_ns(con ? c->wait_min : 0), "max",
+				 mcs_json_ns(c->wait_max), "total", mcs_json_ns(c->wait_total),
+				 "avg", mcs_json_ns(con ? c->wait_total / (sim_time_t)con : 0),
 				 "p50", mcs_json_ns(sim_hist_quantile(&c->wait_hist, 0.5)), "p99",
 				 mcs_json_ns(sim_hist_quantile(&c->wait_hist, 0.99)), "p999",
 				 mcs_json_ns(sim_hist_quantile(&c->wait_hist, 0.999)));
-	json_t *hold = json_pack("{s:o, s:o, s:o, s:o}", "min", mcs_json_ns(acq ? c->hold_min : 0), "max",
-				 mcs_json_ns(c->hold_max), "total", mcs_json_ns(c->hold_total), "avg",
-				 mcs_json_ns(acq ? c->hold_total / (sim_time_t)acq : 0));
-	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "class",
-			      c->name, "type", c->type, "acquisitions", (json_int_t)acq,
-			      "contentions", (json_int_t)con, "con_bounces",
-			      (json_int_t)c->con_bounces, "acq_bounces", (json_int_t)c->acq_bounces,
-			      "wait_ns", wait, "hold_ns", hold, "irqoff_ns", mcs_json_ns(c->irqoff_total),
-			      "contention_points", points_to_json(c->contention_points, true),
-			      "contending_points", points_to_json(c->contending_points, false));
-	json_object_set_new(o, "trylock_failures", json_integer((json_int_t)c->trylock_failures));
+	json_t *hold =
+	    json_pack("{s:o, s:o, s:o, s:o}", "min", mcs_json_ns(acq ? c->hold_min : 0), "max",
+		      mcs_json_ns(c->hold_max), "total", mcs_json_ns(c->hold_total), "avg",
+		      mcs_json_ns(acq ? c->hold_total / (sim_time_t)acq : 0));
+	json_t *o = json_pack("{s:s, s:s}", "class", c->name, "type", c->type);
+#define COUNT(field, column) json_object_set_new(o, #field, json_integer((json_int_t)c->field));
+	LOCK_STAT_COUNTS(COUNT)
+	json_object_set_new(o, "wait_ns", wait);
+	json_object_set_new(o, "hold_ns", hold);
+	json_object_set_new(o, "irqoff_ns", mcs_json_ns(c->irqoff_total));
+	json_object_set_new(o, "contention_points", points_to_json(c->contention_points, true));
+	json_object_set_new(o, "contending_points", points_to_json(c->contending_points, false));
+	LOCK_STAT_LATE_COUNTS(COUNT)
+#undef COUNT
 	if (with_hist && c->wait_hist.bucket) {
 		json_t *h = json_array();
 		for (int i = 0; i < SIM_HIST_BUCKETS; i++)

@@ -18,17 +18,27 @@ struct lock_point {
 	sim_time_t wait_max;
 };
 
+/* A lock class's counts, listed once, X(field, column): the struct's
+ * members, their keys in a result (lock_stat_to_json), what merging
+ * replicas adds up (analysis/result.c) and the /proc/lock_stat column. The
+ * bounces are the contentions and acquisitions whose lock line came from
+ * another CPU. LOCK_STAT_LATE_COUNTS came later and stay last in a result. */
+#define LOCK_STAT_COUNTS(X)                                                                        \
+	X(acquisitions, "acquisitions")                                                            \
+	X(contentions, "contentions")                                                              \
+	X(con_bounces, "con-bounces")                                                              \
+	X(acq_bounces, "acq-bounces")
+#define LOCK_STAT_LATE_COUNTS(X) X(trylock_failures, NULL)
+#define LOCK_STAT_MEMBER(field, column) uint64_t field;
+
 struct lock_class {
 	char *name;
 	const char *type; /* "spinlock" */
-	uint64_t acquisitions;
-	uint64_t contentions;
-	uint64_t con_bounces; /* contentions whose lock line came from another CPU */
-	uint64_t acq_bounces; /* acquisitions whose lock line came from another CPU */
+	LOCK_STAT_COUNTS(LOCK_STAT_MEMBER)
 	sim_time_t wait_min, wait_max, wait_total;
 	sim_time_t hold_min, hold_max, hold_total;
 	sim_time_t irqoff_total; /* interrupts-off time of _irq / _irqsave users */
-	uint64_t trylock_failures;
+	LOCK_STAT_LATE_COUNTS(LOCK_STAT_MEMBER)
 	/* lockdep (lockdep.c): irq usage bits, the first site of each, reported */
 	unsigned lockdep_usage;
 	const char *lockdep_site[2];

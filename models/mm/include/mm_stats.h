@@ -19,7 +19,7 @@
 	X(file_dropped, "file pages dropped")                                                      \
 	X(reclaim_calls, "direct reclaims")                                                        \
 	X(oom, "OOM events")                                                                       \
-	X(shrinker_calls, "shrinker calls")                                                        \
+	X(shrinker_calls, "calls")                                                                 \
 	X(slab_scanned, "objects scanned")                                                         \
 	X(slab_freed, "freed")
 
