@@ -4,6 +4,7 @@
  * commands share. Exit status 0 on success, 1 when a simulation fails or
  * detects a violation, 2 for bad usage or bad input. */
 #pragma once
+#include "mcs_named.h"
 #include <glib.h>
 #include <stdbool.h>
 
@@ -45,8 +46,7 @@ struct cli {
 
 /* A command: what main() parses for it and the function it runs. */
 struct cli_command {
-	const char *name;
-	const char *doc;      /* its line in memcgsim --help's list of commands */
+	MCS_NAMED; /* .doc: its line in memcgsim --help's list of commands */
 	const char *synopsis; /* the help's first line, after "memcgsim NAME" */
 	const GOptionEntry *options; /* they write into cli_args (cli_util.h) */
 	int files;		/* FILE arguments: 0 (unchecked), 1, 2, or CLI_FILES_* */

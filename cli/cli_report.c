@@ -33,7 +33,11 @@ static int cmd_report(struct cli *c)
 				.plots = c->plots};
 	if (!o.format) {
 		char *names = report_format_names();
-		fprintf(stderr, "memcgsim: --format: expected %s, got \"%s\"\n", names, c->format);
+		const char *near = report_format_near(c->format);
+		fprintf(stderr, "memcgsim: --format: expected %s, got \"%s\"", names, c->format);
+		if (near)
+			fprintf(stderr, " (did you mean \"%s\"?)", near);
+		fputc('\n', stderr);
 		g_free(names);
 		return EXIT_USAGE;
 	}

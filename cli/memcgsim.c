@@ -36,17 +36,17 @@ static const GOptionEntry top_options[] = {
 	{"version", 0, 0, G_OPTION_ARG_NONE, &cli_args.version, "Print the version", NULL}, {NULL}};
 
 /* The commands, in the order --help lists them. */
-static const struct cli_command *const commands[] = {
-	&cli_run_command,   &cli_validate_command, &cli_schema_command,  &cli_sweep_command,
-	&cli_merge_command, &cli_report_command,   &cli_compare_command, &cli_list_command,
-};
+static const struct mcs_named *const commands[] = {
+	&cli_run_command.named,	   &cli_validate_command.named, &cli_schema_command.named,
+	&cli_sweep_command.named,  &cli_merge_command.named,	&cli_report_command.named,
+	&cli_compare_command.named, &cli_list_command.named,	NULL};
 
 /* What memcgsim --help says after its options, and after an unknown
  * command: the commands, each with its doc. g_free it. */
 static char *usage_text(void)
 {
 	GString *s = g_string_new("Commands:\n");
-	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+	for (size_t i = 0; commands[i]; i++)
 		g_string_append_printf(s, "  %-9s %s\n", commands[i]->name, commands[i]->doc);
 	g_string_append(s, "\nRun 'memcgsim COMMAND --help' for a command's options.");
 	return g_string_free(s, FALSE);
@@ -60,10 +60,7 @@ static const struct cli_command top_level = {
 
 static const struct cli_command *command_find(const char *name)
 {
-	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		if (g_str_equal(name, commands[i]->name))
-			return commands[i];
-	return NULL;
+	return (const struct cli_command *)mcs_named_find(commands, name);
 }
 
 /* What is wrong with the command line once its options are parsed; NULL
@@ -144,7 +141,11 @@ int main(int argc, char **argv_in)
 	cli_args.draw_costs = CLI_DRAW_COSTS_UNSET;
 	if (!cmd) {
 		char *usage = usage_text();
-		fprintf(stderr, "memcgsim: unknown command \"%s\"\n%s\n", name, usage);
+		const char *near = mcs_named_near(commands, name);
+		fprintf(stderr, "memcgsim: unknown command \"%s\"", name);
+		if (near)
+			fprintf(stderr, " (did you mean \"%s\"?)", near);
+		fprintf(stderr, "\n%s\n", usage);
 		g_free(usage);
 	} else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv)) {
 		char *path = cmd->scenario ? cli_scenario_path(cli_args.files[0]) : NULL;

@@ -93,7 +93,8 @@ static void line_sites(GString *out, json_t *cls)
 				       json_string_value(json_object_get(s, "site")));
 		count_cells(out, s);
 		if (all > 0)
-			g_string_append_printf(out, " %7.2f%%\n", 100 * mcs_json_num(s, "transfers") / all);
+			g_string_append_printf(out, " %7.2f%%\n",
+					       100 * mcs_json_num(s, "transfers") / all);
 		else
 			g_string_append_printf(out, " %8s\n", "-");
 	}

@@ -154,29 +154,38 @@ static void report_json(json_t *doc, GString *out)
 }
 
 /* The formats: one row each. */
-static const struct report_format report_formats[] = {
-	{.name = "text", .sections = report_format_text},
-	{.name = "md", .sections = report_format_md},
-	{.name = "html", .sections = report_format_html, .needs_plots = true},
-	{.name = "json", .document = report_json},
-	{.name = "csv", .document = report_csv},
-};
+static const struct report_format format_text = {
+	.name = "text", .doc = "plain text, as run prints it", .sections = report_format_text};
+static const struct report_format format_md = {
+	.name = "md", .doc = "Markdown", .sections = report_format_md};
+static const struct report_format format_html = {.name = "html",
+						 .doc = "one HTML file, the plots inline",
+						 .sections = report_format_html,
+						 .needs_plots = true};
+static const struct report_format format_json = {
+	.name = "json", .doc = "the result document itself", .document = report_json};
+static const struct report_format format_csv = {
+	.name = "csv", .doc = "one row per run and metric", .document = report_csv};
+static const struct mcs_named *const report_formats[] = {
+	&format_text.named, &format_md.named, &format_html.named, &format_json.named,
+	&format_csv.named, NULL};
 
 const struct report_format *report_format_find(const char *name)
 {
-	for (size_t i = 0; i < G_N_ELEMENTS(report_formats); i++)
-		if (g_str_equal(name, report_formats[i].name))
-			return &report_formats[i];
-	return NULL;
+	return (const struct report_format *)mcs_named_find(report_formats, name);
+}
+
+const char *report_format_near(const char *name)
+{
+	return mcs_named_near(report_formats, name);
 }
 
 char *report_format_names(void)
 {
 	GString *s = g_string_new(NULL);
-	size_t n = G_N_ELEMENTS(report_formats);
-	for (size_t i = 0; i < n; i++)
-		g_string_append_printf(s, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
-				       report_formats[i].name);
+	for (size_t i = 0; report_formats[i]; i++)
+		g_string_append_printf(s, "%s%s", i == 0 ? "" : report_formats[i + 1] ? ", " : " or ",
+				       report_formats[i]->name);
 	return g_string_free(s, FALSE);
 }
 

@@ -9,7 +9,8 @@
 
 static gint by_max_latency(gconstpointer a, gconstpointer b)
 {
-	double x = mcs_json_num(*(json_t *const *)a, "max_ns"), y = mcs_json_num(*(json_t *const *)b, "max_ns");
+	double x = mcs_json_num(*(json_t *const *)a, "max_ns");
+	double y = mcs_json_num(*(json_t *const *)b, "max_ns");
 	return x > y ? -1 : x < y;
 }
 
@@ -58,7 +59,8 @@ static void irq_latency(json_t *irq, GString *out)
 		if (mcs_json_num(s, "max_ns") > 0)
 			latency_row(out, json_string_value(json_object_get(s, "name")), s);
 	GPtrArray *cpus = report_sorted(json_object_get(irq, "cpus"), by_max_latency);
-	for (guint k = 0; k < cpus->len && k < IRQ_CPU_ROWS && mcs_json_num(cpus->pdata[k], "max_ns") > 0;
+	for (guint k = 0;
+	     k < cpus->len && k < IRQ_CPU_ROWS && mcs_json_num(cpus->pdata[k], "max_ns") > 0;
 	     k++) {
 		char label[32];
 		g_snprintf(label, sizeof(label), "cpu%.0f", mcs_json_num(cpus->pdata[k], "cpu"));

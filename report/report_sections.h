@@ -8,6 +8,7 @@
  * a section of its own, a title function) in its own file, declared here,
  * and one row of report_section_types[] in report.c. */
 #pragma once
+#include "mcs_named.h"
 #include <glib.h>
 #include <jansson.h>
 
@@ -20,8 +21,7 @@ enum report_scope {
 
 /* A section of a result's report: one row of the table in report.c. */
 struct report_section_type {
-	const char *name;
-	const char *doc;
+	MCS_NAMED;
 	/* The title of the section it starts (g_free it); NULL, or no title
 	 * function: the body continues the section before. */
 	char *(*title)(json_t *of);

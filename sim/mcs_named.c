@@ -29,9 +29,11 @@ static guint edit_distance(const char *a, const char *b)
 	return d[n][m];
 }
 
-/* The closest of @n candidates, @name_of(i) the i-th. */
+/* The closest candidate, @name_of(@list, i) the i-th (NULL past the last),
+ * within an edit distance of a third of @name's length, and at least
+ * @floor. */
 static const char *nearest(const char *name, const char *(*name_of)(const void *, size_t),
-			   const void *list)
+			   const void *list, guint floor)
 {
 	const char *best = NULL, *c;
 	guint best_d = G_MAXUINT;
@@ -42,7 +44,7 @@ static const char *nearest(const char *name, const char *(*name_of)(const void *
 			best = c;
 		}
 	}
-	guint limit = MAX(2u, (guint)strlen(name) / 3);
+	guint limit = MAX(floor, (guint)strlen(name) / 3);
 	return best_d <= limit ? best : NULL;
 }
 
@@ -57,12 +59,14 @@ static const char *named_at(const void *list, size_t i)
 	return e ? e->name : NULL;
 }
 
+/* A scenario's keys and values are long: two edits are a typo. */
 const char *mcs_near_miss(const char *name, const char *const *known)
 {
-	return nearest(name, string_at, known);
+	return nearest(name, string_at, known, 2);
 }
 
+/* A registry's names are short ("md", "run"): one edit is. */
 const char *mcs_named_near(const struct mcs_named *const *registry, const char *name)
 {
-	return nearest(name, named_at, registry);
+	return nearest(name, named_at, registry, 1);
 }

@@ -10,6 +10,7 @@
  * CSV its long form (one row per run and metric). The sections and their
  * helpers are private to analysis/ (report_sections.h, report_util.h). */
 #pragma once
+#include "mcs_named.h"
 #include <glib.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -18,7 +19,7 @@
  * the report's sections (text, md, html) or the document itself (json,
  * csv). */
 struct report_format {
-	const char *name;
+	MCS_NAMED;
 	void (*sections)(GPtrArray *sections, GPtrArray *plots, GString *out);
 	void (*document)(json_t *doc, GString *out);
 	bool needs_plots; /* made in a temporary directory when --plots is not given */
@@ -32,6 +33,8 @@ struct report_opts {
 
 /* The format named @name (a --format value); NULL for an unknown one. */
 const struct report_format *report_format_find(const char *name);
+/* The format's name closest to @name, when it looks like a typo of one. */
+const char *report_format_near(const char *name);
 /* "text, md, html, json or csv", for messages; g_free it. */
 char *report_format_names(void);
 /* Is @s a --sort value? */

@@ -22,11 +22,19 @@ struct mcs_named {
 		};                                                                                 \
 	}
 
+/* A positional initializer of that first member. */
+#define MCS_NAME(name_, doc_)                                                                      \
+	{                                                                                          \
+		.named = { (name_), (doc_) }                                                       \
+	}
+
 /* The entry of @registry named @name, or NULL. Its table is the entry's
  * container: the head is its first member. */
 const struct mcs_named *mcs_named_find(const struct mcs_named *const *registry, const char *name);
 /* The name in @registry closest to @name when one is close enough to be a
- * typo of it ("did you mean"), else NULL. */
+ * typo of it ("did you mean": an edit distance of at most a third of its
+ * length, and at least 1), else NULL. */
 const char *mcs_named_near(const struct mcs_named *const *registry, const char *name);
-/* The same over a NULL-terminated list of names. */
+/* The same over a NULL-terminated list of names (keys and values of a
+ * scenario: at least 2). */
 const char *mcs_near_miss(const char *name, const char *const *known);

@@ -24,7 +24,13 @@ static void test_version(void)
 	g_free(out);
 	g_free(err);
 	g_assert_cmpint(run((const char *[]){"frobnicate", NULL}, &out, &err), ==, 2);
-	g_assert_true(g_str_has_prefix(err, "memcgsim: unknown command \"frobnicate\""));
+	g_assert_true(g_str_has_prefix(err, "memcgsim: unknown command \"frobnicate\"\nCommands:\n"));
+	g_free(out);
+	g_free(err);
+	/* one edit from a command (mcs_named_near) */
+	g_assert_cmpint(run((const char *[]){"sweap", NULL}, &out, &err), ==, 2);
+	g_assert_true(g_str_has_prefix(
+		err, "memcgsim: unknown command \"sweap\" (did you mean \"sweep\"?)\nCommands:\n"));
 	g_free(out);
 	g_free(err);
 	g_assert_cmpint(run((const char *[]){"run", NULL}, &out, &err), ==, 2);

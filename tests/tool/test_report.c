@@ -148,6 +148,10 @@ static void test_sort_and_errors(void)
 		 "\"bogus\"\n"},
 		{{"report", FIXTURE, "--format", "pdf"},
 		 "memcgsim: --format: expected text, md, html, json or csv, got \"pdf\"\n"},
+		/* one edit from a format's name (mcs_named_near): a typo of it */
+		{{"report", FIXTURE, "--format", "htm"},
+		 "memcgsim: --format: expected text, md, html, json or csv, got \"htm\" (did you "
+		 "mean \"html\"?)\n"},
 		{{"report", SCEN}, SCEN ": format: expected \"memcgsim-result-1\" or "
 				   "\"memcgsim-sweep-1\"\n"},
 		{{"report", GOLDEN "lockbench.txt"},
