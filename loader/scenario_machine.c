@@ -156,8 +156,10 @@ void scenario_machine_spec_init(void)
 /* Threads make cores, cores LLC domains, nodes sockets, evenly. */
 static bool topology_check(json_t *mj, GHashTable *locs, GError **err)
 {
-	long nodes = (long)mcs_json_num(mj, "nodes"), per_node = (long)mcs_json_num(mj, "cpus_per_node");
-	long threads = (long)mcs_json_num(mj, "threads_per_core"), per_llc = (long)mcs_json_num(mj, "cores_per_llc");
+	long nodes = (long)mcs_json_num(mj, "nodes");
+	long per_node = (long)mcs_json_num(mj, "cpus_per_node");
+	long threads = (long)mcs_json_num(mj, "threads_per_core");
+	long per_llc = (long)mcs_json_num(mj, "cores_per_llc");
 	long per_socket = (long)mcs_json_num(mj, "nodes_per_socket");
 	if (nodes * per_node > SIM_MACHINE_MAX_CPUS)
 		return spec_fail(locs, mj, "cpus_per_node", "machine.cpus_per_node", err,
@@ -190,7 +192,8 @@ static bool irq_load_check(json_t *mj, long ncpus, GHashTable *locs, GError **er
 	bool ok = true;
 	json_array_foreach (json_object_get(mj, "interrupts"), i, irq) {
 		bool periodic = g_str_equal(json_string_value(json_object_get(irq, "type")), "periodic");
-		double share = mcs_json_num(irq, periodic ? "hz" : "rate_per_s") * mcs_json_num(irq, "handler_ns") / 1e9;
+		double share = mcs_json_num(irq, periodic ? "hz" : "rate_per_s") *
+			       mcs_json_num(irq, "handler_ns") / 1e9;
 		uint64_t mask[SIM_MACHINE_MAX_CPUS / 64] = {0};
 		irq_cpu_mask(irq, (int)ncpus, mask);
 		for (long c = 0; ok && c < ncpus; c++) {
@@ -214,7 +217,8 @@ static bool irq_load_check(json_t *mj, long ncpus, GHashTable *locs, GError **er
 bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err)
 {
 	json_t *mj = json_object_get(doc, "machine");
-	long nodes = (long)mcs_json_num(mj, "nodes"), per_node = (long)mcs_json_num(mj, "cpus_per_node");
+	long nodes = (long)mcs_json_num(mj, "nodes");
+	long per_node = (long)mcs_json_num(mj, "cpus_per_node");
 	if (!topology_check(mj, locs, err))
 		return false;
 	size_t i;

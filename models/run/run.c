@@ -118,7 +118,8 @@ static json_t *cpu_time_json(void)
 static json_t *latency_json(uint64_t count, sim_time_t total, sim_time_t max)
 {
 	return json_pack("{s:I, s:o, s:o}", "count", (json_int_t)count, "mean_ns",
-			 json_real(count ? sim_to_ns(total) / (double)count : 0), "max_ns", mcs_json_ns(max));
+			 json_real(count ? sim_to_ns(total) / (double)count : 0), "max_ns",
+			 mcs_json_ns(max));
 }
 
 static json_t *interrupts_json(void)
@@ -197,10 +198,10 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 	json_t *metrics = run_metrics(r);
 	json_t *details = split_details(metrics);
 	json_t *out = json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:I, s:b}", "seed", (json_int_t)seed,
-				"sim_time_ns", mcs_json_ns(sim_end()), "cpus", sim_ncpus(), "cpu_time_ns",
-				cpu_time_json(), "locks", locks_json(), "metrics", metrics,
-				"engine_calls", (json_int_t)sim_engine_calls(), "completed",
-				r->completed);
+				"sim_time_ns", mcs_json_ns(sim_end()), "cpus", sim_ncpus(),
+				"cpu_time_ns", cpu_time_json(), "locks", locks_json(), "metrics",
+				metrics, "engine_calls", (json_int_t)sim_engine_calls(),
+				"completed", r->completed);
 	if (json_object_size(details))
 		json_object_set_new(out, "details", details);
 	else
@@ -226,7 +227,8 @@ static void run_draw_json(json_t *out, const struct run_config *cfg, const struc
 	json_t *costs = json_object();
 	for (int i = 0; i < COST_N; i++)
 		if (cost_range_drawn(&cfg->cost_range[i]))
-			json_object_set_new(costs, cost_table[i].key, mcs_json_ns(cfg->machine.cost[i]));
+			json_object_set_new(costs, cost_table[i].key,
+					    mcs_json_ns(cfg->machine.cost[i]));
 	json_object_set_new(out, "draw", json_integer(draw->index));
 	json_object_set_new(out, "cost_draw", costs);
 }
