@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "change.h"
 #include "metrics.h"
 #include "result.h"

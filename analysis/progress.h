@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* progress: how far a sweep has got, on stderr: a bar with the rate and an
  * ETA redrawn in place on a terminal, one plain line per run otherwise (a
  * log file, CI). */

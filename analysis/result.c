@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "result.h"
 #include "lock_stat.h"
 #include "sim_hist.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Checking a result or sweep document read back from a file before the
  * reports walk it: every member they use has the type they expect, so a
  * hand-edited or hostile file gets a clear error, not a crash. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* runfile: a sweep's run files (DIR/runs/NAME.json), checked before they are
  * trusted: each is bound to its plan (the SHA-256 of the sweep's manifest),
  * its name and seed, and holds a well-formed result. A damaged one is moved

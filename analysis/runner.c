@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "runner.h"
 #include "live.h"
 #include "output.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "stats.h"
 #include <glib.h>
 #include <gsl/gsl_cdf.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Running a sweep: the plan (grid x variants x replicas), its directory,
  * resuming, shards and merging. */
 #include "sweep.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Sweep parameters and the grid they span. */
 #include "sweep.h"
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "bare_loop.h"
 #include "sim_engine.h"
 #include "sim_rng.h"

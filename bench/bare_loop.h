@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bare_loop: the yardstick of machine speed the benchmarks measure against.
  * N SimGrid actors, one per CPU of a 16-node x 64-CPU machine, loop
  * think / sg_mutex_lock / hold / sg_mutex_unlock on one mutex, think 900 ns

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The bare SimGrid loop (bare_loop.h) alone, for a fixed amount of work:
  * bench/swap-vs-bare.sh times it beside memcgsim runs as the yardstick of
  * the machine's speed at that moment.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Simulated lock acquisitions per wall-clock second: memcgsim's lockbench
  * (hold 100 ns, think 900 ns, both exponential) against a bare loop of
  * SimGrid actors doing lock / sleep / unlock / sleep on one sg_mutex with

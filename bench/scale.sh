@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 14's scale benchmark (docs/performance.md): a run at the kernel's
 # limit of 65,535 memcg ids on 1024 CPUs (bench/scale_65535.json), one
 # simulation at a time, ROUNDS times: wall time, engine calls and the peak

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 10's performance check (docs/performance.md): wall time of one replica
 # of the swap benchmark's per-node variant, before the issue (BASE, default
 # cb68407) and now, each beside the bare SimGrid loop (build/bench_bare) as

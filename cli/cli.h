@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli: the memcgsim command line. One file a command, cli_NAME.c, with its
  * options and its descriptor, cli_NAME_command; memcgsim.c: main(), the
  * option parsing and the table of commands; cli_util.h: what several

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The bundled scenarios: what `memcgsim list` shows (cli_list.c), and a
  * scenario named rather than given by path (`memcgsim run list_lru_swap`).
  * They live in $MEMCGSIM_DATADIR/scenarios when that is set; else in

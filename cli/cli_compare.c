@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim compare A.json B.json: two results, variant by variant. */
 #include "cli_util.h"
 #include "mcs_error.h"

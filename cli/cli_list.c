@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim list [SCENARIO]: the bundled scenarios (cli_bundled.c), or a
  * scenario's variants. */
 #include "cli_util.h"

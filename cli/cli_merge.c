@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim merge SHARD_DIR...: the directories of a sharded sweep put
  * together. */
 #include "cli_util.h"

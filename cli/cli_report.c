@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim report DIR|RESULT.json: a result or a sweep rendered (text, md,
  * html, json, csv), with its plots. */
 #include "cli_util.h"

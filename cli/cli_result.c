@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* A result file, or a sweep's result, read for report and compare: checked,
  * with its errors pointing into the file. */
 #include "cli_util.h"

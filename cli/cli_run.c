@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim run FILE: a scenario's variants run, and their report. */
 #include "cli_util.h"
 #include "live.h"

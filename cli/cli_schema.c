@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim schema: the JSON Schema of the scenario format. */
 #include "cli_util.h"
 #include "scenario.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim sweep SCENARIO: a scenario run over a grid of parameters, into
  * a directory (resumable, shardable). */
 #include "cli_util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What several commands share: the values the options set, their checks,
  * errors and exit statuses, the output, the scenario a command loads. */
 #include "cli_util.h"

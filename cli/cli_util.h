@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What several commands share. cli_util.c: the values the options set and
  * the option entries that set them, the checks of those values, errors and
  * their exit statuses, the output, the scenario a command loads, a sweep's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim validate FILE: a scenario checked (with its --set overrides)
  * without running it. */
 #include "cli_util.h"

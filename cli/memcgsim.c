@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim: the command line. main(), the option parsing, and the table of
  * commands (each in its file, cli_NAME.c). Exit status 0 on success, 1 when
  * a simulation fails or detects a violation, 2 for bad usage or bad input. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target: the readers of result and run files (report, merge,
  * --resume) must reject or accept any bytes without crashing, leaking or
  * running away: a run file's checks, then, for a document the result

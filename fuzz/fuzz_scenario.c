@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target: the scenario loader must reject or accept any bytes
  * without crashing, leaking or running away. Leading lines "#set PATH=VALUE"
  * (at most 8) carry --set overrides, so that they are fuzzed too; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* A checked document decoded into the structures the models receive (a
  * struct run_config), and the checks that span keys and sections, run on
  * the decoded values with their errors pointed back at the file. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The machine section of a scenario (NUMA nodes, CPUs, clock, costs,
  * interrupt sources) and the stop rule: their keys, their checks, and their
  * decoding into a struct run_config. */

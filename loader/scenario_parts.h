@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* scenario_parts: what the loader's files share (not part of its interface).
  * scenario.c holds the top of the format and the loading; scenario_machine.c
  * the machine, its interrupt sources and the stop rule; scenario_config.c

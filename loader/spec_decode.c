@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Decoding a validated document into the structures its spec tree describes
  * (sim/spec.h), and freeing them. */
 #include "spec_json.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "spec_json.h"
 #include "mcs_named.h"
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "plot.h"
 #include "metrics.h"
 #include "output.h"

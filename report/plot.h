@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plot: gnuplot figures of a result or a sweep, as SVG and PNG. Each plot
  * keeps its data (NAME.dat) and script (NAME.gp) beside the images, so a
  * reviewer can redraw it: `cd DIR && gnuplot NAME.gp`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* A result's report: the sections of report_section_types[], walked in
  * order: the head once, a variant's sections for each variant, and with two
  * variants or more the comparison's. A section is its file's render (and

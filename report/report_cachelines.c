@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The cache-line report, as `perf c2c report` shows a real machine: the
  * line classes with the most transfers (perf c2c's HITMs: the line came
  * from another CPU's cache), split by access (loads, stores, locked RMWs)

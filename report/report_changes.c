@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The changes table of results with cost draws: each variant's change
  * against the baseline in each metric, with its interval across seeds and
  * across cost draws, and what they make of it (change.h). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The mmtests-style comparison (compare-kernels.sh): one column per variant,
  * baseline first, each value followed by its change in percent where
  * positive is better; the main row's parentheses become asterisks when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The long-form CSV: one row per run and metric, for pandas or R
  * (pandas.read_csv(f).pivot_table(index=[...], columns="metric")). */
 #include "report_sections.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Rendering a report: text, Markdown, HTML (self-contained, every string
  * escaped), JSON and CSV. */
 #include "metrics.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Interrupt latency per source and per CPU, and interrupts-off time per lock
  * class, for runs with interrupt sources. */
 #include "mcs_json.h"

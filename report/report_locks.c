@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The lock_stat table (/proc/lock_stat, version 0.4) and the compact
  * `perf lock contention` table. Times in the lock_stat table are in
  * microseconds with two decimals, as the kernel prints them. */

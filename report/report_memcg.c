@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Reclaim statistics, list_lru and shrinker counters, and a per-cgroup
  * summary, for variants that ran the memcg model. */
 #include "mcs_json.h"

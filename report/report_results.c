@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* `memcgsim compare`: two results (two model versions, two machines, two
  * seeds) side by side, variant by variant: for each variant both have, the
  * mmtests comparison with the first file as the baseline, under the same

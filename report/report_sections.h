@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report_sections: the sections of the reports, shared by the files that
  * render them and the assemblers that put them together: a result's report
  * (report.c, from its table of sections), a sweep's (report_sweep.c) and two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The start of a variant's section: its title, the summary (simulated time,
  * CPU time by category, the metrics, the replicas that failed), lockdep's
  * reports and the first replica's details. */

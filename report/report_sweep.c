@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The report of a sweep: per metric, its value at each grid point for each
  * variant with the 95% confidence interval and the change against the
  * baseline; then each point's mmtests comparison. `memcgsim report --point`

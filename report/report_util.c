@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The helpers the report's sections share (report_util.h). */
 #include "report_util.h"
 #include "report.h"

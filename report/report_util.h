@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report_util: what the report's sections share: the sections themselves
  * (a title and a body of fixed-width text), durations in the unit that reads
  * best, JSON arrays sorted, lock_stat's rules, and what a report says first.

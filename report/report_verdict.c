@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The verdict: the one line a reviewer quotes, under the comparison. The
  * main figure is the first of the baseline's metrics that some variant
  * changes (at the reports' 0.01%: a timed run's elapsed_ns does not); the

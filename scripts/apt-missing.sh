@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install those of the Debian packages PKG... that are not installed yet
 # (apt-get, as root or through sudo); nothing when all are. With
 # --no-daemons, the packages' scripts start no service while they install

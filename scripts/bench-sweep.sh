@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Wall time of one sweep at -j1 and at -j2, alternating, REPS times each
 # (default 3); prints each time, the medians and their ratio. Also checks
 # that both give the same result.json. Usage: scripts/bench-sweep.sh [REPS] [SCENARIO]

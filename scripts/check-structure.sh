@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Structural rules of the source tree (docs/architecture.md), checked by the
 # build and the test suite; any of these, in one call:
 #   --includes   project headers are included by bare name ("memcg.h"), so
@@ -10,6 +11,9 @@
 #                runs this too.
 #   --functions  no function outside tests/ is longer than 60 lines, counted
 #                from the line with its name to its closing brace.
+#   --spdx       every source file (C, shell, CMake, the man page) names its
+#                licence in an SPDX-License-Identifier line near its top
+#                (LICENSE); the build runs this too.
 # Prints each violation and exits 1 when there is one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +63,18 @@ check_folders() {
 	rm -rf "$tmp"
 }
 
+check_spdx() {
+	local f
+	for f in $(find $layers tests scripts .ci docs -type f \( -name '*.[ch]' -o -name '*.sh' \
+		-o -name '*.bash' -o -name '*.in' -o -name CMakeLists.txt -o -name '*.1' \
+		-o -path .ci/run \) | LC_ALL=C sort) CMakeLists.txt; do
+		if ! head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-or-later'; then
+			echo "check-structure: $f: no SPDX-License-Identifier line (LICENSE)"
+			status=1
+		fi
+	done
+}
+
 check_functions() {
 	# clang-format's Linux braces: a definition's body opens with "{" alone
 	# at column 0 and closes with "}" at column 0.
@@ -82,8 +98,9 @@ for mode in "$@"; do
 	--includes) check_includes ;;
 	--folders) check_folders ;;
 	--functions) check_functions ;;
+	--spdx) check_spdx ;;
 	*)
-		echo "usage: $0 [--includes] [--folders] [--functions]" >&2
+		echo "usage: $0 [--includes] [--folders] [--functions] [--spdx]" >&2
 		exit 2
 		;;
 	esac

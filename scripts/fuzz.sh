@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fuzz with libFuzzer: ./scripts/fuzz.sh [SECONDS] [scenario|result]
 #  scenario (default): the scenario loader (fuzz/fuzz_scenario.c); seeds:
 #    every scenario under scenarios/ and every bad-input case of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for memcgsim(1): its commands; each command's options (read
 # from its --help, so they stay in step with the program); scenario files
 # and the bundled scenarios' names; a scenario's variant names after

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Run a memcgsim sweep's shards with GNU parallel (on this machine, or on the
 # machines of --sshlogin/--slf that parallel is given), then merge them into
 # the sweep's directory. The merged result.json is byte-identical to the one

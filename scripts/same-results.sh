@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Check that a change leaves every result as it was: build BASE (a git
 # revision, default HEAD) beside the working tree, run every scenario under
 # scenarios/ with both builds (`--set replicas=1 --format json`), and compare

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The test suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 # Leak checking is off: SimGrid keeps its engine alive until exit.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What the test suite needs beyond the build (when missing), from Debian 12's
 # packages: headless Chromium to render the HTML report, a single-node Slurm
 # (slurm-wlm, munge) and GNU parallel to run sharded sweeps for real, groff

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install what memcgsim needs from Debian 12's packages (when missing) and
 # build it in ./build. Idempotent; run as root on a fresh machine.
 set -euo pipefail

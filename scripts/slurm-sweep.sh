@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Run a memcgsim sweep on a Slurm cluster: an sbatch job array, one shard of
 # the sweep per array task (memcgsim sweep --shard K/N), and a merge job that
 # starts when every shard has succeeded (--dependency=afterok) and puts them

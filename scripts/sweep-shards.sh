@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by slurm-sweep.sh and parallel-sweep.sh: what both check of their
 # command line, after their own options. Sets mcs (the memcgsim to run) and
 # out (the sweep's --out DIR); exits 2 with the reason when something is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Set up, build, install what the tests need (Chromium, Slurm, GNU parallel:
 # scripts/setup-test.sh), and run the whole test suite through ctest.
 set -euo pipefail

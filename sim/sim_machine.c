@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "sim_machine.h"
 
 const char *const sim_hop_names[SIM_HOP_N] = {"self", "smt", "llc", "socket", "remote"};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "spec.h"
 
 const char *spec_enum_name(const struct spec *s, size_t i)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # scripts/check-structure.sh --folders on small trees made here: a clean one
 # passes; a loop between two folders, a folder of 21 sources and two headers
-# of one name each fail with their exact message.
+# of one name each fail with their exact message, and so does --spdx on a
+# source without its licence line.
 # Usage: tests/check_structure.sh SOURCE_DIR
 set -euo pipefail
 src=$1
@@ -22,9 +24,9 @@ tree() {
 	echo '#pragma once' >"$tmp/t/models/b/include/b.h"
 }
 
-expect() { # NAME WANT_STATUS WANT_OUTPUT
+expect() { # NAME WANT_STATUS WANT_OUTPUT [MODE]
 	local got status=0
-	got=$("$tmp/t/scripts/check-structure.sh" --folders 2>&1) || status=$?
+	got=$("$tmp/t/scripts/check-structure.sh" "${4:---folders}" 2>&1) || status=$?
 	if [ "$status" != "$2" ] || [ "$got" != "$3" ]; then
 		printf 'FAIL %s: status %s, output:\n%s\nwanted status %s, output:\n%s\n' "$1" "$status" \
 			"$got" "$2" "$3"
@@ -49,4 +51,13 @@ tree
 echo '#pragma once' >"$tmp/t/models/b/a.h"
 expect same-header-name 1 "check-structure: two headers named a.h"
 
-[ "$fail" = 0 ] && echo "4 passed, 0 failed" || exit 1
+tree
+mkdir -p "$tmp/t/.ci" "$tmp/t/docs"
+for f in sim/include/sim.h models/a/a.h models/b/include/b.h; do
+	sed -i '1i /* SPDX-License-Identifier: GPL-2.0-or-later */' "$tmp/t/$f"
+done
+printf '# SPDX-License-Identifier: GPL-2.0-or-later\n' >"$tmp/t/CMakeLists.txt"
+sed -i '1i // SPDX-License-Identifier: GPL-2.0-or-later' "$tmp/t/models/a/a.c"
+expect spdx 1 "check-structure: models/b/b.c: no SPDX-License-Identifier line (LICENSE)" --spdx
+
+[ "$fail" = 0 ] && echo "5 passed, 0 failed" || exit 1

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install into a temporary DESTDIR and use memcgsim from there: the files are
 # where they belong, `list` and `run NAME` find the installed scenarios, the
 # man page renders without a warning and names every option of every
@@ -15,7 +16,7 @@ DESTDIR=$tmp/root cmake --install "$build" --prefix /usr >/dev/null
 root=$tmp/root/usr
 for f in bin/memcgsim share/man/man1/memcgsim.1 share/bash-completion/completions/memcgsim \
 	share/memcgsim/scenarios/seeds/list_lru_swap.json share/memcgsim/scenarios/sweeps/list_lru_cgroups.json \
-	share/memcgsim/docs/scenario.md share/memcgsim/docs/README.md; do
+	share/memcgsim/docs/scenario.md share/memcgsim/docs/README.md share/memcgsim/docs/LICENSE; do
 	[ -f "$root/$f" ] || fail "not installed: $f"
 done
 

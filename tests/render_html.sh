@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The HTML report as a reader sees it: headless Chromium renders a real
 # report (of a run, and of a sweep) to a PNG and to a DOM dump, and the dump
 # must show that it rendered: the page's load handler ran, every image has a

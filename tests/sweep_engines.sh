@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sharded sweeps on the engines users have, for real: GNU parallel running
 # the shards (scripts/parallel-sweep.sh), or a single-node Slurm cluster
 # started here for the test (munge and slurmctld/slurmd on localhost, on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* change: a variant's change against the baseline in one figure, as the
  * reports give it (docs/results.md, "Changes and their uncertainty"): in
  * percent with positive = better (mmtests), its interval across seeds and,

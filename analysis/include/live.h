@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* live: while `memcgsim run` waits for its simulations, a line for each
  * one running, redrawn in place on a terminal: variant and replica, the
  * simulated time reached (with the share of a timed run's duration),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics: which figures a sweep is summarised and plotted by. What each
  * figure means in a comparison is run_metric_find()'s (models/run/include/run.h): the
  * models that produce the figures describe them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* output: writing a report or result to a file atomically (a temporary file
  * beside it, renamed over it), or to standard output. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* result: the result document and the aggregation of replicas.
  *
  * A variant's aggregate takes, over its replicas: the mean of sim_time_ns,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* runner: runs each variant and replica of a scenario in its own process
  * (SimGrid allows one simulation per process) and gathers the results into
  * one result document (docs/results.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stats: summary statistics of replica samples, mmtests style, over GSL. */
 #pragma once
 #include <stdbool.h>

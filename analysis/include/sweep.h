@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sweep: a scenario run over a grid of parameters (docs/sweeps.md).
  *
  * A parameter is "PATH[,PATH...]=VALUES": every PATH is set to the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jpos: JSON positions: where each value of a parsed JSON document sits in its text.
  *
  * jansson parses and reports syntax errors with line and column, but keeps no

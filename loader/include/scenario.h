@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* scenario: loading, overriding and checking scenario files, and decoding
  * each variant into the configuration a run takes (models/config/include/run_config.h).
  *

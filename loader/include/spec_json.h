@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spec_json: the JSON side of the spec trees (sim/spec.h): validating a
  * document against a tree (filling in defaults), decoding it into the C
  * structures the tree describes, applying dotted-path overrides (--set,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "cost.h"
 #include "sim_rng.h"
 #include <glib.h>

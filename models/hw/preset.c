@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The machine presets. Every number, its range and its source are in
  * docs/hardware.md; a range is the spread between sources, or the published
  * spread. Transfer figures are one-way handoffs: a locked cmpxchg on a line

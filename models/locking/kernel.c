@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The scenario's kernel section: build choices of the simulated kernel that
  * are not a model's own parameters (which spinlock implementation it has). */
 #include "kernel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* lock_scope: the node and memcg lock scopes, and relocking across a batch. */
 #include "lock_scope.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "lock_stat.h"
 #include "mcs_json.h"
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "static_key.h"
 #include "sim_irq.h"
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* charge: try_charge_memcg and the uncharge paths over the run's counter
  * design (mm/memcontrol.c of each era). */
 #include "charge.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* page_counter (mm/page_counter.c, Linux 3.19+): lockless hierarchical
  * counters. A charge is an atomic_long_add_return on usage at every level;
  * with memory.min or memory.low set, propagate_protected_usage updates the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* res_counter (kernel/res_counter.c, Linux 2.6.25 .. 3.18): one spinlock per
  * counter, in the counter's one line with usage, max_usage, limit and
  * failcnt. res_counter_charge disables interrupts once (local_irq_save),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* folio_check: the folio LRU's invariants (folio_lru_verify), like
  * lru_check for list_lru: no folio lost, duplicated, or on a list of a
  * lruvec that is not its own. */

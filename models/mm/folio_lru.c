@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* folio_lru: folios on their lruvec's file lists, the per-CPU batches, the
  * page cache, and the lists' lock by the run's scope (folio_lru.h). */
 #include "folio_lru.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* folio_reclaim: free folios, allocation with kswapd and direct reclaim,
  * and the file LRU's reclaim (mm/vmscan.c names). */
 #include "folio_reclaim.h"

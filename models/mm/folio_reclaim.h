@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* folio_reclaim: the node's free folios, their allocation, reclaim of the
  * file LRU (isolate, put back, free), kswapd and direct reclaim; and the
  * state the folio LRU's two files share (private to models/folio_*.c and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "list_lru.h"
 #include "cost.h"
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* list_lru lock scope "memcg" (the split list_lru lock, Linux 6.13): each
  * list_lru_one has its own lock, beside its nr_items; a list is found under
  * RCU, locked, and checked for the dead marker (nr_items == LONG_MIN) that

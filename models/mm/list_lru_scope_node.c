@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* list_lru lock scope "node" (Linux 3.19 .. 6.12): struct list_lru_node's
  * one spinlock protects adding, deleting, isolating and reparenting for every
  * memcg's list on the node, and the node's nr_items, all in the node's line.

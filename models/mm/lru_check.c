@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "lru_check.h"
 #include "list_lru.h"
 #include "swap.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "memcg.h"
 #include "charge.h"
 #include "cost.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "mm.h"
 #include "mcs_json.h"
 #include "charge.h"

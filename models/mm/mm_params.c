@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The scenario's memcg section: its keys (the cgroup tree, the charge path,
  * the lock scopes, and each memcg subsystem's own key, declared by its
  * model: MM_SUBSYSTEMS) and the rules that span keys and sections. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The page_cgroup file as a memcg subsystem (memcg.page_cgroup): the file's
  * page_cgroups, RCU for the rcu scheme, the writeback-completion interrupt,
  * and the file's figures. The locking schemes are page_cgroup.c. */

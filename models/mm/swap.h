@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* swap: a zram swap device and its swap cache, as mm/swapfile.c and
  * mm/swap_state.c: slots handed out in per-CPU clusters of SWAPFILE_CLUSTER,
  * one swap-cache address space (xarray, i_pages lock) per 64 MiB of slots,

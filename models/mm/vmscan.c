@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "vmscan.h"
 #include "cost.h"
 #include "shrinker.h"

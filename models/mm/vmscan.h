@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmscan: memcg direct reclaim, as mm/vmscan.c does it for
  * try_to_free_mem_cgroup_pages: priorities from DEF_PRIORITY down, each
  * memcg of the target's subtree scanned lru_size >> priority pages in

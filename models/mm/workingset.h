@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* workingset: shadow nodes, as mm/workingset.c keeps them: an xarray node
  * that holds only shadow entries goes on the memcg-aware shadow_nodes
  * list_lru, and the shadow shrinker frees such nodes beyond a share of the

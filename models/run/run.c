@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "run.h"
 #include "kernel.h"
 #include "mcs_json.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* cgchurn: cgroup lifecycle events. At `at_ns`, and every `period_ns` for
  * `cycles` cycles, each cgroup instance is removed (rmdir: offline and
  * reparent) and, with `recreate`, made again under the same name; instances

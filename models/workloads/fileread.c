@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* fileread: each task reads its files once (open, read, close), as the
  * benchmark's readers do, in its own cgroup; dentries, inodes and page cache
  * are charged to it. Tasks look their cgroup up when they start, after any

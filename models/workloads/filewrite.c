@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* filewrite: dd into memcg.page_cgroup's file: write `size_mb` of pages
  * (wrapping around the file), each dirtied; every `writeback_batch` pages the
  * flusher starts their writeback (process context); the writeback interrupt

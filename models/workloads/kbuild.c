@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* kbuild: a kernel-build-like mix on memcg.page_cgroup's file, on `count`
  * CPUs: each job reads headers (read faults on the file), compiles (user
  * time), writes its object (dirty pages), `jobs` times. */

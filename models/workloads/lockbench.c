@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* lockbench: the validation workload. Each of `cpus` CPUs loops: think (user
  * time), take a shared spinlock, hold it (sys time), release. With handoff
  * costs at zero this is the finite-source queue of docs/validation.md. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memhog: each task writes its size of anonymous memory once (numactl's
  * memhog), faulting pages in and charging them to its cgroup in batches of
  * MEMCG_CHARGE_BATCH pages; over the limit, the charge reclaims. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* movecharge: task migration with move_charge: at given times the page
  * charges of memcg.page_cgroup's file move to another cgroup and, the next
  * time, back. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* netperf_sendfile: `netserver` and instances of `netperf -t TCP_SENDFILE
  * -- -m SIZE` over loopback, every socket charged to its task's memcg
  * (cgroup v2 socket accounting: mem_cgroup_charge_skmem /

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* pagefault_loop: a program that maps anonymous memory, faults every page in
  * and unmaps it, in a loop, one task per CPU (taskset): the page-fault
  * benchmark of the 2009 charge-batching patches. Per page: the fault

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* readfault: the read-fault micro benchmark: map memcg.page_cgroup's file
  * (warm in the page cache), read-fault every page (each fault accounts
  * FILE_MAPPED through page_add_file_rmap), unmap (page_remove_rmap accounts

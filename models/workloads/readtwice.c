@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* readtwice: vm-scalability's case-lru-file-readtwice run in containers:
  * each of `count` containers (its own memcg, "%d" in cgroup) has one sparse
  * file, far larger than memory, and `readers` dd bs=4k tasks reading it from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* swapcycle: the static-key benchmark's program: map size_mb of anonymous
  * memory (populated: no page faults), MADV_PAGEOUT all of it to zram, write it
  * again (a swap-in fault per page), counted as `perf stat` counts them. On the

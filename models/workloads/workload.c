@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 #include "workload.h"
 #include "run_config.h"
 #include "sim_engine.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report: what `memcgsim run` prints and `memcgsim report` renders, for a
  * result (docs/results.md) or a sweep's result (docs/sweeps.md), and what
  * `memcgsim compare` prints of two results.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mcs_error: the project's GError domain. Every layer reports failures as a
  * GError in this domain; the code says what kind of failure it is, and only
  * the command line (cli/) turns it into an exit status and prints it. */

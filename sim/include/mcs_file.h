@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mcs_file: reading an input file with its size limit applied while
  * reading. Only a regular file is read: a FIFO, a device, a socket or a
  * directory is refused at once (opened without blocking), and a file that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mcs_json: the few JSON accessors every layer uses (jansson). */
 #pragma once
 #include "sim_time.h"

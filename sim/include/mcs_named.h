@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mcs_named: what every table of operations and every registry entry starts
  * with (a list_lru lock scope, a spinlock, a workload type, a preset, a
  * memcg subsystem ...): its name, as the scenario or the command line spells

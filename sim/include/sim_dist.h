@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim_dist: descriptions of random durations (constant, exponential, uniform,
  * lognormal), parsed from scenarios and sampled through sim_rng streams. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim_engine: the thin layer over SimGrid.
  *
  * A simulation is one machine (CPUs grouped in NUMA nodes, generated as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim_hist: a log-linear histogram of durations for percentiles.
  *
  * Values below 2^SIM_HIST_SUB_BITS ps are exact; above, each power of two is

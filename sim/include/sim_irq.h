@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim_irq: interrupt sources and their per-CPU arrival streams.
  *
  * Each source (the periodic tick, a device's Poisson interrupts) delivers to a

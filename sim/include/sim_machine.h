@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim_machine: the simulated machine, its topology and its cost table.
  *
  * Plain data, shared by the scenario loader (which fills it), the engine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim_rng: independent random streams derived from the scenario seed.
  *
  * Each source of randomness (a task's think time, a device's interrupts ...)

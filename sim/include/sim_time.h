@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim_time: simulated time in integer picoseconds.
  *
  * One SimGrid time unit is one picosecond, so every clock value is an integer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim_trace: a Chrome / Perfetto JSON trace of a window of simulated time.
  *
  * The models mark spans (a lock held, a wait, interrupts off, a reclaim

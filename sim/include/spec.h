@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spec: the scenario format as data. A spec tree describes every key a
  * scenario may hold: its type, range, default and documentation, and where its
  * value goes in a C structure. Models declare the specs of their own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The two list_lru benchmark scenarios, scaled down, end to end in both lock
  * scopes: the list_lru checker finds nothing, and the books balance. */
 #include "runner.h"

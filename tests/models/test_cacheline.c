@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Cache lines against hand-computed costs: a line bounced between two CPUs
  * at each distance, N CPUs incrementing one atomic, false sharing, and the
  * ticket and queued spinlocks' handoffs.

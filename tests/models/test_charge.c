@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The charging designs (models/charge*.c) against hand-computed counts. */
 #include "charge.h"
 #include "lock_stat.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The engine layer: exact time, time-sharing, accounting. Each simulation
  * runs in a subprocess: SimGrid allows one per process. */
 #include "runner.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The folio LRU (models/folio_*.c) against hand-computed counts: lru lock
  * acquisitions per page of each path and batch, relocks across memcgs, and
  * the LRU invariants under a memcg move racing with reclaim. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Interrupts: delivery deferred while interrupts are off, handlers taken
  * where they fall otherwise, idle CPUs, against hand-computed timelines.
  * One CPU, default costs (uncontended lock 15.4 ns), a periodic source every

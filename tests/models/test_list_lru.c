@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* list_lru under both lock scopes: counts, every lru_status code, reparenting,
  * the two races reviewers worry about (an add racing with the reparenting of
  * its memcg; a walk whose isolate callback drops the lock while the list is

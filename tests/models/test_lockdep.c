@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* lockdep: irq-safety and lock-order reports in the kernel's shape, and a
  * self-deadlock that really happens stopping the run. One timer interrupt
  * at 5 us (1 us handler cost) whose handler takes the test lock. */

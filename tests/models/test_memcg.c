@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcg charging, reclaim and shrinkers against hand-computed values. */
 #include "memcg.h"
 #include "list_lru.h"

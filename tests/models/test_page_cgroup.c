@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* page_cgroup locking schemes end to end, through the read-fault scenario. */
 #include "runner.h"
 #include "scenario.h"

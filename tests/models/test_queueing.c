@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* lockbench against the exact finite-source queueing results
  * (docs/validation.md): M/M/1//N by the closed form (cross-checked with
  * Mean Value Analysis) and M/D/1//N by the embedded Markov chain. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* RCU grace periods against hand-computed latencies. Four CPUs; the caller
  * runs on CPU 0, the other CPUs do what each case says. */
 #include "rcu.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Static key against plain branch, through the static-key benchmark. */
 #include "runner.h"
 #include "scenario.h"

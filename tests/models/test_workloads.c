@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The kbuild and filewrite workloads end to end, scaled down, at the costs
  * their fixtures set (tests/fixtures/kbuild_costs.json, filewrite_costs.json:
  * no interrupts unless a case adds them, one node of 4 CPUs, every cost the

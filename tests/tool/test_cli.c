@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The memcgsim command line: exit statuses, error text on stderr, no output
  * file left behind on bad input, byte-identical results for one seed. */
 #include <glib.h>

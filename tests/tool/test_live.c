@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* `memcgsim run`'s live progress: drawn on a terminal (a pseudo-terminal
  * here), cleared at the end, never on standard output, never with --quiet,
  * and the results are the same bytes with it as without it. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim report and run --trace: golden text, Markdown and CSV reports,
  * `run` and `report` agreeing, HTML with hostile names (escaped, and no
  * gnuplot injection), sort keys, input errors, a sweep's golden report, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What the text report says and leaves out: the verdict line against
  * hand-built results, and sections with nothing in them left out. */
 #include "report_sections.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Bad scenario inputs, one case directory each under tests/invalid/:
  * "input" (the scenario bytes, read as the file "input"), optional "args"
  * (--set overrides, one per line) and "error" (the one expected line). */

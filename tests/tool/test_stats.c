@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Summary statistics, Welch's t-test and interval, and the middle 95% of
  * samples, against hand-computed values. */
 #include "stats.h"

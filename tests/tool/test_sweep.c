@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Sweeps: grid expansion against hand-written grids, exact error text,
  * resume after a real SIGKILL, and shards merged into the unsharded
  * sweep's very bytes. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Uncertainty bands (issue 10, item 9): cost draws by hand from the random
  * stream, the same quantiles for variants of different presets, the draws'
  * runs in results and sweeps, byte-identical output, --draw-costs and the

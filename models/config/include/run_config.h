@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* run_config: one run as the models receive it. The loader (loader/) decodes
  * a scenario, its --set overrides and one variant into a struct run_config;
  * the kernel models (mm/: the memcg section's checks and set-up), the

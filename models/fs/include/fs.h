@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fs: one filesystem's dentries and inodes on its superblock's memcg-aware
  * list_lrus (s_dentry_lru, s_inode_lru), reclaimed by the superblock
  * shrinker, as fs/dcache.c, fs/inode.c and fs/super.c do it. Each file has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cacheline: cache lines as model objects, with their coherence state.
  *
  * A modelled structure declares its lines (which fields share a line, as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cost: the models' cost table. Every cost a model charges is a scenario
  * parameter, machine.costs.<key> in ns, with a documented default and its
  * source (docs/costs.md). The loader puts a run's values into its machine's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* preset: named real machines (machine.preset). A preset gives a machine's
  * topology, clock, LLC size and costs, each number with the range its
  * sources span (docs/hardware.md has the sources). The loader fills in what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kernel: the scenario's kernel section, build choices of the simulated
  * kernel that are not a model's own parameters (kernel.c). */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lock_scope: which lock protects one (node, memcg) instance of a
  * structure, the question the list_lru split (6.13) and the lru_lock split
  * (5.11) both answered. A structure kept per (node, memcg) has a lock of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lock_stat: per-lock-class statistics, as /proc/lock_stat keeps them.
  *
  * Lock instances share a class (every per-node lock of one list_lru is one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lockdep: the kernel's lock validator, for the two checks locking designs
  * get wrong: irq-safety (a lock taken in a hardirq handler and elsewhere with
  * interrupts on) and lock order (A then B in one path, B then A in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rcu: non-preemptible RCU's grace periods, from quiescent states.
  *
  * synchronize_rcu() returns once every CPU has passed a quiescent state after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spinlock: a queued spinlock (qspinlock) model.
  *
  * Waiters are granted the lock in FIFO order (the MCS queue). Taking the lock

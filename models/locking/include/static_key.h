@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* static_key: a hot-path check done as a plain branch (a load of the flag's
  * cache line, test, conditional branch) or as a static key (a patched NOP or
  * JMP), chosen by the scenario as a table of operations; and the cost of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* charge: how memory is charged to a memcg, as a design a scenario chooses
  * (memcg.charge). The path is try_charge_memcg's in mm/memcontrol.c: the
  * per-CPU stock, the counters of every level, reclaim; uncharges direct, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* folio_lru: the page-cache LRU at folio level, with the kernel's names
  * (mm/swap.c, mm/vmscan.c, mm/filemap.c): folios on their lruvec's inactive
  * and active file lists; the per-CPU lru_add and activate batches

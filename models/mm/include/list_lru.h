@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* list_lru: memcg-aware reclaimable-object lists, as mm/list_lru.c.
  *
  * One list_lru_one (a list + nr_items) per (memcg, node), plus one per node

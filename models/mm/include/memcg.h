@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memcg: memory cgroups, their page counters, charging with a per-CPU stock,
  * per-node lruvecs, and the cgroup lifecycle (mkdir, rmdir -> offline ->
  * reparent). Function names follow mm/memcontrol.c and mm/page_counter.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm: the memory-management side of a run: the scenario's memcg section (its
  * keys and their checks, mm_params.c), the state built from it (the cgroup
  * tree, the charge path, the list_lru lock scope, the shrinkers, then each

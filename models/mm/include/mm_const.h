@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm_const: the kernel constants the models use, with the kernel's names. */
 #pragma once
 

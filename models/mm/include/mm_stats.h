@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm_stats: the counters the memory-management models put in a result's
  * "memcg" object (docs/results.md), each struct's fields listed once. Each
  * list is X(field, label): the struct member, the result key (#field) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* page_cgroup: per-page memcg ownership and per-memcg page statistics, as
  * Linux 2.6.3x kept them: a struct page_cgroup per page with a bit spinlock
  * (lock_page_cgroup) guarding pc->mem_cgroup and the statistics updates

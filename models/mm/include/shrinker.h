@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* shrinker: the shrinker registry, per-memcg per-node shrinker bits, and
  * shrink_slab / do_shrink_slab as mm/shrinker.c has them. */
 #pragma once

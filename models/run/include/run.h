@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* run: one simulation, from a scenario's decoded configuration to the
  * replica's result (docs/results.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* workload: what runs on the simulated machine. A workload type is one file,
  * models/workloads/<name>.c, that defines `const struct workload_type <name>_workload`:
  * its scenario keys (a spec decoding into its parameter structure), its
