@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The two list_lru benchmark scenarios, scaled down, end to end in both lock
  * scopes: the list_lru checker finds nothing, and the books balance. */
+#include "mcs_json.h"
 #include "runner.h"
 #include "scenario.h"
 
@@ -19,11 +20,6 @@ static json_t *run_variant(const char *file, const char *variant, const char *co
 	return r;
 }
 
-static double num(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 static void assert_cpu_sum(json_t *r)
 {
 	double sum = 0;
@@ -31,7 +27,7 @@ static void assert_cpu_sum(json_t *r)
 	json_t *x;
 	json_object_foreach (json_object_get(r, "cpu_time_ns"), k, x)
 		sum += json_number_value(x);
-	g_assert_cmpfloat_with_epsilon(sum, num(r, "sim_time_ns") * num(r, "cpus"), 1e-3);
+	g_assert_cmpfloat_with_epsilon(sum, mcs_json_num(r, "sim_time_ns") * mcs_json_num(r, "cpus"), 1e-3);
 }
 
 static json_t *lru_named(json_t *mm, const char *name)
@@ -49,9 +45,9 @@ static json_t *lru_named(json_t *mm, const char *name)
  * pair as one of each). */
 static void assert_lru_books(json_t *l)
 {
-	g_assert_cmpfloat(num(l, "items"), ==,
-			  num(l, "added") - num(l, "deleted") - num(l, "isolated"));
-	g_assert_cmpfloat(num(l, "wrong_list_del"), ==, 0);
+	g_assert_cmpfloat(mcs_json_num(l, "items"), ==,
+			  mcs_json_num(l, "added") - mcs_json_num(l, "deleted") - mcs_json_num(l, "isolated"));
+	g_assert_cmpfloat(mcs_json_num(l, "wrong_list_del"), ==, 0);
 }
 
 static void test_swap(gconstpointer scope)
@@ -65,18 +61,18 @@ static void test_swap(gconstpointer scope)
 	g_assert_cmpuint(json_array_size(json_object_get(mm, "violations")), ==, 0);
 	assert_cpu_sum(r);
 	json_t *rec = json_object_get(mm, "reclaim"), *swap = json_object_get(mm, "swap");
-	g_assert_cmpfloat(num(rec, "pswpout"), ==, num(swap, "slots_used"));
-	g_assert_cmpfloat(num(rec, "pswpout"), ==, num(rec, "pgsteal"));
-	g_assert_cmpfloat(num(rec, "charged"), ==, 16 * 128 * 256);
-	g_assert_cmpfloat(num(rec, "oom"), ==, 0);
-	g_assert_cmpfloat(num(swap, "nodes_reclaimed"), >, 0);
+	g_assert_cmpfloat(mcs_json_num(rec, "pswpout"), ==, mcs_json_num(swap, "slots_used"));
+	g_assert_cmpfloat(mcs_json_num(rec, "pswpout"), ==, mcs_json_num(rec, "pgsteal"));
+	g_assert_cmpfloat(mcs_json_num(rec, "charged"), ==, 16 * 128 * 256);
+	g_assert_cmpfloat(mcs_json_num(rec, "oom"), ==, 0);
+	g_assert_cmpfloat(mcs_json_num(swap, "nodes_reclaimed"), >, 0);
 	json_t *lru = lru_named(mm, "shadow_nodes");
 	assert_lru_books(lru);
-	g_assert_cmpfloat(num(lru, "isolated"), ==, num(swap, "nodes_reclaimed"));
+	g_assert_cmpfloat(mcs_json_num(lru, "isolated"), ==, mcs_json_num(swap, "nodes_reclaimed"));
 	size_t i;
 	json_t *c;
 	json_array_foreach (json_object_get(mm, "cgroups"), i, c)
-		g_assert_cmpfloat(num(c, "usage_pages"), <=, num(c, "max_pages"));
+		g_assert_cmpfloat(mcs_json_num(c, "usage_pages"), <=, mcs_json_num(c, "max_pages"));
 	json_decref(r);
 }
 
@@ -91,22 +87,22 @@ static void test_inode_dentry(gconstpointer scope)
 	json_t *mm = json_object_get(r, "memcg"), *m = json_object_get(r, "metrics");
 	g_assert_cmpuint(json_array_size(json_object_get(mm, "violations")), ==, 0);
 	assert_cpu_sum(r);
-	g_assert_cmpfloat(num(m, "w1.files_read"), ==, 32 * 2000);
-	g_assert_cmpfloat(num(m, "rmdir_events"), ==, 32);
-	g_assert_cmpfloat(num(m, "w1.dentries_freed"), >, 0);
+	g_assert_cmpfloat(mcs_json_num(m, "w1.files_read"), ==, 32 * 2000);
+	g_assert_cmpfloat(mcs_json_num(m, "rmdir_events"), ==, 32);
+	g_assert_cmpfloat(mcs_json_num(m, "w1.dentries_freed"), >, 0);
 	json_t *d = lru_named(mm, "s_dentry_lru"), *in = lru_named(mm, "s_inode_lru");
 	assert_lru_books(d);
 	assert_lru_books(in);
 	/* Each file's dentry went on the list once; freed dentries were isolated. */
-	g_assert_cmpfloat(num(d, "added"), ==, 32 * 2000);
-	g_assert_cmpfloat(num(d, "isolated"), ==, num(m, "w1.dentries_freed"));
+	g_assert_cmpfloat(mcs_json_num(d, "added"), ==, 32 * 2000);
+	g_assert_cmpfloat(mcs_json_num(d, "isolated"), ==, mcs_json_num(m, "w1.dentries_freed"));
 	/* The parent stays within its limit, but for pages cached in per-CPU
 	 * stocks (at most a batch per CPU). */
 	size_t i;
 	json_t *c;
 	json_array_foreach (json_object_get(mm, "cgroups"), i, c)
 		if (g_str_equal(json_string_value(json_object_get(c, "name")), "bench"))
-			g_assert_cmpfloat(num(c, "usage_pages"), <=, num(c, "max_pages"));
+			g_assert_cmpfloat(mcs_json_num(c, "usage_pages"), <=, mcs_json_num(c, "max_pages"));
 	json_decref(r);
 }
 
@@ -123,7 +119,7 @@ static void test_pagefault_loop(gconstpointer variant)
 				sets);
 	assert_cpu_sum(r);
 	double per_fault_s = root ? 1.5e-6 : 1e-6;
-	g_assert_cmpfloat_with_epsilon(num(json_object_get(r, "metrics"), "page_faults_60s"),
+	g_assert_cmpfloat_with_epsilon(mcs_json_num(json_object_get(r, "metrics"), "page_faults_60s"),
 				       8 * 60 / per_fault_s, 1e-3);
 	json_decref(r);
 }
@@ -137,8 +133,8 @@ static void test_netperf_root(void)
 	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "root",
 				sets);
 	json_t *m = json_object_get(r, "metrics");
-	g_assert_cmpfloat(num(m, "messages"), ==, 36 * 243);
-	g_assert_cmpfloat_with_epsilon(num(m, "throughput"), 19906.56, 1e-6);
+	g_assert_cmpfloat(mcs_json_num(m, "messages"), ==, 36 * 243);
+	g_assert_cmpfloat_with_epsilon(mcs_json_num(m, "throughput"), 19906.56, 1e-6);
 	json_decref(r);
 }
 

@@ -496,8 +496,8 @@ static void test_filewrite_writeback_irq(void)
 	json_decref(r);
 }
 
-/* A fault page_cgroup_setup had (models/mm/page_cgroup_file.c, fixed in
- * 9487897): the writeback_irq source got writeback_end_io as its action,
+/* A fault page_cgroup_setup had (models/mm/page_cgroup_file.c, fixed on
+ * 2026-12-01): the writeback_irq source got writeback_end_io as its action,
  * then rcu_init() gave the first periodic source rcu_tick, overwriting it
  * when that source was the writeback one, so a periodic "disk" alone never
  * completed a page. Asserted here: its two ticks complete two pages, as in
@@ -515,8 +515,8 @@ static void test_filewrite_periodic_irq_alone(void)
 	json_decref(r);
 }
 
-/* A fault writeback_end_io had (models/mm/page_cgroup_file.c, fixed in
- * 9487897): its comment said a completion takes a random page only "with
+/* A fault writeback_end_io had (models/mm/page_cgroup_file.c, fixed on
+ * 2026-12-01): its comment said a completion takes a random page only "with
  * no writer in the scenario", but the code did so whenever the queue was
  * empty, so a completion that came before the writer's first batch
  * decremented WRITEBACK for a page not under writeback. At 20 kHz: ticks at 50, 100, 150 and 200 us (231648 + 4 x
@@ -659,7 +659,7 @@ int main(int argc, char **argv)
 			test_filewrite_writeback_irq);
 	g_test_add_func("/workloads/filewrite/two-writers/bounds", test_filewrite_two_writers);
 	g_test_add_func("/workloads/filewrite/same-seed-same-bytes", test_filewrite_same_bytes);
-	/* The two faults of the completion interrupt fixed in 9487897. */
+	/* The two faults of the completion interrupt, fixed on 2026-12-01. */
 	g_test_add_func("/workloads/filewrite/writeback-irq/periodic-alone",
 			test_filewrite_periodic_irq_alone);
 	g_test_add_func("/workloads/filewrite/writeback-irq/before-first-batch",
