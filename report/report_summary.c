@@ -87,7 +87,7 @@ void report_details(json_t *v, GString *out)
 	const char *k;
 	json_t *d;
 	json_object_foreach (json_object_get(first, "details"), k, d) {
-		char *text = json_dumps(d, JSON_COMPACT);
+		char *text = json_dumps(d, JSON_COMPACT | JSON_ENCODE_ANY); /* a string too */
 		g_string_append_printf(out, "%s (first replica): %s\n", k, text);
 		free(text);
 	}

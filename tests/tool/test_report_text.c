@@ -128,6 +128,22 @@ static char *faster_copy(const char *dir)
 	return path;
 }
 
+/* A replica's details of every JSON kind, as JSON; a bare string was printed
+ * as "(null)" before json_dumps was given JSON_ENCODE_ANY. */
+static void test_details(void)
+{
+	json_t *v = json_pack("{s:[{s:{s:s, s:[i, i], s:{s:b}}}]}", "per_replica", "details", "mode",
+			      "batched", "hist", 1, 2, "flags", "on", true);
+	GString *out = g_string_new(NULL);
+	report_details(v, out);
+	g_assert_cmpstr(out->str, ==,
+			"mode (first replica): \"batched\"\n"
+			"hist (first replica): [1,2]\n"
+			"flags (first replica): {\"on\":true}\n");
+	g_string_free(out, TRUE);
+	json_decref(v);
+}
+
 static void test_compare(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-compare-XXXXXX", NULL);
@@ -183,5 +199,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/verdict", test_verdict);
 	g_test_add_func("/report/leaves-out-empty", test_leaves_out_empty);
 	g_test_add_func("/compare/two-results", test_compare);
+	g_test_add_func("/report/details", test_details);
 	return g_test_run();
 }
