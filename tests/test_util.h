@@ -2,6 +2,7 @@
 /* Helpers shared by the test programs. */
 #pragma once
 #include <glib.h>
+#include <stdbool.h>
 
 /* Register @body to run in a subprocess of its own: SimGrid allows one
  * simulation per process. */
@@ -77,4 +78,31 @@ static inline char *mcs_slurp(const char *path)
 {
 	char *text = NULL;
 	return g_file_get_contents(path, &text, NULL, NULL) ? text : NULL;
+}
+
+#include <string.h>
+/* Is @line the warning AddressSanitizer prints (under scripts/sanitize.sh)
+ * when SimGrid switches stacks? It is not memcgsim's output. */
+static inline bool mcs_asan_warning(const char *line)
+{
+	static const char *const warning[] = {
+		"WARNING: ASan is ignoring requested __asan_handle_no_return",
+		"False positive error reports may follow",
+		"For details see https://github.com/google/sanitizers/issues/189", NULL};
+	for (const char *const *w = warning; *w; w++)
+		if (strstr(line, *w))
+			return true;
+	return false;
+}
+
+/* @s without those lines; g_free it. */
+static inline char *mcs_without_asan_warning(const char *s)
+{
+	char **lines = g_strsplit(s, "\n", -1);
+	GString *kept = g_string_new(NULL);
+	for (char **l = lines; *l; l++)
+		if (!mcs_asan_warning(*l))
+			g_string_append_printf(kept, "%s%s", *l, l[1] ? "\n" : "");
+	g_strfreev(lines);
+	return g_string_free(kept, FALSE);
 }

@@ -70,33 +70,6 @@ static int run_on(bool tty, const char *const *args, GString *out, GString *err)
 	return run_on_cols(tty, 0, args, out, err);
 }
 
-/* @s without the warning AddressSanitizer prints (under scripts/sanitize.sh)
- * when SimGrid switches stacks: not memcgsim's output. */
-static const char *const asan_stack_warning[] = {
-	"WARNING: ASan is ignoring requested __asan_handle_no_return",
-	"False positive error reports may follow",
-	"For details see https://github.com/google/sanitizers/issues/189", NULL};
-
-static bool asan_warning(const char *line)
-{
-	for (const char *const *w = asan_stack_warning; *w; w++)
-		if (strstr(line, *w))
-			return true;
-	return false;
-}
-
-static char *without_asan_warning(const GString *s)
-{
-	char **lines = g_strsplit(s->str, "\n", -1);
-	GString *kept = g_string_new(NULL);
-	for (char **l = lines; *l; l++) {
-		if (!asan_warning(*l))
-			g_string_append_printf(kept, "%s%s", *l, l[1] ? "\n" : "");
-	}
-	g_strfreev(lines);
-	return g_string_free(kept, FALSE);
-}
-
 static void test_live_lines(void)
 {
 	const char *args[] = {"run", SCEN, "--set", "replicas=2", "--set",
@@ -110,7 +83,7 @@ static void test_live_lines(void)
 	 * without a terminal */
 	g_assert_cmpuint(plain->len, >, 1000);
 	g_assert_cmpstr(live->str, ==, plain->str);
-	char *rest = without_asan_warning(none);
+	char *rest = mcs_without_asan_warning(none->str);
 	g_assert_cmpstr(rest, ==, "");
 	g_free(rest);
 	/* on the terminal: the count, a line per running replica with the
@@ -125,7 +98,7 @@ static void test_live_lines(void)
 	args[11] = "--quiet";
 	g_assert_cmpint(run_on(true, args, quiet, nothing), ==, 0);
 	g_assert_cmpstr(quiet->str, ==, plain->str);
-	rest = without_asan_warning(nothing);
+	rest = mcs_without_asan_warning(nothing->str);
 	g_assert_cmpstr(rest, ==, "");
 	g_free(rest);
 	/* a terminal 40 columns wide: no line wraps (the redraw counts lines) */
@@ -138,7 +111,7 @@ static void test_live_lines(void)
 	GRegex *escapes = g_regex_new("\\033\\[[0-9]*[A-Za-z]|\r", 0, 0, NULL);
 	for (char **l = lines; *l; l++) {
 		char *shown = g_regex_replace(escapes, *l, -1, 0, "", 0, NULL);
-		if (!asan_warning(shown))
+		if (!mcs_asan_warning(shown))
 			g_assert_cmpuint(strlen(shown), <=, 39);
 		g_free(shown);
 	}
