@@ -2,7 +2,7 @@
 /* mm: the memory-management side of a run: the scenario's memcg section (its
  * keys and their checks, mm_params.c), the state built from it (the cgroup
  * tree, the charge path, the list_lru lock scope, the shrinkers, then each
- * memcg subsystem: the page_cgroup file, the swap device, the folio LRU)
+ * memcg subsystem: the swap device, the page_cgroup file, the folio LRU)
  * and its figures for the result (mm.c). */
 #pragma once
 #include "spec.h"
@@ -53,7 +53,7 @@ struct mm_params {
 /* A memcg subsystem: a model built on the cgroup tree with its own key (or
  * none), checks, state, figures and teardown. */
 struct mm_subsystem {
-	MCS_NAMED; /* its key in the memcg section */
+	MCS_NAMED; /* its name: memcg.<name> is its key, when it has one */
 	/* Rules across keys and sections; @cgroups: the names in
 	 * memcg.cgroups ("" is the root). NULL: none. */
 	bool (*check)(const struct run_config *cfg, GHashTable *cgroups, struct spec_check *chk);
@@ -62,6 +62,7 @@ struct mm_subsystem {
 	/* Add its figures to the result's "memcg" object, and what its checker
 	 * found to @violations (strings); NULL: none. */
 	void (*results)(json_t *memcg, json_t *violations);
+	/* Free its state, before the cgroup tree goes; NULL: none. */
 	void (*teardown)(void);
 };
 /* The memcg subsystems in set-up order (MM_SUBSYSTEMS), NULL-terminated. */
