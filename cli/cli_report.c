@@ -11,10 +11,10 @@
 static json_t *report_input(struct cli *c, GError **err)
 {
 	json_t *doc = cli_result_load(c->files[0], err);
-	if (!doc || c->point < 0)
+	if (!doc || c->point == CLI_POINT_UNSET)
 		return doc;
 	json_t *points = json_object_get(doc, "points");
-	json_t *p = json_array_get(points, (size_t)c->point);
+	json_t *p = c->point >= 0 ? json_array_get(points, (size_t)c->point) : NULL;
 	json_t *r = p ? json_incref(json_object_get(p, "result")) : NULL;
 	if (!points)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,

@@ -562,6 +562,9 @@ static void test_statuses(void)
 	g_free(want);
 	expect((const char *[]){"report", dir, "--point", "2", NULL}, 2,
 	       "--point: expected a point of the sweep (0 to 1), got 2\n");
+	/* a negative one too (it was the whole sweep) */
+	expect((const char *[]){"report", dir, "--point", "-5", NULL}, 2,
+	       "--point: expected a point of the sweep (0 to 1), got -5\n");
 	/* a directory that is not a sweep's */
 	char *file = g_build_filename(top, "file", NULL);
 	g_assert_true(g_file_set_contents(file, "x", -1, NULL));
@@ -847,6 +850,61 @@ static void test_merge_temporaries(void)
 	g_free(top);
 }
 
+/* A log range's values in a hand-edited result are numbers > 0, in the
+ * parameter and at each point; else the report (and its plots) stop with
+ * the place, exit 2. (Before, gnuplot's own error, for the plots.) */
+static void test_log_axis_values(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *file = tiny_scenario(top);
+	char *dir = g_build_filename(top, "s", NULL), *plots = g_build_filename(top, "plots", NULL);
+	expect((const char *[]){"sweep", file, "--param", "workloads.0.hold_ns=log:1:4:3", "-q",
+				"-j2", "--out", dir, NULL},
+	       0, NULL);
+	char *path = g_build_filename(dir, "result.json", NULL);
+	json_t *good = json_load_file(path, 0, NULL);
+	g_assert_nonnull(good);
+	const struct {
+		const char *at, *why;
+	} cases[] = {
+		{"points.1.values.0", "points.1.values.0: expected a number > 0 (params.0 is a log "
+				      "range)\n"},
+		{"params.0.values.2", "params.0.values.2: expected a number > 0 (params.0 is a log "
+				      "range)\n"},
+	};
+	char *bad = g_build_filename(top, "bad.json", NULL);
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		json_t *doc = json_deep_copy(good);
+		json_t *values = i == 0 ? json_object_get(json_array_get(json_object_get(doc, "points"),
+									  1), "values")
+					: json_object_get(json_array_get(json_object_get(doc, "params"),
+									  0), "values");
+		json_array_set_new(values, i == 0 ? 0 : 2, json_integer(i == 0 ? -2 : 0));
+		g_assert_cmpint(json_dump_file(doc, bad, JSON_INDENT(1)), ==, 0);
+		json_decref(doc);
+		char *out, *err;
+		g_assert_cmpint(mcs_cli((const char *[]){"report", bad, "--plots", plots, NULL}, &out,
+					&err),
+				==, 2);
+		g_assert_true(g_str_has_prefix(err, bad)); /* FILE:LINE:COL: PATH: ... */
+		int line, col, used = 0;
+		g_assert_cmpint(sscanf(err + strlen(bad), ":%d:%d: %n", &line, &col, &used), ==, 2);
+		g_assert_cmpint(line, >, 1);
+		g_assert_cmpstr(err + strlen(bad) + used, ==, cases[i].why);
+		g_free(out);
+		g_free(err);
+	}
+	json_decref(good);
+	expect((const char *[]){"report", dir, "--plots", plots, NULL}, 0, NULL);
+	g_free(bad);
+	g_free(path);
+	g_free(plots);
+	g_free(dir);
+	g_free(file);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -864,5 +922,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/names/past-10000-points", test_past_10000_points);
 	g_test_add_func("/sweep/merge/checked", test_merge_checked);
 	g_test_add_func("/sweep/merge/temporaries", test_merge_temporaries);
+	g_test_add_func("/sweep/report/log-axis-values", test_log_axis_values);
 	return g_test_run();
 }
