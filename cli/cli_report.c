@@ -27,6 +27,24 @@ static json_t *report_input(struct cli *c, GError **err)
 	return r;
 }
 
+/* -o can be written and is not the input: a result file, or a sweep's
+ * result and plan. */
+static bool report_outputs(const struct cli *c, GError **err)
+{
+	const char *in = c->files[0];
+	bool dir = g_file_test(in, G_FILE_TEST_IS_DIR);
+	char *result = dir ? g_build_filename(in, "result.json", NULL) : NULL;
+	char *plan = dir ? g_build_filename(in, "sweep.json", NULL) : NULL;
+	const struct cli_path outs[] = {{"-o", c->output}, {NULL, NULL}};
+	const struct cli_path ins[] = {{dir ? "the sweep's result" : "the result", dir ? result : in},
+				       {"the sweep's plan", plan},
+				       {NULL, NULL}};
+	bool ok = output_check(c->output, "-o", err) && cli_outputs_apart(outs, ins, err);
+	g_free(result);
+	g_free(plan);
+	return ok;
+}
+
 static int cmd_report(struct cli *c)
 {
 	struct report_opts o = {.format = report_format_find(c->format),
@@ -48,7 +66,7 @@ static int cmd_report(struct cli *c)
 		return EXIT_USAGE;
 	}
 	GError *err = NULL;
-	if (!output_check(c->output, "-o", &err) ||
+	if (!report_outputs(c, &err) ||
 	    (c->plots && !output_check_dir(c->plots, "--plots", &err)))
 		return cli_error(err, "memcgsim: ");
 	json_t *doc = report_input(c, &err);
