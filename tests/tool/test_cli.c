@@ -425,20 +425,6 @@ static void test_bundled_names(void)
 		   "memcgsim: expected at most one scenario\n");
 }
 
-/* A scenario that runs in microseconds, in @dir. */
-static char *tiny_scenario(const char *dir)
-{
-	char *file = g_build_filename(dir, "tiny.json", NULL);
-	g_assert_true(g_file_set_contents(
-		file,
-		"{\"name\": \"tiny\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
-		" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
-		"\"hold_ns\": 10}],\n"
-		" \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000}}\n",
-		-1, NULL));
-	return file;
-}
-
 /* An output that names an input (the scenario, a result, a sweep's result,
  * through a symlink or a hard link) or another output is refused before
  * anything runs, and the files stay as they were. (Before, each was
@@ -446,7 +432,7 @@ static char *tiny_scenario(const char *dir)
 static void test_outputs_apart(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-apart-XXXXXX", NULL);
-	char *scen = tiny_scenario(dir);
+	char *scen = mcs_tiny_scenario(dir);
 	char *sym = g_build_filename(dir, "link.json", NULL), *hard = g_build_filename(dir, "hard", NULL);
 	char *res = g_build_filename(dir, "r.json", NULL), *t = g_build_filename(dir, "t.json", NULL);
 	g_assert_cmpint(symlink(scen, sym), ==, 0);
@@ -528,7 +514,7 @@ static void test_outputs_apart(void)
 static void test_trace_outputs(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-trace-XXXXXX", NULL);
-	char *scen = tiny_scenario(dir);
+	char *scen = mcs_tiny_scenario(dir);
 	char *target = g_build_filename(dir, "trace.json", NULL);
 	char *link = g_build_filename(dir, "link", NULL);
 	g_assert_true(g_file_set_contents(target, "old\n", -1, NULL));
@@ -560,7 +546,7 @@ static void test_trace_outputs(void)
 static void test_seed_digits(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-seed-XXXXXX", NULL);
-	char *scen = tiny_scenario(dir);
+	char *scen = mcs_tiny_scenario(dir);
 	char *one, *padded, *err;
 	g_assert_cmpint(run((const char *[]){"run", scen, "--format", "json", "--seed", "3", NULL},
 			    &one, &err), ==, 0);

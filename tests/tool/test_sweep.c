@@ -688,20 +688,6 @@ static void test_names_at_limits(void)
 	json_decref(m);
 }
 
-/* A scenario that runs in microseconds, for sweeps of many points. */
-static char *tiny_scenario(const char *top)
-{
-	char *file = g_build_filename(top, "tiny.json", NULL);
-	g_assert_true(g_file_set_contents(
-		file,
-		"{\"name\": \"tiny\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
-		" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
-		"\"hold_ns\": 10}],\n"
-		" \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000}}\n",
-		-1, NULL));
-	return file;
-}
-
 /* 73 x 137 = 10,001 points, one run each. */
 #define BIG_ARGS(file, dir)                                                                        \
 	"sweep", file, "--param", "workloads.0.hold_ns=lin:1:73:73", "--param",                    \
@@ -716,7 +702,7 @@ static char *tiny_scenario(const char *top)
 static void test_past_10000_points(void)
 {
 	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
-	char *file = tiny_scenario(top);
+	char *file = mcs_tiny_scenario(top);
 	char *dir = g_build_filename(top, "big", NULL);
 	char *want = g_strdup_printf("memcgsim: %s: 1 of %d runs done; resume the sweep, or merge "
 				     "its shards, for the result\n", dir, BIG_RUNS);
@@ -856,7 +842,7 @@ static void test_merge_temporaries(void)
 static void test_log_axis_values(void)
 {
 	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
-	char *file = tiny_scenario(top);
+	char *file = mcs_tiny_scenario(top);
 	char *dir = g_build_filename(top, "s", NULL), *plots = g_build_filename(top, "plots", NULL);
 	expect((const char *[]){"sweep", file, "--param", "workloads.0.hold_ns=log:1:4:3", "-q",
 				"-j2", "--out", dir, NULL},
