@@ -331,6 +331,10 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 		pl->manifest = manifest_new(pl, text, len);
 		pl->plan = runfile_plan_hash(pl->manifest);
 		pl->runs = runfile_runs(pl->manifest); /* the list a reader makes of it */
+		ok = pl->runs != NULL;
+		if (!ok)
+			g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
+				    "the sweep's runs cannot be listed from its plan");
 	}
 	g_strfreev(sets);
 	g_free(text);
