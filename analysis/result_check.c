@@ -152,6 +152,34 @@ static bool point(struct check *c, json_t *p)
 	return ok;
 }
 
+/* A log range's values, in its parameter and at every point, are numbers
+ * > 0: the plots put them on a log axis. */
+static bool log_values(struct check *c, json_t *doc)
+{
+	size_t i, k;
+	json_t *p, *v;
+	json_array_foreach (json_object_get(doc, "params"), i, p) {
+		if (!json_is_true(json_object_get(p, "log")))
+			continue;
+		char *what = g_strdup_printf("a number > 0 (params.%zu is a log range)", i);
+		char *at = NULL;
+		json_array_foreach (json_object_get(p, "values"), k, v)
+			if (!at && (!json_is_number(v) || json_number_value(v) <= 0))
+				at = g_strdup_printf("params.%zu.values.%zu", i, k);
+		json_array_foreach (json_object_get(doc, "points"), k, v) {
+			json_t *x = json_array_get(json_object_get(v, "values"), i);
+			if (!at && (!json_is_number(x) || json_number_value(x) <= 0))
+				at = g_strdup_printf("points.%zu.values.%zu", k, i);
+		}
+		bool ok = !at || fail(c, at, what);
+		g_free(at);
+		g_free(what);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 bool result_check(json_t *doc, GError **err)
 {
 	struct check c = {g_string_new(NULL), err};
@@ -160,7 +188,8 @@ bool result_check(json_t *doc, GError **err)
 				  each(&c, doc, "params", param, true) &&
 				  each(&c, doc, "points", point, true) &&
 				  (json_array_size(json_object_get(doc, "points")) > 0 ||
-				   fail(&c, "points", "at least one point"))
+				   fail(&c, "points", "at least one point")) &&
+				  log_values(&c, doc)
 			: result(&c, doc);
 	g_string_free(c.path, TRUE);
 	return ok;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "runfile.h"
 #include "mcs_file.h"
+#include "scenario.h"
+#include "sweep.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -102,4 +104,72 @@ void runfile_quarantine(const char *dir, const char *name, const char *why)
 	g_free(from);
 	g_free(bad);
 	g_free(to);
+}
+
+char *runfile_name(guint point, guint variant, bool drawn, int index)
+{
+	return drawn ? g_strdup_printf("p%04u-v%02u-d%04d", point, variant, index)
+		     : g_strdup_printf("p%04u-v%02u-r%03d", point, variant, index);
+}
+
+json_t *runfile_variant_runs(uint64_t seed, int replicas, int draws, uint64_t draw_seed)
+{
+	return json_pack("{s:I, s:i, s:i, s:I}", "seed", (json_int_t)seed, "replicas", replicas,
+			 "draws", draws, "draw_seed", (json_int_t)draw_seed);
+}
+
+static void runs_add(GArray *runs, guint p, guint v, bool drawn, int i, uint64_t seed)
+{
+	struct runfile_run r = {p, v, i, drawn, seed, runfile_name(p, v, drawn, i)};
+	g_array_append_val(runs, r);
+}
+
+/* Variant @v's runs at point @p from its entry @e; false when @e is not
+ * one runfile_variant_runs() makes. */
+static bool variant_runs(GArray *runs, guint p, guint v, json_t *e)
+{
+	json_t *seed = json_object_get(e, "seed"), *draw_seed = json_object_get(e, "draw_seed");
+	json_int_t nr = json_integer_value(json_object_get(e, "replicas"));
+	json_int_t nd = json_integer_value(json_object_get(e, "draws"));
+	if (!json_is_integer(seed) || !json_is_integer(draw_seed) || nr < 1 ||
+	    nr > SCENARIO_MAX_REPLICAS || nd < 0 || nd > SCENARIO_MAX_DRAWS ||
+	    runs->len + (guint)(nr + nd) > SWEEP_MAX_RUNS)
+		return false;
+	for (int r = 0; r < nr; r++)
+		runs_add(runs, p, v, false, r,
+			 scenario_replica_seed((uint64_t)json_integer_value(seed), r));
+	for (int d = 0; d < nd; d++)
+		runs_add(runs, p, v, true, d,
+			 scenario_draw_seed((uint64_t)json_integer_value(draw_seed), d));
+	return true;
+}
+
+GArray *runfile_runs(json_t *manifest)
+{
+	json_t *points = json_object_get(manifest, "point_runs");
+	size_t nv = json_array_size(json_object_get(manifest, "variants"));
+	GArray *runs = g_array_new(FALSE, TRUE, sizeof(struct runfile_run));
+	bool ok = json_array_size(points) == json_array_size(json_object_get(manifest, "points")) &&
+		  json_array_size(points) > 0;
+	size_t p;
+	json_t *at;
+	json_array_foreach (points, p, at) {
+		ok = ok && json_array_size(at) == nv && nv > 0;
+		for (size_t v = 0; ok && v < nv; v++)
+			ok = variant_runs(runs, (guint)p, (guint)v, json_array_get(at, v));
+		if (!ok)
+			break;
+	}
+	ok = ok && (json_int_t)runs->len == json_integer_value(json_object_get(manifest, "runs"));
+	if (!ok)
+		g_clear_pointer(&runs, runfile_runs_free);
+	return runs;
+}
+
+void runfile_runs_free(GArray *runs)
+{
+	for (guint i = 0; runs && i < runs->len; i++)
+		g_free(g_array_index(runs, struct runfile_run, i).name);
+	if (runs)
+		g_array_free(runs, TRUE);
 }

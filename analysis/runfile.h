@@ -6,6 +6,34 @@
 #pragma once
 #include <glib.h>
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One run of a sweep: its place in the grid and its seed. */
+struct runfile_run {
+	guint point, variant;
+	int index;  /* the replica, or the cost draw when @drawn */
+	bool drawn;
+	uint64_t seed;
+	char *name; /* runfile_name() */
+};
+
+/* The name of run @index of variant @variant at grid point @point (a cost
+ * draw's when @drawn): "p0042-v01-r003", "p12345-v00-d0007" (the point
+ * takes a fifth digit from 10000 on). The one place a run file's name is
+ * made: the sweep that writes a run file and every reader (--resume, the
+ * result, merge) look it up by this name; g_free it. */
+char *runfile_name(guint point, guint variant, bool drawn, int index);
+/* A variant's runs at a grid point as the plan (sweep.json's "point_runs":
+ * per point, per variant) keeps them: its seed and replicas, its cost
+ * draws and their seed. */
+json_t *runfile_variant_runs(uint64_t seed, int replicas, int draws, uint64_t draw_seed);
+/* The runs of the plan @manifest, in run-index order (a point's variants
+ * in order, each one's replicas, then its cost draws), from its
+ * "point_runs": a GArray of struct runfile_run; runfile_runs_free(). NULL
+ * when "point_runs" is missing or not what runfile_variant_runs() makes. */
+GArray *runfile_runs(json_t *manifest);
+void runfile_runs_free(GArray *runs);
 
 /* The plan's fingerprint, which every run file carries ("plan"). */
 char *runfile_plan_hash(json_t *manifest);

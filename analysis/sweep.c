@@ -59,29 +59,21 @@ static void dir_unlock(int fd)
 		close(fd); /* releases the flock; the file stays, harmlessly */
 }
 
-struct run {
-	guint point, variant;
-	int replica; /* or the cost draw, when drawn */
-	bool drawn;
-	uint64_t seed;
-	char *name; /* pPPPP-vVV-rRRR, or pPPPP-vVV-dDDDD for a cost draw */
-};
-
 struct sweep_plan {
 	const struct sweep_opts *o; /* what it was made from */
 	GPtrArray *params;   /* struct sweep_param * */
 	GPtrArray *points;   /* struct scenario *, one per grid point */
-	GArray *runs;	     /* struct run, in run-index order */
+	json_t *point_runs;  /* each point's variants' runs, as sweep.json keeps them */
+	size_t nruns;	     /* how many they are */
+	GArray *runs;	     /* struct runfile_run, in run-index order, from the manifest */
 	json_t *manifest;    /* DIR/sweep.json */
 	char *plan;	     /* its SHA-256, in every run file */
 };
 
 void sweep_plan_free(struct sweep_plan *pl)
 {
-	for (guint i = 0; pl->runs && i < pl->runs->len; i++)
-		g_free(g_array_index(pl->runs, struct run, i).name);
-	if (pl->runs)
-		g_array_free(pl->runs, TRUE);
+	runfile_runs_free(pl->runs);
+	json_decref(pl->point_runs);
 	if (pl->points)
 		g_ptr_array_free(pl->points, TRUE);
 	if (pl->params)
@@ -223,14 +215,15 @@ static json_t *manifest_new(const struct sweep_plan *pl, const char *text, size_
 	/* the file's name, not its path: shards run from other directories */
 	char *file = g_path_get_basename(o->scenario);
 	json_t *base = sc0->base;
-	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:i, s:I}",
+	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:i, s:I, s:O}",
 			      "format", "memcgsim-sweep-plan-1", "scenario_file", file,
 			      "scenario_sha256", sum, "scenario",
 			      json_string_value(json_object_get(base, "name")), "description",
 			      json_string_value(json_object_get(base, "description")), "seed",
 			      json_integer_value(json_object_get(base, "seed")), "sets", sets,
 			      "params", manifest_params(pl), "variants", variants, "points", points,
-			      "replicas", o->replicas, "runs", (json_int_t)pl->runs->len);
+			      "replicas", o->replicas, "runs", (json_int_t)pl->nruns, "point_runs",
+			      pl->point_runs);
 	g_free(sum);
 	g_free(file);
 	return m;
@@ -268,22 +261,18 @@ static bool plan_grid(struct sweep_plan *pl, const char *text, gsize len, char *
 	return ok;
 }
 
-/* Grid point @p's runs: each variant's replicas, then its cost draws. */
-static void plan_runs(struct sweep_plan *pl, const struct scenario *at, size_t p)
+/* Grid point @p's runs, as the plan keeps them (runfile_runs() lists them
+ * from it): each variant's seed, replicas and cost draws. */
+static void plan_runs(struct sweep_plan *pl, const struct scenario *at)
 {
+	json_t *variants = json_array();
 	for (guint v = 0; v < at->variants->len; v++) {
 		const struct scenario_variant *sv = at->variants->pdata[v];
-		for (int r = 0; r < sv->replicas; r++) {
-			struct run run = {(guint)p, v, r, false, scenario_replica_seed(sv->seed, r),
-					  g_strdup_printf("p%04zu-v%02u-r%03d", p, v, r)};
-			g_array_append_val(pl->runs, run);
-		}
-		for (int d = 0; d < sv->draws; d++) {
-			struct run run = {(guint)p, v, d, true, scenario_draw_seed(sv->draw_seed, d),
-					  g_strdup_printf("p%04zu-v%02u-d%04d", p, v, d)};
-			g_array_append_val(pl->runs, run);
-		}
+		json_array_append_new(variants, runfile_variant_runs(sv->seed, sv->replicas,
+								     sv->draws, sv->draw_seed));
+		pl->nruns += (size_t)sv->replicas + (size_t)sv->draws;
 	}
+	json_array_append_new(pl->point_runs, variants);
 }
 
 /* The scenario at grid point @p (the overrides @sets, then the point's
@@ -312,8 +301,8 @@ static bool plan_point(struct sweep_plan *pl, const char *text, gsize len, char 
 		return false;
 	}
 	g_ptr_array_add(pl->points, at);
-	plan_runs(pl, at, p);
-	if (pl->runs->len > SWEEP_MAX_RUNS) {
+	plan_runs(pl, at);
+	if (pl->nruns > SWEEP_MAX_RUNS) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "--param: the sweep has more than %d runs", SWEEP_MAX_RUNS);
 		return false;
@@ -326,7 +315,7 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 	struct sweep_plan *pl = g_new0(struct sweep_plan, 1);
 	pl->o = o;
 	pl->points = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_free);
-	pl->runs = g_array_new(FALSE, TRUE, sizeof(struct run));
+	pl->point_runs = json_array();
 	gsize len = 0;
 	char *text = mcs_file_read_input(o->scenario, SCENARIO_MAX_BYTES, &len, err);
 	char **sets = base_sets(o);
@@ -341,6 +330,11 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 	if (ok) {
 		pl->manifest = manifest_new(pl, text, len);
 		pl->plan = runfile_plan_hash(pl->manifest);
+		pl->runs = runfile_runs(pl->manifest); /* the list a reader makes of it */
+		ok = pl->runs != NULL;
+		if (!ok)
+			g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
+				    "the sweep's runs cannot be listed from its plan");
 	}
 	g_strfreev(sets);
 	g_free(text);
@@ -396,31 +390,15 @@ static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool mer
 	return ok;
 }
 
-/* Files a killed run left half-written. */
+/* Files a killed run or merge left half-written: a run's own temporaries
+ * (NAME.json.tmp.PID) and those of the files written atomically
+ * (NAME.json.XXXXXX, result.json.XXXXXX). */
 static void dir_clean(const char *dir)
 {
 	char *runs = g_build_filename(dir, "runs", NULL);
-	output_remove_files(runs, ".tmp.");
+	output_remove_files(runs, ".json.");
+	output_remove_files(dir, "result.json.");
 	g_free(runs);
-}
-
-/* The names of the run files in the directory @runs, in its order. */
-static GPtrArray *run_files(const char *runs)
-{
-	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-	GDir *d = g_dir_open(runs, 0, NULL);
-	const char *n;
-	while (d && (n = g_dir_read_name(d)))
-		if (g_str_has_suffix(n, ".json") && !strstr(n, ".tmp."))
-			g_ptr_array_add(names, g_strdup(n));
-	if (d)
-		g_dir_close(d);
-	return names;
-}
-
-static gint by_name(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The replica results of each point and variant, read from the run files. */
@@ -428,7 +406,9 @@ struct replicas {
 	size_t np, nv;
 	json_t ***of;	 /* [point][variant]: array of results, replica 0 first */
 	json_t ***draws; /* [point][variant]: the cost draws' results, draw 0 first */
-	size_t missing;	 /* runs without a file */
+	size_t missing;	 /* runs without a sound file */
+	size_t mine;	 /* of them, the shard's own */
+	const char *first; /* the first of the shard's own */
 	bool violation;	 /* a run reported a failure */
 };
 
@@ -443,52 +423,36 @@ static json_t ***replicas_table(size_t np, size_t nv)
 	return t;
 }
 
-/* Where run file @name belongs (pPPPP-vVV-rRRR.json or pPPPP-vVV-dDDDD.json),
- * and its index there; NULL for a name of neither shape. */
-static json_t *replicas_slot(const struct replicas *rs, const char *name, size_t *index)
+/* Read the file of each of the plan's @runs from @dir, checked as --resume
+ * checks it (plan, name, seed, result); a run without a sound file is
+ * missing, and one of shard K of N's own is counted apart. */
+static void replicas_gather(struct replicas *rs, const char *dir, json_t *m, const GArray *runs,
+			    int shard_k, int shard_n)
 {
-	unsigned p, v, i;
-	char kind;
-	if (sscanf(name, "p%4u-v%2u-%c%4u.json", &p, &v, &kind, &i) != 4 || p >= rs->np ||
-	    v >= rs->nv || (kind != 'r' && kind != 'd'))
-		return NULL;
-	*index = i;
-	return kind == 'r' ? rs->of[p][v] : rs->draws[p][v];
-}
-
-static void replicas_gather(struct replicas *rs, const char *dir, json_t *m)
-{
-	rs->np = json_array_size(json_object_get(m, "points"));
-	rs->nv = json_array_size(json_object_get(m, "variants"));
+	*rs = (struct replicas){.np = json_array_size(json_object_get(m, "points")),
+				.nv = json_array_size(json_object_get(m, "variants"))};
 	rs->of = replicas_table(rs->np, rs->nv);
 	rs->draws = replicas_table(rs->np, rs->nv);
-	rs->missing = (size_t)json_integer_value(json_object_get(m, "runs"));
-	rs->violation = false;
-	char *runs = g_build_filename(dir, "runs", NULL);
 	char *plan = runfile_plan_hash(m);
-	GPtrArray *names = run_files(runs);
-	g_ptr_array_sort(names, by_name); /* pPPPP-vVV-dDDDD, then -rRRR: run order in each */
-	for (guint i = 0; i < names->len; i++) {
-		size_t index;
-		json_t *slot = replicas_slot(rs, names->pdata[i], &index);
-		char *path = slot ? g_build_filename(runs, names->pdata[i], NULL) : NULL;
-		char *name = g_strndup(names->pdata[i], strlen(names->pdata[i]) - strlen(".json"));
+	for (guint i = 0; i < runs->len; i++) {
+		const struct runfile_run *r = &g_array_index(runs, struct runfile_run, i);
+		char *path = run_path(dir, r->name);
 		char *why = NULL;
-		json_t *run = path ? runfile_load(path, name, plan, -1, &why) : NULL;
+		json_t *run = runfile_load(path, r->name, plan, (json_int_t)r->seed, &why);
 		g_free(why);
-		g_free(name);
 		g_free(path);
-		if (!run)
+		if (!run) {
+			rs->missing++;
+			if ((int)(i % (guint)shard_n) == shard_k - 1 && !rs->mine++)
+				rs->first = r->name;
 			continue;
+		}
 		rs->violation |= json_is_true(json_object_get(run, "violation"));
-		if (json_array_size(slot) == index) /* in order, from 0 */
-			json_array_append(slot, json_object_get(run, "result"));
+		json_t ***to = r->drawn ? rs->draws : rs->of; /* runs are in order in each */
+		json_array_append(to[r->point][r->variant], json_object_get(run, "result"));
 		json_decref(run);
-		rs->missing--;
 	}
-	g_ptr_array_free(names, TRUE);
 	g_free(plan);
-	g_free(runs);
 }
 
 static void replicas_table_free(json_t ***t, size_t np, size_t nv)
@@ -525,28 +489,18 @@ static json_t *result_point(json_t *m, const struct replicas *rs, size_t p, json
 			 result_document(base, variants));
 }
 
-/* The sweep's result from its manifest and run files alone (so that any
- * way of getting the runs there gives the same bytes). NULL when a run is
- * missing: *missing counts them. */
-static json_t *result_build(const char *dir, json_t *m, size_t *missing, bool *violation)
+/* The sweep's result from its manifest and the runs @rs gathered from its
+ * run files alone (so that any way of getting the runs there gives the
+ * same bytes). */
+static json_t *result_build(json_t *m, const struct replicas *rs)
 {
-	struct replicas rs;
-	replicas_gather(&rs, dir, m);
-	*missing = rs.missing;
-	*violation = rs.violation;
-	json_t *points = NULL;
-	if (!rs.missing) {
-		json_t *base = json_pack("{s:O, s:O, s:O}", "name", json_object_get(m, "scenario"),
-					 "description", json_object_get(m, "description"), "seed",
-					 json_object_get(m, "seed"));
-		points = json_array();
-		for (size_t p = 0; p < rs.np; p++)
-			json_array_append_new(points, result_point(m, &rs, p, base));
-		json_decref(base);
-	}
-	replicas_free(&rs);
-	if (!points)
-		return NULL;
+	json_t *base = json_pack("{s:O, s:O, s:O}", "name", json_object_get(m, "scenario"),
+				 "description", json_object_get(m, "description"), "seed",
+				 json_object_get(m, "seed"));
+	json_t *points = json_array();
+	for (size_t p = 0; p < rs->np; p++)
+		json_array_append_new(points, result_point(m, rs, p, base));
+	json_decref(base);
 	return json_pack("{s:s, s:O, s:O, s:o, s:O, s:O, s:o}", "format", "memcgsim-sweep-1",
 			 "scenario", json_object_get(m, "scenario"), "description",
 			 json_object_get(m, "description"), "command", sweep_command(m), "seed",
@@ -554,18 +508,8 @@ static json_t *result_build(const char *dir, json_t *m, size_t *missing, bool *v
 			 points);
 }
 
-/* Count the runs in @dir into @out, and write DIR/result.json when every
- * one is in. */
-static bool finish(const char *dir, json_t *m, struct sweep_outcome *out, GError **err)
+static bool write_result(const char *dir, json_t *r, struct sweep_outcome *out, GError **err)
 {
-	size_t missing;
-	bool violation;
-	json_t *r = result_build(dir, m, &missing, &violation);
-	out->total = (size_t)json_integer_value(json_object_get(m, "runs"));
-	out->done = out->total - missing;
-	if (!r)
-		return true;
-	out->violation = violation;
 	char *text = json_dumps(r, JSON_INDENT(1));
 	char *path = g_build_filename(dir, "result.json", NULL);
 	bool ok = output_file(path, text, -1, err);
@@ -574,6 +518,30 @@ static bool finish(const char *dir, json_t *m, struct sweep_outcome *out, GError
 	else
 		g_free(path);
 	free(text);
+	return ok;
+}
+
+/* Count the plan's @runs in @dir into @out, and write DIR/result.json when
+ * every one is in. Shard K of N's own runs must all be in (they have run):
+ * else MCS_ERROR_FAILED. */
+static bool finish(const char *dir, json_t *m, const GArray *runs, int shard_k, int shard_n,
+		   struct sweep_outcome *out, GError **err)
+{
+	struct replicas rs;
+	replicas_gather(&rs, dir, m, runs, shard_k, shard_n);
+	out->total = runs->len;
+	out->done = runs->len - rs.missing;
+	bool ok = !rs.mine;
+	if (!ok)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
+			    "%s: %zu of the runs are not in %s/runs after running them (the first: "
+			    "%s)", dir, rs.mine, dir, rs.first);
+	json_t *r = ok && !rs.missing ? result_build(m, &rs) : NULL;
+	replicas_free(&rs);
+	if (!r)
+		return ok;
+	out->violation = rs.violation;
+	ok = write_result(dir, r, out, err);
 	json_decref(r);
 	return ok;
 }
@@ -614,7 +582,7 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
 	GArray *jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
 	*mine = 0;
 	for (guint i = 0; i < pl->runs->len; i++) {
-		const struct run *r = &g_array_index(pl->runs, struct run, i);
+		const struct runfile_run *r = &g_array_index(pl->runs, struct runfile_run, i);
 		if ((int)(i % (guint)o->shard_n) != o->shard_k - 1)
 			continue;
 		(*mine)++;
@@ -625,13 +593,13 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
 		}
 		const struct scenario *sc = point_scenario(pl, r->point);
 		const struct scenario_variant *v = sc->variants->pdata[r->variant];
-		struct runner_job j = r->drawn ? runner_draw_job(v, r->replica)
+		struct runner_job j = r->drawn ? runner_draw_job(v, r->index)
 					       : (struct runner_job){.config = v->config, .seed = r->seed};
 		j.dest = path;
 		j.meta = json_pack("{s:s, s:s, s:I, s:I, s:s, s:i, s:I}", "plan", pl->plan,
 				   "run_name", r->name, "point", (json_int_t)r->point, "variant",
 				   (json_int_t)r->variant, "variant_name", v->name,
-				   r->drawn ? "draw" : "replica", r->replica, "seed", (json_int_t)r->seed);
+				   r->drawn ? "draw" : "replica", r->index, "seed", (json_int_t)r->seed);
 		g_array_append_val(jobs, j);
 	}
 	return jobs;
@@ -677,7 +645,8 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 		return false;
 	}
 	/* the runs that are in count also when one failed, whose error is first */
-	bool ok = finish(o->out, pl->manifest, out, ran ? err : NULL);
+	bool ok = finish(o->out, pl->manifest, pl->runs, o->shard_k, o->shard_n, out,
+			 ran ? err : NULL);
 	if (!ran)
 		g_propagate_error(err, run_err);
 	dir_unlock(lock);
@@ -740,22 +709,96 @@ static bool merge_run(const char *from, const char *to, GError **err)
 	return ok;
 }
 
-/* Copy @src's run files into @out. */
-static bool merge_runs(const char *out, const char *src, GError **err)
+/* Copy @src's files of the plan's @runs into @out. */
+static bool merge_runs(const char *out, const char *src, const GArray *runs, GError **err)
 {
-	char *runs = g_build_filename(src, "runs", NULL);
-	GPtrArray *names = run_files(runs);
 	bool ok = true;
-	for (guint i = 0; ok && i < names->len; i++) {
-		char *from = g_build_filename(runs, names->pdata[i], NULL);
-		char *to = g_strdup_printf("%s/runs/%s", out, (char *)names->pdata[i]);
-		ok = merge_run(from, to, err);
+	for (guint i = 0; ok && i < runs->len; i++) {
+		const char *name = g_array_index(runs, struct runfile_run, i).name;
+		char *from = run_path(src, name);
+		char *to = run_path(out, name);
+		GStatBuf st;
+		ok = g_lstat(from, &st) != 0 || merge_run(from, to, err);
 		g_free(from);
 		g_free(to);
 	}
-	g_ptr_array_free(names, TRUE);
-	g_free(runs);
 	return ok;
+}
+
+/* Is run @r's file in @dir, and sound? A damaged one is an error. */
+static bool merge_has(const char *dir, const struct runfile_run *r, const char *plan, bool *has,
+		      GError **err)
+{
+	char *path = run_path(dir, r->name);
+	GStatBuf st;
+	char *why = NULL;
+	json_t *doc = g_lstat(path, &st) == 0
+			      ? runfile_load(path, r->name, plan, (json_int_t)r->seed, &why)
+			      : NULL;
+	if (why)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: damaged (%s); resume its sweep (--resume) to run it again", path,
+			    why);
+	*has = *has || doc;
+	json_decref(doc);
+	g_free(why);
+	g_free(path);
+	return !why;
+}
+
+/* Before anything is written: every file of the plan's @runs in the
+ * directories @from checked as --resume checks it, and every run in one of
+ * them. MCS_ERROR_INPUT when a file is damaged or a run is in none. */
+static bool merge_check(const GPtrArray *from, json_t *m, const GArray *runs, GError **err)
+{
+	char *plan = runfile_plan_hash(m);
+	size_t missing = 0;
+	const char *first = NULL;
+	bool ok = true;
+	for (guint i = 0; ok && i < runs->len; i++) {
+		const struct runfile_run *r = &g_array_index(runs, struct runfile_run, i);
+		bool has = false;
+		for (guint d = 0; ok && d < from->len; d++)
+			ok = merge_has(from->pdata[d], r, plan, &has, err);
+		if (ok && !has && !missing++)
+			first = r->name;
+	}
+	if (ok && missing)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "merge: %zu of the sweep's %u runs are in none of the directories (the "
+			    "first: %s); give every shard, and resume any that did not finish",
+			    missing, runs->len, first);
+	g_free(plan);
+	return ok && !missing;
+}
+
+/* The directories a merge into @out takes runs from: @dirs, and @out when
+ * it holds the sweep @m already. */
+static GPtrArray *merge_sources(const char *out, const char *const *dirs, json_t *m)
+{
+	GPtrArray *from = g_ptr_array_new();
+	for (const char *const *d = dirs; *d; d++)
+		g_ptr_array_add(from, (gpointer)*d);
+	char *path = g_build_filename(out, "sweep.json", NULL);
+	char *why = NULL;
+	json_t *had = runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, &why);
+	if (had && json_equal(had, m))
+		g_ptr_array_add(from, (gpointer)out);
+	json_decref(had);
+	g_free(why);
+	g_free(path);
+	return from;
+}
+
+/* The runs of the plan @m that the shard directory @dir holds. */
+static GArray *merge_plan_runs(json_t *m, const char *dir, GError **err)
+{
+	GArray *runs = runfile_runs(m);
+	if (!runs)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s/sweep.json: point_runs: expected each point's runs (a sweep.json of "
+			    "an older memcgsim: run the sweep again)", dir);
+	return runs;
 }
 
 bool sweep_merge(const char *dir, const char *const *dirs, struct sweep_outcome *out,
@@ -763,12 +806,20 @@ bool sweep_merge(const char *dir, const char *const *dirs, struct sweep_outcome 
 {
 	*out = (struct sweep_outcome){0};
 	json_t *m = merge_manifest(dirs, err);
-	int lock = m ? dir_lock(dir, err) : -1;
-	bool ok = lock >= 0 && dir_prepare(dir, m, false, true, err);
+	GArray *runs = m ? merge_plan_runs(m, dirs[0], err) : NULL;
+	GPtrArray *from = runs ? merge_sources(dir, dirs, m) : NULL;
+	bool ok = from && merge_check(from, m, runs, err);
+	int lock = ok ? dir_lock(dir, err) : -1;
+	ok = lock >= 0 && dir_prepare(dir, m, false, true, err);
+	if (ok)
+		dir_clean(dir);
 	for (const char *const *d = dirs; ok && *d; d++)
-		ok = merge_runs(dir, *d, err);
-	ok = ok && finish(dir, m, out, err);
+		ok = merge_runs(dir, *d, runs, err);
+	ok = ok && finish(dir, m, runs, 1, 1, out, err);
 	dir_unlock(lock);
+	if (from)
+		g_ptr_array_free(from, TRUE);
+	runfile_runs_free(runs);
 	json_decref(m);
 	return ok;
 }

@@ -12,6 +12,7 @@
 #define EXIT_VIOLATION 1
 #define EXIT_USAGE 2
 #define CLI_DRAW_COSTS_UNSET G_MININT
+#define CLI_POINT_UNSET G_MININT /* report without --point: the whole sweep */
 
 struct cli {
 	char **sets;

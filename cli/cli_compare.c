@@ -68,7 +68,9 @@ static int cmd_compare(struct cli *c)
 	if (!format_ok(c, &f))
 		return EXIT_USAGE;
 	GError *err = NULL;
-	if (!output_check(c->output, "-o", &err))
+	const struct cli_path outs[] = {{"-o", c->output}, {NULL, NULL}};
+	const struct cli_path ins[] = {{"A", c->files[0]}, {"B", c->files[1]}, {NULL, NULL}};
+	if (!output_check(c->output, "-o", &err) || !cli_outputs_apart(outs, ins, &err))
 		return cli_error(err, "memcgsim: ");
 	json_t *a = load_result(c->files[0], &err), *b = a ? load_result(c->files[1], &err) : NULL;
 	if (a && b && !common_variant(a, b))

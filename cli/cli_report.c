@@ -11,10 +11,10 @@
 static json_t *report_input(struct cli *c, GError **err)
 {
 	json_t *doc = cli_result_load(c->files[0], err);
-	if (!doc || c->point < 0)
+	if (!doc || c->point == CLI_POINT_UNSET)
 		return doc;
 	json_t *points = json_object_get(doc, "points");
-	json_t *p = json_array_get(points, (size_t)c->point);
+	json_t *p = c->point >= 0 ? json_array_get(points, (size_t)c->point) : NULL;
 	json_t *r = p ? json_incref(json_object_get(p, "result")) : NULL;
 	if (!points)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
@@ -25,6 +25,24 @@ static json_t *report_input(struct cli *c, GError **err)
 			    (ssize_t)json_array_size(points) - 1, c->point);
 	json_decref(doc);
 	return r;
+}
+
+/* -o can be written and is not the input: a result file, or a sweep's
+ * result and plan. */
+static bool report_outputs(const struct cli *c, GError **err)
+{
+	const char *in = c->files[0];
+	bool dir = g_file_test(in, G_FILE_TEST_IS_DIR);
+	char *result = dir ? g_build_filename(in, "result.json", NULL) : NULL;
+	char *plan = dir ? g_build_filename(in, "sweep.json", NULL) : NULL;
+	const struct cli_path outs[] = {{"-o", c->output}, {NULL, NULL}};
+	const struct cli_path ins[] = {{dir ? "the sweep's result" : "the result", dir ? result : in},
+				       {"the sweep's plan", plan},
+				       {NULL, NULL}};
+	bool ok = output_check(c->output, "-o", err) && cli_outputs_apart(outs, ins, err);
+	g_free(result);
+	g_free(plan);
+	return ok;
 }
 
 static int cmd_report(struct cli *c)
@@ -48,7 +66,7 @@ static int cmd_report(struct cli *c)
 		return EXIT_USAGE;
 	}
 	GError *err = NULL;
-	if (!output_check(c->output, "-o", &err) ||
+	if (!report_outputs(c, &err) ||
 	    (c->plots && !output_check_dir(c->plots, "--plots", &err)))
 		return cli_error(err, "memcgsim: ");
 	json_t *doc = report_input(c, &err);

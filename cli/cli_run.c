@@ -81,6 +81,26 @@ static char *run_command(const struct cli *c)
 	return g_string_free(cmd, FALSE);
 }
 
+/* -o and --trace can be written, are not the scenario nor each other; the
+ * trace goes to a file, through a symlink to its target (as -o does).
+ * *@trace: the file the trace replaces (g_free it), or NULL. */
+static bool run_outputs(const struct cli *c, char **trace, GError **err)
+{
+	const struct cli_path outs[] = {{"-o", c->output}, {"--trace", c->trace}, {NULL, NULL}};
+	const struct cli_path ins[] = {{"the scenario", c->files[0]}, {NULL, NULL}};
+	*trace = NULL;
+	if (c->trace && g_str_equal(c->trace, "-")) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--trace: \"-\": a trace goes to a file, not to standard output");
+		return false;
+	}
+	if (!output_check(c->output, "-o", err) || !output_check(c->trace, "--trace", err) ||
+	    !cli_outputs_apart(outs, ins, err))
+		return false;
+	*trace = c->trace ? cli_output_target(c->trace) : NULL;
+	return true;
+}
+
 static int cmd_run(struct cli *c)
 {
 	if (!cli_jobs_valid(c))
@@ -95,19 +115,22 @@ static int cmd_run(struct cli *c)
 	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c) || !cli_timeout_start(c))
 		return EXIT_USAGE;
 	GError *err = NULL;
-	if (!output_check(c->output, "-o", &err) || !output_check(c->trace, "--trace", &err))
+	char *trace;
+	if (!run_outputs(c, &trace, &err))
 		return cli_error(err, "memcgsim: ");
 	struct scenario *sc = cli_scenario_load(c, &err);
-	if (!sc)
-		return cli_error(err, "");
-	if (!runner_check_work(sc, c->variant, c->force, "", &err)) {
-		scenario_free(sc);
-		return cli_error(err, "memcgsim: ");
+	if (!sc || !runner_check_work(sc, c->variant, c->force, "", &err)) {
+		const char *prefix = sc ? "memcgsim: " : ""; /* a scenario's error says where */
+		g_free(trace);
+		if (sc)
+			scenario_free(sc);
+		return cli_error(err, prefix);
 	}
 	bool violation = false;
 	if (!c->quiet && isatty(STDERR_FILENO))
 		live_enable(stderr);
-	json_t *result = runner_run(sc, c->variant, c->jobs, c->trace, &violation, &err);
+	json_t *result = runner_run(sc, c->variant, c->jobs, trace, &violation, &err);
+	g_free(trace);
 	scenario_free(sc);
 	if (!result)
 		return cli_error(err, "memcgsim: ");

@@ -5,7 +5,9 @@
 #include "output.h"
 #include "scenario.h"
 #include "sweep.h"
+#include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct cli cli_args;
@@ -39,10 +41,20 @@ bool cli_timeout_start(const struct cli *c)
 	return true;
 }
 
-/* --seed: digits only (no sign, space or exponent), as the scenario's. */
+/* @seed without its leading zeros ("00001": "1", "000": "0"), which JSON
+ * does not allow in a number. */
+static const char *seed_digits(const char *seed)
+{
+	while (seed[0] == '0' && g_ascii_isdigit(seed[1]))
+		seed++;
+	return seed;
+}
+
+/* --seed: digits only (no sign, space or exponent), as the scenario's;
+ * leading zeros are allowed. */
 bool cli_seed_valid(const struct cli *c)
 {
-	bool ok = !c->seed || (*c->seed && strlen(c->seed) <= 19);
+	bool ok = !c->seed || (*c->seed && strlen(seed_digits(c->seed)) <= 19);
 	for (const char *p = c->seed; ok && p && *p; p++)
 		ok = g_ascii_isdigit(*p);
 	if (!ok)
@@ -83,7 +95,7 @@ GPtrArray *cli_collect_sets(struct cli *c)
 	for (char **s = c->sets; s && *s; s++)
 		g_ptr_array_add(sets, g_strdup(*s));
 	if (c->seed)
-		g_ptr_array_add(sets, g_strdup_printf("seed=%s", c->seed));
+		g_ptr_array_add(sets, g_strdup_printf("seed=%s", seed_digits(c->seed)));
 	if (c->draw_costs != CLI_DRAW_COSTS_UNSET)
 		g_ptr_array_add(sets, g_strdup_printf("draw_costs=%d", c->draw_costs));
 	g_ptr_array_add(sets, NULL);
@@ -130,4 +142,62 @@ int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err)
 	}
 	sweep_outcome_clear(so);
 	return rc;
+}
+
+/* Are @a and @b one file: the same inode when both exist, else (neither
+ * exists yet) the same name in the same directory? */
+static bool same_file(const char *a, const char *b)
+{
+	GStatBuf sa, sb;
+	bool ea = g_stat(a, &sa) == 0, eb = g_stat(b, &sb) == 0;
+	if (ea || eb)
+		return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	char *da = g_path_get_dirname(a), *db = g_path_get_dirname(b);
+	char *ba = g_path_get_basename(a), *bb = g_path_get_basename(b);
+	char *ra = realpath(da, NULL), *rb = realpath(db, NULL);
+	bool same = ra && rb && g_str_equal(ra, rb) && g_str_equal(ba, bb);
+	free(ra);
+	free(rb);
+	g_free(da);
+	g_free(db);
+	g_free(ba);
+	g_free(bb);
+	return same;
+}
+
+static bool is_file_output(const struct cli_path *o)
+{
+	return o->path && !g_str_equal(o->path, "-");
+}
+
+bool cli_outputs_apart(const struct cli_path *outs, const struct cli_path *ins, GError **err)
+{
+	for (const struct cli_path *o = outs; o->what; o++) {
+		if (!is_file_output(o))
+			continue;
+		for (const struct cli_path *i = ins; i->what; i++)
+			if (i->path && same_file(o->path, i->path)) {
+				g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+					    "%s: %s: is %s, an input: refusing to replace it",
+					    o->what, o->path, i->what);
+				return false;
+			}
+		for (const struct cli_path *p = outs; p < o; p++)
+			if (is_file_output(p) && same_file(o->path, p->path)) {
+				g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+					    "%s: %s: is also %s's file: give each output its own",
+					    o->what, o->path, p->what);
+				return false;
+			}
+	}
+	return true;
+}
+
+char *cli_output_target(const char *path)
+{
+	GStatBuf st;
+	char *real = g_lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
+	char *target = g_strdup(real ? real : path);
+	free(real);
+	return target;
 }

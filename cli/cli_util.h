@@ -75,6 +75,24 @@ struct scenario *cli_scenario_load(struct cli *c, GError **err);
 struct sweep_outcome;
 int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err);
 
+/* A file a command reads or writes, and what it is to the command: "-o",
+ * "--trace"; "the scenario", "A". */
+struct cli_path {
+	const char *what;
+	const char *path; /* NULL: not given */
+};
+/* The outputs @outs (a list ended by a NULL .what; a NULL path or "-" is
+ * not a file) are none of the inputs @ins (the same) nor each other's file,
+ * by inode when the files exist (through symlinks and hard links alike).
+ * Else MCS_ERROR_INPUT: "-o: s.json: is the scenario, an input: refusing to
+ * replace it", "--trace: t.json: is also -o's file: give each output its
+ * own". */
+bool cli_outputs_apart(const struct cli_path *outs, const struct cli_path *ins, GError **err);
+/* The file an output named @path replaces: a symlink's target (the one
+ * rule for -o and --trace: through a link, its target is written, and the
+ * link stays), else @path; g_free it. */
+char *cli_output_target(const char *path);
+
 /* A bundled scenario (cli_bundled.c). */
 struct cli_bundled {
 	char *rel;  /* its file, under the bundled scenarios' directory */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target: the readers of result and run files (report, merge,
  * --resume) must reject or accept any bytes without crashing, leaking or
- * running away: a run file's checks, then, for a document the result
+ * running away: a run file's checks, the list of runs a plan (sweep.json)
+ * gives merge, then, for a document the result
  * checker accepts, every report format but HTML (whose plots run gnuplot). */
 #include "report.h"
 #include "result.h"
@@ -16,6 +17,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!doc)
 		return 0;
 	g_free(runfile_problem(doc, "p0000-v00-r000", "plan", -1));
+	runfile_runs_free(runfile_runs(doc));
 	GError *err = NULL;
 	const char *fmt = json_string_value(json_object_get(doc, "format"));
 	bool known = fmt && (!strcmp(fmt, "memcgsim-result-1") || !strcmp(fmt, "memcgsim-sweep-1"));

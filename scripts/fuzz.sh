@@ -5,7 +5,7 @@
 #    every scenario under scenarios/ and every bad-input case of
 #    tests/invalid/ (its args as leading "#set PATH=VALUE" lines).
 #  result: the readers of result and run files (fuzz/fuzz_result.c); seeds:
-#    tests/golden/*.json, and a run result, a sweep result and a run file
+#    tests/golden/*.json, and a run result, a sweep result, its plan and a run file
 #    made here with the fuzzing build's memcgsim.
 # The seed corpus is assembled here, not committed, so it follows the files
 # as they change. What the fuzzer adds stays in build-fuzz/corpus-run-TARGET/.
@@ -40,6 +40,7 @@ else
 		--param workloads.0.hold_ns=100,200 --out build-fuzz/sweep-seed 2>/dev/null || true
 	cp build-fuzz/sweep-seed/result.json "$seeds/sweep-result.json" || true
 	cp build-fuzz/sweep-seed/runs/p0000-v00-r000.json "$seeds/run-file.json" || true
+	cp build-fuzz/sweep-seed/sweep.json "$seeds/sweep-plan.json" || true
 fi
 ASAN_OPTIONS=detect_leaks=0 "./build-fuzz/fuzz_$target" -max_total_time="$seconds" \
 	-max_len=1048576 -timeout=10 -rss_limit_mb=2048 "build-fuzz/corpus-run-$target" "$seeds"

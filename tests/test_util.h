@@ -80,6 +80,21 @@ static inline char *mcs_slurp(const char *path)
 	return g_file_get_contents(path, &text, NULL, NULL) ? text : NULL;
 }
 
+/* A scenario that runs in microseconds of simulated time (one CPU, 1 us),
+ * written as DIR/tiny.json, for sweeps of many points; g_free the path. */
+static inline char *mcs_tiny_scenario(const char *dir)
+{
+	char *file = g_build_filename(dir, "tiny.json", NULL);
+	g_assert_true(g_file_set_contents(
+		file,
+		"{\"name\": \"tiny\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
+		" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
+		"\"hold_ns\": 10}],\n"
+		" \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000}}\n",
+		-1, NULL));
+	return file;
+}
+
 #include <string.h>
 /* Is @line the warning AddressSanitizer prints (under scripts/sanitize.sh)
  * when SimGrid switches stacks? It is not memcgsim's output. */

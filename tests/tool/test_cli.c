@@ -425,6 +425,157 @@ static void test_bundled_names(void)
 		   "memcgsim: expected at most one scenario\n");
 }
 
+/* An output that names an input (the scenario, a result, a sweep's result,
+ * through a symlink or a hard link) or another output is refused before
+ * anything runs, and the files stay as they were. (Before, each was
+ * silently replaced.) */
+static void test_outputs_apart(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-apart-XXXXXX", NULL);
+	char *scen = mcs_tiny_scenario(dir);
+	char *sym = g_build_filename(dir, "link.json", NULL), *hard = g_build_filename(dir, "hard", NULL);
+	char *res = g_build_filename(dir, "r.json", NULL), *t = g_build_filename(dir, "t.json", NULL);
+	g_assert_cmpint(symlink(scen, sym), ==, 0);
+	g_assert_cmpint(link(scen, hard), ==, 0);
+	char *before = mcs_slurp(scen);
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"run", scen, "--format", "json", "-o", res, NULL}, &out,
+			    &err), ==, 0);
+	g_free(out);
+	g_free(err);
+	char *result = mcs_slurp(res);
+	const char *names[] = {scen, sym, hard};
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		char *want = g_strdup_printf("memcgsim: -o: %s: is the scenario, an input: refusing to "
+					     "replace it\n", names[i]);
+		expect_err((const char *[]){"run", scen, "-o", names[i], NULL}, 2, want);
+		g_free(want);
+		want = g_strdup_printf("memcgsim: --trace: %s: is the scenario, an input: refusing "
+				       "to replace it\n", names[i]);
+		expect_err((const char *[]){"run", scen, "--trace", names[i], NULL}, 2, want);
+		g_free(want);
+	}
+	char *want = g_strdup_printf("memcgsim: --trace: %s: is also -o's file: give each output "
+				     "its own\n", t);
+	expect_err((const char *[]){"run", scen, "-o", t, "--trace", t, NULL}, 2, want);
+	g_free(want);
+	g_assert_false(g_file_test(t, G_FILE_TEST_EXISTS));
+	want = g_strdup_printf("memcgsim: -o: %s: is the result, an input: refusing to replace it\n",
+			       res);
+	expect_err((const char *[]){"report", res, "-o", res, NULL}, 2, want);
+	g_free(want);
+	char *res2 = g_build_filename(dir, "r2.json", NULL);
+	g_assert_true(g_file_set_contents(res2, result, -1, NULL));
+	want = g_strdup_printf("memcgsim: -o: %s: is B, an input: refusing to replace it\n", res2);
+	expect_err((const char *[]){"compare", res, res2, "-o", res2, NULL}, 2, want);
+	g_free(want);
+	g_free(res2);
+	char *sweep = g_build_filename(dir, "s", NULL);
+	g_assert_cmpint(run((const char *[]){"sweep", scen, "--param", "workloads.0.hold_ns=10,20",
+					     "-q", "-j2", "--out", sweep, NULL},
+			    &out, &err), ==, 0);
+	g_free(out);
+	g_free(err);
+	const char *in_dir[] = {"result.json", "sweep.json"}, *what[] = {"the sweep's result",
+									 "the sweep's plan"};
+	for (size_t i = 0; i < 2; i++) {
+		char *f = g_build_filename(sweep, in_dir[i], NULL);
+		char *had = mcs_slurp(f);
+		want = g_strdup_printf("memcgsim: -o: %s: is %s, an input: refusing to replace it\n",
+				       f, what[i]);
+		expect_err((const char *[]){"report", sweep, "-o", f, NULL}, 2, want);
+		char *now = mcs_slurp(f);
+		g_assert_cmpstr(now, ==, had);
+		g_free(now);
+		g_free(had);
+		g_free(want);
+		g_free(f);
+	}
+	char *after = mcs_slurp(scen), *result_after = mcs_slurp(res);
+	g_assert_cmpstr(after, ==, before);
+	g_assert_cmpstr(result_after, ==, result);
+	g_free(after);
+	g_free(result_after);
+	g_free(result);
+	g_free(before);
+	g_free(sweep);
+	g_free(t);
+	g_free(res);
+	g_free(hard);
+	g_free(sym);
+	g_free(scen);
+	mcs_rm_tree(dir);
+	g_free(dir);
+}
+
+/* --trace follows the rule of -o: through a symlink its target is
+ * replaced and the link stays; "-" is refused, not a file named "-".
+ * (Before, the link was replaced by the trace, and "-" was written.) */
+static void test_trace_outputs(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-trace-XXXXXX", NULL);
+	char *scen = mcs_tiny_scenario(dir);
+	char *target = g_build_filename(dir, "trace.json", NULL);
+	char *link = g_build_filename(dir, "link", NULL);
+	g_assert_true(g_file_set_contents(target, "old\n", -1, NULL));
+	g_assert_cmpint(symlink(target, link), ==, 0);
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"run", scen, "--trace", link, NULL}, &out, &err), ==, 0);
+	g_free(out);
+	g_free(err);
+	g_assert_true(g_file_test(link, G_FILE_TEST_IS_SYMLINK));
+	char *text = mcs_slurp(target);
+	g_assert_true(g_str_has_prefix(text, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":["));
+	g_free(text);
+	char *cwd = g_get_current_dir();
+	g_assert_cmpint(g_chdir(dir), ==, 0);
+	expect_err((const char *[]){"run", scen, "--trace", "-", NULL}, 2,
+		   "memcgsim: --trace: \"-\": a trace goes to a file, not to standard output\n");
+	g_assert_false(g_file_test("-", G_FILE_TEST_EXISTS));
+	g_assert_cmpint(g_chdir(cwd), ==, 0);
+	g_free(cwd);
+	g_free(link);
+	g_free(target);
+	g_free(scen);
+	mcs_rm_tree(dir);
+	g_free(dir);
+}
+
+/* --seed takes digits, leading zeros too: 00001 is seed 1. (Before,
+ * "00001" went to --set as a string and was refused.) */
+static void test_seed_digits(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-seed-XXXXXX", NULL);
+	char *scen = mcs_tiny_scenario(dir);
+	char *one, *padded, *err;
+	g_assert_cmpint(run((const char *[]){"run", scen, "--format", "json", "--seed", "3", NULL},
+			    &one, &err), ==, 0);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", scen, "--format", "json", "--seed", "00003", NULL},
+			    &padded, &err), ==, 0);
+	g_assert_cmpstr(err, ==, "");
+	g_free(err);
+	g_assert_nonnull(strstr(one, "\"seed\": 3,"));
+	/* the same result; its command is as given */
+	char **parts = g_strsplit(padded, "--seed 00003", -1);
+	g_assert_cmpuint(g_strv_length(parts), ==, 2);
+	char *same = g_strjoinv("--seed 3", parts);
+	g_assert_cmpstr(same, ==, one);
+	g_free(same);
+	g_strfreev(parts);
+	g_free(one);
+	g_free(padded);
+	char *out;
+	g_assert_cmpint(run((const char *[]){"run", scen, "--seed", "000", NULL}, &out, &err), ==, 0);
+	g_free(out);
+	g_free(err);
+	expect_err((const char *[]){"run", scen, "--seed", "-1", NULL}, 2,
+		   "memcgsim: --seed: expected a non-negative integer, got \"-1\"\n");
+	g_free(scen);
+	mcs_rm_tree(dir);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -439,5 +590,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/timeout", test_timeout);
 	g_test_add_func("/cli/work-estimate", test_work_estimate);
 	g_test_add_func("/cli/bundled-names", test_bundled_names);
+	g_test_add_func("/cli/outputs/apart", test_outputs_apart);
+	g_test_add_func("/cli/outputs/trace", test_trace_outputs);
+	g_test_add_func("/cli/seed-digits", test_seed_digits);
 	return g_test_run();
 }

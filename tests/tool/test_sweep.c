@@ -2,6 +2,8 @@
 /* Sweeps: grid expansion against hand-written grids, exact error text,
  * resume after a real SIGKILL, and shards merged into the unsharded
  * sweep's very bytes. */
+#include "runfile.h"
+#include "scenario.h"
 #include "sweep.h"
 #include "test_util.h"
 #include <signal.h>
@@ -560,6 +562,9 @@ static void test_statuses(void)
 	g_free(want);
 	expect((const char *[]){"report", dir, "--point", "2", NULL}, 2,
 	       "--point: expected a point of the sweep (0 to 1), got 2\n");
+	/* a negative one too (it was the whole sweep) */
+	expect((const char *[]){"report", dir, "--point", "-5", NULL}, 2,
+	       "--point: expected a point of the sweep (0 to 1), got -5\n");
 	/* a directory that is not a sweep's */
 	char *file = g_build_filename(top, "file", NULL);
 	g_assert_true(g_file_set_contents(file, "x", -1, NULL));
@@ -580,12 +585,16 @@ static void test_statuses(void)
 	expect((const char *[]){QUICK_ARGS(under), NULL}, 2, want);
 	g_free(want);
 	g_free(under);
-	/* a run found twice that differs */
+	/* a run found twice that differs (each sound: one has a newline more) */
 	char *other = g_build_filename(top, "other", NULL);
 	char *merged = g_build_filename(top, "m", NULL);
 	expect((const char *[]){QUICK_ARGS(other), NULL}, 0, NULL);
 	char *run = g_build_filename(other, "runs", "p0000-v00-r000.json", NULL);
-	g_assert_true(g_file_set_contents(run, "{}", -1, NULL));
+	char *text = mcs_slurp(run);
+	char *longer = g_strconcat(text, "\n", NULL);
+	g_assert_true(g_file_set_contents(run, longer, -1, NULL));
+	g_free(longer);
+	g_free(text);
 	want = g_strdup_printf("memcgsim: %s: differs from %s/runs/p0000-v00-r000.json\n", run,
 			       merged);
 	expect((const char *[]){"merge", "--out", merged, dir, other, NULL}, 1, want);
@@ -611,6 +620,277 @@ static void test_statuses(void)
 	g_free(top);
 }
 
+/* A plan (sweep.json) of @np points of @nv variants, each with @replicas
+ * replicas and (the last variant only) @draws cost draws, seed 7. */
+static json_t *plan_of(size_t np, size_t nv, int replicas, int draws)
+{
+	json_t *points = json_array(), *variants = json_array(), *point_runs = json_array();
+	for (size_t v = 0; v < nv; v++)
+		json_array_append_new(variants, json_pack("{s:s}", "name", "v"));
+	size_t runs = 0;
+	for (size_t p = 0; p < np; p++) {
+		json_array_append_new(points, json_string("x"));
+		json_t *at = json_array();
+		for (size_t v = 0; v < nv; v++) {
+			int d = v == nv - 1 ? draws : 0;
+			json_array_append_new(at, runfile_variant_runs(7, replicas, d, 7));
+			runs += (size_t)(replicas + d);
+		}
+		json_array_append_new(point_runs, at);
+	}
+	return json_pack("{s:o, s:o, s:o, s:I}", "points", points, "variants", variants,
+			 "point_runs", point_runs, "runs", (json_int_t)runs);
+}
+
+/* Every run's name is its own, at each limit a sweep allows: 100,000
+ * points (the fifth digit from 10,000 on), 32 variants, 100 replicas,
+ * 10,000 cost draws; and the seeds are the scenario's. */
+static void test_names_at_limits(void)
+{
+	static const struct {
+		size_t np, nv;
+		int replicas, draws;
+		guint at[3];
+		const char *name[3];
+	} cases[] = {
+		{SWEEP_MAX_RUNS, 1, 1, 0, {9999, 10000, SWEEP_MAX_RUNS - 1},
+		 {"p9999-v00-r000", "p10000-v00-r000", "p99999-v00-r000"}},
+		{1, SCENARIO_MAX_VARIANTS, SCENARIO_MAX_REPLICAS, SCENARIO_MAX_DRAWS,
+		 {99, 3199, 3200 + SCENARIO_MAX_DRAWS - 1},
+		 {"p0000-v00-r099", "p0000-v31-r099", "p0000-v31-d9999"}},
+	};
+	for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+		json_t *m = plan_of(cases[c].np, cases[c].nv, cases[c].replicas, cases[c].draws);
+		GArray *runs = runfile_runs(m);
+		g_assert_nonnull(runs);
+		g_assert_cmpuint(runs->len, ==, json_integer_value(json_object_get(m, "runs")));
+		GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+		for (guint i = 0; i < runs->len; i++) {
+			const struct runfile_run *r = &g_array_index(runs, struct runfile_run, i);
+			g_assert_true(g_hash_table_add(seen, r->name));
+			g_assert_cmpuint(r->seed, ==, r->drawn ? scenario_draw_seed(7, r->index)
+							      : scenario_replica_seed(7, r->index));
+		}
+		for (size_t k = 0; k < 3; k++)
+			g_assert_cmpstr(g_array_index(runs, struct runfile_run, cases[c].at[k]).name, ==,
+					cases[c].name[k]);
+		g_hash_table_destroy(seen);
+		runfile_runs_free(runs);
+		json_decref(m);
+	}
+	/* a plan past the limit, or whose count disagrees, lists no runs */
+	json_t *m = plan_of(SWEEP_MAX_RUNS + 1, 1, 1, 0);
+	g_assert_null(runfile_runs(m));
+	json_decref(m);
+	m = plan_of(3, 1, 1, 0);
+	json_object_set_new(m, "runs", json_integer(4));
+	g_assert_null(runfile_runs(m));
+	json_decref(m);
+}
+
+/* 73 x 137 = 10,001 points, one run each. */
+#define BIG_ARGS(file, dir)                                                                        \
+	"sweep", file, "--param", "workloads.0.hold_ns=lin:1:73:73", "--param",                    \
+		"workloads.0.think_ns=lin:100:236:137", "--replicas", "1", "-q", "-j2", "--out", dir
+#define BIG_RUNS 10001
+
+/* Runs from point 10,000 on are counted: the shard that runs only the last
+ * one has 1 run done; with the other 10,000 run files made from it, --resume
+ * runs nothing and writes the result, and so does a merge. (Before, the
+ * names were read back with 4 digits: 0 runs done, then 10,000 of 10,001,
+ * exit 0, for ever.) */
+static void test_past_10000_points(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *file = mcs_tiny_scenario(top);
+	char *dir = g_build_filename(top, "big", NULL);
+	char *want = g_strdup_printf("memcgsim: %s: 1 of %d runs done; resume the sweep, or merge "
+				     "its shards, for the result\n", dir, BIG_RUNS);
+	expect((const char *[]){BIG_ARGS(file, dir), "--shard", "10001/10001", NULL}, 0, want);
+	g_free(want);
+	char *last = g_build_filename(dir, "runs", "p10000-v00-r000.json", NULL);
+	char *text = mcs_slurp(last);
+	g_assert_nonnull(text);
+	char *tail = strstr(text, "\"point\":");
+	g_assert_nonnull(tail);
+	for (guint p = 0; p < BIG_RUNS - 1; p++) {
+		char *name = runfile_name(p, 0, false, 0);
+		char *path = g_strdup_printf("%s/runs/%s.json", dir, name);
+		char *run = g_strdup_printf("%.*s\"run_name\":\"%s\",%s",
+					    (int)(strstr(text, "\"run_name\"") - text), text, name, tail);
+		g_assert_true(g_file_set_contents(path, run, -1, NULL));
+		g_free(run);
+		g_free(path);
+		g_free(name);
+	}
+	want = g_strdup_printf("memcgsim: %s: all %d runs done; result in %s/result.json\n", dir,
+			       BIG_RUNS, dir);
+	expect((const char *[]){BIG_ARGS(file, dir), "--resume", NULL}, 0, want);
+	g_free(want);
+	char *merged = g_build_filename(top, "merged", NULL);
+	want = g_strdup_printf("memcgsim: %s: all %d runs done; result in %s/result.json\n", merged,
+			       BIG_RUNS, merged);
+	expect((const char *[]){"merge", "--out", merged, dir, NULL}, 0, want);
+	g_free(want);
+	g_free(merged);
+	g_free(text);
+	g_free(last);
+	g_free(dir);
+	g_free(file);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
+/* Replace every "\"seed\":1," in @text by "\"seed\":5," and the first
+ * metric's value by 0: a run file edited to stay consistent in itself. */
+static char *reseeded(const char *text)
+{
+	char **parts = g_strsplit(text, "\"seed\":1,", -1);
+	char *s = g_strjoinv("\"seed\":5,", parts);
+	g_strfreev(parts);
+	char *m = strstr(s, "\"metrics\":{\"");
+	g_assert_nonnull(m);
+	char *colon = strchr(m + strlen("\"metrics\":{\""), ':');
+	char *end = colon + 1 + strcspn(colon + 1, ",}");
+	char *r = g_strdup_printf("%.*s0%s", (int)(colon + 1 - s), s, end);
+	g_free(s);
+	return r;
+}
+
+/* merge checks every run file as --resume does and writes a result or
+ * fails: a shard missing, a run file of a shard with its seed (and a
+ * metric) edited, or truncated: exit 2 and nothing written. (Before, each
+ * exited 0: the first two without a result, the edited seed into it.) */
+static void test_merge_checked(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *s1 = g_build_filename(top, "s1", NULL), *s2 = g_build_filename(top, "s2", NULL);
+	char *m = g_build_filename(top, "m", NULL);
+	expect((const char *[]){QUICK_ARGS(s1), "--shard", "1/2", NULL}, 0, NULL);
+	expect((const char *[]){QUICK_ARGS(s2), "--shard", "2/2", NULL}, 0, NULL);
+	expect((const char *[]){"merge", "--out", m, s1, NULL}, 2,
+	       "memcgsim: merge: 2 of the sweep's 4 runs are in none of the directories (the first: "
+	       "p0000-v01-r000); give every shard, and resume any that did not finish\n");
+	g_assert_false(g_file_test(m, G_FILE_TEST_EXISTS));
+	char *run = g_build_filename(s2, "runs", "p0000-v01-r000.json", NULL);
+	char *good = mcs_slurp(run);
+	char *edited = reseeded(good);
+	char *truncated = g_strndup(good, strlen(good) / 2);
+	const struct {
+		const char *text, *why;
+	} cases[] = {
+		{edited, "seed: expected 1"},
+		{truncated, "not JSON: 1:"},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_assert_true(g_file_set_contents(run, cases[i].text, -1, NULL));
+		char *out, *err;
+		g_assert_cmpint(mcs_cli((const char *[]){"merge", "--out", m, s1, s2, NULL}, &out,
+					&err),
+				==, 2);
+		char *want = g_strdup_printf("memcgsim: %s: damaged (%s", run, cases[i].why);
+		g_assert_true(g_str_has_prefix(err, want));
+		g_assert_true(g_str_has_suffix(err, "); resume its sweep (--resume) to run it again\n"));
+		g_assert_false(g_file_test(m, G_FILE_TEST_EXISTS));
+		g_free(want);
+		g_free(out);
+		g_free(err);
+	}
+	g_assert_true(g_file_set_contents(run, good, -1, NULL));
+	char *want = g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n", m, m);
+	expect((const char *[]){"merge", "--out", m, s1, s2, NULL}, 0, want);
+	g_free(want);
+	g_free(run);
+	g_free(good);
+	g_free(edited);
+	g_free(truncated);
+	g_free(m);
+	g_free(s1);
+	g_free(s2);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
+/* What a killed merge leaves behind (the temporaries of the files it writes
+ * atomically, NAME.json.XXXXXX) is gone after the next one. */
+static void test_merge_temporaries(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *s = g_build_filename(top, "s", NULL), *m = g_build_filename(top, "m", NULL);
+	expect((const char *[]){QUICK_ARGS(s), NULL}, 0, NULL);
+	expect((const char *[]){"merge", "--out", m, s, NULL}, 0, NULL);
+	char *left[] = {g_build_filename(m, "runs", "p0001-v00-r000.json.AbC123", NULL),
+			g_build_filename(m, "result.json.Xyz789", NULL)};
+	for (size_t i = 0; i < G_N_ELEMENTS(left); i++)
+		g_assert_true(g_file_set_contents(left[i], "{\"plan\":", -1, NULL));
+	char *want = g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n", m, m);
+	expect((const char *[]){"merge", "--out", m, s, NULL}, 0, want);
+	for (size_t i = 0; i < G_N_ELEMENTS(left); i++) {
+		g_assert_false(g_file_test(left[i], G_FILE_TEST_EXISTS));
+		g_free(left[i]);
+	}
+	g_free(want);
+	g_free(m);
+	g_free(s);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
+/* A log range's values in a hand-edited result are numbers > 0, in the
+ * parameter and at each point; else the report (and its plots) stop with
+ * the place, exit 2. (Before, gnuplot's own error, for the plots.) */
+static void test_log_axis_values(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *file = mcs_tiny_scenario(top);
+	char *dir = g_build_filename(top, "s", NULL), *plots = g_build_filename(top, "plots", NULL);
+	expect((const char *[]){"sweep", file, "--param", "workloads.0.hold_ns=log:1:4:3", "-q",
+				"-j2", "--out", dir, NULL},
+	       0, NULL);
+	char *path = g_build_filename(dir, "result.json", NULL);
+	json_t *good = json_load_file(path, 0, NULL);
+	g_assert_nonnull(good);
+	const struct {
+		const char *at, *why;
+	} cases[] = {
+		{"points.1.values.0", "points.1.values.0: expected a number > 0 (params.0 is a log "
+				      "range)\n"},
+		{"params.0.values.2", "params.0.values.2: expected a number > 0 (params.0 is a log "
+				      "range)\n"},
+	};
+	char *bad = g_build_filename(top, "bad.json", NULL);
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		json_t *doc = json_deep_copy(good);
+		json_t *values = i == 0 ? json_object_get(json_array_get(json_object_get(doc, "points"),
+									  1), "values")
+					: json_object_get(json_array_get(json_object_get(doc, "params"),
+									  0), "values");
+		json_array_set_new(values, i == 0 ? 0 : 2, json_integer(i == 0 ? -2 : 0));
+		g_assert_cmpint(json_dump_file(doc, bad, JSON_INDENT(1)), ==, 0);
+		json_decref(doc);
+		char *out, *err;
+		g_assert_cmpint(mcs_cli((const char *[]){"report", bad, "--plots", plots, NULL}, &out,
+					&err),
+				==, 2);
+		g_assert_true(g_str_has_prefix(err, bad)); /* FILE:LINE:COL: PATH: ... */
+		int line, col, used = 0;
+		g_assert_cmpint(sscanf(err + strlen(bad), ":%d:%d: %n", &line, &col, &used), ==, 2);
+		g_assert_cmpint(line, >, 1);
+		g_assert_cmpstr(err + strlen(bad) + used, ==, cases[i].why);
+		g_free(out);
+		g_free(err);
+	}
+	json_decref(good);
+	expect((const char *[]){"report", dir, "--plots", plots, NULL}, 0, NULL);
+	g_free(bad);
+	g_free(path);
+	g_free(plots);
+	g_free(dir);
+	g_free(file);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -624,5 +904,10 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/cli/statuses", test_statuses);
 	g_test_add_func("/sweep/resume/sigkill", test_resume_after_kill);
 	g_test_add_func("/sweep/shard/merge", test_shard_merge);
+	g_test_add_func("/sweep/names/limits", test_names_at_limits);
+	g_test_add_func("/sweep/names/past-10000-points", test_past_10000_points);
+	g_test_add_func("/sweep/merge/checked", test_merge_checked);
+	g_test_add_func("/sweep/merge/temporaries", test_merge_temporaries);
+	g_test_add_func("/sweep/report/log-axis-values", test_log_axis_values);
 	return g_test_run();
 }
