@@ -15,7 +15,9 @@ struct cli cli_args;
 int cli_error(GError *err, const char *prefix)
 {
 	int rc = g_error_matches(err, MCS_ERROR, MCS_ERROR_INPUT) ? EXIT_USAGE : EXIT_VIOLATION;
-	fprintf(stderr, "%s%s\n", prefix, err->message);
+	char *shown = mcs_error_printable(err->message); /* it may quote hostile input */
+	fprintf(stderr, "%s%s\n", prefix, shown);
+	g_free(shown);
 	g_error_free(err);
 	return rc;
 }

@@ -95,6 +95,25 @@ static char *skip_string(struct scanner *sc)
 
 static bool scan_value(struct scanner *sc, json_t *parent, json_t *v, int depth);
 
+/* A member name as jansson decoded it ("s\u0065ed" is "seed"), so that its
+ * position is found under the name the validator asks for; @raw is freed. */
+static char *key_decoded(char *raw)
+{
+	if (!strchr(raw, '\\'))
+		return raw;
+	char *quoted = g_strconcat("\"", raw, "\"", NULL);
+	json_t *k = json_loads(quoted, JSON_DECODE_ANY, NULL);
+	g_free(quoted);
+	if (!json_is_string(k)) {
+		json_decref(k);
+		return raw;
+	}
+	g_free(raw);
+	char *key = g_strdup(json_string_value(k));
+	json_decref(k);
+	return key;
+}
+
 enum sep { SEP_ERROR, SEP_CLOSED, SEP_MORE };
 
 /* After a member or element: the container closes with @close, or a comma
@@ -127,7 +146,7 @@ static bool scan_object(struct scanner *sc, json_t *v, int depth)
 	while (!at_end(sc)) {
 		if (sc->s[sc->i] != '"')
 			return false;
-		char *key = skip_string(sc);
+		char *key = key_decoded(skip_string(sc));
 		g_ptr_array_add(sc->path, key);
 		skip_ws(sc);
 		if (at_end(sc) || sc->s[sc->i] != ':')

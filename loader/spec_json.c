@@ -15,9 +15,14 @@ char *spec_describe(const json_t *v)
 	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 	if (!s)
 		return g_strdup("?");
-	char *out = g_utf8_strlen(s, -1) > DESCRIBE_MAX
-			    ? g_strdup_printf("%.*s...", DESCRIBE_MAX, s)
-			    : g_strdup(s);
+	if (g_utf8_strlen(s, -1) <= DESCRIBE_MAX) {
+		char *out = g_strdup(s);
+		free(s);
+		return out;
+	}
+	char *head = g_utf8_substring(s, 0, DESCRIBE_MAX); /* at a character: still UTF-8 */
+	char *out = g_strconcat(head, "...", NULL);
+	g_free(head);
 	free(s);
 	return out;
 }

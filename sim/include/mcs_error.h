@@ -12,3 +12,12 @@ enum mcs_error_code {
 	MCS_ERROR_FAILED = 1, /* a simulation, a child process or an output failed: exit 1 */
 	MCS_ERROR_INPUT = 2,  /* bad usage or bad input; nothing was written: exit 2 */
 };
+
+/* The longest message shown, in characters; a longer one is cut at a
+ * character boundary and ends in "...". */
+#define MCS_MESSAGE_MAX 2000
+
+/* @msg as it may reach a terminal: valid UTF-8 (a byte that is not part of
+ * a valid sequence as \xNN), no control characters (C0 but tab, DEL, C1:
+ * \xNN, or \u00NN for C1), at most MCS_MESSAGE_MAX characters. g_free it. */
+char *mcs_error_printable(const char *msg);

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include "mcs_error.h"
 #include "test_util.h"
 #include <signal.h>
 #include <sys/stat.h>
@@ -576,6 +577,69 @@ static void test_seed_digits(void)
 	g_free(dir);
 }
 
+/* validate @text (written to a file in @dir) through the command line: its
+ * stderr, exit 2. */
+static char *validate_error(const char *dir, const char *text)
+{
+	char *path = g_build_filename(dir, "s.json", NULL);
+	g_assert_true(g_file_set_contents(path, text, -1, NULL));
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"validate", path, NULL}, &out, &err), ==, 2);
+	g_assert_cmpstr(out, ==, "");
+	g_free(out);
+	char *want_prefix = g_strconcat(path, ":", NULL);
+	g_assert_true(g_str_has_prefix(err, want_prefix)); /* FILE:LINE:COL always */
+	g_assert_true(g_utf8_validate(err, -1, NULL));
+	g_free(want_prefix);
+	g_free(path);
+	return err;
+}
+
+/* Messages that quote hostile input: a key written with a JSON escape keeps
+ * its position; control characters are shown escaped, not sent to the
+ * terminal; a long value is cut at a character; a huge key gives a message
+ * of at most MCS_MESSAGE_MAX characters. */
+static void test_hostile_messages(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-msg-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "s.json", NULL);
+	/* the value: 14 characters, the key's quotes and its 9 raw ones, ": " */
+	char *err = validate_error(dir, "{\"name\": \"t\", \"s\\u0065ed\": -1}");
+	char *want = g_strdup_printf(
+		"%s:1:28: seed: expected an integer in [0, 9007199254740991], got -1\n", path);
+	g_assert_cmpstr(err, ==, want);
+	g_free(want);
+	g_free(err);
+	/* the value: 14 + 2 + 22 raw characters of the key + 2 */
+	err = validate_error(dir, "{\"name\": \"t\", \"\\u001b]0;x\\u0007\\u009b\": 1}");
+	want = g_strdup_printf("%s:1:41: \\x1b]0;x\\x07\\u009b: unknown key "
+			       "\"\\x1b]0;x\\x07\\u009b\" (expected one of", path);
+	g_assert_true(g_str_has_prefix(err, want));
+	g_free(want);
+	g_free(err);
+	/* "é" is two bytes: 40 of them cut at a byte would split one */
+	GString *text = g_string_new("{\"name\": \"t\", \"seed\": \"");
+	for (int i = 0; i < 60; i++)
+		g_string_append(text, "\xc3\xa9");
+	g_string_append(text, "\"}");
+	err = validate_error(dir, text->str);
+	g_assert_nonnull(strstr(err, "got \"\xc3\xa9"));
+	g_assert_nonnull(strstr(err, "\xc3\xa9...\n"));
+	g_free(err);
+	g_string_assign(text, "{\"name\": \"t\", \"");
+	for (int i = 0; i < 100000; i++)
+		g_string_append_c(text, 'k');
+	g_string_append(text, "\": 1}");
+	err = validate_error(dir, text->str);
+	g_assert_cmpint(g_utf8_strlen(err, -1), ==, MCS_MESSAGE_MAX + strlen("...\n"));
+	g_assert_true(g_str_has_suffix(err, "kkk...\n"));
+	g_free(err);
+	g_string_free(text, TRUE);
+	mcs_rm_tree(dir);
+	g_free(path);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -593,5 +657,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/outputs/apart", test_outputs_apart);
 	g_test_add_func("/cli/outputs/trace", test_trace_outputs);
 	g_test_add_func("/cli/seed-digits", test_seed_digits);
+	g_test_add_func("/cli/messages/hostile-input", test_hostile_messages);
 	return g_test_run();
 }
