@@ -2,6 +2,7 @@
 #include "output.h"
 #include "mcs_file.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -47,6 +48,27 @@ static char *output_target(const char *path)
 	return target;
 }
 
+/* What @path is, followed through a symlink when @follow (a path the user
+ * named, as -o), or as it is (a file inside an output directory, which the
+ * tool never writes through a link): 0 when it exists, else errno. */
+static int output_stat(const char *path, bool follow, struct stat *st)
+{
+	return (follow ? stat(path, st) : lstat(path, st)) == 0 ? 0 : errno;
+}
+
+static bool refuse_kind(GError **err, const char *what, const char *path, unsigned mode)
+{
+	char *why = g_strdup_printf("%s, not a regular file: refusing to replace it",
+				    mcs_file_kind(mode));
+	if (what)
+		refuse(err, what, path, why);
+	else
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s", path, why);
+	g_free(why);
+	errno = EEXIST;
+	return false;
+}
+
 bool output_check(const char *path, const char *what, GError **err)
 {
 	if (!path || g_str_equal(path, "-"))
@@ -58,13 +80,13 @@ bool output_check(const char *path, const char *what, GError **err)
 		return refuse(err, what, path, "a symbolic link to nothing");
 	struct stat st;
 	bool ok = true;
-	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
-		char *why = g_strdup_printf("%s, not a regular file: refusing to replace it",
-					    mcs_file_kind(st.st_mode));
-		ok = refuse(err, what, path, why);
-		g_free(why);
-	}
-	ok = ok && parent_writable(target, what, err);
+	int e = output_stat(target, true, &st);
+	if (e == 0 && S_ISCHR(st.st_mode)) /* /dev/null, a terminal: written into */
+		ok = access(target, W_OK) == 0 || refuse(err, what, path, g_strerror(errno));
+	else if (e == 0 && !S_ISREG(st.st_mode))
+		ok = refuse_kind(err, what, path, st.st_mode);
+	else
+		ok = parent_writable(target, what, err);
 	g_free(target);
 	return ok;
 }
@@ -85,25 +107,203 @@ bool output_check_dir(const char *path, const char *what, GError **err)
 	return access(path, W_OK) == 0 || refuse(err, what, path, "cannot write in it");
 }
 
+static bool fail_errno(GError **err, const char *name, const char *doing, int e)
+{
+	g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s%s", name, doing, g_strerror(e));
+	errno = e;
+	return false;
+}
+
+bool output_fd_put(int fd, const char *name, const void *data, size_t len, GError **err)
+{
+	const char *p = data;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return fail_errno(err, name, "cannot write: ", n < 0 ? errno : EIO);
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* The temporary beside @dest: created, never opened through anything that
+ * was there (O_EXCL), removed if interrupted. */
+static bool output_temp_open(struct output *o, const char *dest, GError **err)
+{
+	o->tmp = g_strdup_printf("%s.tmp.XXXXXX", dest);
+	o->fd = g_mkstemp_full(o->tmp, O_WRONLY | O_CLOEXEC, 0666);
+	if (o->fd < 0) {
+		fail_errno(err, dest, "", errno);
+		g_clear_pointer(&o->tmp, g_free);
+		return false;
+	}
+	output_temp_add(o->tmp, false);
+	o->dest = g_strdup(dest);
+	return true;
+}
+
+bool output_open(struct output *o, const char *path, bool owned, GError **err)
+{
+	*o = (struct output){.fd = -1, .owned = owned};
+	if (!owned && (!path || g_str_equal(path, "-"))) {
+		fflush(stdout);
+		o->fd = STDOUT_FILENO;
+		o->name = g_strdup("standard output");
+		return true;
+	}
+	o->name = g_strdup(path);
+	char *target = owned ? g_strdup(path) : output_target(path);
+	struct stat st;
+	bool ok = true;
+	if (!target)
+		ok = refuse(err, "-o", path, "a symbolic link to nothing");
+	else if (output_stat(target, !owned, &st) != 0)
+		ok = output_temp_open(o, target, err);
+	else if (!owned && S_ISCHR(st.st_mode)) {
+		o->fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		ok = o->fd >= 0 || fail_errno(err, path, "", errno);
+	} else if (!S_ISREG(st.st_mode))
+		ok = refuse_kind(err, NULL, path, st.st_mode);
+	else
+		ok = output_temp_open(o, target, err);
+	g_free(target);
+	if (!ok)
+		output_abort(o);
+	return ok;
+}
+
+bool output_put(struct output *o, const void *data, size_t len, GError **err)
+{
+	return output_fd_put(o->fd, o->name, data, len, err);
+}
+
+void output_abort(struct output *o)
+{
+	int e = errno;
+	if (o->fd > STDOUT_FILENO)
+		close(o->fd);
+	if (o->tmp) {
+		g_unlink(o->tmp);
+		output_temp_done(o->tmp);
+	}
+	g_clear_pointer(&o->tmp, g_free);
+	g_clear_pointer(&o->dest, g_free);
+	g_clear_pointer(&o->name, g_free);
+	o->fd = -1;
+	errno = e;
+}
+
+bool output_commit(struct output *o, GError **err)
+{
+	bool ok = true;
+	struct stat st;
+	if (o->fd > STDOUT_FILENO && close(o->fd) != 0)
+		ok = fail_errno(err, o->name, "cannot write: ", errno);
+	o->fd = -1;
+	/* what came to be at the destination since the check is refused too */
+	if (ok && o->dest && output_stat(o->dest, false, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    (o->owned || !S_ISLNK(st.st_mode)))
+		ok = refuse_kind(err, NULL, o->name, st.st_mode);
+	if (ok && o->dest && rename(o->tmp, o->dest) != 0)
+		ok = fail_errno(err, o->name, "", errno);
+	if (ok && o->tmp) {
+		output_temp_done(o->tmp);
+		g_clear_pointer(&o->tmp, g_free);
+	}
+	output_abort(o);
+	return ok;
+}
+
+/* Open @path, @len bytes of @data, commit: the whole of it or nothing. */
+static bool output_whole(const char *path, bool owned, const char *data, gssize len,
+			 GError **err)
+{
+	struct output o;
+	size_t n = len < 0 ? strlen(data) : (size_t)len;
+	if (!output_open(&o, path, owned, err))
+		return false;
+	if (!output_put(&o, data, n, err)) {
+		output_abort(&o);
+		return false;
+	}
+	return output_commit(&o, err);
+}
+
 gboolean output_write(const char *path, const char *data, gsize len, GError **err)
 {
-	if (!path || g_str_equal(path, "-")) {
-		fwrite(data, 1, len, stdout);
-		return fflush(stdout) == 0;
-	}
-	return output_file(path, data, (gssize)len, err);
+	return output_whole(path, false, data, (gssize)len, err);
 }
 
 bool output_file(const char *path, const char *data, gssize len, GError **err)
 {
-	/* g_file_set_contents writes a temporary file and renames it: over a
-	 * symlink's target, not the link. */
+	return output_whole(path, true, data, len, err);
+}
+
+bool output_move(const char *from, const char *to, GError **err)
+{
+	struct stat st;
+	if (output_stat(to, false, &st) == 0 && !S_ISREG(st.st_mode))
+		return refuse_kind(err, NULL, to, st.st_mode);
+	return rename(from, to) == 0 || fail_errno(err, to, "", errno);
+}
+
+bool output_check_owned(const char *path, bool is_dir, GError **err)
+{
+	struct stat st;
+	if (output_stat(path, false, &st) != 0 || (is_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)))
+		return true;
+	if (!is_dir)
+		return refuse_kind(err, NULL, path, st.st_mode);
+	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+		    "%s: %s, not a directory: refusing to write in it", path,
+		    mcs_file_kind(st.st_mode));
+	return false;
+}
+
+int output_lock_open(const char *path, GError **err)
+{
+	struct stat st;
+	if (output_stat(path, false, &st) == 0 && !S_ISREG(st.st_mode)) {
+		refuse_kind(err, NULL, path, st.st_mode);
+		return -1;
+	}
+	/* O_NOFOLLOW, O_NONBLOCK: what took its place since is not followed or
+	 * waited on; nothing in it is truncated here */
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fail_errno(err, path, "", errno);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		refuse_kind(err, NULL, path, st.st_mode);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+char *output_temp_beside(const char *path, GError **err)
+{
 	char *target = output_target(path);
-	GError *e = NULL;
-	bool ok = g_file_set_contents(target ? target : path, data, len, &e) ||
-		  output_failure(err, e);
+	struct stat st;
+	bool direct = !target || g_str_equal(path, "-") ||
+		      (stat(target, &st) == 0 && !S_ISREG(st.st_mode));
+	char *base = direct ? g_build_filename(g_get_tmp_dir(), "memcgsim", NULL) : g_strdup(target);
+	char *tmp = g_strdup_printf("%s.tmp.XXXXXX", base);
+	int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fail_errno(err, base, "", errno);
+		g_clear_pointer(&tmp, g_free);
+	} else {
+		close(fd);
+		output_temp_add(tmp, false);
+	}
+	g_free(base);
 	g_free(target);
-	return ok;
+	return tmp;
 }
 
 bool output_failure(GError **err, GError *e)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "runfile.h"
 #include "mcs_file.h"
+#include "output.h"
 #include "scenario.h"
 #include "sweep.h"
 #include <errno.h>
@@ -94,13 +95,17 @@ void runfile_quarantine(const char *dir, const char *name, const char *why)
 	char *from = g_strdup_printf("%s/runs/%s.json", dir, name);
 	char *bad = g_build_filename(dir, "bad", NULL);
 	char *to = g_strdup_printf("%s/%s.json", bad, name);
-	bool moved = g_mkdir_with_parents(bad, 0777) == 0 && g_rename(from, to) == 0;
+	GError *e = NULL;
+	/* bad/ and the name in it as any owned output: not through a symlink */
+	bool moved = output_check_owned(bad, true, &e) && g_mkdir_with_parents(bad, 0777) == 0 &&
+		     output_move(from, to, &e);
 	if (moved)
 		fprintf(stderr, "memcgsim: %s: damaged (%s); moved to %s, running it again\n", from,
 			why, to);
 	else
 		fprintf(stderr, "memcgsim: %s: damaged (%s); cannot move it aside (%s)\n", from, why,
-			g_strerror(errno));
+			e ? e->message : g_strerror(errno));
+	g_clear_error(&e);
 	g_free(from);
 	g_free(bad);
 	g_free(to);

@@ -6,6 +6,8 @@
 #include "sim_trace.h"
 #include "run.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <string.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -14,18 +16,41 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The child of a sweep run: its result with the run's identity, written
- * beside @dest and renamed over it, so a reader sees all of it or nothing. */
-static int write_run_file(const struct runner_job *j, json_t *r, bool violation)
+/* A child that cannot write its trace part exits CHILD_TRACE_FAILED + errno,
+ * its result CHILD_RESULT_FAILED + errno (errno above 63 as EIO), so the
+ * parent can say which file and why. */
+#define CHILD_TRACE_FAILED 64
+#define CHILD_RESULT_FAILED 128
+
+/* The child's result, written to the temporary the parent made for it, or
+ * for a sweep run with the run's identity beside @dest and renamed over it,
+ * so a reader sees all of it or nothing. 0, or errno. */
+static int write_result(const struct runner_job *j, json_t *r, bool violation)
 {
-	json_t *doc = j->meta ? json_deep_copy(j->meta) : json_object();
-	json_object_set_new(doc, "violation", json_boolean(violation));
-	json_object_set_new(doc, "result", r);
-	char *tmp = g_strdup_printf("%s.tmp.%d", j->dest, (int)getpid());
-	int rc = json_dump_file(doc, tmp, JSON_COMPACT) == 0 && rename(tmp, j->dest) == 0 ? 0 : -1;
+	json_t *doc = r;
+	if (j->dest) {
+		doc = j->meta ? json_deep_copy(j->meta) : json_object();
+		json_object_set_new(doc, "violation", json_boolean(violation));
+		json_object_set_new(doc, "result", r);
+	}
+	char *text = json_dumps(doc, JSON_COMPACT);
+	bool ok = false;
+	if (j->dest) {
+		ok = output_file(j->dest, text, -1, NULL);
+	} else {
+		int fd = open(j->path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+		ok = fd >= 0 && output_fd_put(fd, j->path, text, strlen(text), NULL);
+		ok = fd >= 0 && close(fd) == 0 && ok;
+	}
+	int e = ok ? 0 : errno ? errno : EIO;
+	free(text);
 	json_decref(doc);
-	g_free(tmp);
-	return rc;
+	return e;
+}
+
+static int child_errno(int e)
+{
+	return e > 0 && e < 64 ? e : EIO;
 }
 
 static void child_main(const struct runner_job *j)
@@ -40,13 +65,13 @@ static void child_main(const struct runner_job *j)
 		_exit(3); /* the parent died before prctl */
 	live_job_child(j);
 	bool violation = false;
-	if (j->trace)
-		sim_trace_begin(j->trace, j->trace_pid, j->trace_max);
+	if (j->trace && !sim_trace_begin(j->trace, j->trace_pid, j->trace_max))
+		_exit(CHILD_TRACE_FAILED + child_errno(errno));
 	json_t *r = run_simulate(j->config, j->seed, j->drawn ? &j->draw : NULL, &violation);
-	if (j->trace)
-		sim_trace_end();
-	int rc = j->dest ? write_run_file(j, r, violation) : json_dump_file(r, j->path, JSON_COMPACT);
-	_exit(rc != 0 ? 3 : violation ? 1 : 0);
+	if (j->trace && !sim_trace_end())
+		_exit(CHILD_TRACE_FAILED + child_errno(errno));
+	int e = write_result(j, r, violation);
+	_exit(e ? CHILD_RESULT_FAILED + child_errno(e) : violation ? 1 : 0);
 }
 
 static bool job_start(struct runner_job *j, GError **err)
@@ -75,11 +100,29 @@ static bool job_start(struct runner_job *j, GError **err)
 	return true;
 }
 
+/* Why the child of @j failed: a file it could not write, or how it ended. */
+static void job_failure(const struct runner_job *j, int status, GError **err)
+{
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+	const char *file = code >= CHILD_RESULT_FAILED ? (j->dest ? j->dest : j->path)
+			   : code >= CHILD_TRACE_FAILED ? j->trace : NULL;
+	if (file)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: cannot write: %s", file,
+			    g_strerror(code % 64 ? code % 64 : EIO));
+	else
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "simulation process failed (%s %d)",
+			    WIFSIGNALED(status) ? "signal" : "exit status",
+			    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
 static bool job_finish(struct runner_job *j, int status, GError **err)
 {
 	bool exited = WIFEXITED(status) && WEXITSTATUS(status) <= 1;
 	if (exited && !j->dest)
 		j->result = json_load_file(j->path, 0, NULL);
+	bool ok = j->dest ? exited : j->result != NULL;
+	if (!ok)
+		job_failure(j, status, err);
 	if (j->path) {
 		g_unlink(j->path);
 		output_temp_done(j->path);
@@ -89,11 +132,6 @@ static bool job_finish(struct runner_job *j, int status, GError **err)
 	j->pid = 0;
 	j->wall_s = (double)(g_get_monotonic_time() - j->started) / 1e6;
 	j->violation = WIFEXITED(status) && WEXITSTATUS(status) == 1;
-	bool ok = j->dest ? exited : j->result != NULL;
-	if (!ok)
-		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "simulation process failed (%s %d)",
-			    WIFSIGNALED(status) ? "signal" : "exit status",
-			    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 	return ok;
 }
 
@@ -214,9 +252,10 @@ struct variant_jobs {
 	GPtrArray *names;  /* the names of those variants */
 };
 
-static void variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc, const char *only,
-			      const char *trace)
+static bool variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc, const char *only,
+			      const char *trace, GError **err)
 {
+	bool ok = true;
 	vj->jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
 	vj->owner = g_array_new(FALSE, FALSE, sizeof(guint));
 	vj->traces = g_ptr_array_new_with_free_func(g_free);
@@ -230,9 +269,12 @@ static void variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc
 					       .seed = scenario_replica_seed(v->seed, r),
 					       .label = g_strdup_printf("%s replica %d/%d", v->name,
 									r + 1, v->replicas)};
-			if (trace && r == 0) {
-				j.trace = g_strdup_printf("%s.%u.part", trace, i);
-				output_temp_add(j.trace, false);
+			if (trace && r == 0 && ok) {
+				/* a new file: nothing there is followed or written */
+				j.trace = output_temp_beside(trace, err);
+				ok = j.trace != NULL;
+			}
+			if (j.trace) {
 				/* the trace's process id: sim_trace_join names it */
 				j.trace_pid = (int)vj->traces->len + 1;
 				g_ptr_array_add(vj->traces, (gpointer)j.trace);
@@ -248,6 +290,7 @@ static void variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc
 			g_array_append_val(vj->owner, i);
 		}
 	}
+	return ok;
 }
 
 /* Each variant's aggregate of its jobs' results; *violation when one of
@@ -291,11 +334,30 @@ static void variant_jobs_free(struct variant_jobs *vj)
 	g_ptr_array_free(vj->names, TRUE);
 }
 
+static bool trace_put(void *o, const void *data, size_t len, GError **err)
+{
+	return output_put(o, data, len, err);
+}
+
+/* The trace @path, joined from the parts, as -o writes a file. */
+static bool trace_write(const char *path, const struct variant_jobs *vj, GError **err)
+{
+	struct output o;
+	if (!output_open(&o, path, false, err))
+		return false;
+	if (!sim_trace_join(trace_put, &o, (const char *const *)vj->traces->pdata,
+			    (const char *const *)vj->names->pdata, vj->traces->len, err)) {
+		output_abort(&o);
+		return false;
+	}
+	return output_commit(&o, err);
+}
+
 json_t *runner_run(const struct scenario *sc, const char *only, int parallel, const char *trace,
 		   bool *violation, GError **err)
 {
 	struct variant_jobs vj;
-	variant_jobs_init(&vj, sc, only, trace);
+	bool ok = variant_jobs_init(&vj, sc, only, trace, err);
 	struct runner_job *js = (struct runner_job *)(void *)vj.jobs->data;
 	/* the file's cap, shared by its parts; MEMCGSIM_TRACE_MAX_EVENTS may
 	 * lower it (the tests do) */
@@ -303,12 +365,11 @@ json_t *runner_run(const struct scenario *sc, const char *only, int parallel, co
 	long cap = env ? CLAMP(atol(env), 1, SIM_TRACE_MAX_EVENTS) : SIM_TRACE_MAX_EVENTS;
 	for (guint k = 0; k < vj.jobs->len; k++)
 		js[k].trace_max = cap / (long)MAX(vj.traces->len, 1);
-	bool ok = runner_jobs(js, vj.jobs->len, parallel, NULL, NULL, err);
+	ok = ok && runner_jobs(js, vj.jobs->len, parallel, NULL, NULL, err);
 	*violation = false;
 	json_t *variants = ok ? variant_results(&vj, sc, violation) : NULL;
 	if (ok && trace)
-		ok = sim_trace_join(trace, (const char *const *)vj.traces->pdata,
-				    (const char *const *)vj.names->pdata, vj.traces->len, err);
+		ok = trace_write(trace, &vj, err);
 	variant_jobs_free(&vj);
 	if (!ok) {
 		json_decref(variants);

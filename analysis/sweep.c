@@ -30,7 +30,7 @@ static int dir_lock(const char *dir, GError **err)
 		return -1;
 	}
 	char *path = g_build_filename(dir, SWEEP_LOCK, NULL);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = output_lock_open(path, err);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		char holder[32] = "";
 		ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
@@ -44,10 +44,13 @@ static int dir_lock(const char *dir, GError **err)
 	} else if (fd >= 0) {
 		char pid[32];
 		int len = g_snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-		if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len)
-			g_debug("%s: cannot record the pid", path);
-	} else {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", path, g_strerror(errno));
+		if (ftruncate(fd, 0) != 0 || !output_fd_put(fd, path, pid, (size_t)len, err)) {
+			if (err && !*err)
+				g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: cannot write: %s",
+					    path, g_strerror(errno));
+			close(fd);
+			fd = -1;
+		}
 	}
 	g_free(path);
 	return fd;
@@ -365,7 +368,13 @@ static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool mer
 	bool empty = !first;
 	if (d)
 		g_dir_close(d);
-	if (old && !json_equal(old, manifest)) {
+	char *rpath = g_build_filename(dir, "result.json", NULL);
+	bool owned = output_check_owned(mpath, false, err) && output_check_owned(runs, true, err) &&
+		     output_check_owned(rpath, false, err);
+	g_free(rpath);
+	if (!owned) {
+		/* said */
+	} else if (old && !json_equal(old, manifest)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: holds a different sweep (its sweep.json differs); choose another "
 			    "--out", dir);

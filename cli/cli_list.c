@@ -58,10 +58,13 @@ static int cmd_list(struct cli *c)
 		ok = list_variants(c->files[0], c->names, out, &err);
 	else
 		list_bundled(c->names, out);
-	if (ok)
-		fputs(out->str, stdout);
+	if (!ok) {
+		g_string_free(out, TRUE);
+		return cli_error(err, "");
+	}
+	ok = cli_output(c, out, "the list", &err);
 	g_string_free(out, TRUE);
-	return ok ? 0 : cli_error(err, "");
+	return ok ? 0 : cli_error(err, "memcgsim: ");
 }
 
 static const GOptionEntry list_options[] = {

@@ -8,10 +8,14 @@ static int cmd_schema(struct cli *c)
 {
 	json_t *s = scenario_json_schema();
 	char *text = json_dumps(s, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-	printf("%s\n", text);
+	GString *out = g_string_new(text);
+	g_string_append_c(out, '\n');
 	free(text);
 	json_decref(s);
-	return 0;
+	GError *err = NULL;
+	bool ok = cli_output(c, out, "the schema", &err);
+	g_string_free(out, TRUE);
+	return ok ? 0 : cli_error(err, "memcgsim: ");
 }
 
 static const GOptionEntry schema_options[] = {{NULL}};

@@ -26,7 +26,7 @@ bool cli_output(const struct cli *c, GString *out, const char *what, GError **er
 {
 	if (output_write(c->output, out->str, out->len, err))
 		return true;
-	if (err && !*err)
+	if (err && !*err) /* output_write says why; this only if it did not */
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "cannot write %s", what);
 	return false;
 }

@@ -5,6 +5,7 @@
 #include "cli_util.h"
 #include "output.h"
 #include "version.h"
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -130,6 +131,18 @@ static void cli_free(struct cli *c)
 	g_free(c->scenario_arg);
 }
 
+/* What a command printed with stdio (list, schema, validate, --version)
+ * is checked here, once: a write error fails the command. */
+static int stdout_check(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "memcgsim: standard output: cannot write: %s\n",
+		g_strerror(errno ? errno : EIO));
+	return rc ? rc : EXIT_VIOLATION;
+}
+
 int main(int argc, char **argv_in)
 {
 	char **argv = split_jobs_option(&argc, argv_in);
@@ -162,6 +175,7 @@ int main(int argc, char **argv_in)
 		if (path || !cmd->scenario)
 			rc = cmd->fn(&cli_args);
 	}
+	rc = stdout_check(rc);
 	cli_free(&cli_args);
 	g_strfreev(argv);
 	int sig = output_interrupted();

@@ -7,6 +7,8 @@
 #include "sim_engine.h"
 #include "spec.h"
 #include "stats.h"
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,22 +89,63 @@ static void fig_free(struct fig *f)
 	g_free(f);
 }
 
-/* Write NAME.dat and NAME.gp into @dir, run gnuplot there, add the plot. */
-static bool fig_finish(struct fig *f, const char *dir, GPtrArray *plots, GError **err)
+/* Did gnuplot write all of the image @path? Its write errors do not show in
+ * its exit status: an SVG ends with its closing tag, a PNG with its IEND
+ * chunk. */
+static bool image_complete(const char *path)
+{
+	char *data = NULL;
+	gsize len = 0;
+	bool ok = g_file_get_contents(path, &data, &len, NULL);
+	if (ok && g_str_has_suffix(path, ".png"))
+		ok = len >= 20 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0 &&
+		     memcmp(data + len - 8, "IEND\xae\x42\x60\x82", 8) == 0;
+	else if (ok)
+		ok = g_str_has_suffix(g_strchomp(data), "</svg>");
+	g_free(data);
+	return ok;
+}
+
+/* Check the images of @name gnuplot made in @work, and move them, the data
+ * and the script into @dir (as owned files: nothing there is followed). */
+static bool fig_keep(const char *work, const char *dir, const char *name, GError **err)
+{
+	static const char *const exts[] = {"svg", "png", "dat", "gp"}; /* the images first */
+	bool ok = true;
+	for (guint pass = 0; pass < 2; pass++) /* check the images, then keep it all */
+		for (guint i = 0; ok && i < (pass ? G_N_ELEMENTS(exts) : 2); i++) {
+			char *from = g_strdup_printf("%s/%s.%s", work, name, exts[i]);
+			char *to = g_strdup_printf("%s/%s.%s", dir, name, exts[i]);
+			ok = pass ? output_move(from, to, err) : image_complete(from);
+			if (!ok && !pass)
+				g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
+					    "%s: gnuplot could not write all of it (is the disk "
+					    "full?); nothing kept", to);
+			g_free(from);
+			g_free(to);
+		}
+	return ok;
+}
+
+/* Write NAME.dat and NAME.gp into @work (plot_all's directory inside the
+ * plots' directory), run gnuplot there, check and keep its images, add the
+ * plot. */
+static bool fig_finish(struct fig *f, const char *work, GPtrArray *plots, GError **err)
 {
 	GString *settings = f->script;
 	g_string_append_printf(settings, "%s\nset terminal pngcairo size " PLOT_SIZE
 					 " noenhanced font 'sans,10'\nset output '%s.png'\nreplot\n",
 			       f->plot->str, f->name);
-	char *gp = g_strdup_printf("%s/%s.gp", dir, f->name);
-	char *dat = g_strdup_printf("%s/%s.dat", dir, f->name);
+	char *gp = g_strdup_printf("%s/%s.gp", work, f->name);
+	char *dat = g_strdup_printf("%s/%s.dat", work, f->name);
+	char *dir = g_path_get_dirname(work);
 	bool ok = output_file(dat, f->data->str, -1, err) &&
 		  output_file(gp, settings->str, -1, err);
 	char *script = g_strdup_printf("%s.gp", f->name);
 	char *argv[] = {"gnuplot", script, NULL};
 	char *errout = NULL;
 	int status = 0;
-	if (ok && !g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+	if (ok && !g_spawn_sync(work, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
 				NULL, NULL, NULL, &errout, &status, NULL)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
 			    "gnuplot: cannot run it (scripts/setup.sh installs gnuplot-nox)");
@@ -112,7 +155,7 @@ static bool fig_finish(struct fig *f, const char *dir, GPtrArray *plots, GError 
 			    errout);
 		ok = false;
 	}
-	if (ok) {
+	if (ok && (ok = fig_keep(work, dir, f->name, err))) {
 		struct plot *p = g_new0(struct plot, 1);
 		p->name = g_strdup(f->name);
 		p->title = g_strdup(f->title);
@@ -123,6 +166,7 @@ static bool fig_finish(struct fig *f, const char *dir, GPtrArray *plots, GError 
 	g_free(script);
 	g_free(gp);
 	g_free(dat);
+	g_free(dir);
 	fig_free(f);
 	return ok;
 }
@@ -407,12 +451,30 @@ static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray
 	return fig_finish(f, dir, plots, err);
 }
 
+static GPtrArray *plot_figures(json_t *doc, const char *dir, GError **err);
+
+/* gnuplot writes into a directory of the tool's own inside @dir (which
+ * fig_finish moves the checked files out of), never at a name in @dir that
+ * could be a FIFO or a symlink; it is removed at the end. */
 GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 {
-	if (g_mkdir_with_parents(dir, 0777) != 0) {
+	char *work = g_strdup_printf("%s/.memcgsim-plots-XXXXXX", dir);
+	if (g_mkdir_with_parents(dir, 0777) != 0 || !g_mkdtemp(work)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", dir, g_strerror(errno));
+		g_free(work);
 		return NULL;
 	}
+	output_temp_add(work, true);
+	GPtrArray *plots = plot_figures(doc, work, err);
+	output_remove_files(work, NULL);
+	g_rmdir(work);
+	output_temp_done(work);
+	g_free(work);
+	return plots;
+}
+
+static GPtrArray *plot_figures(json_t *doc, const char *dir, GError **err)
+{
 	GPtrArray *plots = g_ptr_array_new_with_free_func(plot_free);
 	json_t *points = json_object_get(doc, "points");
 	bool ok = true;

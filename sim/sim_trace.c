@@ -3,6 +3,8 @@
 #include "sim_engine.h"
 #include "mcs_error.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,15 +26,20 @@ void sim_trace_window(sim_time_t from, sim_time_t to)
 	T.to = to;
 }
 
-void sim_trace_begin(const char *path, int pid, long max_events)
+bool sim_trace_begin(const char *path, int pid, long max_events)
 {
-	T.f = fopen(path, "w");
+	/* the empty file the caller made for it: not through a symlink */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	T.f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fd >= 0 && !T.f)
+		close(fd);
 	T.pid = pid;
 	T.events = 0;
 	T.max_events = MAX(1, MIN(max_events, SIM_TRACE_MAX_EVENTS));
 	T.truncated = false;
 	T.tids = g_hash_table_new(NULL, NULL);
 	sim_trace_enabled = T.f != NULL;
+	return T.f != NULL;
 }
 
 static void put_string(FILE *f, const char *s)
@@ -57,18 +64,27 @@ static void put_us(const char *key, sim_time_t ps)
 		(long long)(ps % 1000000));
 }
 
-void sim_trace_end(void)
+bool sim_trace_end(void)
 {
+	bool ok = true;
 	if (T.f) {
 		if (T.truncated)
 			fprintf(T.f, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"trace_truncated\",\"args\":"
 				     "{\"max_events\":%ld}},\n",
 				T.pid, T.max_events);
-		fclose(T.f);
+		errno = 0;
+		bool bad = ferror(T.f) != 0;
+		int e = errno;
+		ok = fclose(T.f) == 0 && !bad;
+		if (!ok && bad && e) /* the first failure's reason */
+			errno = e;
+		else if (!ok && !errno)
+			errno = EIO;
 	}
 	T.f = NULL;
 	sim_trace_enabled = false;
 	g_clear_pointer(&T.tids, g_hash_table_destroy);
+	return ok;
 }
 
 /* The track of @t: a thread per task, named after its CPU, sorted by CPU. */
@@ -110,7 +126,7 @@ void sim_trace_span_(const struct sim_task *t, int cpu, const char *cat, const c
 	fputs("},\n", T.f);
 }
 
-static bool copy_part(FILE *out, const char *part, GError **err)
+static bool copy_part(sim_trace_put_fn put, void *ctx, const char *part, GError **err)
 {
 	FILE *in = fopen(part, "r");
 	if (!in) {
@@ -119,40 +135,44 @@ static bool copy_part(FILE *out, const char *part, GError **err)
 	}
 	char buf[65536];
 	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(in);
-	return true;
-}
-
-bool sim_trace_join(const char *out, const char *const *parts, const char *const *names, size_t n,
-		    GError **err)
-{
-	char *tmp = g_strdup_printf("%s.tmp.%d", out, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	bool ok = f != NULL;
-	if (!ok)
-		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", out, g_strerror(errno));
-	if (ok) {
-		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f);
-		for (size_t i = 0; i < n; i++) {
-			fprintf(f, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":",
-				(int)i + 1);
-			put_string(f, names[i]);
-			fputs("}},\n", f);
-		}
-		for (size_t i = 0; ok && i < n; i++)
-			ok = copy_part(f, parts[i], err);
-		fputs("{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"memcgsim\"}}\n]}\n",
-		      f);
-		ok = (fclose(f) == 0) && ok;
-	}
-	if (ok && rename(tmp, out) != 0) {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: %s", out, g_strerror(errno));
+	bool ok = true;
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = put(ctx, buf, n, err);
+	if (ok && ferror(in)) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: cannot read: %s", part,
+			    g_strerror(errno));
 		ok = false;
 	}
-	if (!ok)
-		remove(tmp);
-	g_free(tmp);
+	fclose(in);
 	return ok;
+}
+
+static void put_name(GString *s, const char *name)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	put_string(f, name);
+	fclose(f);
+	g_string_append_len(s, buf, (gssize)len);
+	free(buf);
+}
+
+bool sim_trace_join(sim_trace_put_fn put, void *ctx, const char *const *parts,
+		    const char *const *names, size_t n, GError **err)
+{
+	GString *head = g_string_new("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+	for (size_t i = 0; i < n; i++) {
+		g_string_append_printf(head, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\","
+					     "\"args\":{\"name\":", (int)i + 1);
+		put_name(head, names[i]);
+		g_string_append(head, "}},\n");
+	}
+	bool ok = put(ctx, head->str, head->len, err);
+	g_string_free(head, TRUE);
+	for (size_t i = 0; ok && i < n; i++)
+		ok = copy_part(put, ctx, parts[i], err);
+	static const char tail[] =
+		"{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"memcgsim\"}}\n]}\n";
+	return ok && put(ctx, tail, sizeof(tail) - 1, err);
 }

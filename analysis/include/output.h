@@ -6,22 +6,69 @@
 #include <glib.h>
 #include <stdbool.h>
 
+/* Every file the tool writes goes through here. A path the user named (-o,
+ * --trace): "-" (or NULL) is standard output and a character device
+ * (/dev/null) is written into directly; a regular file, or none, is
+ * replaced atomically (a temporary beside it, renamed over it; through a
+ * symlink: its target); a FIFO, a directory, a socket or a block device is
+ * refused. A file inside an output directory (a sweep's lock, runs and
+ * result, plots) is "owned": it is replaced only when absent or a regular
+ * file, never opened through a symlink, never truncated before it is
+ * checked. Every byte is checked: a failed or short write is
+ * MCS_ERROR_FAILED "PATH: cannot write: WHY", and nothing half-written is
+ * left where the output was expected. */
+
 /* Before any work: can @path (the value of option @what, "-o") be
- * written? NULL or "-" (standard output) can. A path that exists must be a
- * regular file, or a symlink to one (its target is what is replaced); its
- * directory must exist and be writable. Otherwise MCS_ERROR_INPUT:
+ * written? NULL or "-" (standard output) can, and so can a character
+ * device. A path that exists must otherwise be a regular file, or a symlink
+ * to one (its target is what is replaced); its directory must exist and be
+ * writable. Otherwise MCS_ERROR_INPUT:
  * "-o: r.txt: a FIFO, not a regular file: refusing to replace it". */
 bool output_check(const char *path, const char *what, GError **err);
 /* The same for a directory an output goes into (--plots, --out): it is a
  * directory, or it does not exist and its parent is a writable directory. */
 bool output_check_dir(const char *path, const char *what, GError **err);
 
-/* @path NULL or "-": standard output. */
+/* An output being written. */
+struct output {
+	char *name; /* for errors: the path, or "standard output" */
+	char *dest; /* what the temporary replaces; NULL: written directly */
+	char *tmp;  /* the temporary, DEST.tmp.XXXXXX */
+	int fd;
+	bool owned; /* inside an output directory */
+};
+/* Start writing @path (@owned: a file inside an output directory); false
+ * with @err when it is refused (MCS_ERROR_INPUT, "PATH: a FIFO, not a
+ * regular file: refusing to replace it") or cannot be made. */
+bool output_open(struct output *o, const char *path, bool owned, GError **err);
+bool output_put(struct output *o, const void *data, size_t len, GError **err);
+/* Close and put it in place (checked again); false with @err, the
+ * temporary removed, when that fails. output_abort: give up, remove it. */
+bool output_commit(struct output *o, GError **err);
+void output_abort(struct output *o);
+/* All of @len bytes of @data to the descriptor @fd, @name in the error; on
+ * failure errno says why (as after every function here that fails). */
+bool output_fd_put(int fd, const char *name, const void *data, size_t len, GError **err);
+
+/* @path NULL or "-": standard output; else a path the user named. */
 gboolean output_write(const char *path, const char *data, gsize len, GError **err);
-/* Write @data (@len bytes; -1: up to its NUL) to the file @path atomically
- * (through a symlink: to its target); false with @err (MCS_ERROR_FAILED)
- * when it cannot. */
+/* Write @data (@len bytes; -1: up to its NUL) to the owned file @path
+ * atomically; false with @err when it cannot. */
 bool output_file(const char *path, const char *data, gssize len, GError **err);
+/* Rename the tool's own file @from to the owned path @to. */
+bool output_move(const char *from, const char *to, GError **err);
+/* Before writing in an output directory: its owned @path is absent, or a
+ * regular file (@is_dir: a directory), not a symlink; else MCS_ERROR_INPUT. */
+bool output_check_owned(const char *path, bool is_dir, GError **err);
+/* Open (made if missing) the lock file @path for reading and writing: a
+ * regular file, not through a symlink, not truncated; the descriptor, or
+ * -1 with @err. */
+int output_lock_open(const char *path, GError **err);
+/* A new empty temporary file for what will become @path (a path the user
+ * named): beside it, or in TMPDIR when @path is standard output or a
+ * device; registered to be removed if interrupted. g_free it; NULL with
+ * @err. */
+char *output_temp_beside(const char *path, GError **err);
 /* @e, the error of a GLib file operation, as the failure it is here:
  * MCS_ERROR_FAILED, with GLib's message. Frees @e; returns false. */
 bool output_failure(GError **err, GError *e);

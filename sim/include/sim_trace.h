@@ -24,8 +24,9 @@ extern bool sim_trace_enabled;
 void sim_trace_window(sim_time_t from, sim_time_t to);
 /* Start writing this process's events to @path as process @pid, at most
  * @max_events of them (its share of the file's SIM_TRACE_MAX_EVENTS). */
-void sim_trace_begin(const char *path, int pid, long max_events);
-void sim_trace_end(void);
+bool sim_trace_begin(const char *path, int pid, long max_events);
+/* Finish the file; false, errno saying why, when a write to it failed. */
+bool sim_trace_end(void);
 /* A span of @t (NULL: @cpu idle) from @from to @to. @cat: "lock", "wait",
  * "irqoff", "irq", "reclaim"; @name is copied. */
 void sim_trace_span_(const struct sim_task *t, int cpu, const char *cat, const char *name,
@@ -36,7 +37,10 @@ static inline void sim_trace_span(const struct sim_task *t, int cpu, const char 
 	if (sim_trace_enabled)
 		sim_trace_span_(t, cpu, cat, name, from, to);
 }
-/* Join the event files @parts of the processes named @names into the trace
- * @out, written atomically. */
-bool sim_trace_join(const char *out, const char *const *parts, const char *const *names, size_t n,
-		    GError **err);
+/* Where a trace is written: @len bytes of @data; false with @err. */
+typedef bool (*sim_trace_put_fn)(void *ctx, const void *data, size_t len, GError **err);
+/* Join the event files @parts of the processes named @names into a trace,
+ * written through @put; false with @err when a part cannot be read or
+ * @put fails. */
+bool sim_trace_join(sim_trace_put_fn put, void *ctx, const char *const *parts,
+		    const char *const *names, size_t n, GError **err);
