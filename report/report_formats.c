@@ -18,7 +18,17 @@ static bool section_empty(GPtrArray *sections, guint i)
 	return i > 0 && s->body->len == 0;
 }
 
-void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out)
+/* @render's output onto @out, with what a terminal would act on escaped
+ * (mcs_text_printable_append): the strings come from a result file. */
+static void printable(void (*render)(GPtrArray *, GString *), GPtrArray *sections, GString *out)
+{
+	GString *raw = g_string_new(NULL);
+	render(sections, raw);
+	mcs_text_printable_append(out, raw->str, raw->len);
+	g_string_free(raw, TRUE);
+}
+
+static void text_raw(GPtrArray *sections, GString *out)
 {
 	for (guint i = 0; i < sections->len; i++) {
 		const struct report_section *s = sections->pdata[i];
@@ -32,9 +42,14 @@ void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out)
 	}
 }
 
+void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out)
+{
+	printable(text_raw, sections, out);
+}
+
 /* Titles become headings, bodies fenced blocks: the tables keep their
  * columns in a mail client and on a forge. */
-static void report_format_md(GPtrArray *sections, GPtrArray *plots, GString *out)
+static void md_raw(GPtrArray *sections, GString *out)
 {
 	for (guint i = 0; i < sections->len; i++) {
 		const struct report_section *s = sections->pdata[i];
@@ -46,6 +61,11 @@ static void report_format_md(GPtrArray *sections, GPtrArray *plots, GString *out
 			g_string_append_printf(out, "```\n%s%s```\n\n", s->body->str,
 					       g_str_has_suffix(s->body->str, "\n") ? "" : "\n");
 	}
+}
+
+static void report_format_md(GPtrArray *sections, GPtrArray *plots, GString *out)
+{
+	printable(md_raw, sections, out);
 }
 
 static void html_escaped(GString *out, const char *s)

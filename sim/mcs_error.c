@@ -5,18 +5,21 @@
 
 G_DEFINE_QUARK(memcgsim_scenario_error, mcs_error)
 
-/* A code point a terminal would act on rather than show. */
-static bool is_control(gunichar c)
+/* A code point a terminal would act on rather than show (@newline: a line
+ * break is kept). */
+static bool is_control(gunichar c, bool newline)
 {
-	return (c < 0x20 && c != '\t') || c == 0x7f || (c >= 0x80 && c < 0xa0);
+	return (c < 0x20 && c != '\t' && !(newline && c == '\n')) || c == 0x7f ||
+	       (c >= 0x80 && c < 0xa0);
 }
 
-char *mcs_error_printable(const char *msg)
+/* @len bytes of @s onto @out, escaped as mcs_error_printable says; at most
+ * @max characters (-1: all) and then "...". */
+static void printable_append(GString *out, const char *s, gsize len, long max, bool newline)
 {
-	GString *out = g_string_new(NULL);
-	const char *p = msg, *end = msg + strlen(msg);
+	const char *p = s, *end = s + len;
 	for (long chars = 0; p < end; chars++) {
-		if (chars == MCS_MESSAGE_MAX) {
+		if (chars == max) {
 			g_string_append(out, "...");
 			break;
 		}
@@ -26,11 +29,22 @@ char *mcs_error_printable(const char *msg)
 			continue;
 		}
 		const char *next = g_utf8_next_char(p);
-		if (is_control(c))
+		if (is_control(c, newline))
 			g_string_append_printf(out, c < 0x80 ? "\\x%02x" : "\\u%04x", (unsigned)c);
 		else
 			g_string_append_len(out, p, next - p);
 		p = next;
 	}
+}
+
+char *mcs_error_printable(const char *msg)
+{
+	GString *out = g_string_new(NULL);
+	printable_append(out, msg, strlen(msg), MCS_MESSAGE_MAX, false);
 	return g_string_free(out, FALSE);
+}
+
+void mcs_text_printable_append(GString *out, const char *text, gsize len)
+{
+	printable_append(out, text, len, -1, true);
 }

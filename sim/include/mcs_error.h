@@ -21,3 +21,7 @@ enum mcs_error_code {
  * a valid sequence as \xNN), no control characters (C0 but tab, DEL, C1:
  * \xNN, or \u00NN for C1), at most MCS_MESSAGE_MAX characters. g_free it. */
 char *mcs_error_printable(const char *msg);
+/* @len bytes of @text, lines and all, appended to @out escaped the same way
+ * (line breaks kept, no length bound): a report made from a hand-edited
+ * result cannot send a terminal an escape sequence. */
+void mcs_text_printable_append(GString *out, const char *text, gsize len);

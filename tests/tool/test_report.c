@@ -172,6 +172,41 @@ static void test_sort_and_errors(void)
 	}
 }
 
+/* A result edited to carry terminal escapes (a title-setting OSC in the
+ * scenario's name, CSI in a lock class, a C1 CSI in a variant's name): the
+ * text and Markdown reports show them escaped and send the terminal none. */
+static void test_text_escapes(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	json_t *doc = json_load_file(FIXTURE, 0, NULL);
+	json_object_set_new(doc, "scenario", json_string("x\x1b]0;pwned\x07"));
+	json_t *v0 = json_array_get(json_object_get(doc, "variants"), 0);
+	json_object_set_new(v0, "name", json_string("v\xc2\x9b" "2J"));
+	json_t *lock = json_array_get(json_object_get(v0, "locks"), 0);
+	json_object_set_new(lock, "class", json_string("\x1b[2Jlock"));
+	char *in = g_build_filename(dir, "escapes.json", NULL);
+	g_assert_cmpint(json_dump_file(doc, in, 0), ==, 0);
+	json_decref(doc);
+	for (const char *const *f = (const char *const[]){"text", "md", NULL}; *f; f++) {
+		char *out, *err;
+		g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", *f, NULL}, &out,
+					&err),
+				==, 0);
+		g_assert_null(strchr(out, '\x1b'));
+		g_assert_null(strchr(out, '\x07'));
+		g_assert_null(strstr(out, "\xc2\x9b"));
+		g_assert_nonnull(strstr(out, "scenario \"x\\x1b]0;pwned\\x07\", seed 1"));
+		g_assert_nonnull(strstr(out, "\\x1b[2Jlock"));
+		g_assert_nonnull(strstr(out, "v\\u009b2J"));
+		g_assert_true(g_utf8_validate(out, -1, NULL));
+		g_free(out);
+		g_free(err);
+	}
+	mcs_rm_tree(dir);
+	g_free(in);
+	g_free(dir);
+}
+
 /* A result file edited by hand or by an attacker: a clear error, exit 2. */
 static void test_hostile_result(void)
 {
@@ -547,6 +582,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/html/hostile-names", test_html_hostile);
 	g_test_add_func("/report/sort-and-errors", test_sort_and_errors);
 	g_test_add_func("/report/hostile-result", test_hostile_result);
+	g_test_add_func("/report/text-escapes", test_text_escapes);
 	g_test_add_func("/report/sweep/golden", test_sweep_golden);
 	g_test_add_func("/report/cachelines/exact", test_cachelines_exact);
 	g_test_add_func("/report/cachelines/merge", test_cachelines_merge);
