@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static volatile sig_atomic_t got_signal;
+static int timeout_s;
+
 static bool refuse(GError **err, const char *what, const char *path, const char *why)
 {
 	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s: %s", what, path, why);
@@ -196,6 +199,47 @@ void output_abort(struct output *o)
 	errno = e;
 }
 
+/* Tests only: MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME raises SIG just before a
+ * file named NAME (its last component) would be put in place, the latest
+ * moment an interruption can come (docs/testing.md). */
+static void test_signal_at(const char *dest)
+{
+	const char *at = g_getenv("MEMCGSIM_TEST_SIGNAL_AT");
+	const char *colon = at ? strchr(at, ':') : NULL;
+	char *base = colon ? g_path_get_basename(dest) : NULL;
+	if (base && g_str_equal(base, colon + 1))
+		raise(atoi(at));
+	g_free(base);
+}
+
+bool output_interrupt_error(const char *name, GError **err)
+{
+	g_clear_error(err);
+	GString *m = g_string_new(NULL);
+	if (name)
+		g_string_printf(m, "%s: left as it was: ", name);
+	if (got_signal == SIGALRM)
+		g_string_append_printf(m, "timed out after %d s (--timeout)", timeout_s);
+	else
+		g_string_append_printf(m, "interrupted by signal %d (%s)", (int)got_signal,
+				       g_strsignal(got_signal));
+	g_set_error_literal(err, MCS_ERROR, MCS_ERROR_FAILED, m->str);
+	g_string_free(m, TRUE);
+	return false;
+}
+
+bool output_go_on(GError **err)
+{
+	return !got_signal || output_interrupt_error(NULL, err);
+}
+
+/* Nothing is put in place once a signal or --timeout has come. */
+static bool output_may_replace(const char *dest, const char *name, GError **err)
+{
+	test_signal_at(dest);
+	return !got_signal || output_interrupt_error(name, err);
+}
+
 bool output_commit(struct output *o, GError **err)
 {
 	bool ok = true;
@@ -207,7 +251,9 @@ bool output_commit(struct output *o, GError **err)
 	if (ok && o->dest && output_stat(o->dest, false, &st) == 0 && !S_ISREG(st.st_mode) &&
 	    (o->owned || !S_ISLNK(st.st_mode)))
 		ok = refuse_kind(err, NULL, o->name, st.st_mode);
-	if (ok && o->dest && rename(o->tmp, o->dest) != 0)
+	if (ok && o->dest && !output_may_replace(o->dest, o->name, err))
+		ok = false;
+	else if (ok && o->dest && rename(o->tmp, o->dest) != 0)
 		ok = fail_errno(err, o->name, "", errno);
 	if (ok && o->tmp) {
 		output_temp_done(o->tmp);
@@ -247,6 +293,8 @@ bool output_move(const char *from, const char *to, GError **err)
 	struct stat st;
 	if (output_stat(to, false, &st) == 0 && !S_ISREG(st.st_mode))
 		return refuse_kind(err, NULL, to, st.st_mode);
+	if (!output_may_replace(to, to, err))
+		return false;
 	return rename(from, to) == 0 || fail_errno(err, to, "", errno);
 }
 
@@ -327,7 +375,6 @@ void output_remove_files(const char *dir, const char *part)
 		g_dir_close(d);
 }
 
-static volatile sig_atomic_t got_signal;
 static GHashTable *temps; /* path -> GINT_TO_POINTER(is_dir + 1) */
 
 static void on_signal(int sig)
@@ -345,8 +392,6 @@ void output_signals_install(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 }
-
-static int timeout_s;
 
 void output_timeout_start(int seconds)
 {

@@ -336,7 +336,7 @@ static void variant_jobs_free(struct variant_jobs *vj)
 
 static bool trace_put(void *o, const void *data, size_t len, GError **err)
 {
-	return output_put(o, data, len, err);
+	return output_go_on(err) && output_put(o, data, len, err); /* a signal stops the join */
 }
 
 /* The trace @path, joined from the parts, as -o writes a file. */

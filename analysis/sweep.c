@@ -547,6 +547,10 @@ static bool finish(const char *dir, json_t *m, const GArray *runs, int shard_k, 
 			    "%s)", dir, rs.mine, dir, rs.first);
 	json_t *r = ok && !rs.missing ? result_build(m, &rs) : NULL;
 	replicas_free(&rs);
+	if (r && !output_go_on(err)) { /* a signal while the runs were read */
+		json_decref(r);
+		return false;
+	}
 	if (!r)
 		return ok;
 	out->violation = rs.violation;
@@ -727,7 +731,7 @@ static bool merge_runs(const char *out, const char *src, const GArray *runs, GEr
 		char *from = run_path(src, name);
 		char *to = run_path(out, name);
 		GStatBuf st;
-		ok = g_lstat(from, &st) != 0 || merge_run(from, to, err);
+		ok = output_go_on(err) && (g_lstat(from, &st) != 0 || merge_run(from, to, err));
 		g_free(from);
 		g_free(to);
 	}
@@ -767,6 +771,7 @@ static bool merge_check(const GPtrArray *from, json_t *m, const GArray *runs, GE
 	for (guint i = 0; ok && i < runs->len; i++) {
 		const struct runfile_run *r = &g_array_index(runs, struct runfile_run, i);
 		bool has = false;
+		ok = output_go_on(err);
 		for (guint d = 0; ok && d < from->len; d++)
 			ok = merge_has(from->pdata[d], r, plan, &has, err);
 		if (ok && !has && !missing++)

@@ -14,21 +14,8 @@
 #                 file, no crash, nothing half-written left where the output
 #                 was expected
 # Each case checks the exit status and the exact standard error.
-set -u
-class=$1
-bin=$2
-src=$(cd "$(dirname "$0")/.." && pwd)
-scen=$src/scenarios/lockbench_scope.json
-quick="--set replicas=1 --set stop.duration_ns=2000000 -q"
-result=$src/tests/golden/lockbench.result.json
-T=$(mktemp -d /tmp/memcgsim-outputs-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+suite=outputs
+. "$(dirname "$0")/cases.sh"
 
 # expect NAME RC STDERR COMMAND...: COMMAND (given 60 s) exits RC and prints
 # STDERR exactly (a temporary's random suffix read as XXXXXX).
@@ -42,9 +29,6 @@ expect() {
 	[ "$got" = "$rc" ] || fail "$name: exit status $got, expected $rc"
 	cmp -s "$T/stderr.n" "$T/want" || { fail "$name: standard error:"; diff "$T/want" "$T/stderr.n"; }
 }
-
-sweep="$bin sweep $scen --set stop.duration_ns=2000000 --param workloads.0.hold_ns=lin:100:300:2
-	--replicas 1 -q -j2"
 
 case_o_rule() {
 	expect "-o /dev/null" 0 "" "$bin" run "$scen" $quick -o /dev/null
@@ -196,5 +180,4 @@ write-errors) case_write_errors ;;
 full-fs) case_full_fs ;;
 *) echo "tests/outputs.sh: unknown class $class" >&2; exit 2 ;;
 esac
-[ "$fails" = 0 ] || { echo "$fails failed"; exit 1; }
-echo "outputs $class: every case passed"
+cases_verdict

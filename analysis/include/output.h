@@ -43,7 +43,8 @@ struct output {
 bool output_open(struct output *o, const char *path, bool owned, GError **err);
 bool output_put(struct output *o, const void *data, size_t len, GError **err);
 /* Close and put it in place (checked again); false with @err, the
- * temporary removed, when that fails. output_abort: give up, remove it. */
+ * temporary removed, when that fails or a signal or --timeout came
+ * (output_interrupt_error). output_abort: give up, remove it. */
 bool output_commit(struct output *o, GError **err);
 void output_abort(struct output *o);
 /* All of @len bytes of @data to the descriptor @fd, @name in the error; on
@@ -87,6 +88,15 @@ void output_timeout_start(int seconds);
 int output_timeout(void);
 /* The signal that came, or 0. */
 int output_interrupted(void);
+/* After a signal or --timeout: false with @err (MCS_ERROR_FAILED, any
+ * error there replaced) saying which: "interrupted by signal 2
+ * (Interrupt)", "timed out after 5 s (--timeout)", after "NAME: left as it
+ * was: " when @name is not NULL. output_commit() and output_move() refuse
+ * so to put anything in place once one came. */
+bool output_interrupt_error(const char *name, GError **err);
+/* true while no signal came; else output_interrupt_error(NULL, @err), for
+ * a long phase to stop at. */
+bool output_go_on(GError **err);
 /* A temporary file (or, @is_dir, a directory of files) to remove if
  * interrupted; output_temp_done() when it is gone or kept. */
 void output_temp_add(const char *path, bool is_dir);

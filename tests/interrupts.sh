@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# An interrupt or --timeout that comes before an output is put in place
+# leaves every output as it was (docs/results.md, "Outputs"), one command
+# class a case: tests/interrupts.sh CLASS MEMCGSIM
+#   report   SIGTERM while `report -o old.html` renders: old.html as it was
+#   merge    SIGINT while a merge builds result.json: no result.json
+#   trace    SIGINT while `run -o --trace` joins the trace: both as they were
+#   timeout  --timeout while a sweep builds result.json: no result.json,
+#            exit 1 with the reason; --resume then finishes it
+# The signal comes at the latest moment, just before the rename, from the
+# test hook MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME (analysis/output.c). Each case
+# checks the exit status, the exact standard error, the files' bytes and
+# that no temporary is left.
+suite=interrupts
+. "$(dirname "$0")/cases.sh"
+
+# expect NAME RC STDERR COMMAND...: COMMAND exits RC (128 + N: dies of
+# signal N) and prints STDERR exactly.
+expect() {
+	name=$1 rc=$2 want=$3
+	shift 3
+	# redirected in the subshell it replaces: the shell's "Terminated" is not its
+	(exec "$@" > /dev/null 2> "$T/stderr") 2> /dev/null
+	got=$?
+	printf '%s\n' "$want" | sed '/^$/d' > "$T/want"
+	[ "$got" = "$rc" ] || fail "$name: exit status $got, expected $rc"
+	cmp -s "$T/stderr" "$T/want" || { fail "$name: standard error:"; diff "$T/want" "$T/stderr"; }
+}
+
+# no_temps NAME DIR...: no temporary left in DIR
+no_temps() {
+	name=$1
+	shift
+	find "$@" -name '*.tmp.*' | grep -q . && fail "$name: a temporary was left: $(find "$@" -name '*.tmp.*')"
+}
+
+case_report() {
+	echo old > "$T/old.html"
+	expect "report -o" 143 "memcgsim: $T/old.html: left as it was: interrupted by signal 15 (Terminated)" \
+		env MEMCGSIM_TEST_SIGNAL_AT=15:old.html "$bin" report "$result" --format html -o "$T/old.html"
+	[ "$(cat "$T/old.html")" = old ] || fail "report -o: old.html was replaced"
+	no_temps "report -o" "$T"
+}
+
+case_merge() {
+	$sweep --out "$T/s1" --shard 1/2 2> /dev/null || fail "merge: shard 1"
+	$sweep --out "$T/s2" --shard 2/2 2> /dev/null || fail "merge: shard 2"
+	expect "merge" 130 "memcgsim: $T/m/result.json: left as it was: interrupted by signal 2 (Interrupt)" \
+		env MEMCGSIM_TEST_SIGNAL_AT=2:result.json "$bin" merge --out "$T/m" "$T/s1" "$T/s2"
+	[ -e "$T/m/result.json" ] && fail "merge: result.json was written"
+	no_temps "merge" "$T"
+	# the same merge, not interrupted, writes it
+	expect "merge again" 0 "memcgsim: $T/m: all 4 runs done; result in $T/m/result.json" "$bin" merge --out "$T/m" "$T/s1" "$T/s2"
+	[ -s "$T/m/result.json" ] || fail "merge again: no result.json"
+}
+
+case_trace() {
+	echo old > "$T/r.txt"
+	echo old-trace > "$T/t.json"
+	expect "run --trace" 130 "memcgsim: $T/t.json: left as it was: interrupted by signal 2 (Interrupt)" \
+		env MEMCGSIM_TEST_SIGNAL_AT=2:t.json "$bin" run "$scen" $quick -o "$T/r.txt" --trace "$T/t.json"
+	[ "$(cat "$T/r.txt")" = old ] || fail "run --trace: -o's file was replaced"
+	[ "$(cat "$T/t.json")" = old-trace ] || fail "run --trace: the trace was replaced"
+	no_temps "run --trace" "$T" /tmp -maxdepth 1
+}
+
+case_timeout() {
+	expect "sweep --timeout" 1 "memcgsim: $T/s/result.json: left as it was: timed out after 600 s (--timeout)" \
+		env MEMCGSIM_TEST_SIGNAL_AT=14:result.json $sweep --out "$T/s" --timeout 600
+	[ -e "$T/s/result.json" ] && fail "sweep --timeout: result.json was written"
+	no_temps "sweep --timeout" "$T"
+	# the runs it finished are kept: --resume builds the result from them
+	expect "sweep --resume" 0 "memcgsim: $T/s: all 4 runs done; result in $T/s/result.json" $sweep --out "$T/s" --resume
+	[ -s "$T/s/result.json" ] || fail "sweep --resume: no result.json"
+}
+
+case $class in
+report) case_report ;;
+merge) case_merge ;;
+trace) case_trace ;;
+timeout) case_timeout ;;
+*) echo "tests/interrupts.sh: unknown class $class" >&2; exit 2 ;;
+esac
+cases_verdict
