@@ -24,8 +24,9 @@ expect() {
 	(exec "$@" > /dev/null 2> "$T/stderr") 2> /dev/null
 	got=$?
 	printf '%s\n' "$want" | sed '/^$/d' > "$T/want"
+	own_stderr "$T/stderr" > "$T/stderr.n"
 	[ "$got" = "$rc" ] || fail "$name: exit status $got, expected $rc"
-	cmp -s "$T/stderr" "$T/want" || { fail "$name: standard error:"; diff "$T/want" "$T/stderr"; }
+	cmp -s "$T/stderr.n" "$T/want" || { fail "$name: standard error:"; diff "$T/want" "$T/stderr.n"; }
 }
 
 # no_temps NAME DIR...: no temporary left in DIR

@@ -24,7 +24,7 @@ expect() {
 	shift 3
 	timeout 60 "$@" > "$T/stdout" 2> "$T/stderr"
 	got=$?
-	sed -E 's/(\.tmp\.|memcgsim-plots-)[A-Za-z0-9]{6}/\1XXXXXX/g' "$T/stderr" > "$T/stderr.n"
+	own_stderr "$T/stderr" | sed -E 's/(\.tmp\.|memcgsim-plots-)[A-Za-z0-9]{6}/\1XXXXXX/g' > "$T/stderr.n"
 	printf '%s\n' "$want" | sed '/^$/d' > "$T/want"
 	[ "$got" = "$rc" ] || fail "$name: exit status $got, expected $rc"
 	cmp -s "$T/stderr.n" "$T/want" || { fail "$name: standard error:"; diff "$T/want" "$T/stderr.n"; }

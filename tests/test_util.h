@@ -33,6 +33,33 @@ static inline void mcs_test_add_subprocess(const char *path, void (*body)(void))
 	g_test_add_data_func(path, (gconstpointer)body, mcs_subprocess_case);
 }
 
+#include <string.h>
+/* Is @line the warning AddressSanitizer prints (under scripts/sanitize.sh)
+ * when SimGrid switches stacks? It is not memcgsim's output. */
+static inline bool mcs_asan_warning(const char *line)
+{
+	static const char *const warning[] = {
+		"WARNING: ASan is ignoring requested __asan_handle_no_return",
+		"False positive error reports may follow",
+		"For details see https://github.com/google/sanitizers/issues/189", NULL};
+	for (const char *const *w = warning; *w; w++)
+		if (strstr(line, *w))
+			return true;
+	return false;
+}
+
+/* @s without those lines; g_free it. */
+static inline char *mcs_without_asan_warning(const char *s)
+{
+	char **lines = g_strsplit(s, "\n", -1);
+	GString *kept = g_string_new(NULL);
+	for (char **l = lines; *l; l++)
+		if (!mcs_asan_warning(*l))
+			g_string_append_printf(kept, "%s%s", *l, l[1] ? "\n" : "");
+	g_strfreev(lines);
+	return g_string_free(kept, FALSE);
+}
+
 #ifdef MCS_BINARY
 #include <sys/wait.h>
 /* Run the memcgsim binary with @args (NULL-terminated); its exit status,
@@ -50,6 +77,11 @@ static inline int mcs_cli(const char *const *args, char **out, char **err)
 				   out, err, &status, &e));
 	g_assert_no_error(e);
 	g_ptr_array_free(argv, TRUE);
+	if (err) { /* what memcgsim printed, less the sanitizer's stack-switch warning */
+		char *own = mcs_without_asan_warning(*err);
+		g_free(*err);
+		*err = own;
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 #endif
@@ -95,29 +127,3 @@ static inline char *mcs_tiny_scenario(const char *dir)
 	return file;
 }
 
-#include <string.h>
-/* Is @line the warning AddressSanitizer prints (under scripts/sanitize.sh)
- * when SimGrid switches stacks? It is not memcgsim's output. */
-static inline bool mcs_asan_warning(const char *line)
-{
-	static const char *const warning[] = {
-		"WARNING: ASan is ignoring requested __asan_handle_no_return",
-		"False positive error reports may follow",
-		"For details see https://github.com/google/sanitizers/issues/189", NULL};
-	for (const char *const *w = warning; *w; w++)
-		if (strstr(line, *w))
-			return true;
-	return false;
-}
-
-/* @s without those lines; g_free it. */
-static inline char *mcs_without_asan_warning(const char *s)
-{
-	char **lines = g_strsplit(s, "\n", -1);
-	GString *kept = g_string_new(NULL);
-	for (char **l = lines; *l; l++)
-		if (!mcs_asan_warning(*l))
-			g_string_append_printf(kept, "%s%s", *l, l[1] ? "\n" : "");
-	g_strfreev(lines);
-	return g_string_free(kept, FALSE);
-}
