@@ -4,6 +4,7 @@
  * the decoded values with their errors pointed back at the file. */
 #include "kernel.h"
 #include "mm.h"
+#include "run.h"
 #include "scenario_parts.h"
 #include "workload.h"
 #include <string.h>
@@ -53,6 +54,29 @@ static void workloads_decode(json_t *doc, struct run_config *cfg)
 	}
 }
 
+/* The model objects the workloads' counts allocate, within the budget. */
+static bool workloads_memory_check(const struct run_config *cfg, struct spec_check *chk)
+{
+	double total = 0, most = -1;
+	int big = 0;
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		const struct run_workload *w = &cfg->workloads[i];
+		double bytes = w->type->memory_bytes ? w->type->memory_bytes(w->params) : 0;
+		total += bytes;
+		if (bytes > most)
+			most = bytes, big = i;
+	}
+	if (total <= RUN_MAX_MEMORY_BYTES)
+		return true;
+	char *path = g_strdup_printf("workloads.%d", big);
+	bool ok = spec_check_fail(chk, path, NULL,
+				  "the workloads would allocate about %.3g GiB of model objects "
+				  "(this one %.3g GiB), more than the %.0f GiB a run may hold",
+				  total / (1 << 30), most / (1 << 30), RUN_MAX_MEMORY_BYTES / (1 << 30));
+	g_free(path);
+	return ok;
+}
+
 /* Each workload's own rules; and with a "completion" stop, it must end. */
 static bool workloads_check(const struct run_config *cfg, struct spec_check *chk)
 {
@@ -69,7 +93,7 @@ static bool workloads_check(const struct run_config *cfg, struct spec_check *chk
 		if (!ok)
 			return false;
 	}
-	return true;
+	return workloads_memory_check(cfg, chk);
 }
 
 struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **err)

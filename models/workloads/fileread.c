@@ -124,11 +124,19 @@ static double fileread_planned_ns(const void *params, const struct run_config *c
 	return p->start_ns + (double)p->files * sim_to_ns(cfg->machine.cost[COST_FILE_READ]);
 }
 
+/* Without reclaim every file's dentry and inode stay cached. */
+static double fileread_memory_bytes(const void *params)
+{
+	const struct fileread_params *p = params;
+	return (double)p->tasks.count * (double)p->files * FS_BYTES_PER_FILE;
+}
+
 const struct workload_type fileread_workload = {
 	.name = "fileread",
 	.spec = &fileread_spec,
 	.cgroup = workload_tasks_cgroup,
 	.planned_ns = fileread_planned_ns,
+	.memory_bytes = fileread_memory_bytes,
 	.setup = fileread_setup,
 	.metrics = fileread_metrics,
 	.destroy = fileread_destroy,

@@ -22,6 +22,10 @@
 #define RUN_MAX_CPU_S 10000.0
 double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns);
 
+/* The memory budget of one run's model objects: a scenario whose workloads'
+ * memory_bytes sum past it is refused at validation (docs/scenario.md). */
+#define RUN_MAX_MEMORY_BYTES (4.0 * 1024 * 1024 * 1024)
+
 /* The description of @name (a "w<N>." prefix is ignored); a figure nobody
  * describes is taken as lower-is-better (a time when it ends in "_ns"). */
 const struct run_metric *run_metric_find(const char *name);
