@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "result.h"
+#include "identity.h"
 #include "lock_stat.h"
 #include "sim_hist.h"
 #include <math.h>
@@ -477,9 +478,10 @@ double *result_draw_samples(json_t *variant, const char *key, size_t *n)
 	return samples_of(variant, "draws", key, n);
 }
 
-json_t *result_document(json_t *base, json_t *variants)
+json_t *result_document(json_t *base, json_t *variants, const char *model)
 {
-	return json_pack("{s:s, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1", "scenario",
+	return json_pack("{s:s, s:s*, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1",
+			 IDENTITY_KEY, model, "scenario",
 			 json_string_value(json_object_get(base, "name")), "description",
 			 json_string_value(json_object_get(base, "description")), "seed",
 			 json_integer_value(json_object_get(base, "seed")), "variants", variants);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "runfile.h"
+#include "identity.h"
+#include "mcs_error.h"
 #include "mcs_file.h"
 #include "output.h"
 #include "scenario.h"
@@ -12,7 +14,9 @@
 
 char *runfile_plan_hash(json_t *manifest)
 {
-	char *text = json_dumps(manifest, JSON_COMPACT | JSON_SORT_KEYS);
+	json_t *plan = identity_strip(manifest); /* the plan, whichever build made it */
+	char *text = json_dumps(plan, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(plan);
 	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1);
 	free(text);
 	return sum;
@@ -99,12 +103,15 @@ void runfile_quarantine(const char *dir, const char *name, const char *why)
 	/* bad/ and the name in it as any owned output: not through a symlink */
 	bool moved = output_check_owned(bad, true, &e) && g_mkdir_with_parents(bad, 0777) == 0 &&
 		     output_move(from, to, &e);
-	if (moved)
-		fprintf(stderr, "memcgsim: %s: damaged (%s); moved to %s, running it again\n", from,
-			why, to);
-	else
-		fprintf(stderr, "memcgsim: %s: damaged (%s); cannot move it aside (%s)\n", from, why,
-			e ? e->message : g_strerror(errno));
+	/* @why may quote the file: said printable */
+	char *msg = moved ? g_strdup_printf("%s: damaged (%s); moved to %s, running it again", from,
+					    why, to)
+			  : g_strdup_printf("%s: damaged (%s); cannot move it aside (%s)", from, why,
+					    e ? e->message : g_strerror(errno));
+	char *shown = mcs_error_printable(msg);
+	fprintf(stderr, "memcgsim: %s\n", shown);
+	g_free(shown);
+	g_free(msg);
 	g_clear_error(&e);
 	g_free(from);
 	g_free(bad);

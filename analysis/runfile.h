@@ -35,7 +35,9 @@ json_t *runfile_variant_runs(uint64_t seed, int replicas, int draws, uint64_t dr
 GArray *runfile_runs(json_t *manifest);
 void runfile_runs_free(GArray *runs);
 
-/* The plan's fingerprint, which every run file carries ("plan"). */
+/* The plan's fingerprint, which every run file carries ("plan"): of the
+ * manifest less the model that made it (identity.h), which is checked
+ * apart so that a mix is named as such. */
 char *runfile_plan_hash(json_t *manifest);
 /* Run file @path of run @name: the document, or NULL with *why (g_free)
  * saying what is wrong with it. @seed < 0: any seed its result agrees on. */

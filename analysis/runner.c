@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "runner.h"
+#include "identity.h"
 #include "live.h"
 #include "output.h"
 #include "result.h"
@@ -375,5 +376,5 @@ json_t *runner_run(const struct scenario *sc, const char *only, int parallel, co
 		json_decref(variants);
 		return NULL;
 	}
-	return result_document(sc->base, variants);
+	return result_document(sc->base, variants, identity_model());
 }

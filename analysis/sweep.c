@@ -2,6 +2,7 @@
 /* Running a sweep: the plan (grid x variants x replicas), its directory,
  * resuming, shards and merging. */
 #include "sweep.h"
+#include "identity.h"
 #include "output.h"
 #include "progress.h"
 #include "result.h"
@@ -218,8 +219,10 @@ static json_t *manifest_new(const struct sweep_plan *pl, const char *text, size_
 	/* the file's name, not its path: shards run from other directories */
 	char *file = g_path_get_basename(o->scenario);
 	json_t *base = sc0->base;
-	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:i, s:I, s:O}",
-			      "format", "memcgsim-sweep-plan-1", "scenario_file", file,
+	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:i, s:I, "
+			      "s:O}",
+			      "format", "memcgsim-sweep-plan-1", IDENTITY_KEY, identity_model(),
+			      "scenario_file", file,
 			      "scenario_sha256", sum, "scenario",
 			      json_string_value(json_object_get(base, "name")), "description",
 			      json_string_value(json_object_get(base, "description")), "seed",
@@ -346,13 +349,23 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 	return pl;
 }
 
+/* Two sweep plans alike but for the builds that made them. */
+static bool same_plan(json_t *a, json_t *b)
+{
+	json_t *sa = identity_strip(a), *sb = identity_strip(b);
+	bool same = json_equal(sa, sb);
+	json_decref(sa);
+	json_decref(sb);
+	return same;
+}
+
 static char *run_path(const char *dir, const char *name)
 {
 	return g_strdup_printf("%s/runs/%s.json", dir, name);
 }
 
 /* Create @dir for the sweep, or check that it holds this very sweep. */
-static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool merging,
+static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool merging, bool mix,
 			GError **err)
 {
 	char *mpath = g_build_filename(dir, "sweep.json", NULL);
@@ -374,10 +387,16 @@ static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool mer
 	g_free(rpath);
 	if (!owned) {
 		/* said */
-	} else if (old && !json_equal(old, manifest)) {
+	} else if (old && !same_plan(old, manifest)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: holds a different sweep (its sweep.json differs); choose another "
 			    "--out", dir);
+	} else if (old && !mix && !g_str_equal(identity_of(old), identity_of(manifest))) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: made by model %s, but this %s model %s; runs of two builds do not "
+			    "make one result (use the build that made it, or accept the mix with "
+			    "--mix-builds)", mpath, identity_of(old),
+			    merging ? "merge's shards are of" : "build is", identity_of(manifest));
 	} else if (!old && !empty) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: exists and is not a sweep directory", dir);
@@ -419,6 +438,7 @@ struct replicas {
 	size_t mine;	 /* of them, the shard's own */
 	const char *first; /* the first of the shard's own */
 	bool violation;	 /* a run reported a failure */
+	struct identity_set ids; /* the models that made the runs */
 };
 
 static json_t ***replicas_table(size_t np, size_t nv)
@@ -442,6 +462,7 @@ static void replicas_gather(struct replicas *rs, const char *dir, json_t *m, con
 				.nv = json_array_size(json_object_get(m, "variants"))};
 	rs->of = replicas_table(rs->np, rs->nv);
 	rs->draws = replicas_table(rs->np, rs->nv);
+	identity_set_init(&rs->ids);
 	char *plan = runfile_plan_hash(m);
 	for (guint i = 0; i < runs->len; i++) {
 		const struct runfile_run *r = &g_array_index(runs, struct runfile_run, i);
@@ -449,6 +470,8 @@ static void replicas_gather(struct replicas *rs, const char *dir, json_t *m, con
 		char *why = NULL;
 		json_t *run = runfile_load(path, r->name, plan, (json_int_t)r->seed, &why);
 		g_free(why);
+		if (run)
+			identity_set_add(&rs->ids, run, path);
 		g_free(path);
 		if (!run) {
 			rs->missing++;
@@ -478,6 +501,7 @@ static void replicas_free(struct replicas *rs)
 {
 	replicas_table_free(rs->of, rs->np, rs->nv);
 	replicas_table_free(rs->draws, rs->np, rs->nv);
+	identity_set_clear(&rs->ids);
 }
 
 /* Point @p of the sweep's result: its variants' aggregates. */
@@ -495,7 +519,7 @@ static json_t *result_point(json_t *m, const struct replicas *rs, size_t p, json
 	return json_pack("{s:I, s:O, s:o, s:o}", "index", (json_int_t)p, "label",
 			 json_array_get(json_object_get(m, "points"), p), "values",
 			 sweep_point_values(json_object_get(m, "params"), p), "result",
-			 result_document(base, variants));
+			 result_document(base, variants, NULL));
 }
 
 /* The sweep's result from its manifest and the runs @rs gathered from its
@@ -510,8 +534,9 @@ static json_t *result_build(json_t *m, const struct replicas *rs)
 	for (size_t p = 0; p < rs->np; p++)
 		json_array_append_new(points, result_point(m, rs, p, base));
 	json_decref(base);
-	return json_pack("{s:s, s:O, s:O, s:o, s:O, s:O, s:o}", "format", "memcgsim-sweep-1",
-			 "scenario", json_object_get(m, "scenario"), "description",
+	return json_pack("{s:s, s:o, s:O, s:O, s:o, s:O, s:O, s:o}", "format", "memcgsim-sweep-1",
+			 IDENTITY_KEY, identity_set_json(&rs->ids), "scenario",
+			 json_object_get(m, "scenario"), "description",
 			 json_object_get(m, "description"), "command", sweep_command(m), "seed",
 			 json_object_get(m, "seed"), "params", json_object_get(m, "params"), "points",
 			 points);
@@ -534,7 +559,7 @@ static bool write_result(const char *dir, json_t *r, struct sweep_outcome *out, 
  * every one is in. Shard K of N's own runs must all be in (they have run):
  * else MCS_ERROR_FAILED. */
 static bool finish(const char *dir, json_t *m, const GArray *runs, int shard_k, int shard_n,
-		   struct sweep_outcome *out, GError **err)
+		   bool mix, struct sweep_outcome *out, GError **err)
 {
 	struct replicas rs;
 	replicas_gather(&rs, dir, m, runs, shard_k, shard_n);
@@ -545,6 +570,8 @@ static bool finish(const char *dir, json_t *m, const GArray *runs, int shard_k, 
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
 			    "%s: %zu of the runs are not in %s/runs after running them (the first: "
 			    "%s)", dir, rs.mine, dir, rs.first);
+	else if (rs.missing == 0 && !identity_set_check(&rs.ids, mix, err))
+		ok = false; /* no result of two builds' runs */
 	json_t *r = ok && !rs.missing ? result_build(m, &rs) : NULL;
 	replicas_free(&rs);
 	if (r && !output_go_on(err)) { /* a signal while the runs were read */
@@ -571,9 +598,9 @@ static void run_done(struct runner_job *j, void *bar)
 
 /* Is the run file @path there and sound? A damaged one (empty, truncated,
  * not JSON, of another plan or seed, a directory ...) is moved aside and
- * the run made again. */
+ * the run made again. A sound one's model goes into @ids. */
 static bool run_file_done(const char *dir, const char *path, const char *name, const char *plan,
-			  json_int_t seed)
+			  json_int_t seed, struct identity_set *ids)
 {
 	GStatBuf st;
 	if (g_lstat(path, &st) != 0)
@@ -582,14 +609,16 @@ static bool run_file_done(const char *dir, const char *path, const char *name, c
 	json_t *doc = runfile_load(path, name, plan, seed, &why);
 	if (!doc)
 		runfile_quarantine(dir, name, why);
+	else
+		identity_set_add(ids, doc, path);
 	json_decref(doc);
 	g_free(why);
 	return doc != NULL;
 }
 
 /* The jobs of shard K of N's runs that are not in the directory yet;
- * *mine counts the shard's runs. */
-static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
+ * *mine counts the shard's runs, and @ids gets the models of those in. */
+static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine, struct identity_set *ids)
 {
 	const struct sweep_opts *o = pl->o;
 	GArray *jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
@@ -600,7 +629,7 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
 			continue;
 		(*mine)++;
 		char *path = run_path(o->out, r->name);
-		if (run_file_done(o->out, path, r->name, pl->plan, (json_int_t)r->seed)) {
+		if (run_file_done(o->out, path, r->name, pl->plan, (json_int_t)r->seed, ids)) {
 			g_free(path);
 			continue;
 		}
@@ -609,8 +638,8 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
 		struct runner_job j = r->drawn ? runner_draw_job(v, r->index)
 					       : (struct runner_job){.config = v->config, .seed = r->seed};
 		j.dest = path;
-		j.meta = json_pack("{s:s, s:s, s:I, s:I, s:s, s:i, s:I}", "plan", pl->plan,
-				   "run_name", r->name, "point", (json_int_t)r->point, "variant",
+		j.meta = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:i, s:I}", IDENTITY_KEY,
+				   identity_model(), "plan", pl->plan, "run_name", r->name, "point", (json_int_t)r->point, "variant",
 				   (json_int_t)r->variant, "variant_name", v->name,
 				   r->drawn ? "draw" : "replica", r->index, "seed", (json_int_t)r->seed);
 		g_array_append_val(jobs, j);
@@ -619,16 +648,27 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine)
 }
 
 /* Run the shard's runs that are not in the directory yet, with a progress
- * bar (or lines) on stderr. */
+ * bar (or lines) on stderr; none when the runs in are of another model
+ * than the plan (MCS_ERROR_INPUT, unless --mix-builds). */
 static bool run_shard(const struct sweep_plan *pl, GError **err)
 {
 	size_t mine;
-	GArray *jobs = shard_jobs(pl, &mine);
-	struct progress bar;
-	progress_start(&bar, pl->o->quiet ? NULL : stderr, mine, mine - jobs->len, pl->o->tty);
+	struct identity_set ids;
+	identity_set_init(&ids);
+	char *mpath = g_build_filename(pl->o->out, "sweep.json", NULL);
+	identity_set_add(&ids, pl->manifest, mpath);
+	g_free(mpath);
+	GArray *jobs = shard_jobs(pl, &mine, &ids);
+	bool ok = identity_set_check(&ids, pl->o->mix_builds, err);
+	identity_set_clear(&ids);
 	struct runner_job *js = (struct runner_job *)(void *)jobs->data;
-	bool ok = runner_jobs(js, jobs->len, pl->o->jobs, run_done, &bar, err);
-	progress_finish(&bar);
+	if (ok) {
+		struct progress bar;
+		progress_start(&bar, pl->o->quiet ? NULL : stderr, mine, mine - jobs->len,
+			       pl->o->tty);
+		ok = runner_jobs(js, jobs->len, pl->o->jobs, run_done, &bar, err);
+		progress_finish(&bar);
+	}
 	for (guint k = 0; k < jobs->len; k++) {
 		g_free((char *)js[k].dest);
 		json_decref(js[k].meta);
@@ -644,7 +684,7 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 	int lock = dir_lock(o->out, err);
 	if (lock < 0)
 		return false;
-	if (!dir_prepare(o->out, pl->manifest, o->resume, false, err)) {
+	if (!dir_prepare(o->out, pl->manifest, o->resume, false, o->mix_builds, err)) {
 		dir_unlock(lock);
 		return false;
 	}
@@ -658,42 +698,58 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 		return false;
 	}
 	/* the runs that are in count also when one failed, whose error is first */
-	bool ok = finish(o->out, pl->manifest, pl->runs, o->shard_k, o->shard_n, out,
-			 ran ? err : NULL);
+	bool ok = finish(o->out, pl->manifest, pl->runs, o->shard_k, o->shard_n, o->mix_builds,
+			 out, ran ? err : NULL);
 	if (!ran)
 		g_propagate_error(err, run_err);
 	dir_unlock(lock);
 	return ran && ok;
 }
 
-/* The manifest the shard directories @dirs share. */
-static json_t *merge_manifest(const char *const *dirs, GError **err)
+/* Shard directory @dir's plan, which must be @m's (when given; the plan
+ * of the first shard, @first) but for the model that made it. */
+static json_t *shard_manifest(const char *dir, json_t *m, const char *first, GError **err)
+{
+	char *path = g_build_filename(dir, "sweep.json", NULL);
+	char *why = NULL;
+	json_t *x = runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, &why);
+	g_free(why);
+	g_free(path);
+	if (!x) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: not a sweep directory (no readable sweep.json)", dir);
+	} else if (m && !same_plan(m, x)) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: a different sweep from %s (sweep.json differs)", dir, first);
+		g_clear_pointer(&x, json_decref);
+	}
+	return x;
+}
+
+/* The plan the shard directories @dirs share, made by one model unless
+ * @mix. */
+static json_t *merge_manifest(const char *const *dirs, bool mix, GError **err)
 {
 	json_t *m = NULL;
-	for (const char *const *d = dirs; *d; d++) {
+	struct identity_set ids;
+	identity_set_init(&ids);
+	bool ok = true;
+	for (const char *const *d = dirs; ok && *d; d++) {
+		json_t *x = shard_manifest(*d, m, dirs[0], err);
 		char *path = g_build_filename(*d, "sweep.json", NULL);
-		char *why = NULL;
-		json_t *x = runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, &why);
-		g_free(why);
+		if (x)
+			identity_set_add(&ids, x, path);
 		g_free(path);
-		bool same = x && (!m || json_equal(m, x));
-		if (!x)
-			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-				    "%s: not a sweep directory (no readable sweep.json)", *d);
-		else if (!same)
-			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-				    "%s: a different sweep from %s (sweep.json differs)", *d,
-				    dirs[0]);
-		if (!same) {
-			json_decref(x);
-			json_decref(m);
-			return NULL;
-		}
+		ok = x != NULL;
 		if (!m)
 			m = x;
 		else
 			json_decref(x);
 	}
+	ok = ok && identity_set_check(&ids, mix, err);
+	identity_set_clear(&ids);
+	if (!ok)
+		g_clear_pointer(&m, json_decref);
 	return m;
 }
 
@@ -740,7 +796,7 @@ static bool merge_runs(const char *out, const char *src, const GArray *runs, GEr
 
 /* Is run @r's file in @dir, and sound? A damaged one is an error. */
 static bool merge_has(const char *dir, const struct runfile_run *r, const char *plan, bool *has,
-		      GError **err)
+		      struct identity_set *ids, GError **err)
 {
 	char *path = run_path(dir, r->name);
 	GStatBuf st;
@@ -753,6 +809,8 @@ static bool merge_has(const char *dir, const struct runfile_run *r, const char *
 			    "%s: damaged (%s); resume its sweep (--resume) to run it again", path,
 			    why);
 	*has = *has || doc;
+	if (doc)
+		identity_set_add(ids, doc, path);
 	json_decref(doc);
 	g_free(why);
 	g_free(path);
@@ -760,20 +818,24 @@ static bool merge_has(const char *dir, const struct runfile_run *r, const char *
 }
 
 /* Before anything is written: every file of the plan's @runs in the
- * directories @from checked as --resume checks it, and every run in one of
- * them. MCS_ERROR_INPUT when a file is damaged or a run is in none. */
-static bool merge_check(const GPtrArray *from, json_t *m, const GArray *runs, GError **err)
+ * directories @from checked as --resume checks it, every run in one of
+ * them, and all made by one model unless @mix. MCS_ERROR_INPUT when a file
+ * is damaged, a run is in none or two models made them. */
+static bool merge_check(const GPtrArray *from, json_t *m, const GArray *runs, bool mix,
+			GError **err)
 {
 	char *plan = runfile_plan_hash(m);
 	size_t missing = 0;
 	const char *first = NULL;
 	bool ok = true;
+	struct identity_set ids;
+	identity_set_init(&ids);
 	for (guint i = 0; ok && i < runs->len; i++) {
 		const struct runfile_run *r = &g_array_index(runs, struct runfile_run, i);
 		bool has = false;
 		ok = output_go_on(err);
 		for (guint d = 0; ok && d < from->len; d++)
-			ok = merge_has(from->pdata[d], r, plan, &has, err);
+			ok = merge_has(from->pdata[d], r, plan, &has, &ids, err);
 		if (ok && !has && !missing++)
 			first = r->name;
 	}
@@ -782,8 +844,10 @@ static bool merge_check(const GPtrArray *from, json_t *m, const GArray *runs, GE
 			    "merge: %zu of the sweep's %u runs are in none of the directories (the "
 			    "first: %s); give every shard, and resume any that did not finish",
 			    missing, runs->len, first);
+	ok = ok && !missing && identity_set_check(&ids, mix, err);
+	identity_set_clear(&ids);
 	g_free(plan);
-	return ok && !missing;
+	return ok;
 }
 
 /* The directories a merge into @out takes runs from: @dirs, and @out when
@@ -796,7 +860,7 @@ static GPtrArray *merge_sources(const char *out, const char *const *dirs, json_t
 	char *path = g_build_filename(out, "sweep.json", NULL);
 	char *why = NULL;
 	json_t *had = runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, &why);
-	if (had && json_equal(had, m))
+	if (had && same_plan(had, m))
 		g_ptr_array_add(from, (gpointer)out);
 	json_decref(had);
 	g_free(why);
@@ -815,21 +879,21 @@ static GArray *merge_plan_runs(json_t *m, const char *dir, GError **err)
 	return runs;
 }
 
-bool sweep_merge(const char *dir, const char *const *dirs, struct sweep_outcome *out,
+bool sweep_merge(const char *dir, const char *const *dirs, bool mix, struct sweep_outcome *out,
 		 GError **err)
 {
 	*out = (struct sweep_outcome){0};
-	json_t *m = merge_manifest(dirs, err);
+	json_t *m = merge_manifest(dirs, mix, err);
 	GArray *runs = m ? merge_plan_runs(m, dirs[0], err) : NULL;
 	GPtrArray *from = runs ? merge_sources(dir, dirs, m) : NULL;
-	bool ok = from && merge_check(from, m, runs, err);
+	bool ok = from && merge_check(from, m, runs, mix, err);
 	int lock = ok ? dir_lock(dir, err) : -1;
-	ok = lock >= 0 && dir_prepare(dir, m, false, true, err);
+	ok = lock >= 0 && dir_prepare(dir, m, false, true, mix, err);
 	if (ok)
 		dir_clean(dir);
 	for (const char *const *d = dirs; ok && *d; d++)
 		ok = merge_runs(dir, *d, runs, err);
-	ok = ok && finish(dir, m, runs, 1, 1, out, err);
+	ok = ok && finish(dir, m, runs, 1, 1, mix, out, err);
 	dir_unlock(lock);
 	if (from)
 		g_ptr_array_free(from, TRUE);

@@ -36,6 +36,7 @@ struct cli {
 	int point;
 	int timeout; /* --timeout SECONDS; 0: none */
 	gboolean force; /* --force: past the work estimate's limit */
+	gboolean mix_builds; /* --mix-builds: runs of two models in one sweep */
 	gboolean quiet; /* --quiet: no progress on stderr */
 	gboolean names; /* list --names */
 	char *scenario_arg; /* the scenario as named, when files[0] is its path */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim compare A.json B.json: two results, variant by variant. */
 #include "cli_util.h"
+#include "identity.h"
 #include "mcs_error.h"
 #include "output.h"
 #include "report.h"
@@ -58,7 +59,7 @@ static bool format_ok(const struct cli *c, const struct report_format **f)
 	*f = report_format_find(c->format);
 	if (*f && (*f)->sections)
 		return true;
-	fprintf(stderr, "memcgsim: --format: expected text, md or html, got \"%s\"\n", c->format);
+	cli_say("--format: expected text, md or html, got \"%s\"", c->format);
 	return false;
 }
 
@@ -83,6 +84,9 @@ static int cmd_compare(struct cli *c)
 	}
 	char *la, *lb;
 	labels(c->files[0], c->files[1], &la, &lb);
+	if (!g_str_equal(identity_of(a), identity_of(b))) /* allowed: what compare is for */
+		cli_say("note: %s was made by model %s, %s by model %s; the differences are also "
+			"the models'", la, identity_of(a), lb, identity_of(b));
 	GPtrArray *sections = report_compare_results(a, la, b, lb);
 	GString *out = g_string_new(NULL);
 	f->sections(sections, NULL, out);

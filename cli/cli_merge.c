@@ -13,13 +13,14 @@ static int cmd_merge(struct cli *c)
 	if (!output_check_dir(c->out, "--out", &err))
 		return cli_error(err, "memcgsim: ");
 	struct sweep_outcome so;
-	bool ok = sweep_merge(c->out, (const char *const *)c->files, &so, &err);
+	bool ok = sweep_merge(c->out, (const char *const *)c->files, c->mix_builds, &so, &err);
 	return cli_sweep_status(c->out, &so, ok ? NULL : err);
 }
 
 static const GOptionEntry merge_options[] = {
 	CLI_OPT_FILES("SHARD_DIR..."),
 	CLI_OPT_OUT("The merged sweep's directory"),
+	CLI_OPT_MIX_BUILDS,
 	{NULL}};
 
 const struct cli_command cli_merge_command = {

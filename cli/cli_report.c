@@ -53,16 +53,14 @@ static int cmd_report(struct cli *c)
 	if (!o.format) {
 		char *names = report_format_names();
 		const char *near = report_format_near(c->format);
-		fprintf(stderr, "memcgsim: --format: expected %s, got \"%s\"", names, c->format);
-		if (near)
-			fprintf(stderr, " (did you mean \"%s\"?)", near);
-		fputc('\n', stderr);
+		cli_say("--format: expected %s, got \"%s\"%s%s%s", names, c->format,
+			near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
 		g_free(names);
 		return EXIT_USAGE;
 	}
 	if (!report_sort_valid(o.sort)) {
-		fprintf(stderr, "memcgsim: --sort: expected contended, wait_total, wait_max or "
-				"wait_avg, got \"%s\"\n", o.sort);
+		cli_say("--sort: expected contended, wait_total, wait_max or wait_avg, got \"%s\"",
+			o.sort);
 		return EXIT_USAGE;
 	}
 	GError *err = NULL;

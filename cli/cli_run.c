@@ -22,8 +22,8 @@ static bool parse_window(const char *s)
 		ok = end != t && !*end && from >= 0 && to > from && to <= 3.6e12;
 	}
 	if (!ok)
-		fprintf(stderr, "memcgsim: --trace-window: expected FROM:TO in ns with 0 <= FROM < TO "
-				"<= 3.6e12, got \"%s\"\n", s);
+		cli_say("--trace-window: expected FROM:TO in ns with 0 <= FROM < TO <= 3.6e12, got "
+			"\"%s\"", s);
 	else
 		sim_trace_window(sim_from_ns(from), sim_from_ns(to));
 	return ok;
@@ -51,7 +51,7 @@ static void print_failures(json_t *result)
 		json_array_foreach (json_object_get(v, "per_replica"), j, r) {
 			const char *why = json_string_value(json_object_get(r, "failure"));
 			if (why)
-				fprintf(stderr, "memcgsim: variant %s, replica %zu (seed %lld) failed: %s\n",
+				cli_say("variant %s, replica %zu (seed %lld) failed: %s",
 					json_string_value(json_object_get(v, "name")), j,
 					(long long)json_integer_value(json_object_get(r, "seed")), why);
 		}
@@ -106,8 +106,7 @@ static int cmd_run(struct cli *c)
 	if (!cli_jobs_valid(c))
 		return EXIT_USAGE;
 	if (!g_str_equal(c->format, "text") && !g_str_equal(c->format, "json")) {
-		fprintf(stderr, "memcgsim: --format: expected text or json, got \"%s\"\n",
-			c->format);
+		cli_say("--format: expected text or json, got \"%s\"", c->format);
 		return EXIT_USAGE;
 	}
 	if (c->trace_window && !parse_window(c->trace_window))
@@ -144,8 +143,7 @@ static int cmd_run(struct cli *c)
 	json_decref(result);
 	bool to_file = c->output && !g_str_equal(c->output, "-");
 	if (violation && to_file) /* a failed run leaves an existing output as it was */
-		fprintf(stderr, "memcgsim: %s left as it was; the report follows on standard output\n",
-			c->output);
+		cli_say("%s left as it was; the report follows on standard output", c->output);
 	bool ok = violation && to_file ? output_write(NULL, out->str, out->len, &err)
 				       : cli_output(c, out, "output", &err);
 	g_string_free(out, TRUE);

@@ -28,7 +28,7 @@ static int cmd_sweep(struct cli *c)
 			       .replicas = c->replicas, .jobs = c->jobs, .out = c->out,
 			       .resume = c->resume, .shard_k = 1, .shard_n = 1,
 			       .tty = isatty(STDERR_FILENO), .force = c->force,
-			       .quiet = c->quiet};
+			       .mix_builds = c->mix_builds, .quiet = c->quiet};
 	if (!cli_out_given(c, "sweep") || !cli_jobs_valid(c))
 		return EXIT_USAGE;
 	if (c->replicas < 0 || c->replicas > 100) {
@@ -41,8 +41,7 @@ static int cmd_sweep(struct cli *c)
 	if (!output_check_dir(c->out, "--out", &err))
 		return cli_error(err, "memcgsim: ");
 	if (c->shard && !parse_shard(c->shard, &o.shard_k, &o.shard_n)) {
-		fprintf(stderr, "memcgsim: --shard: expected K/N with 1 <= K <= N, got \"%s\"\n",
-			c->shard);
+		cli_say("--shard: expected K/N with 1 <= K <= N, got \"%s\"", c->shard);
 		return EXIT_USAGE;
 	}
 	GPtrArray *sets = cli_collect_sets(c);
@@ -76,6 +75,7 @@ static const GOptionEntry sweep_options[] = {
 	CLI_OPT_QUIET,
 	CLI_OPT_OUT("The sweep's directory"),
 	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli_args.resume, "Continue the sweep in DIR", NULL},
+	CLI_OPT_MIX_BUILDS,
 	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli_args.shard, "Run only shard K of N of the runs",
 	 "K/N"},
 	{NULL}};

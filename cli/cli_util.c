@@ -6,6 +6,7 @@
 #include "scenario.h"
 #include "sweep.h"
 #include <glib/gstdio.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,18 @@ int cli_error(GError *err, const char *prefix)
 	g_free(shown);
 	g_error_free(err);
 	return rc;
+}
+
+void cli_say(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	char *shown = mcs_error_printable(msg);
+	fprintf(stderr, "memcgsim: %s\n", shown);
+	g_free(shown);
+	g_free(msg);
 }
 
 bool cli_output(const struct cli *c, GString *out, const char *what, GError **err)
@@ -60,7 +73,7 @@ bool cli_seed_valid(const struct cli *c)
 	for (const char *p = c->seed; ok && p && *p; p++)
 		ok = g_ascii_isdigit(*p);
 	if (!ok)
-		fprintf(stderr, "memcgsim: --seed: expected a non-negative integer, got \"%s\"\n",
+		cli_say("--seed: expected a non-negative integer, got \"%s\"",
 			c->seed);
 	return ok;
 }
@@ -77,7 +90,7 @@ bool cli_out_given(const struct cli *c, const char *command)
 {
 	if (c->out)
 		return true;
-	fprintf(stderr, "memcgsim: %s: --out DIR is required\n", command);
+	cli_say("%s: --out DIR is required", command);
 	return false;
 }
 
@@ -133,11 +146,10 @@ int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err)
 {
 	int rc = err ? cli_error(err, "memcgsim: ") : 0;
 	if (so->done != so->total) /* more, with stray run files */
-		fprintf(stderr, "memcgsim: %s: %zu of %zu runs done; resume the sweep, or merge "
-				"its shards, for the result\n", dir, so->done, so->total);
+		cli_say("%s: %zu of %zu runs done; resume the sweep, or merge its shards, for the "
+			"result", dir, so->done, so->total);
 	else if (so->result_path)
-		fprintf(stderr, "memcgsim: %s: all %zu runs done; result in %s\n", dir, so->total,
-			so->result_path);
+		cli_say("%s: all %zu runs done; result in %s", dir, so->total, so->result_path);
 	if (so->violation) {
 		fprintf(stderr, "memcgsim: a run of the sweep reported a failure\n");
 		rc = EXIT_VIOLATION;

@@ -23,6 +23,9 @@ extern struct cli cli_args;
 #define CLI_OPT_FORCE                                                                              \
 	{"force", 0, 0, G_OPTION_ARG_NONE, &cli_args.force,                                        \
 	 "Run even what the work estimate refuses (more than 10000 simulated CPU-seconds)", NULL}
+#define CLI_OPT_MIX_BUILDS                                                                         \
+	{"mix-builds", 0, 0, G_OPTION_ARG_NONE, &cli_args.mix_builds,                              \
+	 "Accept runs made by another build (model) in the sweep's result", NULL}
 #define CLI_OPT_JOBS                                                                               \
 	{"jobs", 'j', 0, G_OPTION_ARG_INT, &cli_args.jobs,                                         \
 	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
@@ -50,6 +53,9 @@ extern struct cli cli_args;
  * the exit status for it: EXIT_USAGE for bad input (MCS_ERROR_INPUT),
  * EXIT_VIOLATION for any other failure. */
 int cli_error(GError *err, const char *prefix);
+/* Say on standard error "memcgsim: " and the message, made printable and
+ * cut (mcs_error_printable(): it may quote an argument or a file). */
+void cli_say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* Write @out to --output (standard output by default); false with @err,
  * "cannot write @what" when standard output fails. */
 bool cli_output(const struct cli *c, GString *out, const char *what, GError **err);

@@ -3,6 +3,7 @@
  * commands (each in its file, cli_NAME.c). Exit status 0 on success, 1 when
  * a simulation fails or detects a violation, 2 for bad usage or bad input. */
 #include "cli_util.h"
+#include "identity.h"
 #include "output.h"
 #include "version.h"
 #include <errno.h>
@@ -10,10 +11,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-/* memcgsim --version, without a command. */
+/* memcgsim --version, without a command: the version, and the model
+ * identity every result records (identity.h). */
 static int cmd_version(struct cli *c)
 {
-	printf("memcgsim %s\n", MEMCGSIM_VERSION);
+	printf("memcgsim %s (model %s)\n", MEMCGSIM_VERSION, identity_model());
 	return 0;
 }
 
@@ -106,7 +108,7 @@ static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
 	g_option_context_free(ctx);
 	bool ok = !msg;
 	if (msg)
-		fprintf(stderr, "memcgsim: %s\n", msg);
+		cli_say("%s", msg);
 	else if (!cli_args.format)
 		cli_args.format = g_strdup("text");
 	g_free(msg);
@@ -156,18 +158,15 @@ int main(int argc, char **argv_in)
 	if (!cmd) {
 		char *usage = usage_text();
 		const char *near = mcs_named_near(commands, name);
-		fprintf(stderr, "memcgsim: unknown command \"%s\"", name);
-		if (near)
-			fprintf(stderr, " (did you mean \"%s\"?)", near);
-		fprintf(stderr, "\n%s\n", usage);
+		cli_say("unknown command \"%s\"%s%s%s", name, near ? " (did you mean \"" : "",
+			near ? near : "", near ? "\"?)" : "");
+		fprintf(stderr, "%s\n", usage);
 		g_free(usage);
 	} else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv)) {
 		char *path = cmd->scenario ? cli_scenario_path(cli_args.files[0]) : NULL;
 		if (cmd->scenario && !path)
-			fprintf(stderr,
-				"memcgsim: no scenario file \"%s\", and no bundled scenario of that "
-				"name (memcgsim list shows them)\n",
-				cli_args.files[0]);
+			cli_say("no scenario file \"%s\", and no bundled scenario of that name "
+				"(memcgsim list shows them)", cli_args.files[0]);
 		if (path) { /* a bundled scenario's name becomes its path */
 			cli_args.scenario_arg = cli_args.files[0];
 			cli_args.files[0] = path;

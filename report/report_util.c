@@ -2,6 +2,7 @@
 /* The helpers the report's sections share (report_util.h). */
 #include "report_util.h"
 #include "report.h"
+#include "identity.h"
 #include <math.h>
 #include <string.h>
 
@@ -35,6 +36,9 @@ void report_about(json_t *doc, GString *out)
 		report_wrapped(out, about, 78, 0);
 	if (command)
 		g_string_append_printf(out, "Command: %s\n", command);
+	const char *model = json_string_value(json_object_get(doc, IDENTITY_KEY));
+	if (model)
+		g_string_append_printf(out, "Model: %s\n", model);
 }
 
 void report_wrapped(GString *out, const char *text, int width, int indent)

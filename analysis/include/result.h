@@ -21,8 +21,10 @@ double *result_samples(json_t *variant, const char *key, size_t *n);
 /* The same over the variant's cost draws, in draw order (none: *n = 0). */
 double *result_draw_samples(json_t *variant, const char *key, size_t *n);
 /* The result document of a scenario whose base is @base: @variants
- * (result_variant()s, stolen) with the scenario's name, description, seed. */
-json_t *result_document(json_t *base, json_t *variants);
+ * (result_variant()s, stolen) with the scenario's name, description, seed,
+ * and the model identity @model (identity.h; NULL: none, as in a sweep's
+ * points, whose sweep records it once). */
+json_t *result_document(json_t *base, json_t *variants, const char *model);
 /* The variants of a sweep's point. */
 json_t *result_point_variants(json_t *point);
 /* Every replica's figure @key of every variant at every point of a sweep,

@@ -58,6 +58,7 @@ struct sweep_opts {
 	bool tty;	      /* a progress bar rather than lines */
 	bool quiet;	      /* no progress at all */
 	bool force;	      /* run what the work estimate would refuse */
+	bool mix_builds;      /* resume runs of another model (identity.h) */
 };
 
 /* The sweep's plan: the scenario at every grid point, and the runs. */
@@ -91,9 +92,10 @@ void sweep_outcome_clear(struct sweep_outcome *so);
 bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **err);
 /* Merge the shard directories @dirs into @dir, then as sweep_run(): @err
  * is MCS_ERROR_INPUT when a directory is not a sweep's, or another sweep's
- * than the first, MCS_ERROR_FAILED when a run file cannot be copied or
+ * than the first, or its runs are of two models and @mix does not accept
+ * that (identity.h), MCS_ERROR_FAILED when a run file cannot be copied or
  * differs from the one already there. */
-bool sweep_merge(const char *dir, const char *const *dirs, struct sweep_outcome *out,
+bool sweep_merge(const char *dir, const char *const *dirs, bool mix, struct sweep_outcome *out,
 		 GError **err);
 /* The result of the complete sweep in @dir (DIR/result.json); NULL with
  * @err (MCS_ERROR_INPUT) when it is not there. */

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "mcs_error.h"
+#include "version.h"
+#include <jansson.h>
 #include "test_util.h"
 #include <signal.h>
 #include <sys/stat.h>
@@ -133,6 +135,44 @@ static char *run_json(const char *seed, const char *jobs_option)
 			==, 0);
 	g_free(err);
 	return out;
+}
+
+/* Every result records the model that made it (issue 20, item 4): the
+ * identity --version prints, or the one MEMCGSIM_TEST_MODEL stands for it;
+ * the report shows it. */
+static void test_model_recorded(void)
+{
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"--version", NULL}, &out, &err), ==, 0);
+	char *open = strstr(out, " (model "), *close = strrchr(out, ')');
+	g_assert_nonnull(open);
+	g_assert_nonnull(close);
+	char *model = g_strndup(open + 8, (gsize)(close - open - 8));
+	g_assert_true(g_str_has_prefix(model, MEMCGSIM_VERSION "+"));
+	g_assert_cmpuint(strlen(model), ==, strlen(MEMCGSIM_VERSION "+") + 16);
+	g_free(out);
+	g_free(err);
+	for (int i = 0; i < 2; i++) {
+		if (i)
+			g_setenv("MEMCGSIM_TEST_MODEL", "model-x", TRUE);
+		char *json = run_json("42", "-j2");
+		g_unsetenv("MEMCGSIM_TEST_MODEL");
+		json_t *doc = json_loads(json, 0, NULL);
+		g_assert_cmpstr(json_string_value(json_object_get(doc, "model")), ==,
+				i ? "model-x" : model);
+		json_decref(doc);
+		g_free(json);
+	}
+	g_setenv("MEMCGSIM_TEST_MODEL", "model-x", TRUE);
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "replicas=1", "--set",
+					     "stop.duration_ns=100000", NULL},
+			    &out, &err),
+			==, 0);
+	g_unsetenv("MEMCGSIM_TEST_MODEL");
+	g_assert_nonnull(strstr(out, "\nModel: model-x\n"));
+	g_free(out);
+	g_free(err);
+	g_free(model);
 }
 
 static void test_determinism(void)
@@ -644,6 +684,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/cli/usage", test_version);
+	g_test_add_func("/cli/model-recorded", test_model_recorded);
 	g_test_add_func("/cli/bad-input-leaves-nothing", test_bad_input_leaves_nothing);
 	g_test_add_func("/cli/determinism", test_determinism);
 	g_test_add_func("/cli/output-file", test_output_file);

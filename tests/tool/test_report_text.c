@@ -160,6 +160,19 @@ static void test_compare(void)
 	g_assert_true(g_str_has_suffix(out, "\n== verdict ==\nper-node: faster beats "
 					    "lockbench.result by 10.00% on acquisitions_per_us "
 					    "(13.52 /us against 12.29 /us): significant.\n"));
+	g_assert_cmpstr(err, ==, "");
+	g_free(out);
+	g_free(err);
+	/* two models: compared, with a note on standard error */
+	json_t *doc = json_load_file(faster, 0, NULL);
+	json_object_set_new(doc, "model", json_string("model-b"));
+	g_assert_cmpint(json_dump_file(doc, faster, 0), ==, 0);
+	json_decref(doc);
+	g_assert_cmpint(mcs_cli((const char *[]){"compare", FIXTURE, faster, NULL}, &out, &err), ==,
+			0);
+	g_assert_cmpstr(err, ==, "memcgsim: note: lockbench.result was made by model (not "
+				 "recorded), faster by model model-b; the differences are also the "
+				 "models'\n");
 	g_free(out);
 	g_free(err);
 	/* the same file twice */

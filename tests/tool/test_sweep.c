@@ -811,6 +811,101 @@ static void test_merge_checked(void)
 	g_free(top);
 }
 
+/* The "model" member of the JSON file @path ("" when it has none). */
+static char *model_in(const char *path)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je);
+	g_assert_nonnull(doc);
+	const char *m = json_string_value(json_object_get(doc, "model"));
+	char *copy = g_strdup(m ? m : "");
+	json_decref(doc);
+	return copy;
+}
+
+/* Run @args as the build of model @model (MEMCGSIM_TEST_MODEL). */
+static void expect_as(const char *model, const char *const *args, int status, const char *want)
+{
+	g_setenv("MEMCGSIM_TEST_MODEL", model, TRUE);
+	expect(args, status, want);
+	g_unsetenv("MEMCGSIM_TEST_MODEL");
+}
+
+/* Two builds in one sweep (issue 20, item 4): shards of model-a and
+ * model-b are not merged, a sweep model-a began is not resumed by model-b
+ * (exit 2, naming both, nothing written), unless --mix-builds, whose result
+ * names both; the plan, every run file and the result record the model.
+ * (Before, neither recorded one, and the mix went into the result.) */
+static void test_model_mix(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *s1 = g_build_filename(top, "s1", NULL), *s2 = g_build_filename(top, "s2", NULL);
+	char *m = g_build_filename(top, "m", NULL);
+	expect_as("model-a", (const char *[]){QUICK_ARGS(s1), "--shard", "1/2", NULL}, 0, NULL);
+	expect_as("model-b", (const char *[]){QUICK_ARGS(s2), "--shard", "2/2", NULL}, 0, NULL);
+	const char *tail = "; runs of two builds do not make one result (use one build, or accept "
+			   "the mix with --mix-builds)\n";
+	char *want = g_strdup_printf("memcgsim: %s/sweep.json: made by model model-b, but "
+				     "%s/sweep.json by model model-a%s", s2, s1, tail);
+	expect_as("model-c", (const char *[]){"merge", "--out", m, s1, s2, NULL}, 2, want);
+	g_free(want);
+	g_assert_false(g_file_test(m, G_FILE_TEST_EXISTS));
+	/* a run file of another model in a shard of model-a, plan alike */
+	char *a_run = g_build_filename(s1, "runs", "p0000-v00-r000.json", NULL);
+	char *b_run = g_build_filename(s2, "runs", "p0000-v01-r000.json", NULL);
+	char *text = mcs_slurp(a_run), *b_file = g_build_filename(s1, "runs", "p0000-v01-r000.json", NULL);
+	char *b_text = mcs_slurp(b_run);
+	g_assert_true(g_file_set_contents(b_file, b_text, -1, NULL));
+	want = g_strdup_printf("memcgsim: %s: made by model model-b, but %s/sweep.json by model "
+			       "model-a%smemcgsim: %s: 3 of 4 runs done; resume the sweep, or merge "
+			       "its shards, for the result\n", b_file, s1, tail, s1);
+	expect_as("model-a", (const char *[]){QUICK_ARGS(s1), "--resume", NULL}, 2, want);
+	g_free(want);
+	g_assert_true(g_unlink(b_file) == 0);
+	/* model-b resuming model-a's sweep */
+	want = g_strdup_printf("memcgsim: %s/sweep.json: made by model model-a, but this build is "
+			       "model model-b; runs of two builds do not make one result (use the "
+			       "build that made it, or accept the mix with --mix-builds)\n", s1);
+	expect_as("model-b", (const char *[]){QUICK_ARGS(s1), "--resume", NULL}, 2, want);
+	g_free(want);
+	char *result = g_build_filename(s1, "result.json", NULL);
+	g_assert_false(g_file_test(result, G_FILE_TEST_EXISTS));
+	char *got = model_in(a_run);
+	g_assert_cmpstr(got, ==, "model-a");
+	g_free(got);
+	/* accepted: the result names both */
+	expect_as("model-c", (const char *[]){"merge", "--out", m, s1, s2, "--mix-builds", NULL}, 0,
+		  NULL);
+	char *mresult = g_build_filename(m, "result.json", NULL);
+	got = model_in(mresult);
+	g_assert_cmpstr(got, ==, "model-a + model-b");
+	g_free(got);
+	expect_as("model-b", (const char *[]){QUICK_ARGS(s1), "--resume", "--mix-builds", NULL}, 0,
+		  NULL);
+	got = model_in(result);
+	g_assert_cmpstr(got, ==, "model-a + model-b");
+	g_free(got);
+	/* one model: the result names it */
+	expect_as("model-b", (const char *[]){QUICK_ARGS(s2), "--resume", NULL}, 0, NULL);
+	char *s2result = g_build_filename(s2, "result.json", NULL);
+	got = model_in(s2result);
+	g_assert_cmpstr(got, ==, "model-b");
+	g_free(got);
+	g_free(s2result);
+	g_free(mresult);
+	g_free(result);
+	g_free(text);
+	g_free(b_text);
+	g_free(a_run);
+	g_free(b_run);
+	g_free(b_file);
+	g_free(m);
+	g_free(s1);
+	g_free(s2);
+	mcs_rm_tree(top);
+	g_free(top);
+}
+
 /* What a killed merge leaves behind (the temporaries of the files it writes
  * atomically, NAME.json.XXXXXX) is gone after the next one. */
 static void test_merge_temporaries(void)
@@ -908,6 +1003,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/names/past-10000-points", test_past_10000_points);
 	g_test_add_func("/sweep/merge/checked", test_merge_checked);
 	g_test_add_func("/sweep/merge/temporaries", test_merge_temporaries);
+	g_test_add_func("/sweep/model/mix", test_model_mix);
 	g_test_add_func("/sweep/report/log-axis-values", test_log_axis_values);
 	return g_test_run();
 }
