@@ -14,9 +14,14 @@
 static volatile sig_atomic_t got_signal;
 static int timeout_s;
 
+/* "WHAT: PATH: WHY", or "PATH: WHY" when @what is NULL (a writer that does
+ * not know the option that named the path). */
 static bool refuse(GError **err, const char *what, const char *path, const char *why)
 {
-	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s: %s", what, path, why);
+	if (what)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s: %s", what, path, why);
+	else
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s", path, why);
 	return false;
 }
 
@@ -63,10 +68,7 @@ static bool refuse_kind(GError **err, const char *what, const char *path, unsign
 {
 	char *why = g_strdup_printf("%s, not a regular file: refusing to replace it",
 				    mcs_file_kind(mode));
-	if (what)
-		refuse(err, what, path, why);
-	else
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s", path, why);
+	refuse(err, what, path, why);
 	g_free(why);
 	errno = EEXIST;
 	return false;
@@ -162,7 +164,7 @@ bool output_open(struct output *o, const char *path, bool owned, GError **err)
 	struct stat st;
 	bool ok = true;
 	if (!target)
-		ok = refuse(err, "-o", path, "a symbolic link to nothing");
+		ok = refuse(err, NULL, path, "a symbolic link to nothing"); /* -o or --trace */
 	else if (output_stat(target, !owned, &st) != 0)
 		ok = output_temp_open(o, target, err);
 	else if (!owned && S_ISCHR(st.st_mode)) {

@@ -12,7 +12,6 @@
 #define EXIT_VIOLATION 1
 #define EXIT_USAGE 2
 #define CLI_DRAW_COSTS_UNSET G_MININT
-#define CLI_POINT_UNSET G_MININT /* report without --point: the whole sweep */
 
 struct cli {
 	char **sets;
@@ -34,6 +33,7 @@ struct cli {
 	char *sort;
 	char *plots;
 	int point;
+	gboolean point_given; /* without --point: the whole sweep */
 	int timeout; /* --timeout SECONDS; 0: none */
 	gboolean force; /* --force: past the work estimate's limit */
 	gboolean mix_builds; /* --mix-builds: runs of two models in one sweep */

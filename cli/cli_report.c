@@ -11,7 +11,7 @@
 static json_t *report_input(struct cli *c, GError **err)
 {
 	json_t *doc = cli_result_load(c->files[0], err);
-	if (!doc || c->point == CLI_POINT_UNSET)
+	if (!doc || !c->point_given)
 		return doc;
 	json_t *points = json_object_get(doc, "points");
 	json_t *p = c->point >= 0 ? json_array_get(points, (size_t)c->point) : NULL;
@@ -25,6 +25,24 @@ static json_t *report_input(struct cli *c, GError **err)
 			    (ssize_t)json_array_size(points) - 1, c->point);
 	json_decref(doc);
 	return r;
+}
+
+/* --point N: any int, so that every value is told apart from no --point
+ * (a sentinel value once stood for that, and --point -2147483648 printed
+ * the whole sweep); the range is checked against the sweep. */
+static gboolean parse_point(const char *name, const char *value, gpointer data, GError **err)
+{
+	(void)name;
+	(void)data;
+	gint64 n;
+	if (!g_ascii_string_to_signed(value, 10, G_MININT, G_MAXINT, &n, NULL)) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--point: expected a point of the sweep (an integer), got \"%s\"", value);
+		return FALSE;
+	}
+	cli_args.point = (int)n;
+	cli_args.point_given = TRUE;
+	return TRUE;
 }
 
 /* -o can be written and is not the input: a result file, or a sweep's
@@ -85,7 +103,8 @@ static const GOptionEntry report_options[] = {
 	 "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},
 	{"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.plots,
 	 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
-	{"point", 0, 0, G_OPTION_ARG_INT, &cli_args.point, "Report one point of a sweep in full", "N"},
+	{"point", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_point,
+	 "Report one point of a sweep in full", "N"},
 	{NULL}};
 
 const struct cli_command cli_report_command = {

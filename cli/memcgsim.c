@@ -153,7 +153,6 @@ int main(int argc, char **argv_in)
 	int rc = EXIT_USAGE;
 	output_signals_install();
 	cli_args.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	cli_args.point = CLI_POINT_UNSET;
 	cli_args.draw_costs = CLI_DRAW_COSTS_UNSET;
 	if (!cmd) {
 		char *usage = usage_text();

@@ -565,6 +565,11 @@ static void test_statuses(void)
 	/* a negative one too (it was the whole sweep) */
 	expect((const char *[]){"report", dir, "--point", "-5", NULL}, 2,
 	       "--point: expected a point of the sweep (0 to 1), got -5\n");
+	/* the least int too (it stood for no --point, and was the whole sweep) */
+	expect((const char *[]){"report", dir, "--point", "-2147483648", NULL}, 2,
+	       "--point: expected a point of the sweep (0 to 1), got -2147483648\n");
+	expect((const char *[]){"report", dir, "--point", "x1", NULL}, 2,
+	       "memcgsim: --point: expected a point of the sweep (an integer), got \"x1\"\n");
 	/* a directory that is not a sweep's */
 	char *file = g_build_filename(top, "file", NULL);
 	g_assert_true(g_file_set_contents(file, "x", -1, NULL));
