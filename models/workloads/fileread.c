@@ -125,8 +125,9 @@ static double fileread_planned_ns(const void *params, const struct run_config *c
 }
 
 /* Without reclaim every file's dentry and inode stay cached. */
-static double fileread_memory_bytes(const void *params)
+static double fileread_memory_bytes(const void *params, const struct run_config *cfg)
 {
+	(void)cfg;
 	const struct fileread_params *p = params;
 	return (double)p->tasks.count * (double)p->files * FS_BYTES_PER_FILE;
 }
