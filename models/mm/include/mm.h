@@ -65,7 +65,7 @@ struct mm_subsystem {
 	/* Free its state, before the cgroup tree goes; NULL: none. */
 	void (*teardown)(void);
 	/* At most how many bytes of model objects its key's counts make a run
-	 * allocate, and in *@path that key ("memcg.page_cgroup"), for the
+	 * allocate, and in *@path that key ("memcg.page_cgroup.pages"), for the
 	 * memory estimate checked at validation (docs/scenario.md); NULL, or
 	 * *@path left NULL: nothing beyond a size the format bounds. */
 	double (*memory_bytes)(const struct run_config *cfg, const char **path);
