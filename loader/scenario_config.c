@@ -54,26 +54,49 @@ static void workloads_decode(json_t *doc, struct run_config *cfg)
 	}
 }
 
-/* The model objects the workloads' counts allocate, within the budget. */
-static bool workloads_memory_check(const struct run_config *cfg, struct spec_check *chk)
+/* The memory estimate so far: its sum, and its biggest part's size and path. */
+struct memory_sum {
+	double total, most;
+	char *path;
+};
+
+static void memory_add(struct memory_sum *s, const char *path, double bytes)
 {
-	double total = 0, most = -1;
-	int big = 0;
+	s->total += bytes;
+	if (bytes > s->most) {
+		s->most = bytes;
+		g_free(s->path);
+		s->path = g_strdup(path);
+	}
+}
+
+/* The model objects the counts of the memcg section and of the workloads
+ * make a run allocate, within the budget (docs/scenario.md). */
+static bool memory_check(const struct run_config *cfg, struct spec_check *chk)
+{
+	struct memory_sum s = {0, -1, NULL};
+	memory_add(&s, "memcg.cgroups", mm_cgroups_memory_bytes(cfg));
+	for (int i = 0; mm_subsystems[i]; i++) {
+		const char *path = NULL;
+		double bytes =
+		    mm_subsystems[i]->memory_bytes ? mm_subsystems[i]->memory_bytes(cfg, &path) : 0;
+		if (path)
+			memory_add(&s, path, bytes);
+	}
 	for (int i = 0; i < cfg->nworkloads; i++) {
 		const struct run_workload *w = &cfg->workloads[i];
-		double bytes = w->type->memory_bytes ? w->type->memory_bytes(w->params) : 0;
-		total += bytes;
-		if (bytes > most)
-			most = bytes, big = i;
+		char *path = g_strdup_printf("workloads.%d", i);
+		memory_add(&s, path,
+			   w->type->memory_bytes ? w->type->memory_bytes(w->params, cfg) : 0);
+		g_free(path);
 	}
-	if (total <= RUN_MAX_MEMORY_BYTES)
-		return true;
-	char *path = g_strdup_printf("workloads.%d", big);
-	bool ok = spec_check_fail(chk, path, NULL,
-				  "the workloads would allocate about %.3g GiB of model objects "
+	bool ok = s.total <= RUN_MAX_MEMORY_BYTES ||
+		  spec_check_fail(chk, s.path, NULL,
+				  "the scenario would allocate about %.3g GiB of model objects "
 				  "(this one %.3g GiB), more than the %.0f GiB a run may hold",
-				  total / (1 << 30), most / (1 << 30), RUN_MAX_MEMORY_BYTES / (1 << 30));
-	g_free(path);
+				  s.total / (1 << 30), s.most / (1 << 30),
+				  RUN_MAX_MEMORY_BYTES / (1 << 30));
+	g_free(s.path);
 	return ok;
 }
 
@@ -93,7 +116,7 @@ static bool workloads_check(const struct run_config *cfg, struct spec_check *chk
 		if (!ok)
 			return false;
 	}
-	return workloads_memory_check(cfg, chk);
+	return true;
 }
 
 struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **err)
@@ -106,7 +129,8 @@ struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **e
 	cfg->memcg = spec_decode(&mm_params_spec, json_object_get(doc, "memcg"));
 	workloads_decode(doc, cfg);
 	struct doc_check c = {{doc_check_fail}, doc, locs, err};
-	if (mm_params_check(cfg, &c.chk) && workloads_check(cfg, &c.chk))
+	if (mm_params_check(cfg, &c.chk) && workloads_check(cfg, &c.chk) &&
+	    memory_check(cfg, &c.chk))
 		return cfg;
 	scenario_config_free(cfg);
 	return NULL;

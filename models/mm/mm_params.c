@@ -254,6 +254,14 @@ static bool check_workload_cgroups(const struct run_config *cfg, GHashTable *kno
 	return true;
 }
 
+double mm_cgroups_memory_bytes(const struct run_config *cfg)
+{
+	double memcgs = 0;
+	for (size_t i = 0; i < cfg->memcg->cgroups.n; i++)
+		memcgs += (double)cfg->memcg->cgroups.items[i]->count;
+	return memcgs * mem_cgroup_bytes(cfg->machine.nodes);
+}
+
 bool mm_params_check(const struct run_config *cfg, struct spec_check *chk)
 {
 	GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);

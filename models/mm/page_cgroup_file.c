@@ -111,6 +111,13 @@ static bool page_cgroup_check(const struct run_config *cfg, GHashTable *cgroups,
 	return true;
 }
 
+static double page_cgroup_memory_bytes(const struct run_config *cfg, const char **path)
+{
+	const struct page_cgroup_params *pc = cfg->memcg->page_cgroup;
+	*path = "memcg.page_cgroup.pages";
+	return pc ? (double)pc->pages * PAGE_CGROUP_MODEL_BYTES : 0;
+}
+
 const struct mm_subsystem page_cgroup_subsystem = {
 	.name = "page_cgroup",
 	.doc = "a file whose page_cgroups the workloads update, and its locking scheme",
@@ -118,4 +125,5 @@ const struct mm_subsystem page_cgroup_subsystem = {
 	.setup = page_cgroup_setup,
 	.results = page_cgroup_results,
 	.teardown = page_cgroup_teardown,
+	.memory_bytes = page_cgroup_memory_bytes,
 };

@@ -2,7 +2,9 @@
 #include "swap.h"
 #include "cost.h"
 #include "mm.h"
+#include "run_config.h"
 #include "workingset.h"
+#include <math.h>
 
 struct swap_device *swap_active;
 
@@ -202,6 +204,16 @@ long swap_writeout_folios(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 		done += got;
 	}
 	return done;
+}
+
+double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long memcgs)
+{
+	const struct swap_params *sp = cfg->memcg->swap;
+	if (!sp)
+		return 0;
+	double slots = MIN(pages, sp->size_mb * 256);
+	return (double)memcgs * list_lru_memcg_bytes(cfg->machine.nodes) +
+	       ceil(slots / XA_CHUNK_SIZE) * SWAP_XA_NODE_BYTES;
 }
 
 /* The swap device as a memcg subsystem (memcg.swap). */

@@ -12,6 +12,11 @@ struct swap_space {
 	struct spinlock i_pages; /* the address space's xarray lock */
 };
 
+/* What an xarray node costs the simulator (measured: a memhog swapping
+ * 196,639 and 786,432 pages, whose 3073 and 12,288 nodes all keep shadow
+ * entries, differs by 147 bytes a node in maximum resident size). */
+#define SWAP_XA_NODE_BYTES 150
+
 /* A swap-cache xarray node. */
 struct xa_node {
 	struct lru_item private_list; /* on shadow_nodes when only shadows remain */

@@ -118,11 +118,21 @@ static void cgchurn_destroy(void *state)
 	g_free(c);
 }
 
+/* Each recreation is a new memcg, and the removed one is kept. */
+static double cgchurn_memory_bytes(const void *params, const struct run_config *cfg)
+{
+	const struct cgchurn_params *p = params;
+	if (!p->recreate)
+		return 0;
+	return (double)p->tasks.count * (double)p->cycles * mem_cgroup_bytes(cfg->machine.nodes);
+}
+
 const struct workload_type cgchurn_workload = {
 	.name = "cgchurn",
 	.spec = &cgchurn_spec,
 	.check = cgchurn_check,
 	.cgroup = workload_tasks_cgroup,
+	.memory_bytes = cgchurn_memory_bytes,
 	.setup = cgchurn_setup,
 	.metrics = cgchurn_metrics,
 	.destroy = cgchurn_destroy,

@@ -124,11 +124,13 @@ static double fileread_planned_ns(const void *params, const struct run_config *c
 	return p->start_ns + (double)p->files * sim_to_ns(cfg->machine.cost[COST_FILE_READ]);
 }
 
-/* Without reclaim every file's dentry and inode stay cached. */
-static double fileread_memory_bytes(const void *params)
+/* Without reclaim every file's dentry and inode stay cached; each task's
+ * memcg gets its lists on the workload's dentry and inode list_lrus. */
+static double fileread_memory_bytes(const void *params, const struct run_config *cfg)
 {
 	const struct fileread_params *p = params;
-	return (double)p->tasks.count * (double)p->files * FS_BYTES_PER_FILE;
+	return (double)p->tasks.count * ((double)p->files * FS_BYTES_PER_FILE +
+					 2 * list_lru_memcg_bytes(cfg->machine.nodes));
 }
 
 const struct workload_type fileread_workload = {

@@ -80,11 +80,21 @@ static void *filewrite_setup(const void *params, int index)
 	return fw;
 }
 
+/* Each page written waits on the writeback queue until the completion
+ * interrupt takes it; without one, or a slower one, it stays. */
+static double filewrite_memory_bytes(const void *params, const struct run_config *cfg)
+{
+	(void)cfg;
+	return ((const struct filewrite_params *)params)->size_mb * 256 *
+	       PAGE_CGROUP_WRITEBACK_BYTES;
+}
+
 const struct workload_type filewrite_workload = {
 	.name = "filewrite",
 	.spec = &filewrite_spec,
 	.check = filewrite_check,
 	.uses_page_cgroup = true,
+	.memory_bytes = filewrite_memory_bytes,
 	.setup = filewrite_setup,
 	.destroy = g_free,
 };

@@ -4,6 +4,7 @@
  * MEMCG_CHARGE_BATCH pages; over the limit, the charge reclaims. */
 #include "cost.h"
 #include "memcg.h"
+#include "mm.h"
 #include "run_config.h"
 #include "workload.h"
 #include <glib.h>
@@ -97,11 +98,19 @@ static void memhog_destroy(void *state)
 	g_free(mh);
 }
 
+/* Over its cgroup's limit a task's pages go to swap. */
+static double memhog_memory_bytes(const void *params, const struct run_config *cfg)
+{
+	const struct memhog_params *p = params;
+	return mm_swap_memory_bytes(cfg, (double)p->tasks.count * p->size_mb * 256, p->tasks.count);
+}
+
 const struct workload_type memhog_workload = {
 	.name = "memhog",
 	.spec = &memhog_spec,
 	.cgroup = workload_tasks_cgroup,
 	.planned_ns = memhog_planned_ns,
+	.memory_bytes = memhog_memory_bytes,
 	.setup = memhog_setup,
 	.destroy = memhog_destroy,
 };

@@ -44,10 +44,11 @@ struct workload_type {
 	 * NULL: not estimated. */
 	double (*planned_ns)(const void *params, const struct run_config *cfg);
 	/* At most how many bytes of model objects the counts in @params make it
-	 * allocate (fileread: a dentry and an inode per file read), checked at
+	 * allocate on @cfg's machine (fileread: a dentry and an inode per file
+	 * read), summed with the memcg section's (mm.h) and checked at
 	 * validation against RUN_MAX_MEMORY_BYTES (run.h); NULL: none that a
 	 * count drives beyond its tasks. */
-	double (*memory_bytes)(const void *params);
+	double (*memory_bytes)(const void *params, const struct run_config *cfg);
 	/* The cgroup of its tasks ("%d": the task's index) and how many tasks
 	 * there are; NULL when it names no cgroup. The memcg section checks
 	 * that each exists. */

@@ -49,6 +49,18 @@ struct list_lru_one {
 	struct cacheline *head_line, *word_line;
 };
 
+/* What a non-root memcg's lists on one list_lru cost once it first adds an
+ * object to it (memcg_list_lru_alloc): a struct list_lru_one a node and
+ * their lines, kept until the run ends. Measured (maximum resident size of
+ * one simulation, 4096 fileread tasks of one file each in 4096 cgroups
+ * against all in one): 591 bytes a memcg with 1 node, 14.3 KB with 64. */
+#define LIST_LRU_MEMCG_BYTES 400
+#define LIST_LRU_MEMCG_NODE_BYTES 240
+static inline double list_lru_memcg_bytes(int nodes)
+{
+	return LIST_LRU_MEMCG_BYTES + (double)LIST_LRU_MEMCG_NODE_BYTES * nodes;
+}
+
 /* ____cacheline_aligned_in_smp: the lock, the root's list and nr_items in
  * one line. */
 struct list_lru_node {

@@ -114,6 +114,19 @@ struct memcg_tree {
 
 extern struct memcg_tree *memcg_tree;
 
+/* What a memcg costs the simulator until the run ends (a removed one is
+ * kept, as its figures are reported): its struct mem_cgroup, objcg, name
+ * and figures in the result, and per node its lruvec, shrinker bits and
+ * deferred counts. Measured (maximum resident size of one simulation,
+ * 5000 and 20000 idle cgroups): 5.87 KB a memcg with 1 node, 8.26 KB
+ * with 4, 17.8 KB with 16, 50.6 KB with 64. */
+#define MEMCG_BYTES 5100
+#define MEMCG_NODE_BYTES 800
+static inline double mem_cgroup_bytes(int nodes)
+{
+	return MEMCG_BYTES + (double)MEMCG_NODE_BYTES * nodes;
+}
+
 /* mem_cgroup_disabled(): no memcg at all (memcg.enabled false). */
 static inline bool mem_cgroup_disabled(void)
 {

@@ -64,6 +64,11 @@ struct mm_subsystem {
 	void (*results)(json_t *memcg, json_t *violations);
 	/* Free its state, before the cgroup tree goes; NULL: none. */
 	void (*teardown)(void);
+	/* At most how many bytes of model objects its key's counts make a run
+	 * allocate, and in *@path that key ("memcg.page_cgroup.pages"), for the
+	 * memory estimate checked at validation (docs/scenario.md); NULL, or
+	 * *@path left NULL: nothing beyond a size the format bounds. */
+	double (*memory_bytes)(const struct run_config *cfg, const char **path);
 };
 /* The memcg subsystems in set-up order (MM_SUBSYSTEMS), NULL-terminated. */
 extern const struct mm_subsystem *const mm_subsystems[];
@@ -72,6 +77,14 @@ extern const struct spec mm_params_spec;
 /* The section's rules across keys: cgroup names and parents, the cgroups
  * and interrupt source it and the workloads name. */
 bool mm_params_check(const struct run_config *cfg, struct spec_check *chk);
+/* The bytes of model objects memcg.cgroups makes a run allocate: every
+ * memcg with its per-node state (the memory estimate, docs/scenario.md). */
+double mm_cgroups_memory_bytes(const struct run_config *cfg);
+/* What swapping out @pages anonymous pages of @memcgs cgroups can make the
+ * swap device allocate (the memory estimate): each memcg's lists on
+ * shadow_nodes, and an xarray node per 64 slots used, whose shadow entries
+ * may stay; 0 without memcg.swap. */
+double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long memcgs);
 /* Is @name ("" for the root) one of memcg.cgroups? */
 bool mm_cgroup_known(const struct mm_params *mm, const char *name);
 

@@ -22,8 +22,9 @@
 #define RUN_MAX_CPU_S 10000.0
 double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns);
 
-/* The memory budget of one run's model objects: a scenario whose workloads'
- * memory_bytes sum past it is refused at validation (docs/scenario.md). */
+/* The memory budget of one run's model objects: a scenario whose estimate
+ * (the memcg section's parts and the workloads' memory_bytes, summed) is
+ * past it is refused at validation (docs/scenario.md). */
 #define RUN_MAX_MEMORY_BYTES (4.0 * 1024 * 1024 * 1024)
 
 /* The description of @name (a "w<N>." prefix is ignored); a figure nobody
