@@ -100,6 +100,32 @@ static bool memory_check(const struct run_config *cfg, struct spec_check *chk)
 	return ok;
 }
 
+/* Every task is a SimGrid actor with its own stack mappings: the workloads'
+ * and the kernel's, within RUN_MAX_TASKS (docs/scenario.md). */
+static bool tasks_check(const struct run_config *cfg, struct spec_check *chk)
+{
+	long total = run_kernel_tasks(cfg), most = -1;
+	int at = 0;
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		const struct run_workload *w = &cfg->workloads[i];
+		long n = w->type->tasks ? w->type->tasks(w->params, cfg) : 1;
+		total += n;
+		if (n > most) {
+			most = n;
+			at = i;
+		}
+	}
+	if (total <= RUN_MAX_TASKS)
+		return true;
+	char *path = g_strdup_printf("workloads.%d", at);
+	spec_check_fail(chk, path, NULL,
+			"the scenario would run %ld tasks (this workload %ld, the kernel's at most "
+			"%ld), more than the %d a run may have",
+			total, most, run_kernel_tasks(cfg), RUN_MAX_TASKS);
+	g_free(path);
+	return false;
+}
+
 /* Each workload's own rules; and with a "completion" stop, it must end. */
 static bool workloads_check(const struct run_config *cfg, struct spec_check *chk)
 {
@@ -130,7 +156,7 @@ struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **e
 	workloads_decode(doc, cfg);
 	struct doc_check c = {{doc_check_fail}, doc, locs, err};
 	if (mm_params_check(cfg, &c.chk) && workloads_check(cfg, &c.chk) &&
-	    memory_check(cfg, &c.chk))
+	    memory_check(cfg, &c.chk) && tasks_check(cfg, &c.chk))
 		return cfg;
 	scenario_config_free(cfg);
 	return NULL;

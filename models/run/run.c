@@ -277,6 +277,11 @@ static const struct run_metric run_metrics_info[] = {
 	{NULL, false, NULL},
 };
 
+long run_kernel_tasks(const struct run_config *cfg)
+{
+	return (long)sim_machine_cpus(&cfg->machine) + cfg->machine.nodes + 1;
+}
+
 static const struct run_metric *metric_in(const struct run_metric *table, const char *name)
 {
 	for (const struct run_metric *d = table; d && d->name; d++)

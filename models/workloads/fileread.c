@@ -137,6 +137,7 @@ const struct workload_type fileread_workload = {
 	.name = "fileread",
 	.spec = &fileread_spec,
 	.cgroup = workload_tasks_cgroup,
+	.tasks = workload_tasks_count,
 	.planned_ns = fileread_planned_ns,
 	.memory_bytes = fileread_memory_bytes,
 	.setup = fileread_setup,

@@ -120,10 +120,18 @@ static void kbuild_destroy(void *state)
 	g_free(kb);
 }
 
+/* A job stream per count. */
+static long kbuild_tasks(const void *params, const struct run_config *cfg)
+{
+	(void)cfg;
+	return ((const struct kbuild_params *)params)->count;
+}
+
 const struct workload_type kbuild_workload = {
 	.name = "kbuild",
 	.spec = &kbuild_spec,
 	.uses_page_cgroup = true,
+	.tasks = kbuild_tasks,
 	.setup = kbuild_setup,
 	.destroy = kbuild_destroy,
 };

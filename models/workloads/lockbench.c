@@ -228,12 +228,20 @@ static void lockbench_destroy(void *state)
 	g_free(lb);
 }
 
+/* A task per CPU running the loop. */
+static long lockbench_tasks(const void *params, const struct run_config *cfg)
+{
+	(void)cfg;
+	return ((const struct lockbench_params *)params)->cpus;
+}
+
 const struct workload_type lockbench_workload = {
 	.name = "lockbench",
 	.spec = &lockbench_spec,
 	.check = lockbench_check,
 	.finite = lockbench_finite,
 	.planned_ns = lockbench_planned_ns,
+	.tasks = lockbench_tasks,
 	.setup = lockbench_setup,
 	.metrics = lockbench_metrics,
 	.metric_info = (const struct run_metric[]){{"acquisitions_per_us", true, "/us"},

@@ -109,6 +109,7 @@ const struct workload_type memhog_workload = {
 	.name = "memhog",
 	.spec = &memhog_spec,
 	.cgroup = workload_tasks_cgroup,
+	.tasks = workload_tasks_count,
 	.planned_ns = memhog_planned_ns,
 	.memory_bytes = memhog_memory_bytes,
 	.setup = memhog_setup,

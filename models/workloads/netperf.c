@@ -189,12 +189,20 @@ static void netperf_destroy(void *state)
 	g_free(n);
 }
 
+/* A sender and a receiver per instance. */
+static long netperf_tasks(const void *params, const struct run_config *cfg)
+{
+	(void)cfg;
+	return 2 * ((const struct netperf_params *)params)->tasks.count;
+}
+
 const struct workload_type netperf_sendfile_workload = {
 	.name = "netperf_sendfile",
 	.spec = &netperf_spec,
 	.check = netperf_check,
 	.finite = workload_runs_until_stop,
 	.cgroup = workload_tasks_cgroup,
+	.tasks = netperf_tasks,
 	.setup = netperf_setup,
 	.metrics = netperf_metrics,
 	.metric_info = (const struct run_metric[]){{"throughput", true, "10^6bits/s"},

@@ -163,6 +163,7 @@ const struct workload_type pagefault_loop_workload = {
 	.check = pagefault_loop_check,
 	.finite = workload_runs_until_stop,
 	.cgroup = workload_tasks_cgroup,
+	.tasks = workload_tasks_count,
 	.setup = pagefault_loop_setup,
 	.metrics = pagefault_loop_metrics,
 	.metric_info = (const struct run_metric[]){{"page_faults_60s", true, ""},

@@ -137,12 +137,21 @@ static void readtwice_destroy(void *state)
 	g_free(rt);
 }
 
+/* The readers of every container. */
+static long readtwice_tasks(const void *params, const struct run_config *cfg)
+{
+	(void)cfg;
+	const struct readtwice_params *p = params;
+	return p->tasks.count * p->readers;
+}
+
 const struct workload_type readtwice_workload = {
 	.name = "readtwice",
 	.spec = &readtwice_spec,
 	.check = readtwice_check,
 	.finite = workload_runs_until_stop,
 	.cgroup = workload_tasks_cgroup,
+	.tasks = readtwice_tasks,
 	.setup = readtwice_setup,
 	.metrics = readtwice_metrics,
 	.metric_info = (const struct run_metric[]){{"throughput_mbps", true, "MB/s"},

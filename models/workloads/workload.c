@@ -43,6 +43,12 @@ const char *workload_tasks_cgroup(const void *params, long *count)
 	return t->cgroup;
 }
 
+long workload_tasks_count(const void *params, const struct run_config *cfg)
+{
+	(void)cfg;
+	return ((const struct workload_tasks *)params)->count;
+}
+
 bool workload_runs_until_stop(const void *params)
 {
 	(void)params;

@@ -49,6 +49,10 @@ struct workload_type {
 	 * validation against RUN_MAX_MEMORY_BYTES (run.h); NULL: none that a
 	 * count drives beyond its tasks. */
 	double (*memory_bytes)(const void *params, const struct run_config *cfg);
+	/* How many tasks its setup creates on @cfg's machine (each one a
+	 * SimGrid actor with its own stack mappings), summed with the kernel's
+	 * and checked at validation against RUN_MAX_TASKS (run.h); NULL: one. */
+	long (*tasks)(const void *params, const struct run_config *cfg);
 	/* The cgroup of its tasks ("%d": the task's index) and how many tasks
 	 * there are; NULL when it names no cgroup. The memcg section checks
 	 * that each exists. */

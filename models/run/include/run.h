@@ -27,6 +27,16 @@ double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns);
  * past it is refused at validation (docs/scenario.md). */
 #define RUN_MAX_MEMORY_BYTES (4.0 * 1024 * 1024 * 1024)
 
+/* The most tasks a run may have: every task is a SimGrid actor, whose stack
+ * takes two memory mappings, and past about 32,700 of them (vm.max_map_count,
+ * 65530 by default) SimGrid aborts ("Failed to protect stack"). A scenario
+ * whose workloads' tasks and the kernel's (run_kernel_tasks) pass it is
+ * refused at validation (docs/scenario.md). */
+#define RUN_MAX_TASKS 16384
+/* At most how many tasks the run itself creates on @cfg's machine: an
+ * interrupt task per CPU, a kswapd per node, the controller or watchdog. */
+long run_kernel_tasks(const struct run_config *cfg);
+
 /* The description of @name (a "w<N>." prefix is ignored); a figure nobody
  * describes is taken as lower-is-better (a time when it ends in "_ns"). */
 const struct run_metric *run_metric_find(const char *name);

@@ -20,6 +20,8 @@ struct workload_tasks {
 	long count;
 };
 const char *workload_tasks_cgroup(const void *params, long *count);
+/* The .tasks of a type with a task per instance: "count". */
+long workload_tasks_count(const void *params, const struct run_config *cfg);
 
 /* The .finite of a type that runs until the duration stop. */
 bool workload_runs_until_stop(const void *params);
