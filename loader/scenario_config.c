@@ -6,6 +6,7 @@
 #include "mm.h"
 #include "run.h"
 #include "scenario_parts.h"
+#include "shrinker.h"
 #include "workload.h"
 #include <string.h>
 
@@ -126,6 +127,26 @@ static bool tasks_check(const struct run_config *cfg, struct spec_check *chk)
 	return false;
 }
 
+/* The shrinkers the run registers (each fileread's superblock's, the swap
+ * device's), within the registry's SHRINKER_MAX. */
+static bool shrinkers_check(const struct run_config *cfg, struct spec_check *chk)
+{
+	int total = mm_shrinkers(cfg);
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		total += cfg->workloads[i].type->shrinkers;
+		if (total <= SHRINKER_MAX)
+			continue;
+		char *path = g_strdup_printf("workloads.%d", i);
+		spec_check_fail(chk, path, NULL,
+				"registers shrinker %d, but a run has at most %d (a superblock's for "
+				"each fileread, and the swap device's with memcg.swap)",
+				total, SHRINKER_MAX);
+		g_free(path);
+		return false;
+	}
+	return true;
+}
+
 /* Each workload's own rules; and with a "completion" stop, it must end. */
 static bool workloads_check(const struct run_config *cfg, struct spec_check *chk)
 {
@@ -156,7 +177,7 @@ struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **e
 	workloads_decode(doc, cfg);
 	struct doc_check c = {{doc_check_fail}, doc, locs, err};
 	if (mm_params_check(cfg, &c.chk) && workloads_check(cfg, &c.chk) &&
-	    memory_check(cfg, &c.chk) && tasks_check(cfg, &c.chk))
+	    memory_check(cfg, &c.chk) && tasks_check(cfg, &c.chk) && shrinkers_check(cfg, &c.chk))
 		return cfg;
 	scenario_config_free(cfg);
 	return NULL;

@@ -216,6 +216,11 @@ double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long mem
 	       ceil(slots / XA_CHUNK_SIZE) * SWAP_XA_NODE_BYTES;
 }
 
+int mm_shrinkers(const struct run_config *cfg)
+{
+	return cfg->memcg->swap ? 1 : 0; /* workingset_init's mm-shadow */
+}
+
 /* The swap device as a memcg subsystem (memcg.swap). */
 static void swap_setup(const struct mm_params *mm)
 {

@@ -138,6 +138,7 @@ const struct workload_type fileread_workload = {
 	.spec = &fileread_spec,
 	.cgroup = workload_tasks_cgroup,
 	.tasks = workload_tasks_count,
+	.shrinkers = 1, /* its superblock's */
 	.planned_ns = fileread_planned_ns,
 	.memory_bytes = fileread_memory_bytes,
 	.setup = fileread_setup,

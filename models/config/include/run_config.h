@@ -53,6 +53,10 @@ struct workload_type {
 	 * SimGrid actor with its own stack mappings), summed with the kernel's
 	 * and checked at validation against RUN_MAX_TASKS (run.h); NULL: one. */
 	long (*tasks)(const void *params, const struct run_config *cfg);
+	/* How many shrinkers its setup registers (fileread: its superblock's),
+	 * summed with the memcg section's and checked at validation against
+	 * SHRINKER_MAX (shrinker.h). */
+	int shrinkers;
 	/* The cgroup of its tasks ("%d": the task's index) and how many tasks
 	 * there are; NULL when it names no cgroup. The memcg section checks
 	 * that each exists. */

@@ -85,6 +85,10 @@ double mm_cgroups_memory_bytes(const struct run_config *cfg);
  * shadow_nodes, and an xarray node per 64 slots used, whose shadow entries
  * may stay; 0 without memcg.swap. */
 double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long memcgs);
+/* How many shrinkers the memcg section registers: the swap device's
+ * shadow-node shrinker, with memcg.swap (checked at validation with the
+ * workloads' against SHRINKER_MAX, shrinker.h). */
+int mm_shrinkers(const struct run_config *cfg);
 /* Is @name ("" for the root) one of memcg.cgroups? */
 bool mm_cgroup_known(const struct mm_params *mm, const char *name);
 
