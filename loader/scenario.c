@@ -321,6 +321,35 @@ static bool check_draws(const struct scenario *sc, json_t *raw, GError **err)
 	return false;
 }
 
+/* Every run's per-cgroup figures, kept by the parent until the result is
+ * written, within SCENARIO_MAX_RESULT_BYTES. The error points at the base's
+ * replicas, or its draw_costs when they are more. */
+static bool check_result(const struct scenario *sc, GError **err)
+{
+	double bytes = 0;
+	long most = 0, runs = 0;
+	for (guint i = 0; i < sc->variants->len; i++) {
+		const struct scenario_variant *v = sc->variants->pdata[i];
+		long n = mm_cgroups_count(v->config), r = v->replicas + v->draws;
+		bytes += (double)n * (SCENARIO_RESULT_CGROUP_BYTES +
+				      (double)(r - 1) * SCENARIO_RESULT_CGROUP_RUN_BYTES);
+		most = MAX(most, n);
+		runs += r;
+	}
+	if (bytes <= SCENARIO_MAX_RESULT_BYTES)
+		return true;
+	const char *key = json_integer_value(json_object_get(sc->base, "draw_costs")) >
+				  json_integer_value(json_object_get(sc->base, "replicas"))
+			      ? "draw_costs"
+			      : "replicas";
+	spec_fail(sc->locs, sc->base, key, key, err,
+		  "the result would hold about %.3g GiB of per-cgroup figures (up to %ld cgroups "
+		  "in each of %ld runs: every variant's replicas and cost draws), more than the "
+		  "%.0f GiB memcgsim keeps",
+		  bytes / (1 << 30), most, runs, SCENARIO_MAX_RESULT_BYTES / (1 << 30));
+	return false;
+}
+
 struct scenario *scenario_load(const char *file, const char *text, size_t len,
 			       const char *const *sets, GError **err)
 {
@@ -349,7 +378,8 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 	if (ok) {
 		sc->base = jpos_copy(sc->locs, raw);
 		ok = complete(sc->base, sc->locs, err) && check_doc(sc->base, sc->locs, err) &&
-		     build_variants(sc, raw, sets, err) && check_draws(sc, raw, err);
+		     build_variants(sc, raw, sets, err) && check_draws(sc, raw, err) &&
+		     check_result(sc, err);
 	}
 	json_decref(raw);
 	if (ok)

@@ -13,6 +13,15 @@
 #define SCENARIO_MAX_BYTES (4 << 20)
 #define SCENARIO_MAX_VARIANTS 32
 #define SCENARIO_MAX_REPLICAS 100
+/* The result document the parent process keeps holds every run's figures
+ * of every cgroup (memcg.cgroups): about SCENARIO_RESULT_CGROUP_BYTES a
+ * cgroup for a variant's first run and SCENARIO_RESULT_CGROUP_RUN_BYTES for
+ * each further replica or cost draw (measured, docs/scenario.md); a
+ * scenario whose sum over its variants is past SCENARIO_MAX_RESULT_BYTES
+ * is refused at validation. */
+#define SCENARIO_RESULT_CGROUP_BYTES 7600.0
+#define SCENARIO_RESULT_CGROUP_RUN_BYTES 6600.0
+#define SCENARIO_MAX_RESULT_BYTES (4.0 * 1024 * 1024 * 1024)
 #define SCENARIO_MAX_DRAWS 10000
 
 /* A design to run: the base with the variant's and the command line's

@@ -254,12 +254,17 @@ static bool check_workload_cgroups(const struct run_config *cfg, GHashTable *kno
 	return true;
 }
 
+long mm_cgroups_count(const struct run_config *cfg)
+{
+	long memcgs = 0;
+	for (size_t i = 0; i < cfg->memcg->cgroups.n; i++)
+		memcgs += cfg->memcg->cgroups.items[i]->count;
+	return memcgs;
+}
+
 double mm_cgroups_memory_bytes(const struct run_config *cfg)
 {
-	double memcgs = 0;
-	for (size_t i = 0; i < cfg->memcg->cgroups.n; i++)
-		memcgs += (double)cfg->memcg->cgroups.items[i]->count;
-	return memcgs * mem_cgroup_bytes(cfg->machine.nodes);
+	return (double)mm_cgroups_count(cfg) * mem_cgroup_bytes(cfg->machine.nodes);
 }
 
 bool mm_params_check(const struct run_config *cfg, struct spec_check *chk)

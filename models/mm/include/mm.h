@@ -80,6 +80,8 @@ bool mm_params_check(const struct run_config *cfg, struct spec_check *chk);
 /* The bytes of model objects memcg.cgroups makes a run allocate: every
  * memcg with its per-node state (the memory estimate, docs/scenario.md). */
 double mm_cgroups_memory_bytes(const struct run_config *cfg);
+/* How many cgroups memcg.cgroups makes, the root not counted. */
+long mm_cgroups_count(const struct run_config *cfg);
 /* What swapping out @pages anonymous pages of @memcgs cgroups can make the
  * swap device allocate (the memory estimate): each memcg's lists on
  * shadow_nodes, and an xarray node per 64 slots used, whose shadow entries
