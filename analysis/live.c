@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "live.h"
 #include "estimate.h"
+#include "output.h"
 #include "progress.h"
 #include "sim_engine.h"
 #include <errno.h>
@@ -199,11 +200,23 @@ static pid_t poll_jobs(struct runner_job *jobs, size_t n)
 	return closed;
 }
 
+/* A signal that came before this wait (while a job was started) is not
+ * waited out: -1 with errno EINTR, as if it had come during it. */
+static bool signalled(void)
+{
+	if (!output_interrupted())
+		return false;
+	errno = EINTR;
+	return true;
+}
+
 pid_t live_wait(struct runner_job *jobs, size_t n, int parallel, int *status, GError **refused)
 {
 	if (!L.out && !estimate_on())
-		return waitpid(-1, status, 0);
+		return signalled() ? -1 : waitpid(-1, status, 0);
 	for (;;) {
+		if (signalled())
+			return -1;
 		pid_t pid = waitpid(-1, status, WNOHANG);
 		if (pid != 0)
 			return pid;
