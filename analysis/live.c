@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE /* pipe2 */
 #include "live.h"
+#include "estimate.h"
+#include "output.h"
 #include "progress.h"
 #include "sim_engine.h"
 #include <errno.h>
@@ -25,9 +27,11 @@ void live_enable(FILE *out)
 void live_job_prepare(struct runner_job *j)
 {
 	j->live_fd[0] = j->live_fd[1] = -1;
-	j->reached_ns = 0;
-	if (L.out && pipe2(j->live_fd, O_CLOEXEC) < 0)
-		j->live_fd[0] = j->live_fd[1] = -1; /* no pipe: no line, the run goes on */
+	j->reached_ns = j->first_ns = 0;
+	j->reached_at = j->first_at = 0;
+	j->live_cut = false;
+	if ((L.out || estimate_on()) && pipe2(j->live_fd, O_CLOEXEC) < 0)
+		j->live_fd[0] = j->live_fd[1] = -1; /* no pipe: no line, no estimate */
 }
 
 void live_job_child(const struct runner_job *j)
@@ -53,20 +57,24 @@ void live_job_done(struct runner_job *j)
 	j->live_fd[0] = -1;
 }
 
-/* What the child wrote: its last complete report. False at end of file. */
+/* What the child wrote: its last complete report (not the rest of one a
+ * read before cut). False at end of file. */
 static bool job_read(struct runner_job *j)
 {
-	char buf[512];
+	char buf[4096];
 	ssize_t n = read(j->live_fd[0], buf, sizeof(buf) - 1);
 	if (n <= 0)
 		return n < 0 && errno == EINTR;
 	buf[n] = '\0';
+	bool cut = j->live_cut;
+	j->live_cut = buf[n - 1] != '\n';
 	char *end = strrchr(buf, '\n');
 	if (!end)
 		return true;
 	*end = '\0';
 	char *last = strrchr(buf, '\n');
-	j->reached_ns = g_ascii_strtod(last ? last + 1 : buf, NULL);
+	if (last || !cut)
+		estimate_report(j, g_ascii_strtod(last ? last + 1 : buf, NULL));
 	return true;
 }
 
@@ -192,19 +200,36 @@ static pid_t poll_jobs(struct runner_job *jobs, size_t n)
 	return closed;
 }
 
-pid_t live_wait(struct runner_job *jobs, size_t n, int *status)
+/* A signal that came before this wait (while a job was started) is not
+ * waited out: -1 with errno EINTR, as if it had come during it. */
+static bool signalled(void)
 {
-	if (!L.out)
-		return waitpid(-1, status, 0);
+	if (!output_interrupted())
+		return false;
+	errno = EINTR;
+	return true;
+}
+
+pid_t live_wait(struct runner_job *jobs, size_t n, int parallel, int *status, GError **refused)
+{
+	if (!L.out && !estimate_on())
+		return signalled() ? -1 : waitpid(-1, status, 0);
 	for (;;) {
+		if (signalled())
+			return -1;
 		pid_t pid = waitpid(-1, status, WNOHANG);
 		if (pid != 0)
 			return pid;
-		draw(jobs, n);
+		if (L.out)
+			draw(jobs, n);
 		pid_t closed = poll_jobs(jobs, n);
 		if (closed < 0 && errno == EINTR)
 			return -1;
 		if (closed > 0) /* its pipe closed as it exits */
 			return waitpid(closed, status, 0);
+		if (!estimate_check(jobs, n, parallel, refused)) {
+			errno = 0;
+			return -1;
+		}
 	}
 }

@@ -144,9 +144,8 @@ static struct runner_job *job_by_pid(struct runner_job *jobs, size_t n, pid_t pi
 	return NULL;
 }
 
-/* Interrupted: the running children are stopped and reaped (their
- * temporaries removed), and the run fails. */
-static bool jobs_interrupted(struct runner_job *jobs, size_t n, GError **err)
+/* The running children stopped and reaped (their temporaries removed). */
+static void jobs_kill(struct runner_job *jobs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].pid > 0)
@@ -158,6 +157,22 @@ static bool jobs_interrupted(struct runner_job *jobs, size_t n, GError **err)
 				;
 			job_finish(&jobs[i], status, NULL);
 		}
+}
+
+/* Refused by the estimate of its wall time (@why): the run fails with it. */
+static bool jobs_refused(struct runner_job *jobs, size_t n, GError *why, GError **err)
+{
+	live_clear();
+	jobs_kill(jobs, n);
+	g_clear_error(err);
+	g_propagate_error(err, why);
+	return false;
+}
+
+/* Interrupted: the running children are stopped, and the run fails. */
+static bool jobs_interrupted(struct runner_job *jobs, size_t n, GError **err)
+{
+	jobs_kill(jobs, n);
 	g_clear_error(err);
 	if (output_interrupted() == SIGALRM)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
@@ -181,7 +196,10 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 		if (!running)
 			break;
 		int status;
-		pid_t pid = live_wait(jobs, n, &status);
+		GError *refused = NULL;
+		pid_t pid = live_wait(jobs, n, parallel, &status, &refused);
+		if (refused)
+			return jobs_refused(jobs, n, refused, err);
 		struct runner_job *done_job = pid > 0 ? job_by_pid(jobs, n, pid) : NULL;
 		if (done_job && output_interrupted()) { /* reaped: not to be waited for again */
 			job_finish(done_job, status, NULL);
@@ -211,7 +229,7 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *violation,
 		       GError **err)
 {
-	struct runner_job j = {.config = config, .seed = seed};
+	struct runner_job j = {.config = config, .seed = seed, .point = -1};
 	if (!runner_jobs(&j, 1, 1, NULL, NULL, err))
 		return NULL;
 	*violation = j.violation;
@@ -223,7 +241,9 @@ struct runner_job runner_draw_job(const struct scenario_variant *v, int d)
 	return (struct runner_job){.config = v->config,
 				   .seed = scenario_draw_seed(v->draw_seed, d),
 				   .drawn = true,
-				   .draw = {v->draw_seed, d}};
+				   .draw = {v->draw_seed, d},
+				   .variant = v->name,
+				   .point = -1};
 }
 
 bool runner_check_work(const struct scenario *sc, const char *only, bool force, const char *where,
@@ -269,7 +289,9 @@ static bool variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc
 			struct runner_job j = {.config = v->config,
 					       .seed = scenario_replica_seed(v->seed, r),
 					       .label = g_strdup_printf("%s replica %d/%d", v->name,
-									r + 1, v->replicas)};
+									r + 1, v->replicas),
+					       .variant = v->name,
+					       .point = -1};
 			if (trace && r == 0 && ok) {
 				/* a new file: nothing there is followed or written */
 				j.trace = output_temp_beside(trace, err);

@@ -638,6 +638,8 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine, struct iden
 		struct runner_job j = r->drawn ? runner_draw_job(v, r->index)
 					       : (struct runner_job){.config = v->config, .seed = r->seed};
 		j.dest = path;
+		j.variant = v->name;
+		j.point = (int)r->point;
 		j.meta = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:i, s:I}", IDENTITY_KEY,
 				   identity_model(), "plan", pl->plan, "run_name", r->name, "point", (json_int_t)r->point, "variant",
 				   (json_int_t)r->variant, "variant_name", v->name,
@@ -690,9 +692,11 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 	}
 	dir_clean(o->out);
 	GError *run_err = NULL;
+	runner_wall_limit(!o->force);
 	bool ran = run_shard(pl, &run_err);
-	if (output_interrupted()) { /* the killed runs' half-written files */
+	if (!ran) /* the half-written files of runs killed (a signal, the limit) */
 		dir_clean(o->out);
+	if (output_interrupted()) {
 		dir_unlock(lock);
 		g_propagate_error(err, run_err);
 		return false;

@@ -128,6 +128,7 @@ static int cmd_run(struct cli *c)
 	bool violation = false;
 	if (!c->quiet && isatty(STDERR_FILENO))
 		live_enable(stderr);
+	runner_wall_limit(!c->force);
 	json_t *result = runner_run(sc, c->variant, c->jobs, trace, &violation, &err);
 	g_free(trace);
 	scenario_free(sc);

@@ -22,7 +22,8 @@ extern struct cli cli_args;
 	 "SECONDS"}
 #define CLI_OPT_FORCE                                                                              \
 	{"force", 0, 0, G_OPTION_ARG_NONE, &cli_args.force,                                        \
-	 "Run even what the work estimate refuses (more than 10000 simulated CPU-seconds)", NULL}
+	 "Run even what the work estimates refuse (10000 simulated CPU-seconds, 30 minutes of "     \
+	 "wall time)", NULL}
 #define CLI_OPT_MIX_BUILDS                                                                         \
 	{"mix-builds", 0, 0, G_OPTION_ARG_NONE, &cli_args.mix_builds,                              \
 	 "Accept runs made by another build (model) in the sweep's result", NULL}

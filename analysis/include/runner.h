@@ -25,17 +25,31 @@ struct runner_job {
 	/* What the live progress calls it ("per-node replica 2/3"); the
 	 * caller's. */
 	char *label;
+	/* Its variant's name and its sweep point (-1: a run's), for the wall
+	 * time's estimate: a point's jobs (all of a run's) are taken together. */
+	const char *variant;
+	int point;
 	/* Filled in when the job has finished. */
 	json_t *result;
 	bool violation;
 	double wall_s; /* wall-clock time of the run */
 	/* private */
-	int live_fd[2];	   /* the progress pipe (live.h), -1: none */
-	double reached_ns; /* the simulated time it last reported */
+	int live_fd[2];		     /* the progress pipe (live.h), -1: none */
+	double reached_ns;	     /* the simulated time it last reported */
+	double first_ns;	     /* and first */
+	bool live_cut;		     /* the last read of the pipe ended inside a report */
+	gint64 reached_at, first_at; /* when those came (monotonic, us; 0: none yet) */
 	pid_t pid;
 	char *path;
 	gint64 started;
 };
+
+/* From now on (@on), or no more, stop the jobs and refuse (MCS_ERROR_INPUT)
+ * a run whose simulations' progress says it would take more than
+ * RUNNER_MAX_WALL_S of wall time on this machine (docs/scenario.md); off
+ * at first, --force keeps it off. MEMCGSIM_TEST_MAX_WALL_S may lower it. */
+#define RUNNER_MAX_WALL_S 1800.0
+void runner_wall_limit(bool on);
 
 /* The job of variant @v's cost draw @d (its config, seed and draw). */
 struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
@@ -44,8 +58,10 @@ struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
 typedef void (*runner_done_fn)(struct runner_job *job, void *ctx);
 
 /* Run @n jobs, at most @parallel at a time. False (with @err) when one died;
- * the others already running are waited for, no new one is started. The
- * children die with the parent (a killed sweep leaves no orphan behind). */
+ * the others already running are waited for, no new one is started. False
+ * (MCS_ERROR_INPUT) when the wall time's estimate passed the limit
+ * (runner_wall_limit): the running jobs are killed. The children die with
+ * the parent (a killed sweep leaves no orphan behind). */
 bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
 		 GError **err);
 /* Run one simulation of @config with @seed in a child process. Returns the

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The wall-time limit: a run whose simulations' progress says it would
+ * take more than 30 minutes on this machine is stopped and refused (exit
+ * 2, nothing written); --force runs it; a sweep refuses the same way and
+ * stays resumable. The case is the one of issue 20: 64 CPUs, one per node,
+ * each on its node's lock with no think or hold time (4.1 million engine
+ * calls a simulated ms), which the CPU-second estimate lets through. */
+#include "test_util.h"
+#include <string.h>
+
+#define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
+#define BUSY                                                                                    \
+	"--set", "machine.nodes=64", "--set", "machine.cpus_per_node=1", "--set",               \
+		"workloads.0.cpus=64", "--set", "workloads.0.think_ns=0", "--set",              \
+		"workloads.0.hold_ns=0", "--set", "workloads.0.lock_scope=node"
+
+static bool matches(const char *pattern, const char *s)
+{
+	return g_regex_match_simple(pattern, s, 0, 0);
+}
+
+/* With the limit lowered to 1 s, 0.8 simulated ms (about 2.5 s here) is
+ * refused after a second or so of its reports, -o left as it was; with
+ * --force it runs to its end and -o has its report. */
+static void test_run(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-wall-XXXXXX", NULL);
+	char *out_file = g_build_filename(dir, "out.txt", NULL);
+	g_assert_true(g_file_set_contents(out_file, "old\n", -1, NULL));
+	const char *args[] = {"run", SCEN, "--variant", "per-node", "--set", "replicas=1", BUSY,
+			      "--set", "stop.duration_ns=8e5", "-o", out_file, NULL, NULL};
+	g_setenv("MEMCGSIM_TEST_MAX_WALL_S", "1", TRUE);
+	char *out, *err;
+	gint64 t0 = g_get_monotonic_time();
+	g_assert_cmpint(mcs_cli(args, &out, &err), ==, 2);
+	gint64 refused_us = g_get_monotonic_time() - t0;
+	g_assert_true(matches("^memcgsim: variant per-node: the run would take about [0-9.]+ "
+			      "(s|min) of wall time on this machine \\([0-9.e+]+ simulated ns of "
+			      "8e\\+05 in [0-9.]+ s\\), more than the 1 s memcgsim runs without "
+			      "--force\n$",
+			      err));
+	g_assert_cmpstr(out, ==, "");
+	char *kept = mcs_slurp(out_file);
+	g_assert_cmpstr(kept, ==, "old\n");
+	g_free(kept);
+	g_free(out);
+	g_free(err);
+	args[G_N_ELEMENTS(args) - 2] = "--force";
+	t0 = g_get_monotonic_time();
+	g_assert_cmpint(mcs_cli(args, &out, &err), ==, 0);
+	g_assert_cmpint(refused_us, <, g_get_monotonic_time() - t0); /* stopped before its end */
+	g_assert_cmpstr(err, ==, "");
+	char *report = mcs_slurp(out_file);
+	g_assert_nonnull(strstr(report, "Simulated elapsed: 800.00 us on 64 CPUs"));
+	g_unsetenv("MEMCGSIM_TEST_MAX_WALL_S");
+	g_free(report);
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(out_file);
+}
+
+static gint by_name(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in @dir/runs, sorted, one a line. */
+static char *run_files(const char *dir)
+{
+	char *runs = g_build_filename(dir, "runs", NULL);
+	GDir *d = g_dir_open(runs, 0, NULL);
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	for (const char *n; d && (n = g_dir_read_name(d));)
+		g_ptr_array_add(names, g_strdup(n));
+	if (d)
+		g_dir_close(d);
+	g_ptr_array_sort(names, by_name);
+	GString *s = g_string_new(NULL);
+	for (guint i = 0; i < names->len; i++)
+		g_string_append_printf(s, "%s\n", (char *)names->pdata[i]);
+	g_ptr_array_free(names, TRUE);
+	g_free(runs);
+	return g_string_free(s, FALSE);
+}
+
+/* At the limit memcgsim has (30 minutes): the sweep's second point, 10
+ * simulated seconds (about 9 hours here), is refused; the first point's
+ * runs are in, nothing half-written, no result; --resume goes on from
+ * there (here stopped by --timeout). */
+static void test_sweep(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-wall-XXXXXX", NULL);
+	char *sweep = g_build_filename(dir, "s", NULL);
+	const char *args[] = {"sweep", SCEN, BUSY, "--replicas", "1", "--param",
+			      "stop.duration_ns=2e4,1e10", "-j2", "--quiet", "--out", sweep,
+			      "--timeout", "20", /* before: 9 hours */ NULL, NULL, NULL};
+	char *out, *err;
+	g_assert_cmpint(mcs_cli(args, &out, &err), ==, 2);
+	char **lines = g_strsplit(err, "\n", -1);
+	g_assert_cmpuint(g_strv_length(lines), ==, 3);
+	g_assert_true(matches("^memcgsim: variant (global|per-node) at sweep point 1: the run "
+			      "would take about [0-9.]+ (h|days) of wall time on this machine "
+			      "\\([0-9.e+]+ simulated ns of 1e\\+10 in [0-9.]+ s; 2 "
+			      "simulations, 2 at a time\\), more than the 30 min memcgsim runs "
+			      "without --force$",
+			      lines[0]));
+	char *status = g_strdup_printf("memcgsim: %s: 2 of 4 runs done; resume the sweep, or merge "
+				       "its shards, for the result", sweep);
+	g_assert_cmpstr(lines[1], ==, status);
+	g_strfreev(lines);
+	char *names = run_files(sweep);
+	g_assert_cmpstr(names, ==, "p0000-v00-r000.json\np0000-v01-r000.json\n");
+	char *result = g_build_filename(sweep, "result.json", NULL);
+	g_assert_false(g_file_test(result, G_FILE_TEST_EXISTS));
+	g_free(out);
+	g_free(err);
+	/* resumed with --force: the first point is kept, the second runs */
+	args[G_N_ELEMENTS(args) - 4] = "1";
+	args[G_N_ELEMENTS(args) - 3] = "--resume";
+	args[G_N_ELEMENTS(args) - 2] = "--force";
+	g_assert_cmpint(mcs_cli(args, &out, &err), ==, 1);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: timed out after 1 s (--timeout); nothing was written\n");
+	char *again = run_files(sweep);
+	g_assert_cmpstr(again, ==, names);
+	g_free(again);
+	g_free(names);
+	g_free(status);
+	g_free(result);
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(sweep);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/wall/run", test_run);
+	g_test_add_func("/wall/sweep", test_sweep);
+	return g_test_run();
+}
