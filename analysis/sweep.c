@@ -359,6 +359,16 @@ static bool same_plan(json_t *a, json_t *b)
 	return same;
 }
 
+/* A directory's sweep.json, or NULL when it has none it can read. */
+static json_t *manifest_read(const char *path)
+{
+	char *why = NULL;
+	json_t *m =
+		runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, SWEEP_MANIFEST_MAX_PARSED, &why);
+	g_free(why);
+	return m;
+}
+
 static char *run_path(const char *dir, const char *name)
 {
 	return g_strdup_printf("%s/runs/%s.json", dir, name);
@@ -371,9 +381,7 @@ static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool mer
 	char *mpath = g_build_filename(dir, "sweep.json", NULL);
 	char *runs = g_build_filename(dir, "runs", NULL);
 	bool ok = false;
-	char *why = NULL;
-	json_t *old = runfile_read_json(mpath, SWEEP_MANIFEST_MAX_BYTES, &why);
-	g_free(why);
+	json_t *old = manifest_read(mpath);
 	GDir *d = g_dir_open(dir, 0, NULL);
 	const char *first = d ? g_dir_read_name(d) : NULL;
 	if (first && g_str_equal(first, SWEEP_LOCK))
@@ -711,9 +719,7 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 static json_t *shard_manifest(const char *dir, json_t *m, const char *first, GError **err)
 {
 	char *path = g_build_filename(dir, "sweep.json", NULL);
-	char *why = NULL;
-	json_t *x = runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, &why);
-	g_free(why);
+	json_t *x = manifest_read(path);
 	g_free(path);
 	if (!x) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
@@ -858,12 +864,10 @@ static GPtrArray *merge_sources(const char *out, const char *const *dirs, json_t
 	for (const char *const *d = dirs; *d; d++)
 		g_ptr_array_add(from, (gpointer)*d);
 	char *path = g_build_filename(out, "sweep.json", NULL);
-	char *why = NULL;
-	json_t *had = runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, &why);
+	json_t *had = manifest_read(path);
 	if (had && same_plan(had, m))
 		g_ptr_array_add(from, (gpointer)out);
 	json_decref(had);
-	g_free(why);
 	g_free(path);
 	return from;
 }
@@ -902,11 +906,11 @@ bool sweep_merge(const char *dir, const char *const *dirs, bool mix, struct swee
 	return ok;
 }
 
-json_t *sweep_result_load(const char *dir, GError **err)
+json_t *sweep_result_load(const char *dir, size_t max_parsed, GError **err)
 {
 	char *path = g_build_filename(dir, "result.json", NULL);
 	char *why = NULL;
-	json_t *r = runfile_read_json(path, SWEEP_RESULT_MAX_BYTES, &why);
+	json_t *r = runfile_read_json(path, RESULT_MAX_BYTES, max_parsed, &why);
 	GStatBuf st;
 	if (!r && g_lstat(path, &st) == 0) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", path,

@@ -4,13 +4,14 @@
 #include "cli_util.h"
 #include "output.h"
 #include "report.h"
+#include "result.h"
 #include <stdio.h>
 #include <sys/types.h>
 
 /* What to report: the input, or one point of it (--point). */
 static json_t *report_input(struct cli *c, GError **err)
 {
-	json_t *doc = cli_result_load(c->files[0], err);
+	json_t *doc = cli_result_load(c->files[0], RESULT_MAX_PARSED, err);
 	if (!doc || !c->point_given)
 		return doc;
 	json_t *points = json_object_get(doc, "points");

@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The largest result file report reads (a sweep's result of 100000 runs
- * is about this size). */
-#define REPORT_MAX_BYTES (1024 * 1024 * 1024)
-
 /* The member of object @o that @p starts with (the longest: metric names
  * hold dots), as its key; NULL when none. */
 static char *member_prefix(json_t *o, const char *p)
@@ -56,18 +52,24 @@ static GPtrArray *path_keys(json_t *doc, const char *path)
 	return keys;
 }
 
-/* A result file, read with its size limit applied while reading; its text
- * is kept (*@text) for the place of an error. */
-static json_t *report_read_json(const char *in, char **text, gsize *len, GError **err)
+/* A result file, read with its size limits applied while reading and
+ * parsing; its text is kept (*@text) for the place of an error. */
+static json_t *report_read_json(const char *in, size_t max_parsed, char **text, gsize *len,
+				GError **err)
 {
-	*text = mcs_file_read_input(in, REPORT_MAX_BYTES, len, err);
+	*text = mcs_file_read_input(in, RESULT_MAX_BYTES, len, err);
 	if (!*text)
 		return NULL;
 	json_error_t je;
-	json_t *doc = json_loadb(*text, *len, 0, &je);
-	if (!doc)
+	GError *e = NULL;
+	json_t *doc = mcs_file_parse(*text, *len, 0, max_parsed, &je, &e);
+	if (e)
+		g_set_error(err, MCS_ERROR, e->code, "%s:1:1: (root): cannot read: %s", in,
+			    e->message);
+	else if (!doc)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: (root): %s", in,
 			    je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, je.text);
+	g_clear_error(&e);
 	return doc;
 }
 
@@ -91,15 +93,15 @@ static void check_failed(const char *in, json_t *doc, const char *text, gsize le
 }
 
 /* A result file, or the result of the sweep in a directory: checked. */
-json_t *cli_result_load(const char *in, GError **err)
+json_t *cli_result_load(const char *in, size_t max_parsed, GError **err)
 {
 	json_t *doc = NULL;
 	char *text = NULL;
 	gsize len = 0;
 	if (g_file_test(in, G_FILE_TEST_IS_DIR))
-		doc = sweep_result_load(in, err);
+		doc = sweep_result_load(in, max_parsed, err);
 	else
-		doc = report_read_json(in, &text, &len, err);
+		doc = report_read_json(in, max_parsed, &text, &len, err);
 	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
 	if (doc && !g_str_equal(fmt ? fmt : "", "memcgsim-result-1") &&
 	    !g_str_equal(fmt ? fmt : "", "memcgsim-sweep-1")) {

@@ -97,6 +97,7 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
  * differs from the one already there. */
 bool sweep_merge(const char *dir, const char *const *dirs, bool mix, struct sweep_outcome *out,
 		 GError **err);
-/* The result of the complete sweep in @dir (DIR/result.json); NULL with
- * @err (MCS_ERROR_INPUT) when it is not there. */
-json_t *sweep_result_load(const char *dir, GError **err);
+/* The result of the complete sweep in @dir (DIR/result.json), read as
+ * report reads a result (RESULT_MAX_BYTES, at most @max_parsed bytes once
+ * parsed); NULL with @err (MCS_ERROR_INPUT) when it is not there. */
+json_t *sweep_result_load(const char *dir, size_t max_parsed, GError **err);
