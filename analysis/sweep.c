@@ -332,6 +332,8 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 		char *where = g_strdup_printf(" at sweep point %zu", p);
 		ok = ok && runner_check_work(pl->points->pdata[p], NULL, o->force, where, err);
 		g_free(where);
+		if (ok && p > 0) /* checked: its runs need its variants alone */
+			scenario_drop_source(pl->points->pdata[p]);
 	}
 	if (ok) {
 		pl->manifest = manifest_new(pl, text, len);
