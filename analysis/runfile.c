@@ -121,6 +121,11 @@ void runfile_quarantine(const char *dir, const char *name, const char *why)
 	g_free(to);
 }
 
+char *runfile_path(const char *dir, const char *name)
+{
+	return g_strdup_printf("%s/runs/%s.json", dir, name);
+}
+
 char *runfile_name(guint point, guint variant, bool drawn, int index)
 {
 	return drawn ? g_strdup_printf("p%04u-v%02u-d%04d", point, variant, index)

@@ -35,6 +35,9 @@ json_t *runfile_variant_runs(uint64_t seed, int replicas, int draws, uint64_t dr
 GArray *runfile_runs(json_t *manifest);
 void runfile_runs_free(GArray *runs);
 
+/* DIR/runs/NAME.json, the file of run @name in the sweep directory @dir;
+ * g_free it. */
+char *runfile_path(const char *dir, const char *name);
 /* The plan's fingerprint, which every run file carries ("plan"): of the
  * manifest less the model that made it (identity.h), which is checked
  * apart so that a mix is named as such. */

@@ -77,6 +77,7 @@ void sweep_plan_free(struct sweep_plan *pl);
 struct sweep_outcome {
 	size_t done, total; /* runs in the directory (done != total: not all of them) */
 	char *result_path;  /* DIR/result.json, written now that every run is in */
+	size_t result_bytes; /* its size */
 	bool violation;	    /* every run is in, and one reported a failure */
 };
 
