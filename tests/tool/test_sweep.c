@@ -647,7 +647,7 @@ static json_t *plan_of(size_t np, size_t nv, int replicas, int draws)
 			 "point_runs", point_runs, "runs", (json_int_t)runs);
 }
 
-/* Every run's name is its own, at each limit a sweep allows: 100,000
+/* Every run's name is its own, at each limit a sweep allows: 20,000
  * points (the fifth digit from 10,000 on), 32 variants, 100 replicas,
  * 10,000 cost draws; and the seeds are the scenario's. */
 static void test_names_at_limits(void)
@@ -659,7 +659,7 @@ static void test_names_at_limits(void)
 		const char *name[3];
 	} cases[] = {
 		{SWEEP_MAX_RUNS, 1, 1, 0, {9999, 10000, SWEEP_MAX_RUNS - 1},
-		 {"p9999-v00-r000", "p10000-v00-r000", "p99999-v00-r000"}},
+		 {"p9999-v00-r000", "p10000-v00-r000", "p19999-v00-r000"}},
 		{1, SCENARIO_MAX_VARIANTS, SCENARIO_MAX_REPLICAS, SCENARIO_MAX_DRAWS,
 		 {99, 3199, 3200 + SCENARIO_MAX_DRAWS - 1},
 		 {"p0000-v00-r099", "p0000-v31-r099", "p0000-v31-d9999"}},
