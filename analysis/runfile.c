@@ -75,6 +75,7 @@ json_t *runfile_read_json(const char *path, gsize max, gsize max_parsed, char **
 		g_error_free(e);
 		return NULL;
 	}
+	output_test_signal_at(path);
 	json_error_t je;
 	json_t *doc = len ? mcs_file_parse(text, len, 0, max_parsed, &je, &e) : NULL;
 	g_free(text);

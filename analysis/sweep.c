@@ -425,10 +425,10 @@ static bool run_file_done(const char *dir, const char *path, const char *name, c
 		return false;
 	char *why = NULL;
 	json_t *doc = runfile_load(path, name, plan, seed, &why);
-	if (!doc)
-		runfile_quarantine(dir, name, why);
-	else
+	if (doc)
 		identity_set_add(ids, doc, path);
+	else if (!output_interrupted()) /* stopped while read: not damaged */
+		runfile_quarantine(dir, name, why);
 	json_decref(doc);
 	g_free(why);
 	return doc != NULL;
@@ -441,7 +441,7 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine, struct iden
 	const struct sweep_opts *o = pl->o;
 	GArray *jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
 	*mine = 0;
-	for (guint i = 0; i < pl->runs->len; i++) {
+	for (guint i = 0; i < pl->runs->len && !output_interrupted(); i++) {
 		const struct runfile_run *r = &g_array_index(pl->runs, struct runfile_run, i);
 		if ((int)(i % (guint)o->shard_n) != o->shard_k - 1)
 			continue;
@@ -620,7 +620,9 @@ static bool merge_has(const char *dir, const struct runfile_run *r, const char *
 	json_t *doc = g_lstat(path, &st) == 0
 			      ? runfile_load(path, r->name, plan, (json_int_t)r->seed, &why)
 			      : NULL;
-	if (why)
+	if (why && output_interrupted()) /* stopped while read: not damaged */
+		output_go_on(err);
+	else if (why)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: damaged (%s); resume its sweep (--resume) to run it again", path,
 			    why);

@@ -92,7 +92,8 @@ static int cmd_report(struct cli *c)
 	GString *out = g_string_new(NULL);
 	bool ok = report_render(doc, &o, out, &err) && cli_output(c, out, "the report", &err);
 	g_string_free(out, TRUE);
-	json_decref(doc);
+	if (!output_interrupted()) /* else it dies of the signal now: a large result takes seconds */
+		json_decref(doc);
 	return ok ? 0 : cli_error(err, "memcgsim: ");
 }
 

@@ -4,6 +4,7 @@
 #include "cli_util.h"
 #include "jpos.h"
 #include "mcs_file.h"
+#include "output.h"
 #include "result.h"
 #include "sweep.h"
 #include <stdlib.h>
@@ -60,6 +61,7 @@ static json_t *report_read_json(const char *in, size_t max_parsed, char **text, 
 	*text = mcs_file_read_input(in, RESULT_MAX_BYTES, len, err);
 	if (!*text)
 		return NULL;
+	output_test_signal_at(in);
 	json_error_t je;
 	GError *e = NULL;
 	json_t *doc = mcs_file_parse(*text, *len, 0, max_parsed, &je, &e);
@@ -116,5 +118,10 @@ json_t *cli_result_load(const char *in, size_t max_parsed, GError **err)
 		g_clear_pointer(&doc, json_decref);
 	}
 	g_free(text);
+	if (output_interrupted()) { /* while it was read: said as every interruption is */
+		g_clear_pointer(&doc, json_decref);
+		output_go_on(err);
+		g_prefix_error(err, "%s: ", in);
+	}
 	return doc;
 }

@@ -245,6 +245,7 @@ bool report_render(json_t *doc, const struct report_opts *o, GString *out, GErro
 	bool ok = !dir || plots;
 	if (ok && o->format->sections)
 		render_sections(doc, o, plots, out);
+	ok = ok && output_go_on(err); /* a signal while it was made: not the whole of it */
 	if (plots)
 		g_ptr_array_free(plots, TRUE);
 	if (tmp) {
