@@ -201,10 +201,7 @@ void output_abort(struct output *o)
 	errno = e;
 }
 
-/* Tests only: MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME raises SIG just before a
- * file named NAME (its last component) would be put in place, the latest
- * moment an interruption can come (docs/testing.md). */
-static void test_signal_at(const char *dest)
+void output_test_signal_at(const char *dest)
 {
 	const char *at = g_getenv("MEMCGSIM_TEST_SIGNAL_AT");
 	const char *colon = at ? strchr(at, ':') : NULL;
@@ -238,7 +235,7 @@ bool output_go_on(GError **err)
 /* Nothing is put in place once a signal or --timeout has come. */
 static bool output_may_replace(const char *dest, const char *name, GError **err)
 {
-	test_signal_at(dest);
+	output_test_signal_at(dest);
 	return !got_signal || output_interrupt_error(name, err);
 }
 
@@ -384,8 +381,14 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+static bool signal_came(void)
+{
+	return got_signal != 0;
+}
+
 void output_signals_install(void)
 {
+	mcs_file_stop_when(signal_came); /* reading an input stops at once */
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

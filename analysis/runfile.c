@@ -64,7 +64,7 @@ char *runfile_problem(json_t *doc, const char *name, const char *plan, json_int_
 	return result_problem(json_object_get(doc, "result"), json_integer_value(s));
 }
 
-json_t *runfile_read_json(const char *path, gsize max, char **why)
+json_t *runfile_read_json(const char *path, gsize max, gsize max_parsed, char **why)
 {
 	char *text = NULL;
 	gsize len = 0;
@@ -75,20 +75,24 @@ json_t *runfile_read_json(const char *path, gsize max, char **why)
 		g_error_free(e);
 		return NULL;
 	}
+	output_test_signal_at(path);
 	json_error_t je;
-	json_t *doc = len ? json_loadb(text, len, 0, &je) : NULL;
+	json_t *doc = len ? mcs_file_parse(text, len, 0, max_parsed, &je, &e) : NULL;
 	g_free(text);
 	if (!len)
 		*why = g_strdup("empty");
+	else if (e)
+		*why = g_strdup(e->message);
 	else if (!doc)
 		*why = g_strdup_printf("not JSON: %d:%d: %s", je.line, je.column, je.text);
+	g_clear_error(&e);
 	return doc;
 }
 
 json_t *runfile_load(const char *path, const char *name, const char *plan, json_int_t seed,
 		     char **why)
 {
-	json_t *doc = runfile_read_json(path, RUNFILE_MAX_BYTES, why);
+	json_t *doc = runfile_read_json(path, RUNFILE_MAX_BYTES, RUNFILE_MAX_PARSED, why);
 	if (doc && (*why = runfile_problem(doc, name, plan, seed)))
 		g_clear_pointer(&doc, json_decref);
 	return doc;
@@ -116,6 +120,11 @@ void runfile_quarantine(const char *dir, const char *name, const char *why)
 	g_free(from);
 	g_free(bad);
 	g_free(to);
+}
+
+char *runfile_path(const char *dir, const char *name)
+{
+	return g_strdup_printf("%s/runs/%s.json", dir, name);
 }
 
 char *runfile_name(guint point, guint variant, bool drawn, int index)

@@ -35,6 +35,9 @@ json_t *runfile_variant_runs(uint64_t seed, int replicas, int draws, uint64_t dr
 GArray *runfile_runs(json_t *manifest);
 void runfile_runs_free(GArray *runs);
 
+/* DIR/runs/NAME.json, the file of run @name in the sweep directory @dir;
+ * g_free it. */
+char *runfile_path(const char *dir, const char *name);
 /* The plan's fingerprint, which every run file carries ("plan"): of the
  * manifest less the model that made it (identity.h), which is checked
  * apart so that a mix is named as such. */
@@ -44,12 +47,18 @@ char *runfile_plan_hash(json_t *manifest);
 json_t *runfile_load(const char *path, const char *name, const char *plan, json_int_t seed,
 		     char **why);
 /* The JSON document in @path, read with the limit @max applied while
- * reading; NULL with *@why (g_free) when it cannot be read or parsed. */
-json_t *runfile_read_json(const char *path, gsize max, char **why);
-/* The largest run file (one replica's result: far below this), sweep.json (a plan of at most 100000 runs) and result.json. */
-#define RUNFILE_MAX_BYTES (256 * 1024 * 1024)
-#define SWEEP_MANIFEST_MAX_BYTES (64 * 1024 * 1024)
-#define SWEEP_RESULT_MAX_BYTES (1024 * 1024 * 1024)
+ * reading and @max_parsed while parsing (mcs_file_parse); NULL with *@why
+ * (g_free) when it cannot be read or parsed, "interrupted" when a signal
+ * came (output_interrupted() says so: not a damaged file). */
+json_t *runfile_read_json(const char *path, gsize max, gsize max_parsed, char **why);
+/* The largest run file and what it may take once parsed: one replica's
+ * result, 16 MB at the scenario's limits (65,535 cgroups, a line each);
+ * and sweep.json, a plan of at most SWEEP_MAX_RUNS runs (3 MB there).
+ * A sweep's result.json is read as report reads it (RESULT_MAX_BYTES). */
+#define RUNFILE_MAX_BYTES (64 << 20)
+#define RUNFILE_MAX_PARSED ((gsize)512 << 20)
+#define SWEEP_MANIFEST_MAX_BYTES (16 << 20)
+#define SWEEP_MANIFEST_MAX_PARSED ((gsize)128 << 20)
 
 /* What is wrong with run-file document @doc (NULL: nothing; g_free it). */
 char *runfile_problem(json_t *doc, const char *name, const char *plan, json_int_t seed);

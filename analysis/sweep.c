@@ -10,6 +10,7 @@
 #include "runfile.h"
 #include "runner.h"
 #include "scenario.h"
+#include "sweep_result.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -166,37 +167,6 @@ static json_t *manifest_params(const struct sweep_plan *pl)
 	return a;
 }
 
-/* The command that runs the sweep of manifest @m (into any directory). */
-static json_t *sweep_command(json_t *m)
-{
-	GString *cmd = g_string_new("memcgsim sweep");
-	output_shell_arg(cmd, json_string_value(json_object_get(m, "scenario_file")));
-	size_t i;
-	json_t *x;
-	json_array_foreach (json_object_get(m, "sets"), i, x) {
-		g_string_append(cmd, " --set");
-		output_shell_arg(cmd, json_string_value(x));
-	}
-	if (json_integer_value(json_object_get(m, "replicas")))
-		g_string_append_printf(cmd, " --replicas %lld",
-				       (long long)json_integer_value(json_object_get(m, "replicas")));
-	json_array_foreach (json_object_get(m, "params"), i, x) {
-		GString *p = g_string_new(NULL);
-		size_t k;
-		json_t *path;
-		json_array_foreach (json_object_get(x, "paths"), k, path)
-			g_string_append_printf(p, "%s%s", k ? "," : "", json_string_value(path));
-		g_string_append_printf(p, "=%s", json_string_value(json_object_get(x, "spec")));
-		g_string_append(cmd, " --param");
-		output_shell_arg(cmd, p->str);
-		g_string_free(p, TRUE);
-	}
-	g_string_append(cmd, " --out DIR");
-	json_t *j = json_string(cmd->str);
-	g_string_free(cmd, TRUE);
-	return j;
-}
-
 /* What identifies the sweep: a directory holds runs of one manifest only. */
 static json_t *manifest_new(const struct sweep_plan *pl, const char *text, size_t len)
 {
@@ -332,6 +302,8 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 		char *where = g_strdup_printf(" at sweep point %zu", p);
 		ok = ok && runner_check_work(pl->points->pdata[p], NULL, o->force, where, err);
 		g_free(where);
+		if (ok && p > 0) /* checked: its runs need its variants alone */
+			scenario_drop_source(pl->points->pdata[p]);
 	}
 	if (ok) {
 		pl->manifest = manifest_new(pl, text, len);
@@ -359,9 +331,14 @@ static bool same_plan(json_t *a, json_t *b)
 	return same;
 }
 
-static char *run_path(const char *dir, const char *name)
+/* A directory's sweep.json, or NULL when it has none it can read. */
+static json_t *manifest_read(const char *path)
 {
-	return g_strdup_printf("%s/runs/%s.json", dir, name);
+	char *why = NULL;
+	json_t *m =
+		runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, SWEEP_MANIFEST_MAX_PARSED, &why);
+	g_free(why);
+	return m;
 }
 
 /* Create @dir for the sweep, or check that it holds this very sweep. */
@@ -371,9 +348,7 @@ static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool mer
 	char *mpath = g_build_filename(dir, "sweep.json", NULL);
 	char *runs = g_build_filename(dir, "runs", NULL);
 	bool ok = false;
-	char *why = NULL;
-	json_t *old = runfile_read_json(mpath, SWEEP_MANIFEST_MAX_BYTES, &why);
-	g_free(why);
+	json_t *old = manifest_read(mpath);
 	GDir *d = g_dir_open(dir, 0, NULL);
 	const char *first = d ? g_dir_read_name(d) : NULL;
 	if (first && g_str_equal(first, SWEEP_LOCK))
@@ -429,163 +404,6 @@ static void dir_clean(const char *dir)
 	g_free(runs);
 }
 
-/* The replica results of each point and variant, read from the run files. */
-struct replicas {
-	size_t np, nv;
-	json_t ***of;	 /* [point][variant]: array of results, replica 0 first */
-	json_t ***draws; /* [point][variant]: the cost draws' results, draw 0 first */
-	size_t missing;	 /* runs without a sound file */
-	size_t mine;	 /* of them, the shard's own */
-	const char *first; /* the first of the shard's own */
-	bool violation;	 /* a run reported a failure */
-	struct identity_set ids; /* the models that made the runs */
-};
-
-static json_t ***replicas_table(size_t np, size_t nv)
-{
-	json_t ***t = g_new0(json_t **, np);
-	for (size_t p = 0; p < np; p++) {
-		t[p] = g_new0(json_t *, nv);
-		for (size_t v = 0; v < nv; v++)
-			t[p][v] = json_array();
-	}
-	return t;
-}
-
-/* Read the file of each of the plan's @runs from @dir, checked as --resume
- * checks it (plan, name, seed, result); a run without a sound file is
- * missing, and one of shard K of N's own is counted apart. */
-static void replicas_gather(struct replicas *rs, const char *dir, json_t *m, const GArray *runs,
-			    int shard_k, int shard_n)
-{
-	*rs = (struct replicas){.np = json_array_size(json_object_get(m, "points")),
-				.nv = json_array_size(json_object_get(m, "variants"))};
-	rs->of = replicas_table(rs->np, rs->nv);
-	rs->draws = replicas_table(rs->np, rs->nv);
-	identity_set_init(&rs->ids);
-	char *plan = runfile_plan_hash(m);
-	for (guint i = 0; i < runs->len; i++) {
-		const struct runfile_run *r = &g_array_index(runs, struct runfile_run, i);
-		char *path = run_path(dir, r->name);
-		char *why = NULL;
-		json_t *run = runfile_load(path, r->name, plan, (json_int_t)r->seed, &why);
-		g_free(why);
-		if (run)
-			identity_set_add(&rs->ids, run, path);
-		g_free(path);
-		if (!run) {
-			rs->missing++;
-			if ((int)(i % (guint)shard_n) == shard_k - 1 && !rs->mine++)
-				rs->first = r->name;
-			continue;
-		}
-		rs->violation |= json_is_true(json_object_get(run, "violation"));
-		json_t ***to = r->drawn ? rs->draws : rs->of; /* runs are in order in each */
-		json_array_append(to[r->point][r->variant], json_object_get(run, "result"));
-		json_decref(run);
-	}
-	g_free(plan);
-}
-
-static void replicas_table_free(json_t ***t, size_t np, size_t nv)
-{
-	for (size_t p = 0; p < np; p++) {
-		for (size_t v = 0; v < nv; v++)
-			json_decref(t[p][v]);
-		g_free(t[p]);
-	}
-	g_free(t);
-}
-
-static void replicas_free(struct replicas *rs)
-{
-	replicas_table_free(rs->of, rs->np, rs->nv);
-	replicas_table_free(rs->draws, rs->np, rs->nv);
-	identity_set_clear(&rs->ids);
-}
-
-/* Point @p of the sweep's result: its variants' aggregates. */
-static json_t *result_point(json_t *m, const struct replicas *rs, size_t p, json_t *base)
-{
-	json_t *variants = json_array();
-	for (size_t v = 0; v < rs->nv; v++) {
-		json_t *vm = json_array_get(json_object_get(m, "variants"), v);
-		const char *name = json_string_value(json_object_get(vm, "name"));
-		const char *description = json_string_value(json_object_get(vm, "description"));
-		json_t *vr = result_variant(name, description, rs->of[p][v]);
-		result_variant_draws(vr, rs->draws[p][v]);
-		json_array_append_new(variants, vr);
-	}
-	return json_pack("{s:I, s:O, s:o, s:o}", "index", (json_int_t)p, "label",
-			 json_array_get(json_object_get(m, "points"), p), "values",
-			 sweep_point_values(json_object_get(m, "params"), p), "result",
-			 result_document(base, variants, NULL));
-}
-
-/* The sweep's result from its manifest and the runs @rs gathered from its
- * run files alone (so that any way of getting the runs there gives the
- * same bytes). */
-static json_t *result_build(json_t *m, const struct replicas *rs)
-{
-	json_t *base = json_pack("{s:O, s:O, s:O}", "name", json_object_get(m, "scenario"),
-				 "description", json_object_get(m, "description"), "seed",
-				 json_object_get(m, "seed"));
-	json_t *points = json_array();
-	for (size_t p = 0; p < rs->np; p++)
-		json_array_append_new(points, result_point(m, rs, p, base));
-	json_decref(base);
-	return json_pack("{s:s, s:o, s:O, s:O, s:o, s:O, s:O, s:o}", "format", "memcgsim-sweep-1",
-			 IDENTITY_KEY, identity_set_json(&rs->ids), "scenario",
-			 json_object_get(m, "scenario"), "description",
-			 json_object_get(m, "description"), "command", sweep_command(m), "seed",
-			 json_object_get(m, "seed"), "params", json_object_get(m, "params"), "points",
-			 points);
-}
-
-static bool write_result(const char *dir, json_t *r, struct sweep_outcome *out, GError **err)
-{
-	char *text = json_dumps(r, JSON_INDENT(1));
-	char *path = g_build_filename(dir, "result.json", NULL);
-	bool ok = output_file(path, text, -1, err);
-	if (ok)
-		out->result_path = path;
-	else
-		g_free(path);
-	free(text);
-	return ok;
-}
-
-/* Count the plan's @runs in @dir into @out, and write DIR/result.json when
- * every one is in. Shard K of N's own runs must all be in (they have run):
- * else MCS_ERROR_FAILED. */
-static bool finish(const char *dir, json_t *m, const GArray *runs, int shard_k, int shard_n,
-		   bool mix, struct sweep_outcome *out, GError **err)
-{
-	struct replicas rs;
-	replicas_gather(&rs, dir, m, runs, shard_k, shard_n);
-	out->total = runs->len;
-	out->done = runs->len - rs.missing;
-	bool ok = !rs.mine;
-	if (!ok)
-		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
-			    "%s: %zu of the runs are not in %s/runs after running them (the first: "
-			    "%s)", dir, rs.mine, dir, rs.first);
-	else if (rs.missing == 0 && !identity_set_check(&rs.ids, mix, err))
-		ok = false; /* no result of two builds' runs */
-	json_t *r = ok && !rs.missing ? result_build(m, &rs) : NULL;
-	replicas_free(&rs);
-	if (r && !output_go_on(err)) { /* a signal while the runs were read */
-		json_decref(r);
-		return false;
-	}
-	if (!r)
-		return ok;
-	out->violation = rs.violation;
-	ok = write_result(dir, r, out, err);
-	json_decref(r);
-	return ok;
-}
-
 void sweep_outcome_clear(struct sweep_outcome *so)
 {
 	g_clear_pointer(&so->result_path, g_free);
@@ -607,10 +425,10 @@ static bool run_file_done(const char *dir, const char *path, const char *name, c
 		return false;
 	char *why = NULL;
 	json_t *doc = runfile_load(path, name, plan, seed, &why);
-	if (!doc)
-		runfile_quarantine(dir, name, why);
-	else
+	if (doc)
 		identity_set_add(ids, doc, path);
+	else if (!output_interrupted()) /* stopped while read: not damaged */
+		runfile_quarantine(dir, name, why);
 	json_decref(doc);
 	g_free(why);
 	return doc != NULL;
@@ -623,12 +441,12 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine, struct iden
 	const struct sweep_opts *o = pl->o;
 	GArray *jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
 	*mine = 0;
-	for (guint i = 0; i < pl->runs->len; i++) {
+	for (guint i = 0; i < pl->runs->len && !output_interrupted(); i++) {
 		const struct runfile_run *r = &g_array_index(pl->runs, struct runfile_run, i);
 		if ((int)(i % (guint)o->shard_n) != o->shard_k - 1)
 			continue;
 		(*mine)++;
-		char *path = run_path(o->out, r->name);
+		char *path = runfile_path(o->out, r->name);
 		if (run_file_done(o->out, path, r->name, pl->plan, (json_int_t)r->seed, ids)) {
 			g_free(path);
 			continue;
@@ -702,8 +520,8 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 		return false;
 	}
 	/* the runs that are in count also when one failed, whose error is first */
-	bool ok = finish(o->out, pl->manifest, pl->runs, o->shard_k, o->shard_n, o->mix_builds,
-			 out, ran ? err : NULL);
+	bool ok = sweep_result_write(o->out, pl->manifest, pl->runs, o->shard_k, o->shard_n,
+				     o->mix_builds, out, ran ? err : NULL);
 	if (!ran)
 		g_propagate_error(err, run_err);
 	dir_unlock(lock);
@@ -715,9 +533,7 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 static json_t *shard_manifest(const char *dir, json_t *m, const char *first, GError **err)
 {
 	char *path = g_build_filename(dir, "sweep.json", NULL);
-	char *why = NULL;
-	json_t *x = runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, &why);
-	g_free(why);
+	json_t *x = manifest_read(path);
 	g_free(path);
 	if (!x) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
@@ -788,8 +604,8 @@ static bool merge_runs(const char *out, const char *src, const GArray *runs, GEr
 	bool ok = true;
 	for (guint i = 0; ok && i < runs->len; i++) {
 		const char *name = g_array_index(runs, struct runfile_run, i).name;
-		char *from = run_path(src, name);
-		char *to = run_path(out, name);
+		char *from = runfile_path(src, name);
+		char *to = runfile_path(out, name);
 		GStatBuf st;
 		ok = output_go_on(err) && (g_lstat(from, &st) != 0 || merge_run(from, to, err));
 		g_free(from);
@@ -802,13 +618,15 @@ static bool merge_runs(const char *out, const char *src, const GArray *runs, GEr
 static bool merge_has(const char *dir, const struct runfile_run *r, const char *plan, bool *has,
 		      struct identity_set *ids, GError **err)
 {
-	char *path = run_path(dir, r->name);
+	char *path = runfile_path(dir, r->name);
 	GStatBuf st;
 	char *why = NULL;
 	json_t *doc = g_lstat(path, &st) == 0
 			      ? runfile_load(path, r->name, plan, (json_int_t)r->seed, &why)
 			      : NULL;
-	if (why)
+	if (why && output_interrupted()) /* stopped while read: not damaged */
+		output_go_on(err);
+	else if (why)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: damaged (%s); resume its sweep (--resume) to run it again", path,
 			    why);
@@ -862,12 +680,10 @@ static GPtrArray *merge_sources(const char *out, const char *const *dirs, json_t
 	for (const char *const *d = dirs; *d; d++)
 		g_ptr_array_add(from, (gpointer)*d);
 	char *path = g_build_filename(out, "sweep.json", NULL);
-	char *why = NULL;
-	json_t *had = runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, &why);
+	json_t *had = manifest_read(path);
 	if (had && same_plan(had, m))
 		g_ptr_array_add(from, (gpointer)out);
 	json_decref(had);
-	g_free(why);
 	g_free(path);
 	return from;
 }
@@ -897,7 +713,7 @@ bool sweep_merge(const char *dir, const char *const *dirs, bool mix, struct swee
 		dir_clean(dir);
 	for (const char *const *d = dirs; ok && *d; d++)
 		ok = merge_runs(dir, *d, runs, err);
-	ok = ok && finish(dir, m, runs, 1, 1, mix, out, err);
+	ok = ok && sweep_result_write(dir, m, runs, 1, 1, mix, out, err);
 	dir_unlock(lock);
 	if (from)
 		g_ptr_array_free(from, TRUE);
@@ -906,11 +722,11 @@ bool sweep_merge(const char *dir, const char *const *dirs, bool mix, struct swee
 	return ok;
 }
 
-json_t *sweep_result_load(const char *dir, GError **err)
+json_t *sweep_result_load(const char *dir, size_t max_parsed, GError **err)
 {
 	char *path = g_build_filename(dir, "result.json", NULL);
 	char *why = NULL;
-	json_t *r = runfile_read_json(path, SWEEP_RESULT_MAX_BYTES, &why);
+	json_t *r = runfile_read_json(path, RESULT_MAX_BYTES, max_parsed, &why);
 	GStatBuf st;
 	if (!r && g_lstat(path, &st) == 0) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", path,

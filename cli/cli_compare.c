@@ -5,6 +5,7 @@
 #include "mcs_error.h"
 #include "output.h"
 #include "report.h"
+#include "result.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ static void labels(const char *pa, const char *pb, char **la, char **lb)
 /* A result file (not a sweep), read and checked. */
 static json_t *load_result(const char *path, GError **err)
 {
-	json_t *doc = cli_result_load(path, err);
+	json_t *doc = cli_result_load(path, RESULT_MAX_PARSED / 2, err);
 	if (doc && json_object_get(doc, "points")) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: a sweep; compare takes two results (memcgsim report DIR --point N "

@@ -4,13 +4,14 @@
 #include "cli_util.h"
 #include "output.h"
 #include "report.h"
+#include "result.h"
 #include <stdio.h>
 #include <sys/types.h>
 
 /* What to report: the input, or one point of it (--point). */
 static json_t *report_input(struct cli *c, GError **err)
 {
-	json_t *doc = cli_result_load(c->files[0], err);
+	json_t *doc = cli_result_load(c->files[0], RESULT_MAX_PARSED, err);
 	if (!doc || !c->point_given)
 		return doc;
 	json_t *points = json_object_get(doc, "points");
@@ -91,7 +92,8 @@ static int cmd_report(struct cli *c)
 	GString *out = g_string_new(NULL);
 	bool ok = report_render(doc, &o, out, &err) && cli_output(c, out, "the report", &err);
 	g_string_free(out, TRUE);
-	json_decref(doc);
+	if (!output_interrupted()) /* else it dies of the signal now: a large result takes seconds */
+		json_decref(doc);
 	return ok ? 0 : cli_error(err, "memcgsim: ");
 }
 

@@ -4,14 +4,11 @@
 #include "cli_util.h"
 #include "jpos.h"
 #include "mcs_file.h"
+#include "output.h"
 #include "result.h"
 #include "sweep.h"
 #include <stdlib.h>
 #include <string.h>
-
-/* The largest result file report reads (a sweep's result of 100000 runs
- * is about this size). */
-#define REPORT_MAX_BYTES (1024 * 1024 * 1024)
 
 /* The member of object @o that @p starts with (the longest: metric names
  * hold dots), as its key; NULL when none. */
@@ -30,13 +27,13 @@ static char *member_prefix(json_t *o, const char *p)
 	return best;
 }
 
-/* Where the value at dotted @path of @doc (or the deepest of it that
- * exists) sits in the file. */
-static const struct jpos *locate(GHashTable *map, json_t *doc, const char *path)
+/* The member names and indices of dotted @path in @doc, as far as @doc
+ * has them (metric names hold dots: a member is the longest that fits). */
+static GPtrArray *path_keys(json_t *doc, const char *path)
 {
-	const struct jpos *at = jpos_get(map, NULL, "");
+	GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
 	json_t *node = doc;
-	for (const char *p = path; *p && at;) {
+	for (const char *p = path; *p;) {
 		char *key = NULL;
 		if (json_is_object(node))
 			key = member_prefix(node, p);
@@ -45,44 +42,68 @@ static const struct jpos *locate(GHashTable *map, json_t *doc, const char *path)
 		json_t *child = !key ? NULL
 			       : json_is_array(node) ? json_array_get(node, strtoul(key, NULL, 10))
 						     : json_object_get(node, key);
-		const struct jpos *next = child ? jpos_get(map, node, key) : NULL;
-		p += key ? strlen(key) + (p[strlen(key)] == '.') : strlen(p);
-		g_free(key);
-		if (!next)
+		if (!child) {
+			g_free(key);
 			break;
-		at = next;
+		}
+		p += strlen(key) + (p[strlen(key)] == '.');
+		g_ptr_array_add(keys, key);
 		node = child;
 	}
-	return at;
+	return keys;
 }
 
-/* A result file, read with its size limit applied while reading. */
-static json_t *report_read_json(const char *in, GHashTable *map, GError **err)
+/* A result file, read with its size limits applied while reading and
+ * parsing; its text is kept (*@text) for the place of an error. */
+static json_t *report_read_json(const char *in, size_t max_parsed, char **text, gsize *len,
+				GError **err)
 {
-	gsize len = 0;
-	char *text = mcs_file_read_input(in, REPORT_MAX_BYTES, &len, err);
-	if (!text)
+	*text = mcs_file_read_input(in, RESULT_MAX_BYTES, len, err);
+	if (!*text)
 		return NULL;
+	output_test_signal_at(in);
 	json_error_t je;
-	json_t *doc = json_loadb(text, len, 0, &je);
-	if (doc)
-		jpos_scan(map, in, text, len, NULL, "", doc, 1);
-	g_free(text);
-	if (!doc)
+	GError *e = NULL;
+	json_t *doc = mcs_file_parse(*text, *len, 0, max_parsed, &je, &e);
+	if (e)
+		g_set_error(err, MCS_ERROR, e->code, "%s:1:1: (root): cannot read: %s", in,
+			    e->message);
+	else if (!doc)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: (root): %s", in,
 			    je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, je.text);
+	g_clear_error(&e);
 	return doc;
 }
 
+/* The error of result_check(), @bad ("PATH: expected ..."), at PATH's place
+ * in @text (none for a sweep's directory). */
+static void check_failed(const char *in, json_t *doc, const char *text, gsize len, GError *bad,
+			 GError **err)
+{
+	if (!text) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s", in, bad->message);
+		return;
+	}
+	const char *colon = strstr(bad->message, ": ");
+	char *path = g_strndup(bad->message, colon ? (gsize)(colon - bad->message) : 0);
+	GPtrArray *keys = path_keys(doc, path);
+	struct jpos at = jpos_find(text, len, (const char *const *)keys->pdata, keys->len);
+	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s", in, at.line, at.col,
+		    bad->message);
+	g_ptr_array_free(keys, TRUE);
+	g_free(path);
+}
+
 /* A result file, or the result of the sweep in a directory: checked. */
-json_t *cli_result_load(const char *in, GError **err)
+json_t *cli_result_load(const char *in, size_t max_parsed, GError **err)
 {
 	json_t *doc = NULL;
-	GHashTable *map = jpos_map_new();
+	char *text = NULL;
+	gsize len = 0;
 	if (g_file_test(in, G_FILE_TEST_IS_DIR))
-		doc = sweep_result_load(in, err);
+		doc = sweep_result_load(in, max_parsed, err);
 	else
-		doc = report_read_json(in, map, err);
+		doc = report_read_json(in, max_parsed, &text, &len, err);
 	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
 	if (doc && !g_str_equal(fmt ? fmt : "", "memcgsim-result-1") &&
 	    !g_str_equal(fmt ? fmt : "", "memcgsim-sweep-1")) {
@@ -91,19 +112,16 @@ json_t *cli_result_load(const char *in, GError **err)
 		g_clear_pointer(&doc, json_decref);
 	}
 	GError *bad = NULL;
-	if (doc && !result_check(doc, &bad)) { /* "PATH: expected ...", at PATH's place */
-		const char *colon = strstr(bad->message, ": ");
-		char *path = g_strndup(bad->message, colon ? (gsize)(colon - bad->message) : 0);
-		const struct jpos *at = locate(map, doc, path);
-		if (at)
-			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s", in, at->line,
-				    at->col, bad->message);
-		else
-			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: %s", in, bad->message);
-		g_free(path);
+	if (doc && !result_check(doc, &bad)) {
+		check_failed(in, doc, text, len, bad, err);
 		g_error_free(bad);
 		g_clear_pointer(&doc, json_decref);
 	}
-	g_hash_table_destroy(map);
+	g_free(text);
+	if (output_interrupted()) { /* while it was read: said as every interruption is */
+		g_clear_pointer(&doc, json_decref);
+		output_go_on(err);
+		g_prefix_error(err, "%s: ", in);
+	}
 	return doc;
 }

@@ -3,6 +3,7 @@
  * errors and exit statuses, the output, the scenario a command loads. */
 #include "cli_util.h"
 #include "output.h"
+#include "result.h"
 #include "scenario.h"
 #include "sweep.h"
 #include <glib/gstdio.h>
@@ -150,6 +151,10 @@ int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err)
 			"result", dir, so->done, so->total);
 	else if (so->result_path)
 		cli_say("%s: all %zu runs done; result in %s", dir, so->total, so->result_path);
+	if (so->result_path && so->result_bytes > RESULT_MAX_BYTES)
+		cli_say("%s: %zu bytes, more than report reads (%d): fewer points, variants or "
+			"replicas make one it reads", so->result_path, so->result_bytes,
+			RESULT_MAX_BYTES);
 	if (so->violation) {
 		fprintf(stderr, "memcgsim: a run of the sweep reported a failure\n");
 		rc = EXIT_VIOLATION;

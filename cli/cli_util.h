@@ -117,6 +117,8 @@ json_t *cli_bundled_header(const char *path);
  * whose "name", it is (cli_bundled.c); else NULL. g_free it. */
 char *cli_scenario_path(const char *arg);
 /* A result file, or the result of the sweep in directory @in, read and
- * checked; NULL with @err ("FILE:LINE:COL: ...") when it is not one
+ * checked, its parsed form at most @max_parsed bytes (RESULT_MAX_PARSED);
+ * NULL with @err ("FILE:LINE:COL: ...") when it is not one, or "FILE:
+ * interrupted by signal N (...)" when a signal came while it was read
  * (cli_result.c). */
-json_t *cli_result_load(const char *in, GError **err);
+json_t *cli_result_load(const char *in, size_t max_parsed, GError **err);

@@ -259,6 +259,95 @@ char *jpos_path_at(const char *text, size_t len, size_t offset)
 	return path;
 }
 
+/* Past the value at the scanner (any kind), without recording it. */
+static bool skip_value(struct scanner *sc)
+{
+	return scan_value(sc, NULL, NULL, 0);
+}
+
+struct mark {
+	size_t i;
+	int line, col;
+};
+
+static struct mark mark_of(const struct scanner *sc)
+{
+	return (struct mark){sc->i, sc->line, sc->col};
+}
+
+static void mark_go(struct scanner *sc, struct mark m)
+{
+	sc->i = m.i;
+	sc->line = m.line;
+	sc->col = m.col;
+}
+
+/* At an object: to the value of its member @want (the last of that name,
+ * which is the one jansson keeps). */
+static bool find_member(struct scanner *sc, const char *want)
+{
+	bool found = false;
+	struct mark at = {0};
+	advance(sc);
+	skip_ws(sc);
+	while (!at_end(sc) && sc->s[sc->i] == '"') {
+		char *key = key_decoded(skip_string(sc));
+		bool match = g_str_equal(key, want);
+		g_free(key);
+		skip_ws(sc);
+		if (at_end(sc) || sc->s[sc->i] != ':')
+			break;
+		advance(sc);
+		skip_ws(sc);
+		if (match) {
+			found = true;
+			at = mark_of(sc);
+		}
+		if (!skip_value(sc) || scan_separator(sc, '}') != SEP_MORE)
+			break;
+	}
+	if (found)
+		mark_go(sc, at);
+	return found;
+}
+
+/* At an array: to its element @idx. */
+static bool find_element(struct scanner *sc, const char *idx)
+{
+	char *end;
+	unsigned long n = strtoul(idx, &end, 10);
+	if (!g_ascii_isdigit(*idx) || *end)
+		return false;
+	advance(sc);
+	skip_ws(sc);
+	if (at_end(sc) || sc->s[sc->i] == ']')
+		return false;
+	for (unsigned long k = 0; k < n; k++)
+		if (!skip_value(sc) || scan_separator(sc, ']') != SEP_MORE)
+			return false;
+	return !at_end(sc);
+}
+
+struct jpos jpos_find(const char *text, size_t len, const char *const *keys, size_t n)
+{
+	struct scanner sc;
+	scanner_init(&sc, text, len);
+	skip_ws(&sc);
+	struct jpos at = {NULL, sc.line, sc.col};
+	for (size_t k = 0; k < n && !at_end(&sc); k++) {
+		char c = sc.s[sc.i];
+		bool found = c == '{'	? find_member(&sc, keys[k])
+			     : c == '[' ? find_element(&sc, keys[k])
+					: false;
+		if (!found)
+			break;
+		at.line = sc.line;
+		at.col = sc.col;
+	}
+	g_ptr_array_free(sc.path, TRUE);
+	return at;
+}
+
 static void copy_loc(GHashTable *map, const json_t *from, const json_t *to, const char *key)
 {
 	const struct jpos *l = jpos_get(map, from, key);

@@ -213,6 +213,12 @@ void scenario_free(struct scenario *sc)
 	g_free(sc);
 }
 
+void scenario_drop_source(struct scenario *sc)
+{
+	g_clear_pointer(&sc->base, json_decref);
+	g_clear_pointer(&sc->locs, g_hash_table_destroy);
+}
+
 /* Fill in @doc's preset values, then its defaults, checking it. */
 static bool complete(json_t *doc, GHashTable *locs, GError **err)
 {

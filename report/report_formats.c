@@ -167,11 +167,17 @@ static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *o
 	g_string_append(out, "</body></html>\n");
 }
 
+static int append_to(const char *buffer, size_t size, void *out)
+{
+	g_string_append_len(out, buffer, (gssize)size);
+	return 0;
+}
+
+/* Dumped straight into @out: a large result is not held twice more. */
 static void report_json(json_t *doc, GString *out)
 {
-	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-	g_string_append_printf(out, "%s\n", text);
-	free(text);
+	json_dump_callback(doc, append_to, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	g_string_append_c(out, '\n');
 }
 
 /* The formats: one row each. */
@@ -245,6 +251,7 @@ bool report_render(json_t *doc, const struct report_opts *o, GString *out, GErro
 	bool ok = !dir || plots;
 	if (ok && o->format->sections)
 		render_sections(doc, o, plots, out);
+	ok = ok && output_go_on(err); /* a signal while it was made: not the whole of it */
 	if (plots)
 		g_ptr_array_free(plots, TRUE);
 	if (tmp) {

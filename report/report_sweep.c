@@ -5,6 +5,7 @@
  * gives one point's full report (lock tables, per cgroup). */
 #include "change.h"
 #include "metrics.h"
+#include "output.h"
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
@@ -213,6 +214,8 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 	size_t i;
 	json_t *p;
 	json_array_foreach (points, i, p) {
+		if (output_interrupted()) /* the report is not used: stop at once */
+			break;
 		char *title = g_strdup_printf("point %zu: %s", i,
 					      json_string_value(json_object_get(p, "label")));
 		GString *body = report_section_add(sections, title)->body;

@@ -2,8 +2,24 @@
 #include "mcs_file.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* malloc's own bytes per block (its size field), counted with the block */
+#define MALLOC_OVERHEAD sizeof(size_t)
+
+static bool (*stop_fn)(void);
+
+void mcs_file_stop_when(bool (*stop)(void))
+{
+	stop_fn = stop;
+}
+
+static bool stopping(void)
+{
+	return stop_fn && stop_fn();
+}
 
 const char *mcs_file_kind(unsigned mode)
 {
@@ -33,11 +49,22 @@ static bool fail(GError **err, const char *msg)
 	return false;
 }
 
-/* Up to @max + 1 bytes: one more than allowed says it is too long. */
+static bool too_long(GError **err, gsize max)
+{
+	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "more than %" G_GSIZE_FORMAT " bytes", max);
+	return false;
+}
+
+/* Up to @max + 1 bytes: one more than allowed says it is too long (the
+ * file grew since its size was looked at). */
 static bool read_all(int fd, gsize max, GByteArray *buf, GError **err)
 {
 	guint8 chunk[65536];
 	for (;;) {
+		if (stopping()) {
+			g_set_error_literal(err, MCS_ERROR, MCS_ERROR_FAILED, "interrupted");
+			return false;
+		}
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -46,12 +73,8 @@ static bool read_all(int fd, gsize max, GByteArray *buf, GError **err)
 		if (n == 0)
 			return true;
 		g_byte_array_append(buf, chunk, (guint)n);
-		if (buf->len > max) {
-			char *msg = g_strdup_printf("more than %" G_GSIZE_FORMAT " bytes", max);
-			g_set_error_literal(err, MCS_ERROR, MCS_ERROR_INPUT, msg);
-			g_free(msg);
-			return false;
-		}
+		if (buf->len > max)
+			return too_long(err, max);
 	}
 }
 
@@ -79,7 +102,10 @@ bool mcs_file_read(const char *path, gsize max, char **text, gsize *len, GError 
 		ok = fail(err, msg);
 		g_free(msg);
 	}
-	GByteArray *buf = g_byte_array_new();
+	/* refused before reading when it is too long already; else read into
+	 * room for all of it, rather than a buffer doubled as it fills */
+	ok = ok && ((gsize)st.st_size <= max || too_long(err, max));
+	GByteArray *buf = g_byte_array_sized_new(ok ? (guint)st.st_size + 1 : 0);
 	ok = ok && read_all(fd, max, buf, err);
 	close(fd);
 	*len = ok ? buf->len : 0;
@@ -91,4 +117,60 @@ bool mcs_file_read(const char *path, gsize max, char **text, gsize *len, GError 
 	}
 	*text = data;
 	return ok;
+}
+
+/* jansson's allocations while mcs_file_parse() parses: counted against its
+ * budget, and refused once it is spent or a stop came. */
+static struct {
+	gsize used, max;
+	bool over, stopped;
+} parse;
+
+static void *parse_malloc(size_t n)
+{
+	if (parse.used + n + MALLOC_OVERHEAD > parse.max) {
+		parse.over = true;
+		return NULL;
+	}
+	if (stopping()) {
+		parse.stopped = true;
+		return NULL;
+	}
+	void *p = malloc(n);
+	if (p)
+		parse.used += malloc_usable_size(p) + MALLOC_OVERHEAD;
+	return p;
+}
+
+static void parse_free(void *p)
+{
+	if (parse.stopped) /* the command stops: not worth the seconds a big tree takes */
+		return;
+	if (p)
+		parse.used -= MIN(parse.used, malloc_usable_size(p) + MALLOC_OVERHEAD);
+	free(p);
+}
+
+json_t *mcs_file_parse(const char *text, gsize len, size_t flags, gsize max_parsed,
+		       json_error_t *je, GError **err)
+{
+	json_malloc_t old_malloc;
+	json_free_t old_free;
+	json_get_alloc_funcs(&old_malloc, &old_free);
+	parse.used = 0;
+	parse.max = max_parsed;
+	parse.over = parse.stopped = false;
+	/* what is parsed now is freed later with free(), as every block is */
+	json_set_alloc_funcs(parse_malloc, parse_free);
+	json_t *doc = json_loadb(text, len, flags, je);
+	json_set_alloc_funcs(old_malloc, old_free);
+	if (doc || (!parse.over && !parse.stopped))
+		return doc;
+	if (parse.stopped)
+		g_set_error_literal(err, MCS_ERROR, MCS_ERROR_FAILED, "interrupted");
+	else
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "needs more than %" G_GSIZE_FORMAT " MiB once parsed "
+			    "(the most read here)", max_parsed >> 20);
+	return NULL;
 }

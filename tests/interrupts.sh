@@ -8,7 +8,11 @@
 #   trace    SIGINT while `run -o --trace` joins the trace: both as they were
 #   timeout  --timeout while a sweep builds result.json: no result.json,
 #            exit 1 with the reason; --resume then finishes it
-# The signal comes at the latest moment, just before the rename, from the
+#   read     SIGTERM while report reads its input: no report, old r.txt as it
+#            was; SIGINT while --resume reads a run file: the file is not
+#            taken for damaged (not moved to bad/), no result.json
+# The signal comes (but for read, which has it come once an input is read,
+# before it is parsed) at the latest moment, just before the rename, from the
 # test hook MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME (analysis/output.c). Each case
 # checks the exit status, the exact standard error, the files' bytes and
 # that no temporary is left.
@@ -76,11 +80,31 @@ case_timeout() {
 	[ -s "$T/s/result.json" ] || fail "sweep --resume: no result.json"
 }
 
+case_read() {
+	cp "$result" "$T/r.json"
+	echo old > "$T/r.txt"
+	expect "report, reading" 143 "$T/r.json: interrupted by signal 15 (Terminated)" \
+		env MEMCGSIM_TEST_SIGNAL_AT=15:r.json "$bin" report "$T/r.json" -o "$T/r.txt"
+	[ "$(cat "$T/r.txt")" = old ] || fail "report, reading: r.txt was replaced"
+	no_temps "report, reading" "$T"
+	$sweep --out "$T/s" 2> /dev/null || fail "read: the sweep"
+	rm "$T/s/result.json"
+	cp "$T/s/runs/p0000-v00-r000.json" "$T/run.json"
+	expect "sweep --resume, reading" 130 "memcgsim: interrupted by signal 2 (Interrupt)" \
+		env MEMCGSIM_TEST_SIGNAL_AT=2:p0000-v00-r000.json $sweep --out "$T/s" --resume
+	cmp -s "$T/s/runs/p0000-v00-r000.json" "$T/run.json" ||
+		fail "sweep --resume, reading: the run file changed"
+	[ -e "$T/s/bad" ] && fail "sweep --resume, reading: a run file was moved to bad/"
+	[ -e "$T/s/result.json" ] && fail "sweep --resume, reading: result.json was written"
+	no_temps "sweep --resume, reading" "$T"
+}
+
 case $class in
 report) case_report ;;
 merge) case_merge ;;
 trace) case_trace ;;
 timeout) case_timeout ;;
+read) case_read ;;
 *) echo "tests/interrupts.sh: unknown class $class" >&2; exit 2 ;;
 esac
 cases_verdict

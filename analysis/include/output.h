@@ -97,6 +97,11 @@ bool output_interrupt_error(const char *name, GError **err);
 /* true while no signal came; else output_interrupt_error(NULL, @err), for
  * a long phase to stop at. */
 bool output_go_on(GError **err);
+/* Tests only: MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME raises SIG just before a
+ * file named NAME (its last component) would be put in place, the latest
+ * moment an interruption can come, and when an input of that name (a
+ * result, a run file) has been read, before it is parsed (docs/testing.md). */
+void output_test_signal_at(const char *path);
 /* A temporary file (or, @is_dir, a directory of files) to remove if
  * interrupted; output_temp_done() when it is gone or kept. */
 void output_temp_add(const char *path, bool is_dir);

@@ -10,6 +10,15 @@
 #pragma once
 #include <jansson.h>
 
+/* The largest result that report and compare read, and a sweep's
+ * result.json: its text, and what it may take once parsed (a result's
+ * parsed form is 5 to 7 times its text, so a real one meets the first
+ * limit first). Reading one at these limits, the text and the parsed form
+ * held together and the report made, stays under 2 GiB (docs/results.md,
+ * "Inputs"); compare gives each of its two inputs half of RESULT_MAX_PARSED. */
+#define RESULT_MAX_BYTES (192 << 20)
+#define RESULT_MAX_PARSED ((size_t)1536 << 20)
+
 /* @replicas: the replica results of runner_run_one (not stolen). */
 json_t *result_variant(const char *name, const char *description, json_t *replicas);
 /* Add the results of the variant's cost draws (not stolen), in draw order,

@@ -19,7 +19,10 @@
 #include <stdbool.h>
 
 #define SWEEP_MAX_VALUES 1024 /* per parameter */
-#define SWEEP_MAX_RUNS 100000
+/* The result of a sweep of this many runs of the smallest scenario (one run
+ * a point, 7 KB of result each) is 139 MB, within what report reads
+ * (RESULT_MAX_BYTES); docs/results.md, "Inputs". */
+#define SWEEP_MAX_RUNS 20000
 
 struct sweep_param {
 	char **paths;	/* NULL-terminated */
@@ -77,6 +80,7 @@ void sweep_plan_free(struct sweep_plan *pl);
 struct sweep_outcome {
 	size_t done, total; /* runs in the directory (done != total: not all of them) */
 	char *result_path;  /* DIR/result.json, written now that every run is in */
+	size_t result_bytes; /* its size */
 	bool violation;	    /* every run is in, and one reported a failure */
 };
 
@@ -97,6 +101,7 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
  * differs from the one already there. */
 bool sweep_merge(const char *dir, const char *const *dirs, bool mix, struct sweep_outcome *out,
 		 GError **err);
-/* The result of the complete sweep in @dir (DIR/result.json); NULL with
- * @err (MCS_ERROR_INPUT) when it is not there. */
-json_t *sweep_result_load(const char *dir, GError **err);
+/* The result of the complete sweep in @dir (DIR/result.json), read as
+ * report reads a result (RESULT_MAX_BYTES, at most @max_parsed bytes once
+ * parsed); NULL with @err (MCS_ERROR_INPUT) when it is not there. */
+json_t *sweep_result_load(const char *dir, size_t max_parsed, GError **err);

@@ -51,6 +51,10 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 			       const char *const *sets, GError **err);
 struct scenario *scenario_load_file(const char *path, const char *const *sets, GError **err);
 void scenario_free(struct scenario *sc);
+/* Free what only checking @sc and placing its errors needed (its base
+ * document and its positions: base and locs become NULL), keeping its
+ * variants, for a sweep that holds a scenario at every grid point. */
+void scenario_drop_source(struct scenario *sc);
 const struct scenario_variant *scenario_variant_find(const struct scenario *sc, const char *name);
 
 const struct spec *scenario_spec(void);

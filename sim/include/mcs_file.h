@@ -5,6 +5,7 @@
  * grows past the limit while it is read is refused when it passes it. */
 #pragma once
 #include "mcs_error.h"
+#include <jansson.h>
 #include <stdbool.h>
 
 /* Read @path (at most @max bytes) into *@text (NUL-terminated, g_free it)
@@ -18,3 +19,19 @@ bool mcs_file_read(const char *path, gsize max, char **text, gsize *len, GError 
 char *mcs_file_read_input(const char *path, gsize max, gsize *len, GError **err);
 /* What kind of file @mode is, for messages: "a FIFO", "a directory" ... */
 const char *mcs_file_kind(unsigned mode);
+
+/* Parse @len bytes of @text as jansson's json_loadb(@flags) would, building
+ * at most @max_parsed bytes of JSON values (what jansson allocates, with
+ * malloc's own overhead: 5 to 7 times the text for a result, up to 80 times
+ * for a text of empty objects). NULL with @err set when it would take more
+ * (MCS_ERROR_INPUT, "needs more than N MiB once parsed (the most read
+ * here)") or the stop function said to stop (MCS_ERROR_FAILED,
+ * "interrupted"; what was parsed is left unfreed, for the command dies of
+ * the signal); NULL with @err unset and @je jansson's error when the
+ * text is not JSON. Not for two threads at once: it counts jansson's
+ * allocations while it parses. */
+json_t *mcs_file_parse(const char *text, gsize len, size_t flags, gsize max_parsed,
+		       json_error_t *je, GError **err);
+/* What tells reading and parsing an input to stop at once (a signal came):
+ * called between chunks read and at every allocation of a parse. */
+void mcs_file_stop_when(bool (*stop)(void));
