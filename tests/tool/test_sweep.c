@@ -873,7 +873,7 @@ static void test_model_mix(void)
 	/* a run file of another model in a shard of model-a, plan alike */
 	char *a_run = g_build_filename(s1, "runs", "p0000-v00-r000.json", NULL);
 	char *b_run = g_build_filename(s2, "runs", "p0000-v01-r000.json", NULL);
-	char *text = mcs_slurp(a_run), *b_file = g_build_filename(s1, "runs", "p0000-v01-r000.json", NULL);
+	char *b_file = g_build_filename(s1, "runs", "p0000-v01-r000.json", NULL);
 	char *b_text = mcs_slurp(b_run);
 	g_assert_true(g_file_set_contents(b_file, b_text, -1, NULL));
 	want = g_strdup_printf("memcgsim: %s: made by model model-b, but %s/sweep.json by model "
@@ -914,7 +914,6 @@ static void test_model_mix(void)
 	g_free(s2result);
 	g_free(mresult);
 	g_free(result);
-	g_free(text);
 	g_free(b_text);
 	g_free(a_run);
 	g_free(b_run);
