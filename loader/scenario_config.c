@@ -55,41 +55,48 @@ static void workloads_decode(json_t *doc, struct run_config *cfg)
 	}
 }
 
-/* The memory estimate so far: its sum, and its biggest part's size and path. */
-struct memory_sum {
+/* A sum over the parts of a scenario (bytes of the memory estimate, tasks)
+ * so far, and its biggest part's size and path: what a refusal names. */
+struct parts_sum {
 	double total, most;
 	char *path;
 };
 
-static void memory_add(struct memory_sum *s, const char *path, double bytes)
+static void parts_add(struct parts_sum *s, const char *path, double n)
 {
-	s->total += bytes;
-	if (bytes > s->most) {
-		s->most = bytes;
+	s->total += n;
+	if (n > s->most) {
+		s->most = n;
 		g_free(s->path);
 		s->path = g_strdup(path);
 	}
+}
+
+/* parts_add() of workload @i's @n. */
+static void parts_add_workload(struct parts_sum *s, int i, double n)
+{
+	char *path = g_strdup_printf("workloads.%d", i);
+	parts_add(s, path, n);
+	g_free(path);
 }
 
 /* The model objects the counts of the memcg section and of the workloads
  * make a run allocate, within the budget (docs/scenario.md). */
 static bool memory_check(const struct run_config *cfg, struct spec_check *chk)
 {
-	struct memory_sum s = {0, -1, NULL};
-	memory_add(&s, "memcg.cgroups", mm_cgroups_memory_bytes(cfg));
+	struct parts_sum s = {0, -1, NULL};
+	parts_add(&s, "memcg.cgroups", mm_cgroups_memory_bytes(cfg));
 	for (int i = 0; mm_subsystems[i]; i++) {
 		const char *path = NULL;
 		double bytes =
 		    mm_subsystems[i]->memory_bytes ? mm_subsystems[i]->memory_bytes(cfg, &path) : 0;
 		if (path)
-			memory_add(&s, path, bytes);
+			parts_add(&s, path, bytes);
 	}
 	for (int i = 0; i < cfg->nworkloads; i++) {
 		const struct run_workload *w = &cfg->workloads[i];
-		char *path = g_strdup_printf("workloads.%d", i);
-		memory_add(&s, path,
-			   w->type->memory_bytes ? w->type->memory_bytes(w->params, cfg) : 0);
-		g_free(path);
+		parts_add_workload(&s, i,
+				   w->type->memory_bytes ? w->type->memory_bytes(w->params, cfg) : 0);
 	}
 	bool ok = s.total <= RUN_MAX_MEMORY_BYTES ||
 		  spec_check_fail(chk, s.path, NULL,
@@ -105,26 +112,18 @@ static bool memory_check(const struct run_config *cfg, struct spec_check *chk)
  * and the kernel's, within RUN_MAX_TASKS (docs/scenario.md). */
 static bool tasks_check(const struct run_config *cfg, struct spec_check *chk)
 {
-	long total = run_kernel_tasks(cfg), most = -1;
-	int at = 0;
+	struct parts_sum s = {(double)run_kernel_tasks(cfg), -1, NULL};
 	for (int i = 0; i < cfg->nworkloads; i++) {
 		const struct run_workload *w = &cfg->workloads[i];
-		long n = w->type->tasks ? w->type->tasks(w->params, cfg) : 1;
-		total += n;
-		if (n > most) {
-			most = n;
-			at = i;
-		}
+		parts_add_workload(&s, i, (double)(w->type->tasks ? w->type->tasks(w->params, cfg) : 1));
 	}
-	if (total <= RUN_MAX_TASKS)
-		return true;
-	char *path = g_strdup_printf("workloads.%d", at);
-	spec_check_fail(chk, path, NULL,
-			"the scenario would run %ld tasks (this workload %ld, the kernel's at most "
-			"%ld), more than the %d a run may have",
-			total, most, run_kernel_tasks(cfg), RUN_MAX_TASKS);
-	g_free(path);
-	return false;
+	bool ok = s.total <= RUN_MAX_TASKS ||
+		  spec_check_fail(chk, s.path, NULL,
+				  "the scenario would run %ld tasks (this workload %ld, the kernel's "
+				  "at most %ld), more than the %d a run may have",
+				  (long)s.total, (long)s.most, run_kernel_tasks(cfg), RUN_MAX_TASKS);
+	g_free(s.path);
+	return ok;
 }
 
 /* The shrinkers the run registers (each fileread's superblock's, the swap
