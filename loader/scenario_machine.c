@@ -111,6 +111,14 @@ static const struct spec_field machine_fields[] = {
 			      .max = 1 << 20},
 	 false, "0", 0},
 	{"clock_ghz", &clock_spec, false, "2.1", 0},
+	{"contention",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "how contended lines and locks are priced: idle (each access "
+				     "its idle latency) or queued (lines serve one request at a "
+				     "time, the spinlock slow paths, SMT siblings sharing a core; "
+				     "docs/hardware.md)",
+			      .values = (const char *const[]){"idle", "queued", NULL}},
+	 false, "\"idle\"", 0},
 	{"sched_slice_ns", &slice_spec, false, "750000", 0},
 	{"costs", &costs_spec, false, "{}", 0},
 	{"interrupts", &interrupts_spec, false, "[]", 0},
@@ -256,6 +264,9 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 	m->nodes_per_socket = (int)mcs_json_num(mj, "nodes_per_socket");
 	m->llc_bytes = (uint64_t)(mcs_json_num(mj, "llc_mb") * (1 << 20));
 	m->clock_ghz = mcs_json_num(mj, "clock_ghz");
+	m->contention = strcmp(json_string_value(json_object_get(mj, "contention")), "queued") == 0
+				? SIM_CONTENTION_QUEUED
+				: SIM_CONTENTION_IDLE;
 	m->sched_slice = sim_from_ns(mcs_json_num(mj, "sched_slice_ns"));
 	for (int i = 0; i < COST_N; i++)
 		m->cost[i] = sim_from_ns(mcs_json_num(costs, cost_table[i].key));

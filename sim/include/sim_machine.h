@@ -25,6 +25,13 @@ struct sim_cost_desc {
 };
 
 
+/* How contended cache lines and locks are priced (machine.contention). */
+enum sim_contention {
+	SIM_CONTENTION_IDLE,   /* every access costs its idle latency (the issue 10 model) */
+	SIM_CONTENTION_QUEUED, /* lines serve one request at a time, the spinlock slow
+				* paths move their lines, SMT siblings share a core */
+};
+
 #define SIM_MACHINE_MAX_NODES 64
 #define SIM_MACHINE_MAX_CPUS 4096
 #define SIM_MACHINE_MAX_COSTS 64
@@ -37,6 +44,7 @@ struct sim_machine {
 	int nodes_per_socket;
 	uint64_t llc_bytes; /* per LLC domain; 0: lines are never evicted */
 	double clock_ghz;
+	enum sim_contention contention;
 	sim_time_t sched_slice; /* time slice when tasks share a CPU */
 	sim_time_t context_switch; /* switching a CPU between two runnable tasks */
 	sim_time_t cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/hw/include/cost.h) */
