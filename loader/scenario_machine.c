@@ -351,6 +351,8 @@ static void cost_ranges(json_t *mj, struct run_config *cfg)
 	double ghz = cfg->machine.clock_ghz;
 	for (int i = 0; p && i < COST_N; i++) {
 		const struct preset_value *v = preset_cost(p, cost_table[i].key);
+		if (cfg->machine.contention == SIM_CONTENTION_IDLE && cost_queued_only(i))
+			continue;
 		if (!v || cfg->machine.cost[i] != sim_from_ns(preset_in_section(v, v->value, ghz)))
 			continue;
 		cfg->cost_range[i].lo = sim_from_ns(preset_in_section(v, v->lo, ghz));

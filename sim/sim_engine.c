@@ -100,6 +100,11 @@ int sim_cpu_llc(int cpu)
 	return W.cpus[cpu].llc;
 }
 
+int sim_cpu_socket(int cpu)
+{
+	return W.cpus[cpu].socket;
+}
+
 int sim_nllcs(void)
 {
 	return sim_machine_llcs(&W.m);

@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cacheline.h"
 #include "cost.h"
+#include <math.h>
 #include <string.h>
+
+/* "queued": the last services of a line that queued, oldest first (their
+ * ends rise), with where each request came from. */
+#define LINE_QUEUE_SLOTS 32
+struct line_queue {
+	sim_time_t end[LINE_QUEUE_SLOTS];
+	int llc[LINE_QUEUE_SLOTS], socket[LINE_QUEUE_SLOTS];
+	unsigned n; /* services recorded; slot n % LINE_QUEUE_SLOTS is the next */
+};
 
 const char *const line_op_names[LINE_OP_N] = {"load", "store", "rmw"};
 
@@ -10,6 +20,8 @@ static struct {
 	GHashTable *by_name;
 	uint64_t *streamed; /* bytes streamed through each LLC domain */
 	int nllcs;
+	GPtrArray *queues;  /* every line's struct line_queue, freed with the classes */
+	sim_time_t *cursor; /* "queued": each CPU's last access's end */
 } L;
 
 static void class_free(gpointer p)
@@ -52,6 +64,9 @@ void line_class_reset_all(void)
 		g_ptr_array_free(L.classes, TRUE);
 	}
 	g_free(L.streamed);
+	if (L.queues)
+		g_ptr_array_free(L.queues, TRUE);
+	g_free(L.cursor);
 	memset(&L, 0, sizeof(L));
 }
 
@@ -160,6 +175,11 @@ static enum line_source line_locate(const struct cacheline *l, const struct line
 		*hop = farthest_sharer(l, cpu);
 		return LINE_PEER;
 	}
+	/* "queued": other cores' copies in this LLC are invalidated too */
+	if (op != LINE_LOAD && line_queued() && (l->cores & ~my_core)) {
+		*hop = SIM_HOP_LLC;
+		return LINE_PEER;
+	}
 	if (l->sharers & my_llc)
 		return LINE_LLC_HIT;
 	*hop = sim_cpu_hop(l->last_cpu, cpu);
@@ -222,6 +242,116 @@ static void line_count(struct cacheline *l, enum line_op op, enum line_source sr
 	counts_add(&line_site_get(l->cls, site)->n, op, src, hop, k, c);
 }
 
+static void queue_count(struct line_counts *n, sim_time_t wait)
+{
+	n->queued++;
+	n->queue_time += wait;
+}
+
+bool line_queued(void)
+{
+	return sim_machine()->contention == SIM_CONTENTION_QUEUED;
+}
+
+/* A store's invalidations beyond the farthest copy's: line_inval_ns for
+ * each further core holding a copy, at the farthest copy's distance over
+ * the LLC's (so a copy in another socket costs more). */
+static sim_time_t inval_extra(const struct cacheline *l, const struct line_cpu *me,
+			      enum sim_hop far)
+{
+	int copies = __builtin_popcountll(l->cores & ~me->core_bit);
+	if (copies <= 1 || far < SIM_HOP_LLC)
+		return 0;
+	double scale = (double)hop_cost(far) / (double)MAX(hop_cost(SIM_HOP_LLC), 1);
+	return (sim_time_t)llround((double)(copies - 1) * (double)cost(COST_LINE_INVAL) * scale);
+}
+
+static struct line_queue *line_queue_of(struct cacheline *l)
+{
+	if (!l->queue) {
+		if (!L.queues)
+			L.queues = g_ptr_array_new_with_free_func(g_free);
+		l->queue = g_new0(struct line_queue, 1);
+		g_ptr_array_add(L.queues, l->queue);
+	}
+	return l->queue;
+}
+
+static void queue_push(struct line_queue *q, sim_time_t end, int llc, int socket)
+{
+	unsigned i = q->n++ % LINE_QUEUE_SLOTS;
+	q->end[i] = end;
+	q->llc[i] = llc;
+	q->socket[i] = socket;
+}
+
+/* The service of a request from @me that found the line busy at @at: @d
+ * requests pending with it, from @m_llc LLC domains and @m_socket sockets.
+ * The line serves each domain's requests in a row, so a round through the
+ * pending requests moves it between domains once per domain. */
+static sim_time_t queued_service(int d, int m_llc, int m_socket)
+{
+	double q_llc = (double)cost(COST_LINE_QUEUE_LLC);
+	double r = q_llc > 0 ? (double)cost(COST_LINE_QUEUE_DEEP) / q_llc : 1;
+	double g = r + (1 - r) * 2.0 / d;
+	double s_llc = q_llc * g, s_socket = (double)cost(COST_LINE_QUEUE_SOCKET) * g,
+	       s_remote = (double)cost(COST_LINE_QUEUE_REMOTE) * g;
+	double moves_llc = m_llc > 1 ? (double)m_llc / d : 0;
+	double moves_socket = m_socket > 1 ? (double)m_socket / d : 0;
+	return (sim_time_t)llround(s_llc + moves_llc * (s_socket - s_llc) +
+				   moves_socket * (s_remote - s_socket));
+}
+
+/* "queued": a request from @me at @at for a line another cache must give
+ * up, or its LLC serve, costing @idle on an idle line. A busy line makes it wait (*wait) for
+ * the services queued ahead and serves it in the queued time; either way the
+ * line is busy for the service (plus @hold, a locked RMW's own time).
+ * Requests are served in the order they are made; one made for a time
+ * before the last one's (a planned critical section priced at its future
+ * grant, then an earlier arrival) does not wait for it. */
+static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim_time_t at,
+			     sim_time_t idle, sim_time_t hold, sim_time_t *wait)
+{
+	int socket = sim_cpu_socket(me->cpu);
+	sim_time_t service = idle;
+	*wait = 0;
+	if (l->busy_until > at && at >= l->asked_at) {
+		struct line_queue *q = line_queue_of(l);
+		if (!q->n) { /* the service in progress, from the line's last CPU */
+			int from = l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0);
+			queue_push(q, l->busy_until, sim_cpu_llc(from), sim_cpu_socket(from));
+		}
+		uint64_t llcs = llc_bit(me->llc), sockets = llc_bit(socket);
+		int d = 1;
+		for (unsigned k = 0; k < MIN(q->n, LINE_QUEUE_SLOTS); k++) {
+			unsigned i = (q->n - 1 - k) % LINE_QUEUE_SLOTS;
+			if (q->end[i] <= at)
+				break;
+			d++;
+			llcs |= llc_bit(q->llc[i]);
+			sockets |= llc_bit(q->socket[i]);
+		}
+		*wait = l->busy_until - at;
+		service = queued_service(d, __builtin_popcountll(llcs),
+					 __builtin_popcountll(sockets));
+	}
+	l->asked_at = at;
+	l->busy_until = at + *wait + service + hold;
+	if (l->queue)
+		queue_push(l->queue, l->busy_until, me->llc, socket);
+	return service;
+}
+
+/* Where @cpu's next access happens: the end of its last one, or its
+ * running task's clock if that is later. */
+sim_time_t line_cpu_clock(int cpu)
+{
+	if (!L.cursor)
+		L.cursor = g_new0(sim_time_t, sim_ncpus());
+	struct sim_task *t = sim_cpu_curr(cpu);
+	return MAX(L.cursor[cpu], t ? sim_task_clock(t) : sim_now());
+}
+
 /* The line after @me's @op: a load adds a clean copy (demoting a modified
  * one), a store or RMW leaves @me the only holder. */
 static void line_update(struct cacheline *l, const struct line_cpu *me, enum line_op op)
@@ -246,7 +376,8 @@ static void line_update(struct cacheline *l, const struct line_cpu *me, enum lin
 	l->streamed = *streamed(me->llc);
 }
 
-sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char *site)
+sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const char *site,
+			  sim_time_t at, sim_time_t *wait)
 {
 	if (!l->cls) /* a zeroed line: fresh, of no named class */
 		line_init(l, line_class_get("(unnamed)"), 0);
@@ -254,10 +385,28 @@ sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char
 	struct line_cpu me = line_cpu(cpu);
 	enum sim_hop hop;
 	enum line_source src = line_locate(l, &me, op, &hop);
-	sim_time_t c = source_cost(src, hop, l, cpu) + (op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0);
+	sim_time_t rmw = op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0;
+	sim_time_t c = source_cost(src, hop, l, cpu), waited = 0;
+	if ((src == LINE_PEER || src == LINE_LLC_HIT) && line_queued()) {
+		if (op != LINE_LOAD && l->owner < 0)
+			c += inval_extra(l, &me, hop);
+		c = line_serve(l, &me, at, c, rmw, &waited);
+		queue_count(&l->cls->n, waited);
+		queue_count(&line_site_get(l->cls, site)->n, waited);
+	}
+	c += rmw + waited;
+	if (wait)
+		*wait = waited;
 	line_count(l, op, src, hop, 1, c, site);
 	line_update(l, &me, op);
+	if (L.cursor)
+		L.cursor[cpu] = at + c;
 	return c;
+}
+
+sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char *site)
+{
+	return line_access_at(cpu, l, op, site, line_queued() ? line_cpu_clock(cpu) : 0, NULL);
 }
 
 void line_count_transfers(struct cacheline *l, enum line_op op, enum sim_hop hop, uint64_t n,
@@ -284,10 +433,27 @@ void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const 
 	sim_task_charge(t, SIM_CAT_SYS, line_access(sim_task_cpu(t), l, op, site));
 }
 
+/* "queued": the first RMW waits at the line like any request. */
+static void line_atomic_queued(struct sim_task *t, struct cacheline *l, long n,
+			       enum sim_cat wait_cat, const char *site)
+{
+	int cpu = sim_task_cpu(t);
+	sim_time_t wait;
+	sim_time_t c = line_access_at(cpu, l, LINE_RMW, site, sim_task_clock(t), &wait);
+	sim_task_charge(t, wait_cat, wait);
+	for (long i = 1; i < n; i++)
+		c += line_access_at(cpu, l, LINE_RMW, site, sim_task_clock(t) + c - wait, NULL);
+	sim_task_charge(t, SIM_CAT_SYS, c - wait);
+}
+
 void line_atomic_n(struct sim_task *t, struct cacheline *l, long n, enum sim_cat wait_cat,
 		   const char *site)
 {
 	sim_task_flush(t);
+	if (line_queued()) {
+		line_atomic_queued(t, l, n, wait_cat, site);
+		return;
+	}
 	sim_time_t now = sim_task_clock(t);
 	int cpu = sim_task_cpu(t);
 	bool queued = l->busy_until > now && l->owner != cpu;
@@ -353,6 +519,10 @@ static json_t *counts_members(json_t *o, const struct line_counts *n)
 	json_object_set_new(o, "transfers", json_integer((json_int_t)n->transfers));
 	json_object_set_new(o, "ops", ops);
 	json_object_set_new(o, "time_ns", json_real(sim_to_ns(n->time)));
+	if (line_queued()) {
+		json_object_set_new(o, "queued", json_integer((json_int_t)n->queued));
+		json_object_set_new(o, "queue_ns", json_real(sim_to_ns(n->queue_time)));
+	}
 	return o;
 }
 

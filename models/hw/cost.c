@@ -134,6 +134,31 @@ const struct sim_cost_desc cost_table[COST_N] = {
 				 "cache lookup and the copy to user space",
 				 "estimate, no published source: about 0.2 us of syscall and lookup "
 				 "and 0.8 us of copy; docs/calibration.md"},
+	[COST_LINE_QUEUE_LLC] = {"line_queue_llc_ns", 18.0,
+				 "contention queued: the line's service of a request that found "
+				 "it busy, from a core of the same LLC domain, with two requests "
+				 "queued (the locked RMW excluded)",
+				 "fitted to perfbook count_atomic (Xeon Platinum 8176) and Gambhir's "
+				 "fetch_add (2 x Gold 6130); docs/validation.md"},
+	[COST_LINE_QUEUE_DEEP] = {"line_queue_deep_ns", 15.5,
+				  "contention queued: the same service as the queue grows without "
+				  "bound (the home agent overlaps the requests it holds)",
+				  "fitted with line_queue_llc_ns; docs/validation.md"},
+	[COST_LINE_QUEUE_SOCKET] = {"line_queue_socket_ns", 18.0,
+				    "contention queued: a queued request's service when the line "
+				    "moves to another LLC domain of the socket (AMD CCX to CCX)",
+				    "Intel server parts have one LLC per socket: as line_queue_llc_ns"},
+	[COST_LINE_QUEUE_REMOTE] = {"line_queue_remote_ns", 66.0,
+				    "contention queued: a queued request's service when the line "
+				    "moves to another socket, two requests queued",
+				    "fitted with line_queue_llc_ns; docs/validation.md"},
+	[COST_LINE_INVAL] = {"line_inval_ns", 7.4,
+			     "contention queued: what a store or RMW to a shared line pays for "
+			     "each sharer beyond the farthest, scaled by the sharer's distance "
+			     "(line_<hop>_ns / line_llc_ns)",
+			     "T. Downs, concurrency-hierarchy-bench, i7-6700HQ ticket spin: "
+			     "107.6, 115.3, 122.3 ns a handoff with 1, 2, 3 spinners; "
+			     "docs/validation.md"},
 };
 
 double cost_draw_quantile(uint64_t seed, int draw, enum cost_id id)

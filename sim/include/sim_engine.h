@@ -46,6 +46,7 @@ int sim_cpu_node(int cpu);
 /* The machine-wide core and LLC domain of @cpu; the number of domains. */
 int sim_cpu_core(int cpu);
 int sim_cpu_llc(int cpu);
+int sim_cpu_socket(int cpu);
 int sim_nllcs(void);
 /* The first CPU of LLC domain @llc. */
 int sim_llc_cpu(int llc);

@@ -29,7 +29,22 @@
  * Paths that need exact ordering make them inside a lock, or use
  * line_atomic(), which serialises RMWs on the line as the hardware does.
  * Every access is counted per line class and site, for the cache-line report
- * (as `perf c2c` shows real machines). */
+ * (as `perf c2c` shows real machines).
+ *
+ * With machine.contention "queued" (docs/hardware.md), a line is also a
+ * server: a request that needs the line from another cache (a transfer, or a
+ * store's invalidations) while the line is serving another one waits for it,
+ * then is served in the queued service time, which depends on how many
+ * requests are pending (the home agent overlaps them: line_queue_llc_ns with
+ * two, falling to line_queue_deep_ns) and on how many LLC domains and
+ * sockets they come from (the line serves a domain's pending requests
+ * together and moves between domains once a round: line_queue_socket_ns,
+ * line_queue_remote_ns for the moves). A store or RMW to a line other cores
+ * share pays, besides the farthest copy's invalidation, line_inval_ns for
+ * every further copy, scaled by its distance. A request's time is its
+ * CPU's clock: the running task's, or, inside a critical section whose
+ * accesses are priced before they are charged, the end of the CPU's last
+ * access (line_access_at() takes it explicitly). */
 #pragma once
 #include "sim_engine.h"
 #include <glib.h>
@@ -54,7 +69,9 @@ struct line_counts {
 	uint64_t from[LINE_OP_N][LINE_SOURCE_N];
 	uint64_t hops[LINE_OP_N][SIM_HOP_N]; /* transfers, by how far the line came */
 	uint64_t accesses, transfers;	     /* the totals of ops and of from[][LINE_PEER] */
-	sim_time_t time;		     /* what the accesses cost */
+	sim_time_t time;		     /* what the accesses cost, queueing included */
+	uint64_t queued;		     /* "queued": accesses that waited for the line */
+	sim_time_t queue_time;		     /* ... and their waits */
 };
 
 struct line_site {
@@ -90,7 +107,9 @@ struct cacheline {
 	int home;	  /* NUMA node of its memory */
 	int llc;	  /* the LLC domain of its last access */
 	uint64_t streamed; /* what that LLC had streamed then (bytes) */
-	sim_time_t busy_until; /* line_atomic(): the last queued RMW's end */
+	sim_time_t busy_until; /* line_atomic(), or "queued": the last service's end */
+	sim_time_t asked_at;   /* "queued": when the last service was asked for */
+	struct line_queue *queue; /* "queued": the pending services, once it queued */
 };
 
 /* The class named @name, created on first use, kept in creation order. */
@@ -101,6 +120,16 @@ void line_class_reset_all(void);
 void line_init(struct cacheline *l, struct line_class *cls, int home_node);
 /* The cost of @op on @l by @cpu, the line's new state, and the counters. */
 sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char *site);
+/* The same at simulated time @at, with machine.contention "queued" waiting
+ * for the line first: *@wait (may be NULL) is that wait, which the returned
+ * cost includes. Under "idle", @at is not used and the wait is 0. */
+sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const char *site,
+			  sim_time_t at, sim_time_t *wait);
+/* "queued": where @cpu's next access happens, the end of its last one or its
+ * running task's clock, whichever is later. */
+sim_time_t line_cpu_clock(int cpu);
+/* Is the run's contention model "queued"? */
+bool line_queued(void);
 /* The same, charged to @t as sys time. */
 void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const char *site);
 /* A locked RMW on a line several CPUs update (an atomic counter): the RMWs

@@ -46,8 +46,21 @@ enum cost_id {
 	COST_ZAP_PAGE,		/* unmapping and freeing one anonymous page at munmap */
 	COST_PAGE_ALLOC_ZERO,	/* allocating and zeroing one page (a sparse file's hole) */
 	COST_FILE_READ_PAGE,	/* read() of 4 KiB from a cached page: syscall, lookup, copy */
+	/* machine.contention "queued" only (cacheline.h): */
+	COST_LINE_QUEUE_LLC,	/* a queued request's service, from the LLC domain, 2 queued */
+	COST_LINE_QUEUE_DEEP,	/* ... the same as the queue grows without bound */
+	COST_LINE_QUEUE_SOCKET, /* ... the line's move to another LLC domain of the socket */
+	COST_LINE_QUEUE_REMOTE, /* ... the line's move to another socket */
+	COST_LINE_INVAL,	/* a store's invalidation of each further sharer in its LLC */
 	COST_N
 };
+
+/* The costs only machine.contention "queued" uses: a cost draw leaves them
+ * alone under "idle". */
+static inline bool cost_queued_only(enum cost_id id)
+{
+	return id >= COST_LINE_QUEUE_LLC && id <= COST_LINE_INVAL;
+}
 
 /* Indexed by enum cost_id. */
 extern const struct sim_cost_desc cost_table[COST_N];
