@@ -51,14 +51,112 @@ static int ticket_reloads(int waiters)
 	return waiters - 1;
 }
 
+/* "queued": each CPU's MCS node (qnodes[0] of kernel/locking/qspinlock.c),
+ * a line of its own. */
+static struct cacheline *qnodes;
+
+static struct cacheline *qnode(int cpu)
+{
+	if (!qnodes) {
+		qnodes = g_new0(struct cacheline, sim_ncpus());
+		struct line_class *cls = line_class_get("qnodes (struct qnode)");
+		for (int c = 0; c < sim_ncpus(); c++)
+			line_init(&qnodes[c], cls, sim_cpu_node(c));
+	}
+	return &qnodes[cpu];
+}
+
+/* queued_spin_lock_slowpath (kernel/locking/qspinlock.c, 4.2 to 6.x) as
+ * far as lines go. The first waiter sets the pending bit
+ * (atomic_fetch_or_acquire on the lock word) and spins on the word. Later
+ * ones take their CPU's MCS node, swap it into the word's tail (xchg_tail)
+ * and, behind another node, link it (WRITE_ONCE(prev->next, node)) and
+ * spin on their own node's `locked`; the second waiter, first in the MCS
+ * queue, is its head at once. The head spins on the lock word. */
+static sim_time_t queued_arrive(struct spinlock *l, const struct spin_entry *e,
+				const struct spin_entry *pred, int ahead, sim_time_t at)
+{
+	if (ahead == 0)
+		return line_access_at(e->cpu, l->line, LINE_RMW, "queued_fetch_set_pending_acquire",
+				      at, NULL);
+	sim_time_t c = line_access_at(e->cpu, l->line, LINE_RMW, "xchg_tail", at, NULL);
+	if (ahead == 1)
+		return c + line_access_at(e->cpu, l->line, LINE_LOAD, "atomic_cond_read_acquire",
+					  at + c, NULL);
+	struct cacheline *mine = qnode(e->cpu);
+	c += line_access_at(e->cpu, mine, LINE_STORE, "mcs node init", at + c, NULL);
+	c += line_access_at(e->cpu, qnode(pred->cpu), LINE_STORE, "prev->next", at + c, NULL);
+	/* Once @pred has the lock it passes the queue's head on
+	 * (arch_mcs_spin_unlock_contended: a store to our node's `locked`),
+	 * which our spin reads; then we spin on the word. */
+	sim_time_t head = MAX(at + c, pred->blocked ? 0 : pred->grant);
+	head += line_access_at(pred->cpu, mine, LINE_STORE, "arch_mcs_spin_unlock_contended", head,
+			       NULL);
+	head += line_access_at(e->cpu, mine, LINE_LOAD, "arch_mcs_spin_lock_contended", head, NULL);
+	line_access_at(e->cpu, l->line, LINE_LOAD, "atomic_cond_read_acquire", head, NULL);
+	return c;
+}
+
+/* The holder's queued_spin_unlock (smp_store_release of the locked byte;
+ * the store does not hold the releasing CPU up, but the line serves it),
+ * the waiter's read that sees it, then its store of the locked byte
+ * (clear_pending_set_locked or set_locked). */
+static sim_time_t queued_take(struct spinlock *l, const struct spin_entry *e,
+			      const struct spin_entry *pred, int ahead, sim_time_t release)
+{
+	(void)ahead;
+	line_access_at(pred->cpu, l->line, LINE_STORE, "queued_spin_unlock", release, NULL);
+	sim_time_t c = line_access_at(e->cpu, l->line, LINE_LOAD, "atomic_cond_read_acquire",
+				      release, NULL);
+	return c + line_access_at(e->cpu, l->line, LINE_STORE, "set_locked", release + c, NULL);
+}
+
+/* The ticket lock (arch_spin_lock before 4.2): a waiter takes a ticket
+ * (xadd on the word) and spins reading it. */
+static sim_time_t ticket_arrive(struct spinlock *l, const struct spin_entry *e,
+				const struct spin_entry *pred, int ahead, sim_time_t at)
+{
+	(void)pred, (void)ahead;
+	return line_access_at(e->cpu, l->line, LINE_RMW, "arch_spin_lock", at, NULL);
+}
+
+/* arch_spin_unlock adds to the head ticket (a store to the word); every
+ * spinner's copy is invalidated and each reads the word again, the line
+ * serving one read at a time. @e is among them, in the middle on average;
+ * the others stand in for the CPUs queued now. */
+static sim_time_t ticket_take(struct spinlock *l, const struct spin_entry *e,
+			      const struct spin_entry *pred, int ahead, sim_time_t release)
+{
+	(void)ahead;
+	line_access_at(pred->cpu, l->line, LINE_STORE, "arch_spin_unlock", release, NULL);
+	int others = 0;
+	for (const struct spin_entry *w = l->head; w; w = w->next)
+		others += w != pred && w != e;
+	int before = others / 2, n = 0;
+	sim_time_t got = 0;
+	for (const struct spin_entry *w = l->head; w; w = w->next) {
+		if (w == pred || w == e)
+			continue;
+		if (n++ == before)
+			got = line_access_at(e->cpu, l->line, LINE_LOAD, "arch_spin_lock", release,
+					     NULL);
+		line_access_at(w->cpu, l->line, LINE_LOAD, "(spinning)", release, NULL);
+	}
+	if (n <= before)
+		got = line_access_at(e->cpu, l->line, LINE_LOAD, "arch_spin_lock", release, NULL);
+	return got;
+}
+
 static const struct spinlock_ops spinlock_queued = {
 	.name = "qspinlock",
 	.doc = "queued spinlock: MCS queue behind a pending bit (Linux 4.2+)",
-	.handoff = queued_handoff, .reloads = queued_reloads};
+	.handoff = queued_handoff, .reloads = queued_reloads,
+	.arrive = queued_arrive, .take = queued_take};
 static const struct spinlock_ops spinlock_ticket = {
 	.name = "ticket",
 	.doc = "ticket spinlock: every waiter spins on the lock word (before 4.2)",
-	.handoff = ticket_handoff, .reloads = ticket_reloads};
+	.handoff = ticket_handoff, .reloads = ticket_reloads,
+	.arrive = ticket_arrive, .take = ticket_take};
 
 const struct mcs_named *const spinlock_impls[] = {&spinlock_queued.named, &spinlock_ticket.named,
 						  NULL};
@@ -68,6 +166,8 @@ static const struct spinlock_ops *impl = &spinlock_queued;
 void spinlock_use(const struct spinlock_ops *ops)
 {
 	impl = ops ? ops : &spinlock_queued;
+	g_free(qnodes);
+	qnodes = NULL;
 }
 
 void spin_lock_init_in(struct spinlock *l, struct lock_class *cls, struct cacheline *line)
@@ -93,9 +193,15 @@ sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cache
 	int spinner = l->spinner;
 	if (spinner < 0 && l->head && l->head->next) /* a dynamic hold: the waiter is there */
 		spinner = l->head->next->cpu;
+	if (!line_queued()) {
+		if (line == l->line && op != LINE_LOAD && spinner >= 0 && spinner != cpu)
+			line_access(spinner, line, LINE_LOAD, "(spinning)");
+		return line_access(cpu, line, op, site);
+	}
+	sim_time_t at = line_cpu_clock(cpu);
 	if (line == l->line && op != LINE_LOAD && spinner >= 0 && spinner != cpu)
-		line_access(spinner, line, LINE_LOAD, "(spinning)");
-	return line_access(cpu, line, op, site);
+		line_access_at(spinner, line, LINE_LOAD, "(spinning)", at, NULL);
+	return line_access_at(cpu, line, op, site, at, NULL);
 }
 
 static void entry_put(struct spinlock *l, struct spin_entry *e)
@@ -166,6 +272,60 @@ bool spin_is_locked(struct spinlock *l, sim_time_t at)
 	return l->head != NULL;
 }
 
+/* The implementation of @l's slow path under "queued": a bit spinlock's
+ * waiters spin reading its word and all read it again at a release, as the
+ * ticket lock's do. */
+static const struct spinlock_ops *slow_path(const struct spinlock *l)
+{
+	return l->bit ? &spinlock_ticket : impl;
+}
+
+static void spin_waited(struct sim_task *t, struct spinlock *l, struct spin_entry *e,
+			sim_time_t from)
+{
+	lock_stat_waited(l->cls, e->site, e->grant - from);
+	sim_trace_span(t, e->cpu, "wait", l->cls->name, from, e->grant);
+}
+
+/* machine.contention "queued": @e (queued at its clock behind @pred, if
+ * any) is granted the lock. The fast path is the cmpxchg on the word; a
+ * waiter makes the slow path's accesses at its arrival, then at the
+ * release the hand-over's, each at the time it happens, waiting for the
+ * lines they use like any other request. */
+static void spin_grant_queued(struct sim_task *t, struct spinlock *l, struct spin_entry *e,
+			      struct spin_entry *pred)
+{
+	sim_time_t now = e->arrive;
+	sim_time_t pair =
+		(l->bit ? 2 * cost(COST_LOCKED_RMW) : cost(COST_LOCK_ACQ_REL)) + cost(COST_PREEMPT);
+	const struct spinlock_ops *ops = slow_path(l);
+	int ahead = l->len - 1;
+	sim_time_t ready = pred ? now + ops->arrive(l, e, pred, ahead, now) : now;
+	l->len++;
+	if (pred)
+		pred->next = e;
+	else
+		l->head = e;
+	l->tail = e;
+	if (!pred) {
+		e->grant = now + line_access_at(e->cpu, l->line, LINE_RMW, e->site, now, NULL) + pair;
+		sim_task_charge(t, SIM_CAT_SYS, e->grant - now);
+		return;
+	}
+	sim_time_t release;
+	if (pred->free_at != UNKNOWN) {
+		release = MAX(ready, pred->free_at);
+	} else {
+		e->blocked = true;
+		sim_task_block(t, SIM_CAT_SPIN);
+		e->blocked = false;
+		release = MAX(ready, sim_task_clock(t));
+	}
+	e->grant = release + ops->take(l, e, pred, ahead, release) + pair;
+	sim_task_charge(t, SIM_CAT_SPIN, e->grant - sim_task_clock(t));
+	spin_waited(t, l, e, now);
+}
+
 /* Queue @t on @l at its (flushed) clock and advance it to the grant. The
  * release stays unknown (free_at): a planned holder sets it once it has
  * charged its hold. */
@@ -191,6 +351,10 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 	int line_from = l->line->owner >= 0 ? l->line->owner : l->line->last_cpu;
 	lock_stat_acquired(l->cls, site, pred != NULL, line_from >= 0 && line_from != e->cpu,
 			   l->head ? l->head->site : NULL);
+	if (line_queued()) {
+		spin_grant_queued(t, l, e, pred);
+		return e;
+	}
 	/* The CPUs spinning when @e's turn comes: as many as are queued now
 	 * (the queue keeps its length while it is busy). */
 	sim_time_t handoff = acquire_cost(l, e, pred ? l->len : 1);

@@ -54,6 +54,15 @@ struct spinlock_ops {
 	/* The other spinners' fetches of the word per handoff (traffic the
 	 * cache-line report counts; their time is the spinners'). */
 	int (*reloads)(int waiters);
+	/* machine.contention "queued": the slow path's own line accesses.
+	 * arrive: @e finds the lock taken at @at, behind @pred with @ahead
+	 * waiters before it; returns what its accesses cost it then. take: the
+	 * lock is released by @pred at @release and passes to @e; returns the
+	 * time from the release to @e's grant (the lock instructions aside). */
+	sim_time_t (*arrive)(struct spinlock *l, const struct spin_entry *e,
+			     const struct spin_entry *pred, int ahead, sim_time_t at);
+	sim_time_t (*take)(struct spinlock *l, const struct spin_entry *e,
+			   const struct spin_entry *pred, int ahead, sim_time_t release);
 };
 
 /* The implementations a scenario chooses from (kernel.spinlock). */
