@@ -11,6 +11,7 @@
  * as `const struct workload_type <name>_workload`. */
 #define WORKLOAD_TYPES(X)                                                                          \
 	X(lockbench)                                                                               \
+	X(atomicbench)                                                                             \
 	X(memhog)                                                                                  \
 	X(fileread)                                                                                \
 	X(cgchurn)                                                                                 \
@@ -59,6 +60,11 @@ int workload_cpu_for(int i, enum workload_placement placement)
 {
 	const struct sim_machine *m = sim_machine();
 	int ncpus = sim_ncpus();
+	if (placement == WORKLOAD_CORES) { /* every core's first thread, node by node, then the next */
+		int cores = sim_machine_cores_per_node(m), all = cores * m->nodes;
+		int j = i % ncpus, thread = j / all, core = j % all;
+		return (core / cores) * m->cpus_per_node + thread * cores + core % cores;
+	}
 	if (placement == WORKLOAD_PACK || m->nodes == 1)
 		return i % ncpus;
 	int per = m->cpus_per_node;
@@ -119,8 +125,10 @@ const struct spec workload_cv_spec = {
 	.max = 10};
 const struct spec workload_placement_spec = {
 	.kind = SPEC_ENUM,
-	.doc = "spread: task i on node i mod nodes; pack: task i on CPU i",
-	.values = (const char *const[]){"spread", "pack", NULL}};
+	.doc = "spread: task i on node i mod nodes; pack: task i on CPU i; cores: the first "
+	       "thread of every core, node by node, then the second threads (CPU i as Linux "
+	       "numbers a multi-socket Intel server)",
+	.values = (const char *const[]){"spread", "pack", "cores", NULL}};
 const struct spec workload_cgroup_spec = {
 	.kind = SPEC_STRING,
 	.doc = "cgroup of task i: a memcg.cgroups name; \"%d\" is replaced by i",

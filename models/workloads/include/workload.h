@@ -30,9 +30,10 @@ bool workload_runs_until_stop(const void *params);
 extern const struct workload_type *const workload_types[];
 const struct workload_type *workload_type_find(const char *name);
 
-/* CPU of a workload's task @i: spread over the nodes (node i mod nodes), or
- * packed (CPU i); wraps around the machine's CPUs. */
-enum workload_placement { WORKLOAD_SPREAD, WORKLOAD_PACK };
+/* CPU of a workload's task @i: spread over the nodes (node i mod nodes),
+ * packed (CPU i), or on every core's first thread before any second one
+ * (cores); wraps around the machine's CPUs. */
+enum workload_placement { WORKLOAD_SPREAD, WORKLOAD_PACK, WORKLOAD_CORES };
 int workload_cpu_for(int i, enum workload_placement placement);
 /* When each of a workload's @count tasks starts: uniform in [0, @spread_ns],
  * drawn from the stream "<type>.<index>.start"; g_free the array. */

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* atomicbench: the shared-counter microbenchmark (perfbook's count_atomic,
+ * a fetch_add counter): each of `cpus` CPUs loops on a locked increment of
+ * one shared line, with `think_ns` of its own work between increments.
+ * Throughput against the number of CPUs is the line's service curve
+ * (docs/validation.md). */
+#include "cacheline.h"
+#include "run_config.h"
+#include "workload.h"
+#include <glib.h>
+
+struct atomicbench_params {
+	long cpus;
+	double think_ns;
+	int placement; /* enum workload_placement */
+};
+
+#define AT(member) SPEC_AT(struct atomicbench_params, member)
+static const struct spec_field atomicbench_fields[] = {
+	SPEC_TYPE_FIELD("atomicbench"),
+	{"cpus",
+	 &(const struct spec){.kind = SPEC_INTEGER,
+			      .doc = "CPUs incrementing the counter, one task each; at most the "
+				     "machine's CPUs",
+			      .min = 1,
+			      .max = SIM_MACHINE_MAX_CPUS},
+	 true, NULL, AT(cpus)},
+	{"think_ns",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "each CPU's own work between two increments (user), ns",
+			      .min = 0,
+			      .max = 1e9},
+	 false, "0", AT(think_ns)},
+	{"placement", &workload_placement_spec, false, "\"cores\"", AT(placement)},
+	{NULL},
+};
+#undef AT
+
+static const struct spec atomicbench_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "validation workload: each CPU loops on a locked increment of one shared counter",
+	.fields = atomicbench_fields,
+	.size = sizeof(struct atomicbench_params)};
+
+static bool atomicbench_check(const void *params, const struct run_config *cfg,
+			      const char *path, struct spec_check *chk)
+{
+	const struct atomicbench_params *p = params;
+	int ncpus = sim_machine_cpus(&cfg->machine);
+	if (p->cpus > ncpus)
+		return spec_check_fail(chk, path, "cpus",
+				       "expected at most %d (the machine's CPUs), got %ld", ncpus,
+				       p->cpus);
+	return true;
+}
+
+struct atomicbench {
+	int cpus;
+	sim_time_t think;
+	struct cacheline counter;
+	uint64_t ops;
+};
+
+static void atomicbench_loop(struct sim_task *t, void *arg)
+{
+	struct atomicbench *ab = arg;
+	while (!sim_task_should_stop(t)) {
+		if (ab->think)
+			sim_task_run(t, SIM_CAT_USER, ab->think);
+		line_atomic(t, &ab->counter, SIM_CAT_SYS, "atomic_inc");
+		ab->ops++;
+	}
+}
+
+static void *atomicbench_setup(const void *params, int index)
+{
+	const struct atomicbench_params *p = params;
+	struct atomicbench *ab = g_new0(struct atomicbench, 1);
+	ab->cpus = (int)p->cpus;
+	ab->think = sim_from_ns(p->think_ns);
+	line_init(&ab->counter, line_class_get("atomic counter"), 0);
+	for (int i = 0; i < ab->cpus; i++)
+		sim_task_createf(workload_cpu_for(i, p->placement), atomicbench_loop, ab,
+				 "atomicbench.%d.%d", index, i);
+	return ab;
+}
+
+/* perfbook's and Downs's figure (a thread's time per increment) and the
+ * line's (the time between two increments, machine-wide). */
+static void atomicbench_metrics(void *state, json_t *metrics)
+{
+	struct atomicbench *ab = state;
+	double ns = sim_to_ns(sim_end()), ops = (double)ab->ops;
+	json_object_set_new(metrics, "ns_per_op", json_real(ops ? ns / ops : 0));
+	json_object_set_new(metrics, "ns_per_op_per_thread",
+			    json_real(ops ? ns * ab->cpus / ops : 0));
+	json_object_set_new(metrics, "ops_per_us", json_real(ops / sim_to_us(sim_end())));
+}
+
+static long atomicbench_tasks(const void *params, const struct run_config *cfg)
+{
+	(void)cfg;
+	return ((const struct atomicbench_params *)params)->cpus;
+}
+
+const struct workload_type atomicbench_workload = {
+	.name = "atomicbench",
+	.spec = &atomicbench_spec,
+	.check = atomicbench_check,
+	.finite = workload_runs_until_stop,
+	.tasks = atomicbench_tasks,
+	.setup = atomicbench_setup,
+	.metrics = atomicbench_metrics,
+	.metric_info = (const struct run_metric[]){{"ns_per_op", false, "ns"},
+						   {"ns_per_op_per_thread", false, "ns"},
+						   {"ops_per_us", true, "/us"},
+						   {NULL, false, NULL}},
+	.destroy = g_free,
+};
