@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* machine.contention "queued" against hand-computed values: N CPUs on one
+ * line give the line's service-time throughput (with the depth and the
+ * domain rounds), a store to a line k cores share pays the k - 1 further
+ * invalidations, and a qspinlock hand-over moves exactly the lines of the
+ * kernel's slow path.
+ *
+ * The test machine: 2 sockets (nodes) of 4 CPUs, one thread a core, one LLC
+ * a socket. Costs: hit 0, LLC 40, remote 150, locked RMW 5, lock and unlock
+ * 10, preempt 0; queued service 20 ns from the LLC (and as the queue
+ * deepens, unless a test says), 60 ns to another socket; 7 ns a further
+ * invalidation. */
+#include "cacheline.h"
+#include "spinlock.h"
+#include "test_util.h"
+
+static struct sim_machine queued_machine(void)
+{
+	struct sim_machine m = mcs_test_machine(2, 4);
+	m.threads_per_core = 1;
+	m.cores_per_llc = 4;
+	m.nodes_per_socket = 1;
+	m.contention = SIM_CONTENTION_QUEUED;
+	m.cost[COST_LINE_SAME_CPU] = 0;
+	m.cost[COST_LINE_LLC] = 40 * SIM_NS;
+	m.cost[COST_LINE_SOCKET] = 40 * SIM_NS;
+	m.cost[COST_LINE_REMOTE] = 150 * SIM_NS;
+	m.cost[COST_LOCKED_RMW] = 5 * SIM_NS;
+	m.cost[COST_LOCK_ACQ_REL] = 10 * SIM_NS;
+	m.cost[COST_PREEMPT] = 0;
+	m.cost[COST_LINE_QUEUE_LLC] = 20 * SIM_NS;
+	m.cost[COST_LINE_QUEUE_DEEP] = 20 * SIM_NS;
+	m.cost[COST_LINE_QUEUE_SOCKET] = 20 * SIM_NS;
+	m.cost[COST_LINE_QUEUE_REMOTE] = 60 * SIM_NS;
+	m.cost[COST_LINE_INVAL] = 7 * SIM_NS;
+	return m;
+}
+
+static struct cacheline counter;
+static int increments;
+static sim_time_t done[4096]; /* when each increment ended, in order */
+static int ndone;
+
+static void incrementer(struct sim_task *t, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < increments; i++) {
+		line_atomic(t, &counter, SIM_CAT_SYS, "atomic_inc");
+		done[ndone++] = sim_task_clock(t);
+	}
+}
+
+/* @n CPUs (@cpus) incrementing @k times each: the run's end. */
+static sim_time_t atomic_run(struct sim_machine *m, const int *cpus, int n, int k)
+{
+	sim_engine_init(m, 0, SIM_S, 1);
+	line_init(&counter, line_class_get("counter"), 0);
+	increments = k;
+	for (int i = 0; i < n; i++)
+		sim_task_create("inc", cpus[i], incrementer, NULL);
+	g_assert_true(sim_engine_run());
+	sim_time_t end = sim_end();
+	line_class_reset_all();
+	sim_engine_fini();
+	return end;
+}
+
+/* The time between increments once every CPU waits at the line: over the
+ * second half of 100 increments a CPU (one simulation a process). */
+static sim_time_t steady_interval(struct sim_machine *m, const int *cpus, int n)
+{
+	ndone = 0;
+	atomic_run(m, cpus, n, 100);
+	g_assert_cmpint(ndone, ==, 100 * n);
+	sim_time_t d = done[100 * n - 1] - done[50 * n - 1];
+	g_assert_cmpint(d % (50 * n), ==, 0);
+	return d / (50 * n);
+}
+
+/* Four CPUs of one socket, 100 increments each, exactly: CPU 0's first
+ * finds the line fresh (5 ns); CPU 1's, at 0, the line idle in CPU 0's
+ * cache (40 + 5: it ends at 45); every later one waits for the line and
+ * is served in 20 + 5, one after the other: the last ends at
+ * 45 + 398 x 25 = 9,995 ns. */
+static void test_service(void)
+{
+	struct sim_machine m = queued_machine();
+	static const int one_socket[] = {0, 1, 2, 3};
+	g_assert_cmpint(steady_interval(&m, one_socket, 4), ==, 25 * SIM_NS);
+	g_assert_cmpint(done[399], ==, 9995 * SIM_NS);
+}
+
+/* The queue's depth: with line_queue_deep_ns 10, a service with d requests
+ * pending takes 20 x (0.5 + 0.5 x 2 / d): four CPUs, d = 4, 15 ns + 5. */
+static const int four[] = {0, 1, 2, 3};
+
+static void test_depth4(void)
+{
+	struct sim_machine m = queued_machine();
+	m.cost[COST_LINE_QUEUE_DEEP] = 10 * SIM_NS;
+	g_assert_cmpint(steady_interval(&m, four, 4), ==, 20 * SIM_NS);
+}
+
+static void test_depth2(void) /* d = 2: 20 + 5 */
+{
+	struct sim_machine m = queued_machine();
+	m.cost[COST_LINE_QUEUE_DEEP] = 10 * SIM_NS;
+	g_assert_cmpint(steady_interval(&m, four, 2), ==, 25 * SIM_NS);
+}
+
+/* Two sockets: the line moves between them once a round of the pending
+ * requests. One CPU each: every service is a move, 60 + 5. Two each:
+ * d = 4, moves 2 / 4, 20 + (60 - 20) / 2 + 5 = 45. */
+static void test_sockets1(void)
+{
+	struct sim_machine m = queued_machine();
+	static const int one_each[] = {0, 4};
+	g_assert_cmpint(steady_interval(&m, one_each, 2), ==, 65 * SIM_NS);
+}
+
+static void test_sockets2(void)
+{
+	struct sim_machine m = queued_machine();
+	static const int two_each[] = {0, 4, 1, 5};
+	g_assert_cmpint(steady_interval(&m, two_each, 4), ==, 45 * SIM_NS);
+}
+
+/* CPUs 1..k read a line CPU 0 wrote, far apart in time (no queueing);
+ * CPU 0's store then invalidates k copies: the farthest costs its
+ * transfer, each further one 7 ns at the farthest's distance over the
+ * LLC's. */
+static sim_time_t store_to_shared(const int *readers, int k)
+{
+	struct cacheline l;
+	line_init(&l, line_class_get("shared"), 0);
+	g_assert_cmpint(line_access_at(0, &l, LINE_STORE, "init", 0, NULL), ==, 0);
+	for (int i = 0; i < k; i++)
+		line_access_at(readers[i], &l, LINE_LOAD, "read", (i + 1) * SIM_US, NULL);
+	sim_time_t wait = -1;
+	sim_time_t c = line_access_at(0, &l, LINE_STORE, "write", SIM_MS, &wait);
+	g_assert_cmpint(wait, ==, 0);
+	return c;
+}
+
+static void test_invalidations(void)
+{
+	struct sim_machine m = queued_machine();
+	sim_engine_init(&m, 0, SIM_S, 1);
+	static const int local[] = {1, 2, 3}, mixed[] = {1, 2, 4};
+	g_assert_cmpint(store_to_shared(local, 1), ==, 40 * SIM_NS);
+	g_assert_cmpint(store_to_shared(local, 2), ==, 47 * SIM_NS);
+	g_assert_cmpint(store_to_shared(local, 3), ==, 54 * SIM_NS);
+	/* a copy in the other socket: 150 for it, 2 x 7 x 150 / 40 = 52.5 */
+	g_assert_cmpint(store_to_shared(mixed, 3), ==, 150 * SIM_NS + 52500);
+	line_class_reset_all();
+	sim_engine_fini();
+}
+
+/* The qspinlock slow path. A (CPU 0) holds the lock from 0 to 1000 ns;
+ * B (CPU 1) arrives at 100 and takes the pending bit; C (CPU 2) at 200,
+ * first in the MCS queue, spins on the word; D (CPU 3) at 300 queues
+ * behind C's node. Each holds 1000 ns. */
+static struct spinlock lock;
+static sim_time_t grants[4];
+
+static void holder(struct sim_task *t, void *arg)
+{
+	int i = GPOINTER_TO_INT(arg);
+	sim_task_charge(t, SIM_CAT_USER, i * 100 * SIM_NS);
+	struct spin_entry *e = spin_lock(t, &lock, SPIN_PLAIN, "holder");
+	grants[i] = sim_task_clock(t);
+	sim_task_charge(t, SIM_CAT_SYS, 1000 * SIM_NS);
+	spin_unlock(t, &lock, e);
+}
+
+static const struct line_site *site_of(const struct line_class *c, const char *name)
+{
+	const struct line_site *s = g_hash_table_lookup(c->sites, name);
+	g_assert_nonnull(s);
+	return s;
+}
+
+static void test_qspinlock_handover(void)
+{
+	struct sim_machine m = queued_machine();
+	sim_engine_init(&m, 0, SIM_S, 1);
+	spin_lock_init(&lock, lock_class_get("&test->lock"));
+	for (int i = 0; i < 4; i++)
+		sim_task_create("holder", i, holder, GINT_TO_POINTER(i));
+	g_assert_true(sim_engine_run());
+	const struct line_class *word = lock.line->cls;
+	/* A: the fast path's cmpxchg on a fresh line (5) and the pair: 15 */
+	g_assert_cmpint(grants[0], ==, 15 * SIM_NS);
+	/* B at A's release, 1015: A's unlock store fetches the word from D
+	 * (its xchg_tail was last: 40, the line busy to 1055); B's read waits
+	 * for it (40) and is served in 20 (d = 2); B's store of the locked
+	 * byte invalidates A's copy (40); then the pair: 1015 + 60 + 40 + 10 */
+	g_assert_cmpint(grants[1], ==, 1125 * SIM_NS);
+	g_assert_cmpint(site_of(word, "queued_fetch_set_pending_acquire")->n.ops[LINE_RMW], ==, 1);
+	g_assert_cmpint(site_of(word, "xchg_tail")->n.ops[LINE_RMW], ==, 2);
+	/* three hand-overs (D's release finds nobody: no line moves) */
+	g_assert_cmpint(site_of(word, "queued_spin_unlock")->n.ops[LINE_STORE], ==, 3);
+	g_assert_cmpint(site_of(word, "set_locked")->n.ops[LINE_STORE], ==, 3);
+	/* reads of the word: C's on arrival (the MCS head at once), D's once
+	 * it is the head, and B's, C's and D's at their predecessor's release */
+	g_assert_cmpint(site_of(word, "atomic_cond_read_acquire")->n.ops[LINE_LOAD], ==, 5);
+	/* D's node: C links it, D's spin reads it */
+	const struct line_class *nodes = line_class_get("qnodes (struct qnode)");
+	g_assert_cmpint(site_of(nodes, "prev->next")->n.ops[LINE_STORE], ==, 1);
+	g_assert_cmpint(site_of(nodes, "arch_mcs_spin_unlock_contended")->n.ops[LINE_STORE], ==, 1);
+	g_assert_cmpint(site_of(nodes, "arch_mcs_spin_lock_contended")->n.ops[LINE_LOAD], ==, 1);
+	g_assert_cmpint(nodes->n.accesses, ==, 4); /* and D's node's initialisation */
+	spin_lock_destroy(&lock);
+	spinlock_use(NULL);
+	line_class_reset_all();
+	sim_engine_fini();
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	mcs_test_add_subprocess("/contention/line/service", test_service);
+	mcs_test_add_subprocess("/contention/line/depth/4", test_depth4);
+	mcs_test_add_subprocess("/contention/line/depth/2", test_depth2);
+	mcs_test_add_subprocess("/contention/line/sockets/1", test_sockets1);
+	mcs_test_add_subprocess("/contention/line/sockets/2", test_sockets2);
+	mcs_test_add_subprocess("/contention/line/invalidations", test_invalidations);
+	mcs_test_add_subprocess("/contention/qspinlock/handover", test_qspinlock_handover);
+	return g_test_run();
+}
