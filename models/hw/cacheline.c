@@ -254,16 +254,28 @@ bool line_queued(void)
 }
 
 /* A store's invalidations beyond the farthest copy's: line_inval_ns for
- * each further core holding a copy, at the farthest copy's distance over
- * the LLC's (so a copy in another socket costs more). */
-static sim_time_t inval_extra(const struct cacheline *l, const struct line_cpu *me,
-			      enum sim_hop far)
+ * each further core holding a copy, scaled by that copy's own distance
+ * (line_<hop>_ns over line_llc_ns), so a copy in another socket costs more.
+ * Cores are known by core % 64 (struct cacheline.cores): on bigger machines
+ * a bit stands for the first core it names. */
+static sim_time_t inval_extra(const struct cacheline *l, const struct line_cpu *me)
 {
-	int copies = __builtin_popcountll(l->cores & ~me->core_bit);
-	if (copies <= 1 || far < SIM_HOP_LLC)
+	const struct sim_machine *m = sim_machine();
+	uint64_t others = l->cores & ~me->core_bit;
+	if (__builtin_popcountll(others) <= 1)
 		return 0;
-	double scale = (double)hop_cost(far) / (double)MAX(hop_cost(SIM_HOP_LLC), 1);
-	return (sim_time_t)llround((double)(copies - 1) * (double)cost(COST_LINE_INVAL) * scale);
+	int cores = sim_machine_cores_per_node(m);
+	double llc = (double)MAX(hop_cost(SIM_HOP_LLC), 1), sum = 0, far = 0;
+	for (int c = 0; others; c++) {
+		if (!(others & (1ULL << c)))
+			continue;
+		others &= ~(1ULL << c);
+		int cpu = (c / cores) * m->cpus_per_node + c % cores;
+		double scale = (double)hop_cost(sim_cpu_hop(cpu, me->cpu)) / llc;
+		sum += scale;
+		far = MAX(far, scale);
+	}
+	return (sim_time_t)llround((sum - far) * (double)cost(COST_LINE_INVAL));
 }
 
 static struct line_queue *line_queue_of(struct cacheline *l)
@@ -389,7 +401,7 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 	sim_time_t c = source_cost(src, hop, l, cpu), waited = 0;
 	if ((src == LINE_PEER || src == LINE_LLC_HIT) && line_queued()) {
 		if (op != LINE_LOAD && l->owner < 0)
-			c += inval_extra(l, &me, hop);
+			c += inval_extra(l, &me);
 		c = line_serve(l, &me, at, c, rmw, &waited);
 		queue_count(&l->cls->n, waited);
 		queue_count(&line_site_get(l->cls, site)->n, waited);

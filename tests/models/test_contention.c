@@ -127,8 +127,7 @@ static void test_sockets2(void)
 
 /* CPUs 1..k read a line CPU 0 wrote, far apart in time (no queueing);
  * CPU 0's store then invalidates k copies: the farthest costs its
- * transfer, each further one 7 ns at the farthest's distance over the
- * LLC's. */
+ * transfer, each further one 7 ns at its own distance over the LLC's. */
 static sim_time_t store_to_shared(const int *readers, int k)
 {
 	struct cacheline l;
@@ -150,8 +149,12 @@ static void test_invalidations(void)
 	g_assert_cmpint(store_to_shared(local, 1), ==, 40 * SIM_NS);
 	g_assert_cmpint(store_to_shared(local, 2), ==, 47 * SIM_NS);
 	g_assert_cmpint(store_to_shared(local, 3), ==, 54 * SIM_NS);
-	/* a copy in the other socket: 150 for it, 2 x 7 x 150 / 40 = 52.5 */
-	g_assert_cmpint(store_to_shared(mixed, 3), ==, 150 * SIM_NS + 52500);
+	/* a copy in the other socket costs its transfer, 150; the two local
+	 * ones 7 each */
+	g_assert_cmpint(store_to_shared(mixed, 3), ==, 164 * SIM_NS);
+	/* two in the other socket: the farthest 150, the other 7 x 150 / 40 */
+	static const int far[] = {1, 4, 5};
+	g_assert_cmpint(store_to_shared(far, 3), ==, 150 * SIM_NS + 7 * SIM_NS + 26250);
 	line_class_reset_all();
 	sim_engine_fini();
 }

@@ -41,7 +41,7 @@
  * together and moves between domains once a round: line_queue_socket_ns,
  * line_queue_remote_ns for the moves). A store or RMW to a line other cores
  * share pays, besides the farthest copy's invalidation, line_inval_ns for
- * every further copy, scaled by its distance. A request's time is its
+ * every further copy, scaled by that copy's distance. A request's time is its
  * CPU's clock: the running task's, or, inside a critical section whose
  * accesses are priced before they are charged, the end of the CPU's last
  * access (line_access_at() takes it explicitly). */
