@@ -2,7 +2,11 @@
 /* The machine presets. Every number, its range and its source are in
  * docs/hardware.md; a range is the spread between sources, or the published
  * spread. Transfer figures are one-way handoffs: a locked cmpxchg on a line
- * another core holds modified (core-to-core CAS ping-pong halved). */
+ * another core holds modified (core-to-core CAS ping-pong halved). The
+ * queued services (machine.contention "queued") are cascadelake-2s's fit to
+ * two Skylake-SP counter curves; the other presets' are that fit scaled by
+ * their own idle transfers (line_llc_ns, line_socket_ns, line_remote_ns), not
+ * measured on those machines. */
 #include "preset.h"
 #include <glib.h>
 #include <string.h>
@@ -39,6 +43,11 @@ static const struct preset westmere_2s = {
 		CYCLES("locked_rmw_ns", 20, 20, 34),
 		CYCLES("lock_acquire_release_ns", 71.2, 57, 85),
 		CYCLES("irq_save_restore_ns", 19, 15, 25),
+		NS("line_queue_llc_ns", 14.3, 11.9, 27.0),
+		NS("line_queue_deep_ns", 12.3, 10.3, 23.2),
+		NS("line_queue_socket_ns", 14.3, 11.9, 27.0),
+		NS("line_queue_remote_ns", 36.3, 29.4, 38.5),
+		NS("line_inval_ns", 7.4, 3.7, 14.5),
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};
 
@@ -59,6 +68,11 @@ static const struct preset broadwell_2s = {
 		CYCLES("locked_rmw_ns", 21, 18, 23),
 		CYCLES("lock_acquire_release_ns", 37, 30, 45),
 		CYCLES("irq_save_restore_ns", 23, 19, 30),
+		NS("line_queue_llc_ns", 15.1, 12.6, 28.5),
+		NS("line_queue_deep_ns", 13.0, 10.8, 24.6),
+		NS("line_queue_socket_ns", 15.1, 12.6, 28.5),
+		NS("line_queue_remote_ns", 58.0, 47.0, 61.5),
+		NS("line_inval_ns", 7.4, 3.7, 14.5),
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};
 
@@ -79,6 +93,11 @@ static const struct preset cascadelake_2s = {
 		CYCLES("locked_rmw_ns", 18, 14.6, 23),
 		CYCLES("lock_acquire_release_ns", 32.3, 26, 39),
 		CYCLES("irq_save_restore_ns", 25, 21, 30),
+		NS("line_queue_llc_ns", 18.0, 15.0, 34.0),
+		NS("line_queue_deep_ns", 15.5, 12.9, 29.3),
+		NS("line_queue_socket_ns", 18.0, 15.0, 34.0),
+		NS("line_queue_remote_ns", 66.0, 53.5, 70.0),
+		NS("line_inval_ns", 7.4, 3.7, 14.5),
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};
 
@@ -100,6 +119,11 @@ static const struct preset milan_2s = {
 		CYCLES("locked_rmw_ns", 9, 7, 9),
 		CYCLES("lock_acquire_release_ns", 16, 13, 20),
 		CYCLES("irq_save_restore_ns", 21, 17, 26),
+		NS("line_queue_llc_ns", 8.8, 7.3, 16.6),
+		NS("line_queue_deep_ns", 7.6, 6.3, 14.4),
+		NS("line_queue_socket_ns", 53.0, 43.0, 56.2),
+		NS("line_queue_remote_ns", 97.1, 78.7, 103.0),
+		NS("line_inval_ns", 7.4, 3.7, 14.5),
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};
 
