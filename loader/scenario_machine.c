@@ -92,6 +92,14 @@ static const struct spec_field machine_fields[] = {
 	 &(const struct spec){
 		 .kind = SPEC_INTEGER, .doc = "SMT threads a core", .min = 1, .max = 8},
 	 false, "1", 0},
+	{"smt_throughput",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "what a core with two busy threads delivers, in threads alone: "
+				     "each runs at smt_throughput / 2 of its solo speed, with "
+				     "contention \"queued\"; 2: no sharing (docs/hardware.md)",
+			      .min = 1,
+			      .max = 2},
+	 false, "2", 0},
 	{"cores_per_llc",
 	 &(const struct spec){.kind = SPEC_INTEGER,
 			      .doc = "cores sharing a last-level cache domain (an LLC, or an AMD "
@@ -264,6 +272,7 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 	m->nodes_per_socket = (int)mcs_json_num(mj, "nodes_per_socket");
 	m->llc_bytes = (uint64_t)(mcs_json_num(mj, "llc_mb") * (1 << 20));
 	m->clock_ghz = mcs_json_num(mj, "clock_ghz");
+	m->smt_throughput = mcs_json_num(mj, "smt_throughput");
 	m->contention = strcmp(json_string_value(json_object_get(mj, "contention")), "queued") == 0
 				? SIM_CONTENTION_QUEUED
 				: SIM_CONTENTION_IDLE;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "sim_irq.h"
+#include "sim_smt.h"
 #include "sim_trace.h"
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -257,6 +258,7 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 		g_queue_init(&W.cpus[c].runq);
 	}
 	sim_irq_init(NULL, 0, W.ncpus, seed);
+	sim_smt_init(m, stop_at);
 }
 
 static struct {
@@ -376,6 +378,8 @@ static void task_main(int argc, char **argv)
 		task_wait_for_cpu(t);
 	else
 		cpu_take(t->cpu, t);
+	if (sim_smt_active()) /* the tasks starting now own their CPUs before any runs */
+		sg_actor_yield();
 	t->fn(t, t->arg);
 	if (sim_task_should_stop(t) && g_queue_is_empty(&t->cpu->runq)) {
 		/* The run is over: leave without sleeping; the CPU is idle from
@@ -473,7 +477,7 @@ static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_tim
 	t->irqs_off++; /* handlers run with interrupts off */
 	bool nested = t->in_irq;
 	t->in_irq = true;
-	task_account(t, SIM_CAT_IRQ, handler);
+	task_account(t, SIM_CAT_IRQ, sim_smt_stretch(t->cpu->id, handler, t->clock));
 	if (s && s->action) {
 		sim_task_flush(t); /* the body touches shared state: at its time */
 		s->action(t, s->action_arg);
@@ -487,7 +491,7 @@ static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_tim
 /* Spend @d of @cat; interrupts that arrive meanwhile are taken where they
  * fall (the work resumes after the handler), or left pending while the task
  * has interrupts off. */
-void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
+static void task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 {
 	if (d < 0)
 		d = 0;
@@ -509,6 +513,15 @@ void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 	}
 	if (end > t->clock)
 		task_account(t, cat, end - t->clock);
+}
+
+/* Busy work runs slower while the CPU's SMT siblings are busy (sim_smt.h);
+ * spinning and idling take the time they take. */
+void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
+{
+	if (cat != SIM_CAT_SPIN && cat != SIM_CAT_IDLE)
+		d = sim_smt_stretch(t->cpu->id, d, t->clock);
+	task_charge(t, cat, d);
 }
 
 bool sim_task_in_irq(const struct sim_task *t)
@@ -640,7 +653,7 @@ void sim_task_block(struct sim_task *t, enum sim_cat cat)
 	t->blocked_cat = cat;
 	engine_block(t);
 	t->blocked = false;
-	sim_task_charge(t, cat, sim_now() - t->clock);
+	task_charge(t, cat, sim_now() - t->clock); /* the waker set its length */
 }
 
 void sim_task_sleep(struct sim_task *t, sim_time_t d)
@@ -753,7 +766,7 @@ bool sim_engine_run(void)
 		if (!cpu->curr)
 			cpu_idle_span(cpu, cpu->idle_since, W.end);
 		else if (cpu->curr->blocked) /* still spinning when the run ended */
-			sim_task_charge(cpu->curr, cpu->curr->blocked_cat, W.end - cpu->curr->clock);
+			task_charge(cpu->curr, cpu->curr->blocked_cat, W.end - cpu->curr->clock);
 	}
 	return completed;
 }
@@ -773,6 +786,7 @@ void sim_engine_fini(void)
 		g_array_free(W.cpus[c].pending, TRUE);
 	}
 	sim_irq_fini();
+	sim_smt_fini();
 	g_free(W.cpus);
 	memset(&W, 0, sizeof(W));
 }

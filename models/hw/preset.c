@@ -19,6 +19,8 @@
 		{"nodes_per_socket", 1, 1, 1, PRESET_PLAIN},                                      \
 		{"llc_mb", llc_mb, llc_mb, llc_mb, PRESET_PLAIN},                                 \
 		{"clock_ghz", ghz, ghz, ghz, PRESET_PLAIN}
+/* What a core with two busy threads delivers, in threads alone (docs/hardware.md). */
+#define SMT_THROUGHPUT(v, lo, hi) {"smt_throughput", v, lo, hi, PRESET_PLAIN}
 #define NS(key, v, lo, hi) {"costs." key, v, lo, hi, PRESET_NS}
 #define CYCLES(key, v, lo, hi) {"costs." key, v, lo, hi, PRESET_CYCLES}
 /* Kernels of every era here are built without preemption counting and with
@@ -33,6 +35,7 @@ static const struct preset westmere_2s = {
 	.doc = "2 x Xeon X5650 (Westmere-EP, 2010): 2 x 6 cores x 2 threads, 12 MB L3, 2.67 GHz",
 	.values = (const struct preset_value[]){
 		TOPOLOGY(2, 12, 2, 6, 12, 2.67),
+		SMT_THROUGHPUT(1.65, 1.1, 1.65),
 		NS("line_smt_ns", 7.1, 7.0, 12.9),
 		NS("line_llc_ns", 37.2, 31.2, 38.2),
 		NS("line_socket_ns", 37.2, 31.2, 38.2),
@@ -58,6 +61,7 @@ static const struct preset broadwell_2s = {
 	       "2.2 GHz",
 	.values = (const struct preset_value[]){
 		TOPOLOGY(2, 20, 2, 10, 25, 2.2),
+		SMT_THROUGHPUT(1.65, 1.1, 1.65),
 		NS("line_smt_ns", 8.2, 7.6, 12.2),
 		NS("line_llc_ns", 39.3, 33.1, 48.3),
 		NS("line_socket_ns", 39.3, 33.1, 48.3),
@@ -83,6 +87,7 @@ static const struct preset cascadelake_2s = {
 	       "2.1 GHz",
 	.values = (const struct preset_value[]){
 		TOPOLOGY(2, 52, 2, 26, 35.75, 2.1),
+		SMT_THROUGHPUT(1.65, 1.1, 1.65),
 		NS("line_smt_ns", 7.6, 7.2, 13.1),
 		NS("line_llc_ns", 46.8, 41.2, 56.2),
 		NS("line_socket_ns", 46.8, 41.2, 56.2),
@@ -109,6 +114,7 @@ static const struct preset milan_2s = {
 	       "32 MB L3 a socket, 2.45 GHz",
 	.values = (const struct preset_value[]){
 		TOPOLOGY(2, 128, 2, 8, 32, 2.45),
+		SMT_THROUGHPUT(1.65, 1.1, 1.7),
 		NS("line_smt_ns", 9.8, 9.7, 10.8),
 		NS("line_llc_ns", 22.8, 20.0, 32.8),
 		NS("line_socket_ns", 107.6, 83.7, 140),

@@ -9,6 +9,7 @@
 #include "rcu.h"
 #include "spinlock.h"
 #include "sim_engine.h"
+#include "sim_smt.h"
 #include "workload.h"
 #include <glib.h>
 #include <string.h>
@@ -62,12 +63,15 @@ static void run_teardown(struct run *r)
 	g_free(r->irqs);
 }
 
-/* The elapsed time, then each workload's figures; a later workload's are
- * prefixed "w<index>.". */
+/* The elapsed time, the time SMT sharing added (when cores are shared),
+ * then each workload's figures; a later workload's are prefixed
+ * "w<index>.". */
 static json_t *run_metrics(const struct run *r)
 {
 	json_t *metrics = json_object();
 	json_object_set_new(metrics, "elapsed_ns", mcs_json_ns(sim_end()));
+	if (sim_smt_active())
+		json_object_set_new(metrics, "smt_stretch_ns", mcs_json_ns(sim_smt_stretch_total()));
 	for (int i = 0; i < r->cfg->nworkloads; i++) {
 		const struct workload_type *type = r->cfg->workloads[i].type;
 		json_t *own = i ? json_object() : metrics;
@@ -272,6 +276,7 @@ double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns)
 /* The figures every run has. */
 static const struct run_metric run_metrics_info[] = {
 	{"elapsed_ns", false, "ns"},
+	{"smt_stretch_ns", false, "ns"},
 	{"cpu_time_ns.sys", false, "ns"},
 	{"cpu_time_ns.spin", false, "ns"},
 	{NULL, false, NULL},

@@ -77,7 +77,9 @@ sim_time_t sim_task_clock(const struct sim_task *t);
 /* True once the task's clock has passed the end of a timed run. */
 bool sim_task_should_stop(const struct sim_task *t);
 
-/* Spend @d on the task's CPU in category @cat, not preemptible. */
+/* Spend @d on the task's CPU in category @cat, not preemptible; busy work
+ * (not spin or idle) takes longer while SMT siblings share the core
+ * (sim_smt.h). */
 void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d);
 /* Spend @d in category @cat, preemptible at time-slice ends when other tasks
  * wait for this CPU and the task holds no spinlock. */

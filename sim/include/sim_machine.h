@@ -45,6 +45,10 @@ struct sim_machine {
 	uint64_t llc_bytes; /* per LLC domain; 0: lines are never evicted */
 	double clock_ghz;
 	enum sim_contention contention;
+	/* What a core with two busy threads delivers, in units of one thread
+	 * alone, in [1, 2] (machine.smt_throughput); 0 is 2: no sharing. Used
+	 * with contention "queued" only (sim_engine.c, "SMT"). */
+	double smt_throughput;
 	sim_time_t sched_slice; /* time slice when tasks share a CPU */
 	sim_time_t context_switch; /* switching a CPU between two runnable tasks */
 	sim_time_t cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/hw/include/cost.h) */

@@ -7,6 +7,7 @@
 #include "test_util.h"
 #include "sim_hist.h"
 #include "sim_rng.h"
+#include "sim_smt.h"
 
 static struct sim_machine small_machine(int nodes, int cpus_per_node)
 {
@@ -81,13 +82,20 @@ static void test_idle_then_work(void)
 }
 
 /* Categories add up to elapsed x CPUs exactly, for runs that stop at a
- * duration in the middle of spins and holds, and runs to completion. */
+ * duration in the middle of spins and holds, and runs to completion; and
+ * so they do with SMT siblings sharing their cores, a tick interrupting. */
+#define SMT_ON "machine.threads_per_core=2", "machine.contention=\"queued\"", \
+	"machine.smt_throughput=1.6",                                         \
+	"machine.interrupts=[{\"type\":\"periodic\",\"name\":\"tick\",\"hz\":10000," \
+	"\"handler_ns\":700}]"
 static void test_accounting_sum(void)
 {
-	static const char *const cases[][3] = {
+	static const char *const cases[][7] = {
 		{"workloads.0.cpus=32", "stop.duration_ns=1000000", NULL},
 		{"workloads.0.cpus=5", "stop.duration_ns=333333.3", NULL},
 		{"workloads.0.iterations=1000", "stop={\"type\":\"completion\"}", NULL},
+		{"workloads.0.cpus=32", "stop.duration_ns=333333.3", SMT_ON, NULL},
+		{"workloads.0.iterations=1000", "stop={\"type\":\"completion\"}", SMT_ON, NULL},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		GError *err = NULL;
@@ -108,9 +116,205 @@ static void test_accounting_sum(void)
 		/* Sums of picoseconds are exact; only the ns conversion rounds. */
 		g_assert_cmpfloat_with_epsilon(sum, elapsed * cpus, 1e-3);
 		g_assert_cmpfloat(elapsed, >, 0);
+		json_t *stretch = json_object_get(json_object_get(r, "metrics"), "smt_stretch_ns");
+		g_assert_true((stretch != NULL) == (i >= 3));
+		if (stretch)
+			g_assert_cmpfloat(json_number_value(stretch), >, 0);
 		json_decref(r);
 		scenario_free(sc);
 	}
+}
+
+/* SMT (sim_smt.h). One node of 2 cores x 2 threads: CPUs 0 and 2 are
+ * siblings, and 1 and 3. Charges of X = 1 us; f = 1.6 makes a shared
+ * thread's charge X x 2 / 1.6 = 1.25 us, exact in picoseconds; f = 1.65
+ * gives 1e6 ps x 2 / 1.65 = 1212121.21 ps, rounded to nearest: 1212121. */
+#define SMT_X SIM_US
+
+static struct sim_machine smt_machine(double f, enum sim_contention contention)
+{
+	struct sim_machine m = small_machine(1, 4);
+	m.threads_per_core = 2;
+	m.cores_per_llc = 2;
+	m.nodes_per_socket = 1;
+	m.smt_throughput = f;
+	m.contention = contention;
+	return m;
+}
+
+static void smt_sys(struct sim_task *t, void *arg)
+{
+	sim_task_charge(t, SIM_CAT_SYS, SMT_X);
+	*(sim_time_t *)arg = sim_task_clock(t);
+}
+
+/* Two tasks on CPUs @a and @b, X of sys each: when each finished. */
+static void smt_pair(struct sim_machine m, int a, int b, sim_time_t done[2])
+{
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("a", a, smt_sys, &done[0]);
+	sim_task_create("b", b, smt_sys, &done[1]);
+	g_assert_true(sim_engine_run());
+}
+
+static void test_smt_siblings(void)
+{
+	sim_time_t done[2];
+	smt_pair(smt_machine(1.6, SIM_CONTENTION_QUEUED), 0, 2, done);
+	g_assert_cmpint(done[0], ==, 1250 * SIM_NS);
+	g_assert_cmpint(done[1], ==, 1250 * SIM_NS);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, 1250 * SIM_NS);
+	g_assert_cmpint(sim_cpu_time(2, SIM_CAT_SYS), ==, 1250 * SIM_NS);
+	g_assert_cmpint(sim_smt_stretch_total(), ==, 2 * 250 * SIM_NS);
+	sim_engine_fini();
+}
+
+static void test_smt_rounding(void)
+{
+	sim_time_t done[2];
+	smt_pair(smt_machine(1.65, SIM_CONTENTION_QUEUED), 1, 3, done);
+	g_assert_cmpint(done[0], ==, 1212121);
+	g_assert_cmpint(done[1], ==, 1212121);
+	sim_engine_fini();
+}
+
+/* Two tasks on other cores: X each. */
+static void test_smt_other_cores(void)
+{
+	sim_time_t done[2];
+	smt_pair(smt_machine(1.6, SIM_CONTENTION_QUEUED), 0, 1, done);
+	g_assert_cmpint(done[0], ==, SMT_X);
+	g_assert_cmpint(done[1], ==, SMT_X);
+	g_assert_cmpint(sim_smt_stretch_total(), ==, 0);
+	sim_engine_fini();
+}
+
+/* One task alone on its core: X. */
+static void test_smt_alone(void)
+{
+	struct sim_machine m = smt_machine(1.6, SIM_CONTENTION_QUEUED);
+	sim_time_t done;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("a", 0, smt_sys, &done);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(done, ==, SMT_X);
+	sim_engine_fini();
+}
+
+/* Contention "idle": siblings run at full speed, as before. */
+static void test_smt_idle_contention(void)
+{
+	sim_time_t done[2];
+	smt_pair(smt_machine(1.6, SIM_CONTENTION_IDLE), 0, 2, done);
+	g_assert_false(sim_smt_active());
+	g_assert_cmpint(done[0], ==, SMT_X);
+	g_assert_cmpint(done[1], ==, SMT_X);
+	sim_engine_fini();
+}
+
+/* f = 2 (the default without a preset): no sharing. */
+static void test_smt_no_sharing(void)
+{
+	sim_time_t done[2];
+	smt_pair(smt_machine(2, SIM_CONTENTION_QUEUED), 0, 2, done);
+	g_assert_true(sim_smt_active());
+	g_assert_cmpint(done[0], ==, SMT_X);
+	g_assert_cmpint(done[1], ==, SMT_X);
+	sim_engine_fini();
+}
+
+struct smt_spin {
+	struct sim_task *spinner;
+	sim_time_t held, spun, spin_end;
+};
+
+/* The holder: X of sys, then it wakes the spinner (its "release"). */
+static void smt_holder(struct sim_task *t, void *arg)
+{
+	struct smt_spin *s = arg;
+	sim_task_charge(t, SIM_CAT_SYS, SMT_X);
+	s->held = sim_task_clock(t);
+	sim_task_flush(t);
+	sim_task_wake(s->spinner);
+}
+
+/* The spinner: X of spin charged outright, then it spins until woken. */
+static void smt_spinner(struct sim_task *t, void *arg)
+{
+	struct smt_spin *s = arg;
+	sim_task_charge(t, SIM_CAT_SPIN, SMT_X);
+	s->spun = sim_task_clock(t);
+	sim_task_flush(t);
+	sim_task_block(t, SIM_CAT_SPIN);
+	s->spin_end = sim_task_clock(t);
+}
+
+/* A sibling spinning slows the holder; its own spin is not stretched. */
+static void test_smt_spinner(void)
+{
+	struct sim_machine m = smt_machine(1.6, SIM_CONTENTION_QUEUED);
+	struct smt_spin s = {0};
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("holder", 0, smt_holder, &s);
+	s.spinner = sim_task_create("spinner", 2, smt_spinner, &s);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(s.held, ==, 1250 * SIM_NS);
+	g_assert_cmpint(s.spun, ==, SMT_X);
+	g_assert_cmpint(s.spin_end, ==, 1250 * SIM_NS);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, 1250 * SIM_NS);
+	g_assert_cmpint(sim_cpu_time(2, SIM_CAT_SPIN), ==, 1250 * SIM_NS);
+	g_assert_cmpint(sim_smt_stretch_total(), ==, 250 * SIM_NS);
+	sim_engine_fini();
+}
+
+/* Four threads a core, all busy, f = 1.6: f_4 = 1 + 3 x 0.6 = 2.8, so
+ * each charge takes 4 / 2.8 X = 1428571.43 ps: 1428571. */
+static void test_smt_four_threads(void)
+{
+	struct sim_machine m = smt_machine(1.6, SIM_CONTENTION_QUEUED);
+	m.threads_per_core = 4; /* one core of the node's 4 CPUs */
+	m.cores_per_llc = 1;
+	sim_time_t done[4];
+	sim_engine_init(&m, 0, SIM_S, 1);
+	for (int c = 0; c < 4; c++)
+		sim_task_createf(c, smt_sys, &done[c], "t%d", c);
+	g_assert_true(sim_engine_run());
+	for (int c = 0; c < 4; c++)
+		g_assert_cmpint(done[c], ==, 1428571);
+	sim_engine_fini();
+}
+
+/* What cascadelake-2s implies: two busy threads of a core deliver 1.65
+ * threads' worth (perfbook's count_end on the Xeon Platinum 8176,
+ * docs/hardware.md: 2 / 2.89238 updates per ns against 1 / 2.39074, 1.653).
+ * CPUs 0 and 26 are siblings: X of sys each takes 1e6 ps x 2 / 1.65 =
+ * 1212121 ps, the core doing 2 X in that time: 1.65 X. A machine without a
+ * preset shares nothing (2). */
+static void test_smt_preset(void)
+{
+	const char *text = "{\"name\": \"t\", \"machine\": {\"preset\": \"cascadelake-2s\","
+			   "\"contention\": \"queued\"},"
+			   "\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, "
+			   "\"think_ns\": 1, \"hold_ns\": 1}],"
+			   "\"stop\": {\"type\": \"duration\", \"duration_ns\": 1000}}";
+	GError *err = NULL;
+	struct scenario *plain = scenario_load_file(MCS_SOURCE_DIR "/scenarios/lockbench_scope.json",
+						    NULL, &err);
+	g_assert_no_error(err);
+	const struct scenario_variant *pv = plain->variants->pdata[0];
+	g_assert_cmpfloat(pv->config->machine.smt_throughput, ==, 2);
+	scenario_free(plain);
+	struct scenario *sc = scenario_load("t", text, strlen(text), NULL, &err);
+	g_assert_no_error(err);
+	const struct run_config *cfg = ((struct scenario_variant *)sc->variants->pdata[0])->config;
+	g_assert_cmpfloat(cfg->machine.smt_throughput, ==, 1.65);
+	sim_time_t done[2];
+	smt_pair(cfg->machine, 0, 26, done);
+	g_assert_cmpint(done[0], ==, 1212121);
+	g_assert_cmpint(done[1], ==, 1212121);
+	g_assert_cmpfloat_with_epsilon(2.0 * (double)SMT_X / (double)done[0], 1.65, 1e-6);
+	sim_engine_fini();
+	scenario_free(sc);
 }
 
 static void test_rng_streams(void)
@@ -160,6 +364,15 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/engine/time/7ns", test_time_7ns);
 	mcs_test_add_subprocess("/engine/sched/timeshare", test_timeshare);
 	mcs_test_add_subprocess("/engine/accounting/idle", test_idle_then_work);
+	mcs_test_add_subprocess("/engine/smt/siblings", test_smt_siblings);
+	mcs_test_add_subprocess("/engine/smt/rounding", test_smt_rounding);
+	mcs_test_add_subprocess("/engine/smt/other_cores", test_smt_other_cores);
+	mcs_test_add_subprocess("/engine/smt/alone", test_smt_alone);
+	mcs_test_add_subprocess("/engine/smt/idle_contention", test_smt_idle_contention);
+	mcs_test_add_subprocess("/engine/smt/no_sharing", test_smt_no_sharing);
+	mcs_test_add_subprocess("/engine/smt/spinner", test_smt_spinner);
+	mcs_test_add_subprocess("/engine/smt/four_threads", test_smt_four_threads);
+	mcs_test_add_subprocess("/engine/smt/preset", test_smt_preset);
 	g_test_add_func("/engine/accounting/sum", test_accounting_sum);
 	g_test_add_func("/engine/rng/streams", test_rng_streams);
 	g_test_add_func("/engine/hist/quantiles", test_hist);

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sim_smt: SMT sibling threads sharing their core (machine.smt_throughput).
+ *
+ * On a machine of more than one thread a core, with contention "queued"
+ * (sim_machine.h), a core whose k threads are busy delivers
+ *
+ *     f_k = 1 + (k - 1) (f - 1)
+ *
+ * threads' worth of work, f = smt_throughput (two threads: f; the 2-thread
+ * factor generalised linearly, so f = 2 is no sharing at any k). Each of
+ * the k threads runs at f_k / k of its solo speed: a busy charge (user, sys,
+ * irq) on a CPU whose core has k busy threads takes k / f_k as long,
+ * charged in its own category. Spin time is never stretched (its length is
+ * the holder's), but a spinning CPU is busy: it slows the holder on its
+ * core. An idle CPU is not busy.
+ *
+ * The approximation: tasks run ahead of the engine (sim_engine.h), so k is
+ * read from the engine's state when the charge is made: the siblings whose
+ * CPUs have a current task (running, spinning, or an interrupt task) at
+ * the engine's time, not over the charge's own span. Deterministic, and
+ * exact while the siblings stay as they are for the charge's length. */
+#pragma once
+#include "sim_machine.h"
+#include <stdbool.h>
+
+/* For sim_engine_init: the machine's cores and factor; @stop_at as the
+ * engine's (0: a run to completion). */
+void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at);
+void sim_smt_fini(void);
+/* Does the run share cores (contention "queued", threads_per_core > 1)? */
+bool sim_smt_active(void);
+/* How long a busy charge of @d on @cpu, made at @at, takes: @d x k / f_k
+ * rounded to the nearest picosecond (halves away from zero), or @d. */
+sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at);
+/* The time the run's charges gained, summed over CPUs: every stretched
+ * charge made before the run's end, in full. */
+sim_time_t sim_smt_stretch_total(void);
