@@ -2,7 +2,36 @@
 /* The scenario's kernel section: build choices of the simulated kernel that
  * are not a model's own parameters (which spinlock implementation it has). */
 #include "kernel.h"
+#include "sim_engine.h"
 #include "spinlock.h"
+
+#define EXTRA(member) SPEC_AT(struct kernel_hold_extra, member)
+static const struct spec_field hold_extra_fields[] = {
+	{"lock",
+	 &(const struct spec){.kind = SPEC_STRING,
+			      .doc = "the lock class, as the report names it (\"&nlru->lock\")",
+			      .min = 1,
+			      .max = 256},
+	 true, NULL, EXTRA(lock)},
+	{"site",
+	 &(const struct spec){.kind = SPEC_STRING,
+			      .doc = "only the critical sections taken at this site (the model "
+				     "function the report's contention points name); absent: all",
+			      .min = 1,
+			      .max = 256},
+	 false, NULL, EXTRA(site)},
+	{"ns",
+	 &(const struct spec){.kind = SPEC_NUMBER, .doc = "ns added", .min = 0, .max = 1e9},
+	 false, "0", EXTRA(ns)},
+	{"cycles",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "cycles added, at the machine's clock",
+			      .min = 0,
+			      .max = 1e10},
+	 false, "0", EXTRA(cycles)},
+	{NULL},
+};
+#undef EXTRA
 
 #define AT(member) SPEC_AT(struct kernel_params, member)
 static const struct spec_field kernel_fields[] = {
@@ -12,6 +41,18 @@ static const struct spec_field kernel_fields[] = {
 				     "(before 4.2)",
 			      .choices = spinlock_impls},
 	 false, "\"qspinlock\"", AT(spinlock)},
+	{"critical_section_extra",
+	 &(const struct spec){
+		 .kind = SPEC_ARRAY,
+		 .doc = "time added inside a lock class's critical sections (all, or one "
+			"site's): what a patch adding work under that lock would cost",
+		 .min = 0,
+		 .max = 64,
+		 .items = &(const struct spec){.kind = SPEC_OBJECT,
+					       .doc = "one lock class (and site) and what it adds",
+					       .fields = hold_extra_fields,
+					       .size = sizeof(struct kernel_hold_extra)}},
+	 false, "[]", AT(hold_extra)},
 	{NULL},
 };
 #undef AT
@@ -20,3 +61,18 @@ const struct spec kernel_params_spec = {.kind = SPEC_OBJECT,
 					.doc = "the simulated kernel's build choices",
 					.fields = kernel_fields,
 					.size = sizeof(struct kernel_params)};
+
+void kernel_setup(const struct kernel_params *k)
+{
+	spinlock_use(k->spinlock);
+	for (size_t i = 0; i < k->hold_extra.n; i++) {
+		const struct kernel_hold_extra *x = k->hold_extra.items[i];
+		sim_time_t d = sim_from_ns(x->ns + x->cycles / sim_machine()->clock_ghz);
+		spinlock_add_hold(x->lock, x->site, d);
+	}
+}
+
+void kernel_teardown(void)
+{
+	spinlock_use(NULL);
+}

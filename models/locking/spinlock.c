@@ -3,6 +3,7 @@
 #include "cost.h"
 #include "sim_trace.h"
 #include "lockdep.h"
+#include <string.h>
 
 #define UNKNOWN SIM_TIME_MAX
 
@@ -163,11 +164,45 @@ const struct mcs_named *const spinlock_impls[] = {&spinlock_queued.named, &spinl
 
 static const struct spinlock_ops *impl = &spinlock_queued;
 
+/* kernel.critical_section_extra, as given. */
+struct hold_add {
+	char *cls, *site;
+	sim_time_t d;
+};
+static GArray *hold_adds;
+
 void spinlock_use(const struct spinlock_ops *ops)
 {
 	impl = ops ? ops : &spinlock_queued;
 	g_free(qnodes);
 	qnodes = NULL;
+	for (guint i = 0; hold_adds && i < hold_adds->len; i++) {
+		g_free(g_array_index(hold_adds, struct hold_add, i).cls);
+		g_free(g_array_index(hold_adds, struct hold_add, i).site);
+	}
+	if (hold_adds)
+		g_array_free(hold_adds, TRUE);
+	hold_adds = NULL;
+}
+
+void spinlock_add_hold(const char *cls, const char *site, sim_time_t d)
+{
+	if (!hold_adds)
+		hold_adds = g_array_new(FALSE, FALSE, sizeof(struct hold_add));
+	struct hold_add a = {g_strdup(cls), g_strdup(site), d};
+	g_array_append_val(hold_adds, a);
+}
+
+/* What the scenario adds to @cls's critical section taken at @site. */
+static sim_time_t added_hold(const struct lock_class *cls, const char *site)
+{
+	sim_time_t d = 0;
+	for (guint i = 0; hold_adds && i < hold_adds->len; i++) {
+		const struct hold_add *a = &g_array_index(hold_adds, struct hold_add, i);
+		if (strcmp(a->cls, cls->name) == 0 && (!a->site || strcmp(a->site, site) == 0))
+			d += a->d;
+	}
+	return d;
 }
 
 void spin_lock_init_in(struct spinlock *l, struct lock_class *cls, struct cacheline *line)
@@ -456,7 +491,7 @@ void spin_lock_hold_fn(struct sim_task *t, struct spinlock *l, spin_section_fn s
 	/* Contention persists: a lock that made us wait has a waiter spinning
 	 * while we hold it. Interrupts taken meanwhile lengthen the hold. */
 	l->spinner = e->behind;
-	sim_time_t hold = section(t, arg);
+	sim_time_t hold = section(t, arg) + added_hold(l->cls, site);
 	l->spinner = -1;
 	sim_task_charge(t, cat, hold);
 	sim_time_t release = sim_task_clock(t);
@@ -484,6 +519,7 @@ struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_f
 	lock_acquire(t, l->cls, site, false);
 	sim_task_flush(t);
 	struct spin_entry *e = spin_enqueue(t, l, fl, site);
+	sim_task_charge(t, SIM_CAT_SYS, added_hold(l->cls, site));
 	sim_task_flush(t);
 	return e;
 }
@@ -500,6 +536,7 @@ struct spin_entry *spin_trylock(struct sim_task *t, struct spinlock *l, enum spi
 	irq_off(t, fl);
 	lock_acquire(t, l->cls, site, true);
 	struct spin_entry *e = spin_enqueue(t, l, fl, site);
+	sim_task_charge(t, SIM_CAT_SYS, added_hold(l->cls, site));
 	sim_task_flush(t);
 	return e;
 }

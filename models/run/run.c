@@ -35,7 +35,7 @@ static void run_setup(struct run *r, uint64_t seed)
 	}
 	sim_engine_irqs(r->irqs, cfg->nirqs);
 	lockdep_reset();
-	spinlock_use(cfg->kernel->spinlock);
+	kernel_setup(cfg->kernel);
 	mm_setup(cfg);
 	r->workloads = g_new0(void *, cfg->nworkloads);
 	for (int i = 0; i < cfg->nworkloads; i++)
@@ -52,7 +52,7 @@ static void run_teardown(struct run *r)
 	mm_teardown();
 	rcu_fini();
 	lockdep_fini();
-	spinlock_use(NULL);
+	kernel_teardown();
 	lock_class_reset_all();
 	line_class_reset_all();
 	sim_engine_fini();

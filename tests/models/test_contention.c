@@ -11,8 +11,11 @@
  * deepens, unless a test says), 60 ns to another socket; 7 ns a further
  * invalidation. */
 #include "cacheline.h"
+#include "runner.h"
+#include "scenario.h"
 #include "spinlock.h"
 #include "test_util.h"
+#include <string.h>
 
 static struct sim_machine queued_machine(void)
 {
@@ -219,6 +222,57 @@ static void test_qspinlock_handover(void)
 	sim_engine_fini();
 }
 
+/* kernel.critical_section_extra: lockbench's 100 ns hold, 4 CPUs, 20 us,
+ * with @extra added (JSON) under @contention: lock_stat's mean hold. */
+static double hold_with(const char *extra, const char *contention)
+{
+	char *text = g_strdup_printf(
+		"{\"name\": \"t\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 4, "
+		"\"contention\": \"%s\"}, \"kernel\": {\"critical_section_extra\": %s},"
+		"\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 4, \"think_ns\": 900, "
+		"\"think_dist\": \"const\", \"hold_ns\": 100, \"hold_dist\": \"const\"}],"
+		"\"stop\": {\"type\": \"duration\", \"duration_ns\": 20000}}",
+		contention, extra);
+	GError *err = NULL;
+	struct scenario *sc = scenario_load("t", text, strlen(text), NULL, &err);
+	g_assert_no_error(err);
+	bool violation;
+	json_t *r = runner_run_one(scenario_variant_find(sc, "base")->config, 1, &violation, &err);
+	g_assert_no_error(err);
+	json_t *lk = json_array_get(json_object_get(r, "locks"), 0);
+	g_assert_cmpstr(json_string_value(json_object_get(lk, "class")), ==, "&lb->lock");
+	json_t *hold = json_object_get(lk, "hold_ns");
+	g_assert_cmpfloat(json_number_value(json_object_get(hold, "min")), ==,
+			  json_number_value(json_object_get(hold, "max")));
+	double avg = json_number_value(json_object_get(hold, "avg"));
+	json_decref(r);
+	scenario_free(sc);
+	g_free(text);
+	return avg;
+}
+
+/* Every section's hold grows by exactly what is added: 50 ns, or 105 cycles
+ * at the default 2.1 GHz (50 ns); at another site, nothing. Each section's
+ * own hold is the constant 100 ns (no data lines), so min = max. */
+static void test_added_hold(void)
+{
+	for (int q = 0; q < 2; q++) {
+		const char *c = q ? "queued" : "idle";
+		g_assert_cmpfloat(hold_with("[]", c), ==, 100);
+		g_assert_cmpfloat(hold_with("[{\"lock\": \"&lb->lock\", \"ns\": 50}]", c), ==, 150);
+		g_assert_cmpfloat(
+			hold_with("[{\"lock\": \"&lb->lock\", \"cycles\": 105, "
+				  "\"site\": \"lockbench_critical_section\"}]",
+				  c),
+			==, 150);
+		g_assert_cmpfloat(
+			hold_with("[{\"lock\": \"&lb->lock\", \"ns\": 50, \"site\": \"elsewhere\"}]",
+				  c),
+			==, 100);
+		g_assert_cmpfloat(hold_with("[{\"lock\": \"&other\", \"ns\": 50}]", c), ==, 100);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -229,5 +283,6 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/contention/line/sockets/2", test_sockets2);
 	mcs_test_add_subprocess("/contention/line/invalidations", test_invalidations);
 	mcs_test_add_subprocess("/contention/qspinlock/handover", test_qspinlock_handover);
+	g_test_add_func("/contention/added-hold", test_added_hold);
 	return g_test_run();
 }

@@ -6,8 +6,22 @@
 
 struct spinlock_ops;
 
+/* kernel.critical_section_extra: time added inside a lock class's critical
+ * sections (all of them, or one site's), the reviewer's "what if this
+ * patch adds a stats update under that lock?". */
+struct kernel_hold_extra {
+	char *lock; /* the lock class, as lock_stat names it ("&nlru->lock") */
+	char *site; /* the model function taking it; NULL: every site */
+	double ns, cycles; /* added, at the machine's clock for cycles */
+};
+
 /* The kernel section. */
 struct kernel_params {
 	const struct spinlock_ops *spinlock;
+	SPEC_LIST(struct kernel_hold_extra *) hold_extra;
 };
 extern const struct spec kernel_params_spec;
+
+/* The run's kernel: its spinlock and the critical-section extras. */
+void kernel_setup(const struct kernel_params *k);
+void kernel_teardown(void);

@@ -67,8 +67,12 @@ struct spinlock_ops {
 
 /* The implementations a scenario chooses from (kernel.spinlock). */
 extern const struct mcs_named *const spinlock_impls[];
-/* The implementation of the run (qspinlock unless set). */
+/* The implementation of the run (qspinlock unless set); NULL also forgets
+ * the added holds. */
 void spinlock_use(const struct spinlock_ops *ops);
+/* Every critical section of lock class @cls (taken at @site, or anywhere
+ * when NULL) holds @d longer (kernel.critical_section_extra). */
+void spinlock_add_hold(const char *cls, const char *site, sim_time_t d);
 
 void spin_lock_init(struct spinlock *l, struct lock_class *cls);
 /* A lock whose word sits in @line with other fields (struct list_lru_node's
