@@ -115,6 +115,12 @@ static void merge_lock(json_t *into, json_t *from)
 	add_real(into, "wait_ns.total", from);
 	add_real(into, "hold_ns.total", from);
 	add_real(into, "irqoff_ns", from);
+	if (json_object_get(from, "handover_ns")) { /* contention "queued" */
+		add_real(into, "hold_ns.lines", from);
+		add_real(into, "hold_ns.queueing", from);
+		add_real(into, "handover_ns.total", from);
+		add_real(into, "handover_ns.count", from);
+	}
 	if (had && has) /* a replica without contentions has no wait minimum */
 		keep_extreme(into, "wait_ns.min", from, false);
 	else if (has)
@@ -167,6 +173,13 @@ static void finish_lock(json_t *lock, struct sim_hist *h)
 	json_t *wait = json_object_get(lock, "wait_ns"), *hold = json_object_get(lock, "hold_ns");
 	json_object_set_new(wait, "avg", json_real(con ? get(lock, "wait_ns.total") / con : 0));
 	json_object_set_new(hold, "avg", json_real(acq ? get(lock, "hold_ns.total") / acq : 0));
+	json_t *handover = json_object_get(lock, "handover_ns");
+	if (handover) {
+		double n = get(lock, "handover_ns.count");
+		json_object_set_new(handover, "count", json_integer((json_int_t)n));
+		json_object_set_new(handover, "avg",
+				    json_real(n ? get(lock, "handover_ns.total") / n : 0));
+	}
 	static const struct {
 		const char *key;
 		double q;

@@ -108,6 +108,12 @@ static void line_row(GString *out, json_t *cls)
 	g_free(name);
 	count_cells(out, cls);
 	g_string_append_c(out, '\n');
+	if (json_object_get(cls, "queue_ns")) { /* contention "queued" */
+		g_string_append_printf(out, "%40s %.0f accesses waited for the line, ", "queued:",
+				       mcs_json_num(cls, "queued"));
+		report_time(out, mcs_json_num(cls, "queue_ns"), 0);
+		g_string_append(out, " in all\n");
+	}
 	if (json_array_size(json_object_get(cls, "sites")))
 		line_sites(out, cls);
 }

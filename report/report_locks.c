@@ -38,6 +38,33 @@ static gint by_contentions(gconstpointer a, gconstpointer b)
 	return x > y ? -1 : x < y;
 }
 
+/* Under contention "queued": where each lock's time goes, per acquisition
+ * (ns): the hold, its line accesses and the part of them queued at lines,
+ * the rest of it (the section's own work), the wait, the hand-over. */
+static void lock_time_split(GPtrArray *sorted, GString *out)
+{
+	if (!sorted->len || !json_object_get(sorted->pdata[0], "handover_ns"))
+		return;
+	g_string_append(out, "\nWhere the locks' time goes, ns an acquisition (hand-over: from "
+			     "a release to the next grant, per contended acquisition)\n");
+	g_string_append_printf(out, "%40s %12s %12s %12s %12s %12s %12s\n", "class name", "hold",
+			       "lines", "queued", "rest", "wait", "hand-over");
+	for (guint k = 0; k < sorted->len; k++) {
+		json_t *l = sorted->pdata[k], *hold = json_object_get(l, "hold_ns");
+		double acq = mcs_json_num(l, "acquisitions");
+		double con = mcs_json_num(l, "contentions");
+		if (acq <= 0)
+			continue;
+		double h = mcs_json_num(hold, "total") / acq, lines = mcs_json_num(hold, "lines") / acq;
+		g_string_append_printf(
+			out, "%40s %12.1f %12.1f %12.1f %12.1f %12.1f %12.1f\n",
+			json_string_value(json_object_get(l, "class")), h, lines,
+			mcs_json_num(hold, "queueing") / acq, h - lines,
+			con > 0 ? mcs_json_num(json_object_get(l, "wait_ns"), "total") / con : 0,
+			mcs_json_num(json_object_get(l, "handover_ns"), "avg"));
+	}
+}
+
 void report_lock_stat(json_t *locks, GString *out)
 {
 	const int width = 40 + 12 * 15;
@@ -75,8 +102,9 @@ void report_lock_stat(json_t *locks, GString *out)
 		g_string_append_printf(out, "%40s\n", "-----------");
 		lock_stat_points(l, "contending_points", out);
 	}
-	g_ptr_array_free(sorted, TRUE);
 	report_dashes(out, width);
+	lock_time_split(sorted, out);
+	g_ptr_array_free(sorted, TRUE);
 }
 
 struct perf_row {

@@ -22,6 +22,8 @@ static struct {
 	int nllcs;
 	GPtrArray *queues;  /* every line's struct line_queue, freed with the classes */
 	sim_time_t *cursor; /* "queued": each CPU's last access's end */
+	sim_time_t *spent, *waited; /* "queued": each CPU's accesses' cost so far, and
+				     * the part of it spent queued at lines */
 } L;
 
 static void class_free(gpointer p)
@@ -67,6 +69,8 @@ void line_class_reset_all(void)
 	if (L.queues)
 		g_ptr_array_free(L.queues, TRUE);
 	g_free(L.cursor);
+	g_free(L.spent);
+	g_free(L.waited);
 	memset(&L, 0, sizeof(L));
 }
 
@@ -244,7 +248,7 @@ static void line_count(struct cacheline *l, enum line_op op, enum line_source sr
 
 static void queue_count(struct line_counts *n, sim_time_t wait)
 {
-	n->queued++;
+	n->queued += wait > 0;
 	n->queue_time += wait;
 }
 
@@ -358,8 +362,11 @@ static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim
  * running task's clock if that is later. */
 sim_time_t line_cpu_clock(int cpu)
 {
-	if (!L.cursor)
+	if (!L.cursor) {
 		L.cursor = g_new0(sim_time_t, sim_ncpus());
+		L.spent = g_new0(sim_time_t, sim_ncpus());
+		L.waited = g_new0(sim_time_t, sim_ncpus());
+	}
 	struct sim_task *t = sim_cpu_curr(cpu);
 	return MAX(L.cursor[cpu], t ? sim_task_clock(t) : sim_now());
 }
@@ -411,9 +418,19 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 		*wait = waited;
 	line_count(l, op, src, hop, 1, c, site);
 	line_update(l, &me, op);
-	if (L.cursor)
+	if (line_queued()) {
+		line_cpu_clock(cpu); /* allocates the per-CPU arrays */
 		L.cursor[cpu] = at + c;
+		L.spent[cpu] += c;
+		L.waited[cpu] += waited;
+	}
 	return c;
+}
+
+void line_cpu_spent(int cpu, sim_time_t *spent, sim_time_t *waited)
+{
+	*spent = L.spent ? L.spent[cpu] : 0;
+	*waited = L.waited ? L.waited[cpu] : 0;
 }
 
 sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char *site)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "lock_stat.h"
+#include "cacheline.h"
 #include "mcs_json.h"
 #include <string.h>
 
@@ -96,6 +97,18 @@ void lock_stat_waited(struct lock_class *c, const char *site, sim_time_t wait)
 		p->wait_max = wait;
 }
 
+void lock_stat_held_lines(struct lock_class *c, sim_time_t lines, sim_time_t queue)
+{
+	c->hold_lines += lines;
+	c->hold_queue += queue;
+}
+
+void lock_stat_handover(struct lock_class *c, sim_time_t d)
+{
+	c->handover_total += d;
+	c->handovers++;
+}
+
 void lock_stat_held(struct lock_class *c, sim_time_t hold, sim_time_t irqoff)
 {
 	c->hold_total += hold;
@@ -165,6 +178,16 @@ json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
 	LOCK_STAT_COUNTS(COUNT)
 	json_object_set_new(o, "wait_ns", wait);
 	json_object_set_new(o, "hold_ns", hold);
+	if (line_queued()) { /* docs/results.md: the hold's split, the hand-overs */
+		json_object_set_new(hold, "lines", mcs_json_ns(c->hold_lines));
+		json_object_set_new(hold, "queueing", mcs_json_ns(c->hold_queue));
+		json_object_set_new(
+			o, "handover_ns",
+			json_pack("{s:o, s:I, s:o}", "total", mcs_json_ns(c->handover_total), "count",
+				  (json_int_t)c->handovers, "avg",
+				  mcs_json_ns(c->handovers ? c->handover_total / (sim_time_t)c->handovers
+							   : 0)));
+	}
 	json_object_set_new(o, "irqoff_ns", mcs_json_ns(c->irqoff_total));
 	json_object_set_new(o, "contention_points", points_to_json(c->contention_points, true));
 	json_object_set_new(o, "contending_points", points_to_json(c->contending_points, false));

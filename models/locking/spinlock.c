@@ -18,6 +18,7 @@ struct spin_entry {
 	bool blocked; /* waits in the engine until its predecessor releases */
 	sim_time_t arrive;
 	sim_time_t grant;
+	sim_time_t lines0, queue0; /* "queued": its CPU's line totals at the grant */
 	/* Release time if known in advance. UNKNOWN for a critical section of
 	 * unknown length, and for one that must release explicitly because
 	 * blocked waiters queued behind it. */
@@ -357,6 +358,7 @@ static void spin_grant_queued(struct sim_task *t, struct spinlock *l, struct spi
 		release = MAX(ready, sim_task_clock(t));
 	}
 	e->grant = release + ops->take(l, e, pred, ahead, release) + pair;
+	lock_stat_handover(l->cls, e->grant - release);
 	sim_task_charge(t, SIM_CAT_SPIN, e->grant - sim_task_clock(t));
 	spin_waited(t, l, e, now);
 }
@@ -388,6 +390,7 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 			   l->head ? l->head->site : NULL);
 	if (line_queued()) {
 		spin_grant_queued(t, l, e, pred);
+		line_cpu_spent(e->cpu, &e->lines0, &e->queue0);
 		return e;
 	}
 	/* The CPUs spinning when @e's turn comes: as many as are queued now
@@ -464,6 +467,11 @@ static void spin_held(struct sim_task *t, struct spinlock *l, const struct spin_
 		      sim_time_t release)
 {
 	lock_stat_held(l->cls, release - e->grant, irqoff_time(e, release));
+	if (line_queued()) {
+		sim_time_t lines, queue;
+		line_cpu_spent(e->cpu, &lines, &queue);
+		lock_stat_held_lines(l->cls, lines - e->lines0, queue - e->queue0);
+	}
 	sim_trace_span(t, e->cpu, "lock", l->cls->name, e->grant, release);
 	if (e->fl != SPIN_PLAIN)
 		sim_trace_span(t, e->cpu, "irqoff", l->cls->name, e->arrive, release);

@@ -128,6 +128,10 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 /* "queued": where @cpu's next access happens, the end of its last one or its
  * running task's clock, whichever is later. */
 sim_time_t line_cpu_clock(int cpu);
+/* "queued": what @cpu's accesses have cost so far, and the part of that
+ * spent waiting at lines (0 under "idle"); a lock's hold takes the
+ * difference over its critical section. */
+void line_cpu_spent(int cpu, sim_time_t *spent, sim_time_t *waited);
 /* Is the run's contention model "queued"? */
 bool line_queued(void);
 /* The same, charged to @t as sys time. */

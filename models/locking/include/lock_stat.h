@@ -39,6 +39,10 @@ struct lock_class {
 	sim_time_t wait_min, wait_max, wait_total;
 	sim_time_t hold_min, hold_max, hold_total;
 	sim_time_t irqoff_total; /* interrupts-off time of _irq / _irqsave users */
+	/* contention "queued": of the holds, the line accesses and the part of
+	 * them queued at lines; the hand-overs (release to the next grant) */
+	sim_time_t hold_lines, hold_queue, handover_total;
+	uint64_t handovers;
 	LOCK_STAT_LATE_COUNTS(LOCK_STAT_MEMBER)
 	/* lockdep (lockdep.c): irq usage bits, the first site of each, reported */
 	unsigned lockdep_usage;
@@ -61,6 +65,10 @@ void lock_stat_acquired(struct lock_class *c, const char *site, bool contended, 
 			const char *holder_site);
 void lock_stat_waited(struct lock_class *c, const char *site, sim_time_t wait);
 void lock_stat_held(struct lock_class *c, sim_time_t hold, sim_time_t irqoff);
+/* "queued": a hold's line accesses (@lines, @queue of them waiting at
+ * lines), and a hand-over's length. */
+void lock_stat_held_lines(struct lock_class *c, sim_time_t lines, sim_time_t queue);
+void lock_stat_handover(struct lock_class *c, sim_time_t d);
 /* Points sorted by count (then name), at most @max. */
 GPtrArray *lock_stat_top_points(GHashTable *points, guint max);
 
