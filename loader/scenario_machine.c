@@ -3,6 +3,7 @@
  * interrupt sources) and the stop rule: their keys, their checks, and their
  * decoding into a struct run_config. */
 #include "cost.h"
+#include "insn.h"
 #include "mcs_json.h"
 #include "preset.h"
 #include "scenario_parts.h"
@@ -17,6 +18,14 @@ static const struct spec costs_spec = {
 	.kind = SPEC_OBJECT,
 	.doc = "cost table, in ns; every key optional, defaults from docs/costs.md",
 	.fields = cost_fields};
+static struct spec insn_specs[INSN_N];
+static struct spec_field insn_fields[INSN_N + 1];
+static char *insn_defaults[INSN_N];
+static const struct spec insns_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "contention queued: the instructions of each modelled kernel step; every key "
+	       "optional, defaults from docs/instructions.md",
+	.fields = insn_fields};
 static const struct spec nodes_spec = {
 	.kind = SPEC_INTEGER, .doc = "NUMA nodes", .min = 1, .max = SIM_MACHINE_MAX_NODES};
 static const struct spec cpus_per_node_spec = {
@@ -127,8 +136,16 @@ static const struct spec_field machine_fields[] = {
 				     "docs/hardware.md)",
 			      .values = (const char *const[]){"idle", "queued", NULL}},
 	 false, "\"idle\"", 0},
+	{"cpi",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "contention queued: cycles an instruction of a kernel step takes "
+				     "with its data in L1 (docs/hardware.md)",
+			      .min = 0.1,
+			      .max = 10},
+	 false, "0.7", 0},
 	{"sched_slice_ns", &slice_spec, false, "750000", 0},
 	{"costs", &costs_spec, false, "{}", 0},
+	{"insns", &insns_spec, false, "{}", 0},
 	{"interrupts", &interrupts_spec, false, "[]", 0},
 	{NULL}};
 const struct spec scenario_machine_spec = {
@@ -167,6 +184,12 @@ void scenario_machine_spec_init(void)
 		cost_specs[i] = (struct spec){
 			.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e9};
 		cost_fields[i] = (struct spec_field){d->key, &cost_specs[i], false, cost_defaults[i], 0};
+	}
+	for (int i = 0; i < INSN_N; i++) {
+		const struct insn_desc *d = &insn_table[i];
+		insn_defaults[i] = g_strdup_printf("%.17g", d->count);
+		insn_specs[i] = (struct spec){.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e6};
+		insn_fields[i] = (struct spec_field){d->key, &insn_specs[i], false, insn_defaults[i], 0};
 	}
 }
 
@@ -280,6 +303,10 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 	for (int i = 0; i < COST_N; i++)
 		m->cost[i] = sim_from_ns(mcs_json_num(costs, cost_table[i].key));
 	m->context_switch = m->cost[COST_CONTEXT_SWITCH];
+	json_t *insns = json_object_get(mj, "insns");
+	for (int i = 0; i < INSN_N; i++)
+		m->insns[i] = mcs_json_num(insns, insn_table[i].key);
+	m->cpi = mcs_json_num(mj, "cpi");
 }
 
 /* The CPUs of source @o: its "cpus", or every CPU of the machine. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fs.h"
+#include "insn.h"
 #include "cost.h"
 
 static struct mem_cgroup *obj_memcg(struct obj_cgroup *objcg)
@@ -68,6 +69,7 @@ static enum lru_status inode_lru_isolate(struct sim_task *t, struct list_lru *lr
 	struct inode *inode = (struct inode *)item;
 	/* spin_trylock(&inode->i_lock): a cmpxchg on the inode's line */
 	line_touch(t, &inode->i_lru.line, LINE_RMW, "inode_lru_isolate");
+	sim_task_charge(t, SIM_CAT_SYS, insn_cost(INSN_INODE_ISOLATE));
 	if (inode->i_count) { /* in use again: just off the LRU */
 		list_lru_isolate(t, lru, l, item);
 		return LRU_REMOVED;
@@ -111,6 +113,7 @@ static enum lru_status dentry_lru_isolate(struct sim_task *t, struct list_lru *l
 	struct dentry *d = (struct dentry *)item;
 	/* spin_trylock(&dentry->d_lock): a cmpxchg on the dentry's line */
 	line_touch(t, &d->d_lru.line, LINE_RMW, "dentry_lru_isolate");
+	sim_task_charge(t, SIM_CAT_SYS, insn_cost(INSN_DENTRY_ISOLATE));
 	if (d->d_count) { /* in use: d_lru_isolate */
 		list_lru_isolate(t, lru, l, item);
 		return LRU_REMOVED;

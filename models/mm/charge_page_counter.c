@@ -5,6 +5,7 @@
  * level's protected usage and its parent's children_*_usage. Every access is
  * on the line the run's layout gives the field (memcg.charge.layout). */
 #include "charge.h"
+#include "insn.h"
 
 /* An atomic several CPUs update: RMWs queue for the line (the wait is a
  * stalled CPU: spin). */
@@ -66,6 +67,7 @@ static void page_counter_cancel(struct sim_task *t, struct page_counter *c, long
 static void page_counter_uncharge(struct sim_task *t, struct page_counter *counter, long nr)
 {
 	for (struct page_counter *c = counter; c; c = c->parent) {
+		sim_task_charge(t, SIM_CAT_SYS, insn_cost(INSN_PAGE_COUNTER_UNCHARGE));
 		page_counter_cancel(t, c, nr, __func__);
 		pc_load(t, c, PC_PARENT, __func__);
 	}
@@ -75,6 +77,7 @@ static bool page_counter_try_charge(struct sim_task *t, struct page_counter *cou
 				    struct page_counter **fail)
 {
 	for (struct page_counter *c = counter; c; c = c->parent) {
+		sim_task_charge(t, SIM_CAT_SYS, insn_cost(INSN_PAGE_COUNTER_CHARGE));
 		pc_atomic(t, c, PC_USAGE, __func__); /* atomic_long_add_return */
 		long usage = c->usage += nr;
 		pc_load(t, c, PC_LIMITS, __func__); /* c->max */

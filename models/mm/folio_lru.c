@@ -2,6 +2,7 @@
 /* folio_lru: folios on their lruvec's file lists, the per-CPU batches, the
  * page cache, and the lists' lock by the run's scope (folio_lru.h). */
 #include "folio_lru.h"
+#include "insn.h"
 #include "cost.h"
 #include "folio_reclaim.h"
 #include "mm.h"
@@ -98,6 +99,7 @@ static void lru_add_fn(struct sim_task *t, struct spinlock *held, struct lruvec 
 		       struct folio *f)
 {
 	f->flags |= PG_lru;
+	sim_task_charge(t, SIM_CAT_SYS, insn_cost(INSN_LRU_ADD_FOLIO));
 	folio_list_add(t, held, lv, f->flags & PG_active ? LRU_ACTIVE_FILE : LRU_INACTIVE_FILE, f,
 		       "lru_add_fn");
 }

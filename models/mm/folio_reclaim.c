@@ -2,6 +2,7 @@
 /* folio_reclaim: free folios, allocation with kswapd and direct reclaim,
  * and the file LRU's reclaim (mm/vmscan.c names). */
 #include "folio_reclaim.h"
+#include "insn.h"
 #include "charge.h"
 #include "cost.h"
 #include <string.h>
@@ -16,6 +17,7 @@ int isolate_lru_folios(struct sim_task *t, struct lruvec *lv, enum lru_list lru,
 	int n = 0;
 	for (struct folio *f = lv->lists[lru].tail, *prev; f && n < nr; f = prev) {
 		prev = f->prev;
+		sim_task_charge(t, SIM_CAT_SYS, insn_cost(INSN_ISOLATE_FOLIO));
 		if (!folio_test_clear_lru(t, f))
 			continue; /* a batch holds it off the LRU */
 		folio_list_del(t, h.lock, f, __func__);

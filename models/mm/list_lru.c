@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "list_lru.h"
+#include "insn.h"
 #include "cost.h"
 #include <string.h>
 
@@ -147,9 +148,10 @@ sim_time_t list_lru_lookup_cost(int cpu, struct list_lru *lru, struct mem_cgroup
 	int idx = memcg->kmemcg_id;
 	if (!memcg->parent || idx < 0)
 		return 0;
-	sim_time_t c = line_access(cpu, &lru->line, LINE_LOAD, "xa_load");
+	sim_time_t c = insn_cost(INSN_XA_LOAD) + line_access(cpu, &lru->line, LINE_LOAD, "xa_load");
 	if (idx >= 64)
-		c += line_access(cpu, xa_line(lru, 2, idx), LINE_LOAD, "xa_load");
+		c += insn_cost(INSN_XA_LEVEL) +
+		     line_access(cpu, xa_line(lru, 2, idx), LINE_LOAD, "xa_load");
 	return c + line_access(cpu, xa_line(lru, 1, idx), LINE_LOAD, "xa_load");
 }
 
@@ -293,7 +295,7 @@ sim_time_t list_lru_move_items(struct sim_task *t, struct list_lru *lru, int nid
 static sim_time_t op_add(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,
 			 struct spinlock *lock, struct lru_item *item)
 {
-	sim_time_t cost = list_add_tail_item(t, lock, l, item);
+	sim_time_t cost = insn_cost(INSN_LIST_LRU_ADD) + list_add_tail_item(t, lock, l, item);
 	cost += lru->scope->count_locked(t, lru, l->nid, l, lock, +1);
 	if (l->nr_items == 1)
 		set_shrinker_bit(l->memcg, l->nid, lru->shrinker_id);
@@ -307,7 +309,7 @@ static sim_time_t op_del(struct sim_task *t, struct list_lru *lru, struct list_l
 {
 	if (item->on != l)
 		lru->stat.wrong_list_del++;
-	sim_time_t cost = list_del_item(t, lock, l, item);
+	sim_time_t cost = insn_cost(INSN_LIST_LRU_DEL) + list_del_item(t, lock, l, item);
 	return cost + lru->scope->count_locked(t, lru, l->nid, l, lock, -1);
 }
 
@@ -443,7 +445,9 @@ static long __list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int ni
 				break;
 			--*nr_to_walk;
 			sim_task_charge(t, SIM_CAT_SYS,
-					spin_held_access(t, held.lock, &item->line, LINE_LOAD, site));
+					insn_cost(INSN_LRU_WALK_ITEM) +
+						spin_held_access(t, held.lock, &item->line,
+								 LINE_LOAD, site));
 			enum lru_status ret = isolate(t, lru, item, l, &held, arg);
 			more = walk_step(t, lru, nid, memcg, ret, &l, item, &held, site, &isolated,
 					 &restart);

@@ -4,6 +4,7 @@
  * memcg's list on the node, and the node's nr_items, all in the node's line.
  * The memcg's list is looked up (xa_load) with the lock held. */
 #include "list_lru.h"
+#include "insn.h"
 
 /* list_lru_from_memcg_idx: the list on @nid of @memcg's kmemcg_id (which,
  * once @memcg is offline, is its parent's); the root has the node's own. */
@@ -26,7 +27,9 @@ struct node_section {
 static sim_time_t node_section(struct sim_task *t, void *arg)
 {
 	struct node_section *s = arg;
-	sim_time_t cost = list_lru_lookup_cost(sim_task_cpu(t), s->lru, s->memcg);
+	/* 6.1's list_lru_from_kmem: the object's memcg, then its list */
+	sim_time_t cost = insn_cost(INSN_MEMCG_FROM_SLAB_OBJ) +
+			  list_lru_lookup_cost(sim_task_cpu(t), s->lru, s->memcg);
 	struct list_lru_one *l = list_lru_from_memcg_idx(s->lru, s->nid, s->memcg);
 	return cost + list_lru_op_apply(t, s->lru, l, &s->lru->node[s->nid].lock, s->op);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "workingset.h"
+#include "insn.h"
 #include "cost.h"
 
 static struct mem_cgroup *xa_node_memcg(struct xa_node *node)
@@ -50,6 +51,7 @@ static enum lru_status shadow_lru_isolate(struct sim_task *t, struct list_lru *l
 		si->stat.isolate_retries++;
 		return LRU_RETRY;
 	}
+	sim_task_charge(t, SIM_CAT_SYS, insn_cost(INSN_SHADOW_ISOLATE));
 	list_lru_isolate(t, lru, l, item);
 	list_lru_unlock(t, held);
 	sim_task_charge(t, SIM_CAT_SYS, cost(COST_XA_NODE_FREE)); /* xa_delete_node */

@@ -35,6 +35,7 @@ enum sim_contention {
 #define SIM_MACHINE_MAX_NODES 64
 #define SIM_MACHINE_MAX_CPUS 4096
 #define SIM_MACHINE_MAX_COSTS 64
+#define SIM_MACHINE_MAX_INSNS 32
 
 struct sim_machine {
 	int nodes;
@@ -52,6 +53,10 @@ struct sim_machine {
 	sim_time_t sched_slice; /* time slice when tasks share a CPU */
 	sim_time_t context_switch; /* switching a CPU between two runnable tasks */
 	sim_time_t cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/hw/include/cost.h) */
+	/* "queued": the kernel steps' instructions, by id (models/hw/include/insn.h),
+	 * and the cycles an instruction takes with its data in L1 */
+	double insns[SIM_MACHINE_MAX_INSNS];
+	double cpi;
 };
 
 static inline int sim_machine_cpus(const struct sim_machine *m)

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "insn.h"
+#include <glib.h>
+#include <math.h>
+
+G_STATIC_ASSERT(INSN_N <= SIM_MACHINE_MAX_INSNS);
+
+#define COUNTED "counted on 6.13 (gcc 12, -O2, defconfig + MEMCG) by a path walk of the object"
+#define DOC "; docs/instructions.md"
+
+const struct insn_desc insn_table[INSN_N] = {
+	[INSN_XA_LOAD] = {"xa_load", 74, 73, 96, "xa_load + xas_load + xas_start, one level",
+			  COUNTED DOC},
+	[INSN_XA_LEVEL] = {"xa_level", 22, 20, 24, "xas_descend's loop, each further level",
+			   COUNTED DOC},
+	[INSN_MEMCG_FROM_SLAB_OBJ] = {"mem_cgroup_from_slab_obj", 46, 40, 52,
+				      "mem_cgroup_from_slab_obj (list_lru_from_kmem, 6.1, under "
+				      "the node lock)",
+				      "counted on 6.1" DOC},
+	[INSN_LIST_LRU_ADD] = {"list_lru_add", 66, 59, 76,
+			       "list_lru_add's own code: list_add_tail, nr_items (6.13: 66, 6.1: 76)",
+			       COUNTED DOC},
+	[INSN_LIST_LRU_DEL] = {"list_lru_del", 60, 55, 65,
+			       "list_lru_del's own code: list_del_init, nr_items (6.13: 60, 6.1: 65)",
+			       COUNTED DOC},
+	[INSN_LRU_WALK_ITEM] = {"list_lru_walk_item", 24, 16, 28,
+				"__list_lru_walk_one, per item (REMOVED 24, ROTATE 28, SKIP 16)",
+				COUNTED DOC},
+	[INSN_SHADOW_ISOLATE] = {"shadow_lru_isolate", 175, 165, 205,
+				 "shadow_lru_isolate with its trylock, list_lru_isolate and the "
+				 "node and lruvec statistics; xa_delete_node apart",
+				 COUNTED ", part estimated from the source" DOC},
+	[INSN_DENTRY_ISOLATE] = {"dentry_lru_isolate", 64, 37, 64,
+				 "dentry_lru_isolate: trylock, d_lru_shrink_move (37 when referenced)",
+				 COUNTED DOC},
+	[INSN_INODE_ISOLATE] = {"inode_lru_isolate", 80, 47, 80,
+				"inode_lru_isolate: a clean unreferenced inode moved to the "
+				"freeable list (47-50 when kept)",
+				COUNTED DOC},
+	[INSN_PAGE_COUNTER_CHARGE] = {"page_counter_charge_level", 29, 13, 29,
+				      "page_counter_try_charge, per level (6.1: 29 with "
+				      "propagate_protected_usage; 6.13: 13)",
+				      COUNTED DOC},
+	[INSN_PAGE_COUNTER_UNCHARGE] = {"page_counter_uncharge_level", 18, 18, 35,
+					"page_counter_uncharge, per level (+17 with protection)",
+					COUNTED DOC},
+	[INSN_LRU_ADD_FOLIO] = {"lru_add_folio", 230, 220, 240,
+				"lru_add_fn (6.1) / lru_add (6.13) of one small file folio, with "
+				"__mod_lruvec_state and mem_cgroup_update_lru_size",
+				COUNTED DOC},
+	[INSN_ISOLATE_FOLIO] = {"isolate_folio", 40, 30, 50,
+				"isolate_lru_folios, per folio",
+				"estimated from the 6.13 source, not counted" DOC},
+};
+
+sim_time_t insn_cost(enum insn_id id)
+{
+	const struct sim_machine *m = sim_machine();
+	if (m->contention != SIM_CONTENTION_QUEUED || m->clock_ghz <= 0)
+		return 0;
+	return (sim_time_t)llround(m->insns[id] * m->cpi / m->clock_ghz * (double)SIM_NS);
+}
