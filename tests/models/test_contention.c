@@ -11,6 +11,7 @@
  * deepens, unless a test says), 60 ns to another socket; 7 ns a further
  * invalidation. */
 #include "cacheline.h"
+#include "insn.h"
 #include "runner.h"
 #include "scenario.h"
 #include "spinlock.h"
@@ -280,6 +281,32 @@ static void test_added_hold(void)
 	}
 }
 
+/* A step's instructions at the machine's CPI and clock: xa_load's 74 at
+ * CPI 0.5 and 2 GHz, 18.5 ns; nothing under "idle". */
+static sim_time_t xa_load_cost(enum sim_contention c)
+{
+	struct sim_machine m = queued_machine();
+	m.contention = c;
+	m.clock_ghz = 2;
+	m.cpi = 0.5;
+	m.insns[INSN_XA_LOAD] = 74;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	g_assert_cmpint(insn_cost(INSN_LIST_LRU_ADD), ==, 0); /* its count left at 0 here */
+	sim_time_t d = insn_cost(INSN_XA_LOAD);
+	sim_engine_fini();
+	return d;
+}
+
+static void test_insn_queued(void)
+{
+	g_assert_cmpint(xa_load_cost(SIM_CONTENTION_QUEUED), ==, 18500);
+}
+
+static void test_insn_idle(void)
+{
+	g_assert_cmpint(xa_load_cost(SIM_CONTENTION_IDLE), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -291,5 +318,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/contention/line/invalidations", test_invalidations);
 	mcs_test_add_subprocess("/contention/qspinlock/handover", test_qspinlock_handover);
 	g_test_add_func("/contention/added-hold", test_added_hold);
+	mcs_test_add_subprocess("/contention/insn/queued", test_insn_queued);
+	mcs_test_add_subprocess("/contention/insn/idle", test_insn_idle);
 	return g_test_run();
 }
