@@ -273,6 +273,24 @@ void spin_lock_destroy(struct spinlock *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* @e joins @l's FIFO behind @pred (NULL: it is the holder). */
+static void spin_link(struct spinlock *l, struct spin_entry *e, struct spin_entry *pred)
+{
+	l->len++;
+	if (pred)
+		pred->next = e;
+	else
+		l->head = e;
+	l->tail = e;
+}
+
+/* The lock and unlock instructions (a bit spinlock's two locked RMWs) and
+ * the preempt_disable/enable pair around them. */
+static sim_time_t lock_pair_cost(const struct spinlock *l)
+{
+	return (l->bit ? 2 * cost(COST_LOCKED_RMW) : cost(COST_LOCK_ACQ_REL)) + cost(COST_PREEMPT);
+}
+
 /* From the time the lock is free to its grant to @e: the lock word's line
  * comes to @e's CPU (the cmpxchg that takes it), then the rest of the lock
  * and unlock instructions and the preempt_disable/enable pair around them;
@@ -285,8 +303,7 @@ static sim_time_t acquire_cost(struct spinlock *l, const struct spin_entry *e, i
 	if (transfer > 0 && from >= 0 && from != e->cpu)
 		line_count_transfers(l->line, LINE_LOAD, sim_cpu_hop(from, e->cpu),
 				     (uint64_t)MAX(impl->reloads(waiters), 0), transfer, e->site);
-	sim_time_t pair = l->bit ? 2 * cost(COST_LOCKED_RMW) : cost(COST_LOCK_ACQ_REL);
-	return impl->handoff(transfer, waiters) + pair + cost(COST_PREEMPT);
+	return impl->handoff(transfer, waiters) + lock_pair_cost(l);
 }
 
 /* Drop the acquisitions whose planned release is at or before @now. */
@@ -331,21 +348,15 @@ static void spin_waited(struct sim_task *t, struct spinlock *l, struct spin_entr
 static void spin_grant_queued(struct sim_task *t, struct spinlock *l, struct spin_entry *e,
 			      struct spin_entry *pred)
 {
-	sim_time_t now = e->arrive;
-	sim_time_t pair =
-		(l->bit ? 2 * cost(COST_LOCKED_RMW) : cost(COST_LOCK_ACQ_REL)) + cost(COST_PREEMPT);
+	sim_time_t now = e->arrive, pair = lock_pair_cost(l);
 	const struct spinlock_ops *ops = slow_path(l);
 	int ahead = l->len - 1;
 	sim_time_t ready = pred ? now + ops->arrive(l, e, pred, ahead, now) : now;
-	l->len++;
-	if (pred)
-		pred->next = e;
-	else
-		l->head = e;
-	l->tail = e;
-	if (!pred) {
-		e->grant = now + line_access_at(e->cpu, l->line, LINE_RMW, e->site, now, NULL) + pair;
-		sim_task_charge(t, SIM_CAT_SYS, e->grant - now);
+	spin_link(l, e, pred);
+	if (!pred) { /* the grant after the charge: SMT sharing may stretch it */
+		sim_task_charge(t, SIM_CAT_SYS,
+				line_access_at(e->cpu, l->line, LINE_RMW, e->site, now, NULL) + pair);
+		e->grant = sim_task_clock(t);
 		return;
 	}
 	sim_time_t release;
@@ -396,12 +407,7 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 	/* The CPUs spinning when @e's turn comes: as many as are queued now
 	 * (the queue keeps its length while it is busy). */
 	sim_time_t handoff = acquire_cost(l, e, pred ? l->len : 1);
-	l->len++;
-	if (pred)
-		pred->next = e;
-	else
-		l->head = e;
-	l->tail = e;
+	spin_link(l, e, pred);
 
 	if (!pred) { /* free: take it */
 		e->grant = now + handoff;
