@@ -3,17 +3,20 @@
  * (hold 100 ns, think 900 ns, both exponential) against a bare loop of
  * SimGrid actors doing lock / sleep / unlock / sleep on one sg_mutex with
  * the same times (bare_loop.h), at N = 1, 8, 64 and 1024 CPUs. Each run is a child
- * process; the wall time includes building the platform. */
+ * process; the wall time includes building the platform. An argument is one
+ * more --set for memcgsim's runs (machine.contention=queued). */
 #include "bare_loop.h"
 #include "runner.h"
 #include "scenario.h"
 #include <stdio.h>
 
+static const char *extra_set; /* argv[1], or NULL */
+
 static double run_memcgsim(int n, sim_time_t duration, long long *acq, long long *calls)
 {
 	char *cpus = g_strdup_printf("workloads.0.cpus=%d", n);
 	char *dur = g_strdup_printf("stop.duration_ns=%lld", (long long)(duration / SIM_NS));
-	const char *sets[] = {cpus, dur, NULL};
+	const char *sets[] = {cpus, dur, extra_set, NULL};
 	GError *err = NULL;
 	struct scenario *sc = scenario_load_file(MCS_SOURCE_DIR "/bench/lockbench_1024.json", sets, &err);
 	g_assert_no_error(err);
@@ -33,8 +36,9 @@ static double run_memcgsim(int n, sim_time_t duration, long long *acq, long long
 	return wall;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	extra_set = argc > 1 ? argv[1] : NULL;
 	static const int ns[] = {1, 8, 64, 1024};
 	printf("%6s %12s %14s %14s %14s %8s %12s\n", "N", "sim time", "memcgsim acq", "acq/s memcgsim",
 	       "acq/s bare", "ratio", "calls/acq");
