@@ -319,19 +319,22 @@ static sim_time_t queued_service(int d, int m_llc, int m_socket)
 }
 
 /* "queued": a request from @me at @at for a line another cache must give
- * up, or its LLC serve, costing @idle on an idle line. A busy line makes it wait (*wait) for
- * the services queued ahead and serves it in the queued time; either way the
- * line is busy for the service (plus @hold, a locked RMW's own time).
- * Requests are served in the order they are made; one made for a time
- * before the last one's (a planned critical section priced at its future
- * grant, then an earlier arrival) does not wait for it. */
+ * up, or its LLC serve, costing @idle on an idle line. A busy line makes it
+ * wait (*wait) for the services queued ahead and serves it in the queued
+ * time; either way the line is busy for the service (plus @hold, a locked
+ * RMW's own time). Requests are served in the order they are made; one made
+ * for a time before the last one's (a planned critical section's accesses
+ * are priced at its future grant, then an earlier arrival comes) is served
+ * in the gap before it, at its idle cost, and leaves the schedule alone. */
 static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim_time_t at,
 			     sim_time_t idle, sim_time_t hold, sim_time_t *wait)
 {
 	int socket = sim_cpu_socket(me->cpu);
 	sim_time_t service = idle;
 	*wait = 0;
-	if (l->busy_until > at && at >= l->asked_at) {
+	if (at < l->asked_at)
+		return service;
+	if (l->busy_until > at) {
 		struct line_queue *q = line_queue_of(l);
 		if (!q->n) { /* the service in progress, from the line's last CPU */
 			int from = l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0);
@@ -360,13 +363,18 @@ static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim
 
 /* Where @cpu's next access happens: the end of its last one, or its
  * running task's clock if that is later. */
-sim_time_t line_cpu_clock(int cpu)
+static void cpu_arrays(void)
 {
 	if (!L.cursor) {
 		L.cursor = g_new0(sim_time_t, sim_ncpus());
 		L.spent = g_new0(sim_time_t, sim_ncpus());
 		L.waited = g_new0(sim_time_t, sim_ncpus());
 	}
+}
+
+sim_time_t line_cpu_clock(int cpu)
+{
+	cpu_arrays();
 	struct sim_task *t = sim_cpu_curr(cpu);
 	return MAX(L.cursor[cpu], t ? sim_task_clock(t) : sim_now());
 }
@@ -419,7 +427,7 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 	line_count(l, op, src, hop, 1, c, site);
 	line_update(l, &me, op);
 	if (line_queued()) {
-		line_cpu_clock(cpu); /* allocates the per-CPU arrays */
+		cpu_arrays();
 		L.cursor[cpu] = at + c;
 		L.spent[cpu] += c;
 		L.waited[cpu] += waited;
