@@ -16,6 +16,7 @@
 #include "scenario.h"
 #include "spinlock.h"
 #include "test_util.h"
+#include <math.h>
 #include <string.h>
 
 static struct sim_machine queued_machine(void)
@@ -307,6 +308,43 @@ static void test_insn_idle(void)
 	g_assert_cmpint(xa_load_cost(SIM_CONTENTION_IDLE), ==, 0);
 }
 
+/* scenarios/validation/atomic_counter.json against the published curves
+ * (shared/brief/contention-data.md 1a and 3; docs/validation.md): each
+ * point from 2 threads on within 25% of the measured ns per increment,
+ * machine-wide. */
+static double counter_ns(const char *variant, int cpus)
+{
+	char *set = g_strdup_printf("workloads.0.cpus=%d", cpus);
+	const char *sets[] = {set, NULL};
+	GError *err = NULL;
+	struct scenario *sc = scenario_load_file(
+		MCS_SOURCE_DIR "/scenarios/validation/atomic_counter.json", sets, &err);
+	g_assert_no_error(err);
+	bool violation;
+	json_t *r = runner_run_one(scenario_variant_find(sc, variant)->config, 1, &violation, &err);
+	g_assert_no_error(err);
+	double ns = json_number_value(json_object_get(json_object_get(r, "metrics"), "ns_per_op"));
+	json_decref(r);
+	scenario_free(sc);
+	g_free(set);
+	return ns;
+}
+
+static void test_counter_curves(void)
+{
+	static const struct {
+		const char *variant;
+		int cpus;
+		double measured;
+	} points[] = {{"perfbook", 2, 31.9}, {"perfbook", 8, 25.4},	{"perfbook", 28, 22.3},
+		      {"perfbook", 32, 22.0}, {"perfbook", 56, 23.7}, {"gambhir", 2, 62.1},
+		      {"gambhir", 8, 41.0},   {"gambhir", 32, 34.4}};
+	for (size_t i = 0; i < G_N_ELEMENTS(points); i++) {
+		double ns = counter_ns(points[i].variant, points[i].cpus);
+		g_assert_cmpfloat(fabs(ns / points[i].measured - 1), <, 0.25);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -318,6 +356,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/contention/line/invalidations", test_invalidations);
 	mcs_test_add_subprocess("/contention/qspinlock/handover", test_qspinlock_handover);
 	g_test_add_func("/contention/added-hold", test_added_hold);
+	g_test_add_func("/contention/counter-curves", test_counter_curves);
 	mcs_test_add_subprocess("/contention/insn/queued", test_insn_queued);
 	mcs_test_add_subprocess("/contention/insn/idle", test_insn_idle);
 	return g_test_run();
