@@ -4,6 +4,7 @@
  * its memcg; a walk whose isolate callback drops the lock while the list is
  * reparented), and heavy random churn, each checked by the invariant checker
  * and by the items' own bookkeeping. */
+#include "insn.h"
 #include "list_lru.h"
 #include "lru_check.h"
 #include "sim_rng.h"
@@ -19,15 +20,20 @@ static const struct list_lru_scope_ops *scope;
 static struct list_lru lru;
 static struct mem_cgroup *A, *B; /* "a" and its child "a/b" */
 
-static void setup(int cpus)
+static void setup_on(const struct sim_machine *m)
 {
-	struct sim_machine m = mcs_test_machine(2, cpus);
-	sim_engine_init(&m, 0, SIM_S, 1);
-	memcg_tree_init(m.nodes, m.nodes * cpus);
+	sim_engine_init(m, 0, SIM_S, 1);
+	memcg_tree_init(m->nodes, m->nodes * m->cpus_per_node);
 	memcg_tree->lru_scope = scope;
 	A = mem_cgroup_create("a", G_MAXLONG);
 	B = mem_cgroup_create("a/b", G_MAXLONG);
 	list_lru_init_memcg(&lru, "test", scope, -1);
+}
+
+static void setup(int cpus)
+{
+	struct sim_machine m = mcs_test_machine(2, cpus);
+	setup_on(&m);
 }
 
 static void check_clean(void)
@@ -78,6 +84,39 @@ static void test_counts(void)
 	g_assert_cmpint(list_lru_count_node(&lru, 1), ==, 0);
 	g_assert_cmpint(lru.stat.added, ==, 40);
 	g_assert_cmpint(lru.stat.deleted, ==, 10);
+	teardown();
+}
+
+/* --- instructions under "queued" -------------------------------------- */
+
+static void add_one_task(struct sim_task *t, void *arg)
+{
+	g_assert_true(list_lru_add(t, &lru, &items[0].lru, 0, B));
+}
+
+/* One list_lru_add of a non-root memcg's item, every cost but the
+ * instructions 0, one instruction a ns (CPI 1 at 1 GHz): the per-node lock
+ * (6.1) is held for the object's memcg lookup, xa_load and list_lru_add's
+ * own code, 46 + 74 + 66 = 186 ns; the split lock (6.13) looks the list up
+ * before taking it and holds it for the 66 alone. */
+static void test_insns(void)
+{
+	struct sim_machine m = mcs_test_machine(2, 1);
+	m.contention = SIM_CONTENTION_QUEUED;
+	memset(m.cost, 0, sizeof(m.cost));
+	m.context_switch = 0;
+	m.clock_ghz = 1;
+	m.cpi = 1;
+	m.insns[INSN_MEMCG_FROM_SLAB_OBJ] = 46;
+	m.insns[INSN_XA_LOAD] = 74;
+	m.insns[INSN_LIST_LRU_ADD] = 66;
+	setup_on(&m);
+	memset(items, 0, sizeof(items));
+	sim_task_create("t", 0, add_one_task, NULL);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(lru.cls->acquisitions, ==, 1);
+	g_assert_cmpint(lru.cls->hold_total, ==, (g_str_equal(scope->name, "node") ? 186 : 66) * SIM_NS);
+	g_assert_cmpint(sim_end(), ==, (46 * g_str_equal(scope->name, "node") + 74 + 66) * SIM_NS);
 	teardown();
 }
 
@@ -389,6 +428,7 @@ int main(int argc, char **argv)
 	const char *sname = scope->name;
 	add_for_scope(sname, "counts", test_counts);
 	add_for_scope(sname, "walk-status-codes", test_walk_codes);
+	add_for_scope(sname, "instructions", test_insns);
 	add_for_scope(sname, "reparent", test_reparent);
 	add_for_scope(sname, "race/add-vs-reparent", test_race_add_reparent);
 	add_for_scope(sname, "race/walk-drops-lock-vs-reparent", test_race_walk_reparent);
