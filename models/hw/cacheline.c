@@ -225,9 +225,10 @@ static struct line_site *line_site_get(struct line_class *cls, const char *site)
 	return s;
 }
 
-/* @k accesses of kind @op found at @src (over @hop), costing @c in all. */
+/* @k accesses of kind @op found at @src (over @hop), costing @c in all, of
+ * which @wait waiting for the line ("queued"; one access when it is > 0). */
 static void counts_add(struct line_counts *n, enum line_op op, enum line_source src,
-		       enum sim_hop hop, uint64_t k, sim_time_t c)
+		       enum sim_hop hop, uint64_t k, sim_time_t c, sim_time_t wait)
 {
 	n->ops[op] += k;
 	n->from[op][src] += k;
@@ -237,19 +238,16 @@ static void counts_add(struct line_counts *n, enum line_op op, enum line_source 
 		n->transfers += k;
 	}
 	n->time += c;
+	n->queued += wait > 0;
+	n->queue_time += wait;
 }
 
 static void line_count(struct cacheline *l, enum line_op op, enum line_source src,
-		       enum sim_hop hop, uint64_t k, sim_time_t c, const char *site)
+		       enum sim_hop hop, uint64_t k, sim_time_t c, sim_time_t wait,
+		       const char *site)
 {
-	counts_add(&l->cls->n, op, src, hop, k, c);
-	counts_add(&line_site_get(l->cls, site)->n, op, src, hop, k, c);
-}
-
-static void queue_count(struct line_counts *n, sim_time_t wait)
-{
-	n->queued += wait > 0;
-	n->queue_time += wait;
+	counts_add(&l->cls->n, op, src, hop, k, c, wait);
+	counts_add(&line_site_get(l->cls, site)->n, op, src, hop, k, c, wait);
 }
 
 bool line_queued(void)
@@ -418,13 +416,11 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 		if (op != LINE_LOAD && l->owner < 0)
 			c += inval_extra(l, &me);
 		c = line_serve(l, &me, at, c, rmw, &waited);
-		queue_count(&l->cls->n, waited);
-		queue_count(&line_site_get(l->cls, site)->n, waited);
 	}
 	c += rmw + waited;
 	if (wait)
 		*wait = waited;
-	line_count(l, op, src, hop, 1, c, site);
+	line_count(l, op, src, hop, 1, c, waited, site);
 	line_update(l, &me, op);
 	if (line_queued()) {
 		cpu_arrays();
@@ -450,7 +446,7 @@ void line_count_transfers(struct cacheline *l, enum line_op op, enum sim_hop hop
 			  sim_time_t each, const char *site)
 {
 	if (n)
-		line_count(l, op, LINE_PEER, hop, n, (sim_time_t)n * each, site);
+		line_count(l, op, LINE_PEER, hop, n, (sim_time_t)n * each, 0, site);
 }
 
 void line_evict_core(struct cacheline *l, int cpu)

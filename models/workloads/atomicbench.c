@@ -45,13 +45,8 @@ static const struct spec atomicbench_spec = {
 static bool atomicbench_check(const void *params, const struct run_config *cfg,
 			      const char *path, struct spec_check *chk)
 {
-	const struct atomicbench_params *p = params;
-	int ncpus = sim_machine_cpus(&cfg->machine);
-	if (p->cpus > ncpus)
-		return spec_check_fail(chk, path, "cpus",
-				       "expected at most %d (the machine's CPUs), got %ld", ncpus,
-				       p->cpus);
-	return true;
+	return workload_check_cpus(((const struct atomicbench_params *)params)->cpus, cfg, path,
+				   chk);
 }
 
 struct atomicbench {

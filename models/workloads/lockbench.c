@@ -87,12 +87,8 @@ static bool lockbench_check(const void *params, const struct run_config *cfg, co
 			    struct spec_check *chk)
 {
 	const struct lockbench_params *p = params;
-	int ncpus = sim_machine_cpus(&cfg->machine);
-	if (p->cpus > ncpus)
-		return spec_check_fail(chk, path, "cpus",
-				       "expected at most %d (the machine's CPUs), got %ld", ncpus,
-				       p->cpus);
-	return workload_check_dist(p->think_dist, p->think_cv, path, "think_cv", chk) &&
+	return workload_check_cpus(p->cpus, cfg, path, chk) &&
+	       workload_check_dist(p->think_dist, p->think_cv, path, "think_cv", chk) &&
 	       workload_check_dist(p->hold_dist, p->hold_cv, path, "hold_cv", chk);
 }
 

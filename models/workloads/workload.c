@@ -101,6 +101,16 @@ bool workload_check_cpu(long cpu, const struct run_config *cfg, const char *path
 			       "expected a CPU below %d (the machine's CPUs), got %ld", ncpus, cpu);
 }
 
+bool workload_check_cpus(long cpus, const struct run_config *cfg, const char *path,
+			 struct spec_check *chk)
+{
+	int ncpus = sim_machine_cpus(&cfg->machine);
+	if (cpus <= ncpus)
+		return true;
+	return spec_check_fail(chk, path, "cpus",
+			       "expected at most %d (the machine's CPUs), got %ld", ncpus, cpus);
+}
+
 bool workload_check_dist(int kind, double cv, const char *path, const char *cv_key,
 			 struct spec_check *chk)
 {

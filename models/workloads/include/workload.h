@@ -53,6 +53,9 @@ struct sim_dist workload_dist(double mean_ns, int kind, double cv);
  * uniform distribution's cv (@cv_key) small enough to stay positive. */
 bool workload_check_cpu(long cpu, const struct run_config *cfg, const char *path,
 			struct spec_check *chk);
+/* A workload's "cpus" (a task a CPU): at most the machine's CPUs. */
+bool workload_check_cpus(long cpus, const struct run_config *cfg, const char *path,
+			 struct spec_check *chk);
 bool workload_check_dist(int kind, double cv, const char *path, const char *cv_key,
 			 struct spec_check *chk);
 
