@@ -47,7 +47,7 @@ static void protect(struct sim_task *t, struct page_counter *c, long limit, long
 
 static void propagate_protected_usage(struct sim_task *t, struct page_counter *c, long usage)
 {
-	if (!c->parent)
+	if (!c->protection_support || !c->parent)
 		return;
 	pc_load(t, c, PC_LIMITS, __func__); /* READ_ONCE(c->min), c->low */
 	protect(t, c, c->min, &c->min_usage, &c->parent->children_min_usage, PC_MIN_USAGE, usage);

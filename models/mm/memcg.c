@@ -9,9 +9,11 @@
 
 struct memcg_tree *memcg_tree;
 
-static void page_counter_init(struct page_counter *c, long max, struct page_counter *parent)
+static void page_counter_init(struct page_counter *c, long max, struct page_counter *parent,
+			      bool protection_support)
 {
 	c->max = max;
+	c->protection_support = protection_support;
 	c->high = G_MAXLONG;
 	c->parent = charge->use_hierarchy ? parent : NULL;
 	charge->counter->init(c, 0);
@@ -29,8 +31,11 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 	m->kmemcg_id = parent ? T->next_kmemcg_id++ : -1;
 	if (parent)
 		g_ptr_array_add(T->by_kmemcg, m);
-	page_counter_init(&m->memory, max, parent ? &parent->memory : NULL);
-	page_counter_init(&m->memsw, G_MAXLONG, parent ? &parent->memsw : NULL);
+	page_counter_init(&m->memory, max, parent ? &parent->memory : NULL, true);
+	page_counter_init(&m->memsw, G_MAXLONG, parent ? &parent->memsw : NULL, true);
+	/* mem_cgroup_css_alloc (6.12): page_counter_init(&memcg->swap,
+	 * &parent->swap, false): no protection on the swap counter */
+	page_counter_init(&m->swap, G_MAXLONG, parent ? &parent->swap : NULL, false);
 	m->nodeinfo = g_new0(struct lruvec, T->nodes);
 	for (int n = 0; n < T->nodes; n++) {
 		m->nodeinfo[n].memcg = m;
@@ -69,8 +74,15 @@ void memcg_tree_init(int nodes, int ncpus)
 	for (int n = 0; n < nodes; n++) {
 		line_init(&T->pgdat[n].line, pgdat_class->line, n);
 		spin_lock_init_in(&T->pgdat[n].lru_lock, pgdat_class, &T->pgdat[n].line);
+		T->pgdat[n].lru_last_cpu = -1;
 	}
 	T->stock = g_new0(struct memcg_stock_pcp, ncpus);
+	T->stats_updates = g_new0(long, ncpus);
+	T->lru_pages = g_new0(struct cacheline, ncpus);
+	struct line_class *pages = line_class_get("struct page (zone LRU)");
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		line_init(&T->lru_pages[cpu], pages, sim_cpu_node(cpu));
+	line_init(&T->stats_flush_threshold_line, line_class_get("stats_flush_threshold"), 0);
 	struct line_class *stock_lines = line_class_get("struct memcg_stock_pcp");
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		line_init(&T->stock[cpu].line, stock_lines, sim_cpu_node(cpu));
@@ -90,6 +102,7 @@ void memcg_tree_destroy(void)
 		}
 		charge->counter->destroy(&m->memory);
 		charge->counter->destroy(&m->memsw);
+		charge->counter->destroy(&m->swap);
 		g_ptr_array_free(m->children, TRUE);
 		g_free(m->nodeinfo);
 		g_free(m->shrinker_bits);
@@ -105,6 +118,8 @@ void memcg_tree_destroy(void)
 		spin_lock_destroy(&T->pgdat[n].lru_lock);
 	g_free(T->pgdat);
 	g_free(T->stock);
+	g_free(T->stats_updates);
+	g_free(T->lru_pages);
 	g_free(T);
 	memcg_tree = NULL;
 }
@@ -189,6 +204,63 @@ void lruvec_lock_pages(struct sim_task *t, struct lruvec *lv, long nr, const cha
 {
 	struct lruvec_section s = {lv, nr};
 	spin_lock_hold_fn(t, lruvec_lru_lock(lv), lruvec_section, &s, SIM_CAT_SYS, SPIN_IRQ, site);
+}
+
+struct zone_lru_section {
+	struct lruvec *lv;
+	long nr;
+	bool add;
+	const char *site;
+};
+
+/* Under zone->lru_lock, for the pagevec: the list head (the lock's line,
+ * held); the batch's end pages link to the list's neighbours, the pages of
+ * the CPU that changed the list last (its line); per page, PG_lru (SetPageLRU,
+ * a locked RMW, at add; __ClearPageLRU, plain, at release), and with memcg
+ * mem_cgroup_add_lru_list / mem_cgroup_del_lru_list: the memcg's per-zone
+ * count (MEM_CGROUP_ZSTAT, its mem_cgroup_per_zone line: the lruvec's here)
+ * and the page_cgroup's AcctLRU bit (a locked RMW on its own line). */
+static sim_time_t zone_lru_section(struct sim_task *t, void *arg)
+{
+	struct zone_lru_section *s = arg;
+	struct pglist_data *pgdat = &memcg_tree->pgdat[s->lv->nid];
+	int cpu = sim_task_cpu(t);
+	sim_time_t spent = 0;
+	if (pgdat->lru_last_cpu >= 0)
+		spent += spin_held_access(t, &pgdat->lru_lock,
+					  &memcg_tree->lru_pages[pgdat->lru_last_cpu], LINE_STORE,
+					  s->site);
+	pgdat->lru_last_cpu = cpu;
+	spent += spin_held_access(t, &pgdat->lru_lock, &memcg_tree->lru_pages[cpu], LINE_STORE,
+				  s->site);
+	long rmws = s->add ? s->nr : 0;
+	if (!mem_cgroup_disabled()) {
+		for (long i = 0; i < s->nr; i++)
+			spent += spin_held_access(t, &pgdat->lru_lock, &s->lv->line, LINE_STORE,
+						  s->add ? "mem_cgroup_add_lru_list"
+							 : "mem_cgroup_del_lru_list");
+		rmws += s->nr;
+	}
+	return spent + rmws * cost(COST_LOCKED_RMW);
+}
+
+static void zone_lru_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr,
+			   bool add)
+{
+	struct zone_lru_section s = {&memcg->nodeinfo[nid], nr, add,
+				     add ? "____pagevec_lru_add" : "release_pages"};
+	spin_lock_hold_fn(t, lruvec_lru_lock(s.lv), zone_lru_section, &s, SIM_CAT_SYS,
+			  add ? SPIN_IRQ : SPIN_IRQSAVE, s.site);
+}
+
+void pagevec_lru_add_anon(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr)
+{
+	zone_lru_pages(t, memcg, nid, nr, true);
+}
+
+void release_pages_anon(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr)
+{
+	zone_lru_pages(t, memcg, nid, nr, false);
 }
 
 void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file)

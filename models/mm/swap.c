@@ -58,6 +58,7 @@ void swap_device_init(long pages, long batch, bool interleave,
 		spin_lock_init(&si->spaces[i].i_pages, xa);
 	si->nr_nodes = (pages + XA_CHUNK_SIZE - 1) / XA_CHUNK_SIZE;
 	si->nodes = g_new0(struct xa_node *, si->nr_nodes);
+	swap_cgroup_swapon(&si->swap_cgroup);
 	workingset_init(si, scope);
 }
 
@@ -71,6 +72,7 @@ void swap_device_destroy(void)
 	for (int i = 0; i < si->nr_spaces; i++)
 		spin_lock_destroy(&si->spaces[i].i_pages);
 	list_lru_destroy(&si->shadow_nodes);
+	swap_cgroup_swapoff(&si->swap_cgroup);
 	spin_lock_destroy(&si->lock);
 	g_free(si->nodes);
 	g_free(si->spaces);
@@ -183,6 +185,8 @@ static void swap_out_step(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 		for (long i = 0; i < 2 * k; i++)
 			stores += spin_held_access(t, &space->i_pages, &node->private_list.line,
 						   LINE_STORE, "xas_store");
+		/* __remove_mapping -> workingset_eviction, per folio */
+		stores += workingset_eviction(t, &space->i_pages, memcg, nid, k);
 		sim_task_charge(t, SIM_CAT_SYS, stores);
 		node->count += (int)k;
 		node->nr_values += (int)k;
@@ -200,6 +204,9 @@ long swap_writeout_folios(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 		long got = get_swap_pages(t, MIN(nr - done, swap_active->batch), &first);
 		if (!got)
 			break;
+		/* folio_alloc_swap, per folio in the kernel; merged per step as
+		 * the step's other locks are (memcg.swap.batch_pages) */
+		mem_cgroup_try_charge_swap(t, memcg, got);
 		swap_out_step(t, memcg, nid, first, got);
 		done += got;
 	}

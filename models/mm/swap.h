@@ -31,6 +31,13 @@ struct swap_stats {
 	SWAP_STATS(MM_STAT_MEMBER) /* mm_stats.h */
 };
 
+/* swap_cgroup_ctrl (mm/swap_cgroup.c, before 6.14): the device's id map
+ * and the one lock its updates take. */
+struct swap_cgroup_ctrl {
+	struct spinlock lock;
+	struct cacheline *map; /* [ncpus]: the map lines of each CPU's clusters */
+};
+
 struct swap_device {
 	long nr_slots;
 	long next_cluster; /* si->lock */
@@ -44,6 +51,7 @@ struct swap_device {
 	bool interleave;	/* CPU c takes clusters from address space c mod spaces */
 	long *space_next_cluster; /* interleave: next free cluster per space (si->lock) */
 	struct list_lru shadow_nodes;
+	struct swap_cgroup_ctrl swap_cgroup;
 	struct shrinker workingset_shadow_shrinker;
 	struct swap_stats stat;
 };
@@ -67,4 +75,9 @@ void swap_device_destroy(void);
 bool swap_available(void);
 /* Swap out @nr anonymous pages of @memcg on @nid: add_to_swap, zram write,
  * __remove_mapping leaving shadow entries. Returns the pages freed. */
+/* swap_cgroup.c: __mem_cgroup_try_charge_swap for @nr pages of @memcg
+ * (their slots on this CPU's cluster), and the ctrl's set-up and teardown. */
+void mem_cgroup_try_charge_swap(struct sim_task *t, struct mem_cgroup *memcg, long nr);
+void swap_cgroup_swapon(struct swap_cgroup_ctrl *ctrl);
+void swap_cgroup_swapoff(struct swap_cgroup_ctrl *ctrl);
 long swap_writeout_folios(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);

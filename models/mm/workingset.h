@@ -10,3 +10,7 @@ void workingset_init(struct swap_device *si, const struct list_lru_scope_ops *sc
 /* @k folios were stored into @node and replaced by shadows, one after the
  * other (i_pages held): its place on shadow_nodes follows each store. */
 void workingset_update_node_folios(struct sim_task *t, struct xa_node *node, long k);
+/* workingset_eviction of @k folios of @memcg on @nid inside @held (i_pages):
+ * the nonresident_age reads and adds up to the root; returns their time. */
+sim_time_t workingset_eviction(struct sim_task *t, struct spinlock *held,
+			       struct mem_cgroup *memcg, int nid, long k);

@@ -22,6 +22,7 @@ struct page_counter {
 	long min_usage, low_usage;		 /* protected usage */
 	long children_min_usage, children_low_usage; /* the children's, summed */
 	long watermark, failcnt;
+	bool protection_support; /* propagate_protected_usage runs (memory; 6.9+: not swap) */
 	struct page_counter *parent;
 	struct cacheline lines[PAGE_COUNTER_LINES];
 	struct spinlock lock; /* res_counter's; its word in lines[0] */
@@ -68,6 +69,7 @@ struct mem_cgroup {
 	guint sibling_idx; /* index in parent->children */
 	struct page_counter memory;
 	struct page_counter memsw; /* memory+swap (cgroup v1), charged when memcg.charge.memsw */
+	struct page_counter swap;  /* memory.swap (cgroup v2): swap entries, charged at swap-out */
 	int kmemcg_id; /* list_lru index; the root and offline memcgs: -1 */
 	bool online;
 	struct lruvec *nodeinfo; /* [nodes] */
@@ -91,6 +93,7 @@ struct memcg_stock_pcp {
 struct pglist_data {
 	struct spinlock lru_lock;
 	struct cacheline line;
+	int lru_last_cpu; /* the CPU that last added to or took from its list; -1: none */
 };
 
 struct memcg_tree {
@@ -106,6 +109,12 @@ struct memcg_tree {
 	struct lock_class *lruvec_class;
 	bool disabled; /* cgroup_disable=memory, or a kernel without memcg */
 	struct memcg_stock_pcp *stock; /* per CPU */
+	/* memcg_rstat_updated (Linux 6.0): the per-CPU stats_updates and the
+	 * global stats_flush_threshold in its line */
+	long *stats_updates; /* per CPU */
+	struct cacheline *lru_pages; /* per CPU: the struct pages it last put on a zone LRU */
+	long stats_flush_threshold;
+	struct cacheline stats_flush_threshold_line;
 	/* Reclaim dropped @nr file pages of @memcg on @nid, oldest first:
 	 * tell their owners (the filesystem model sets it). */
 	void (*file_pages_dropped)(struct sim_task *t, struct mem_cgroup *memcg, int nid,
@@ -156,6 +165,12 @@ long mem_cgroup_margin(struct mem_cgroup *memcg);
 struct spinlock *lruvec_lru_lock(struct lruvec *lv);
 /* Take @lv's lru lock for @nr folios moving on or off its lists. */
 void lruvec_lock_pages(struct sim_task *t, struct lruvec *lv, long nr, const char *site);
+/* Linux 2.6.32's zone LRU for anonymous pages (mm/swap.c): a pagevec of
+ * @nr pages onto it (____pagevec_lru_add) or off it (release_pages), under
+ * the node's lru lock (zone->lru_lock: memcg.lru_lock_scope node). */
+#define PAGEVEC_SIZE_2632 14 /* PAGEVEC_SIZE in 2.6.32 (15 from 5.x) */
+void pagevec_lru_add_anon(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);
+void release_pages_anon(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);
 /* Add pages to the memcg's LRU on @nid (lru_add under the lruvec lock). */
 void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file);
 long lruvec_pages(struct mem_cgroup *memcg, int nid);
