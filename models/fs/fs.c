@@ -44,6 +44,8 @@ static long inode_drop_page(struct sim_task *t, struct inode *inode)
 static void destroy_inode(struct sim_task *t, struct inode *inode, struct shrink_control *sc)
 {
 	struct super_block *sb = inode->sb;
+	inode_sb_list_del(t, inode);	      /* evict */
+	xfs_inode_mark_reclaimable(t, inode); /* ->destroy_inode */
 	sim_task_charge(t, SIM_CAT_SYS, cost(COST_INODE_FREE));
 	sc->nr_reclaimed_pages += obj_cgroup_uncharge(t, inode->objcg, sb->inode_bytes);
 	sb->nr_inodes--;
@@ -210,6 +212,7 @@ void super_block_init(struct super_block *sb, const struct list_lru_scope_ops *s
 	shrinker_register(&sb->s_shrink);
 	list_lru_init_memcg(&sb->s_dentry_lru, "s_dentry_lru", scope, sb->s_shrink.id);
 	list_lru_init_memcg(&sb->s_inode_lru, "s_inode_lru", scope, sb->s_shrink.id);
+	inode_lists_init(sb);
 	memcg_tree->file_pages_dropped = fs_drop_file_pages;
 }
 
@@ -218,6 +221,7 @@ void super_block_destroy(struct super_block *sb)
 	/* Objects still cached at the end are freed with the run. */
 	list_lru_destroy(&sb->s_dentry_lru);
 	list_lru_destroy(&sb->s_inode_lru);
+	inode_lists_destroy(sb);
 }
 
 void fs_read_file(struct sim_task *t, struct super_block *sb, struct mem_cgroup *memcg,
@@ -238,6 +242,8 @@ void fs_read_file(struct sim_task *t, struct super_block *sb, struct mem_cgroup 
 	d->d_inode = inode;
 	sb->nr_inodes++;
 	sb->nr_dentries++;
+	xfs_iget_cache_miss(t, inode); /* the lookup of the cold name */
+	inode_sb_list_add(t, inode);   /* xfs_setup_inode */
 	/* the read: one page into the page cache */
 	mem_cgroup_charge(t, memcg, 1);
 	inode->i_data = (struct address_space){1, memcg, nid};

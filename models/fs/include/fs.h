@@ -22,6 +22,8 @@ struct inode {
 	struct obj_cgroup *objcg;
 	int nid;
 	struct super_block *sb; /* NULL once freed while still queued (below) */
+	struct inode *sb_prev, *sb_next; /* i_sb_list on sb->s_inodes (s_inode_list_lock) */
+	int ag;				 /* its XFS allocation group */
 	bool queued; /* its page has an entry on the memcg's file LRU queue */
 };
 
@@ -44,12 +46,25 @@ struct fs_stats {
 	long files_read, dentries_freed, inodes_freed, inode_pages_dropped;
 };
 
+/* XFS's allocation groups: mkfs.xfs's default for a single device from
+ * 128 MiB to 4 TiB. */
+#define XFS_AGCOUNT 4
+
+/* struct xfs_perag's in-core inode tree. */
+struct xfs_perag {
+	struct spinlock pag_ici_lock; /* pag_ici_root follows it in its line */
+	struct cacheline *leaf;	      /* [ncpus]: the radix leaf of each reader's inodes */
+};
+
 struct super_block {
 	struct list_lru s_dentry_lru;
 	struct list_lru s_inode_lru;
 	struct shrinker s_shrink;
 	long dentry_bytes, inode_bytes; /* slab object sizes, charged to memcgs */
 	long nr_dentries, nr_inodes;	/* allocated */
+	struct spinlock s_inode_list_lock; /* s_inodes: its head in the lock's line */
+	struct inode *s_inodes;		   /* the first inode on it */
+	struct xfs_perag pag[XFS_AGCOUNT];
 	struct fs_stats stat;
 };
 
@@ -62,6 +77,14 @@ void super_block_destroy(struct super_block *sb);
  * on the LRU (dput). */
 void fs_read_file(struct sim_task *t, struct super_block *sb, struct mem_cgroup *memcg,
 		  struct folio_batch *fb);
+/* inode_list.c: the superblock's inode list and XFS's per-AG inode trees
+ * (their locks and lines), set up and torn down with the superblock. */
+void inode_lists_init(struct super_block *sb);
+void inode_lists_destroy(struct super_block *sb);
+void inode_sb_list_add(struct sim_task *t, struct inode *inode);
+void inode_sb_list_del(struct sim_task *t, struct inode *inode);
+void xfs_iget_cache_miss(struct sim_task *t, struct inode *inode);
+void xfs_inode_mark_reclaimable(struct sim_task *t, struct inode *inode);
 /* Reclaim dropped @nr page-cache pages from @memcg's file LRU on @nid;
  * called by vmscan (the pages' owners lose them in LRU order). */
 void fs_drop_file_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);
