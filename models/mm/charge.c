@@ -4,6 +4,7 @@
 #include "charge.h"
 #include "cost.h"
 #include "vmscan.h"
+#include <stdlib.h>
 
 #define CHARGE_COUNTERS(X) X(page_counter) X(res_counter)
 #define ENTRY(name) &charge_##name.named,
@@ -279,19 +280,53 @@ void mem_cgroup_uncharge_page(struct sim_task *t, struct memcg_batch_info *b,
 	mem_cgroup_uncharge(t, memcg, 1);
 }
 
+/* memcg_rstat_updated (mm/memcontrol.c, Linux 6.0), after __mod_memcg_state
+ * added @val to its per-CPU counter: the per-CPU stats_updates gathers
+ * abs(val) (and cgroup_rstat_updated, per-CPU, returns at once once the
+ * cgroup is on the CPU's updated list); past MEMCG_CHARGE_BATCH (32) it is
+ * folded into the global stats_flush_threshold, with an atomic_add only
+ * while that is at most num_online_cpus (the flusher resets it, every 2 s
+ * or when a reader finds it high; no flush is modelled). */
+#define MEMCG_RSTAT_BATCH 32
+static void memcg_rstat_updated(struct sim_task *t, long val)
+{
+	struct memcg_tree *T = memcg_tree;
+	long *x = &T->stats_updates[sim_task_cpu(t)];
+	*x += labs(val);
+	if (*x <= MEMCG_RSTAT_BATCH)
+		return;
+	const char *site = "memcg_rstat_updated";
+	line_touch(t, &T->stats_flush_threshold_line, LINE_LOAD, site); /* atomic_read */
+	if (T->stats_flush_threshold <= sim_ncpus()) {
+		line_atomic(t, &T->stats_flush_threshold_line, SIM_CAT_SPIN, site);
+		T->stats_flush_threshold += *x / MEMCG_RSTAT_BATCH;
+	}
+	*x = 0;
+}
+
+/* mod_memcg_state(memcg, MEMCG_SOCK, @val): what is private (irqs off, the
+ * per-CPU add) is the fitted memcg_skmem_ns. */
+static void mod_memcg_state_sock(struct sim_task *t, long val)
+{
+	sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_SKMEM));
+	memcg_rstat_updated(t, val);
+}
+
 bool mem_cgroup_charge_skmem(struct sim_task *t, struct mem_cgroup *memcg, long nr)
 {
 	if (mem_cgroup_disabled() || !memcg->parent) /* the root's sockets have no sk_memcg */
 		return true;
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_SKMEM)); /* mod_memcg_state(MEMCG_SOCK) */
-	return mem_cgroup_charge(t, memcg, nr);
+	if (!mem_cgroup_charge(t, memcg, nr)) /* try_charge */
+		return false;
+	mod_memcg_state_sock(t, nr);
+	return true;
 }
 
 void mem_cgroup_uncharge_skmem(struct sim_task *t, struct mem_cgroup *memcg, long nr)
 {
 	if (mem_cgroup_disabled() || !memcg->parent)
 		return;
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_SKMEM));
+	mod_memcg_state_sock(t, -nr);
 	memcg->stat.uncharged += nr;
 	refill_stock(t, memcg, nr);
 }

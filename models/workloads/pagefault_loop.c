@@ -62,6 +62,7 @@ struct pf_task {
 	long round_faults;	  /* faults of the rounds completed (mapped and unmapped) */
 	sim_time_t round_time; /* from its start to the end of the last of them */
 	struct memcg_batch_info batch; /* current->memcg_batch */
+	long pvec; /* pages in the CPU's lru_add pagevec, not yet on the LRU */
 };
 
 struct pagefault_loop {
@@ -69,7 +70,14 @@ struct pagefault_loop {
 	struct pf_task *tasks;
 };
 
-/* do_anonymous_page for each page of the region. */
+static int task_nid(struct sim_task *t)
+{
+	return sim_cpu_node(sim_task_cpu(t));
+}
+
+/* do_anonymous_page for each page of the region; page_add_new_anon_rmap
+ * puts it in the CPU's lru_add pagevec, which goes onto the zone LRU when
+ * full (lru_cache_add_active_or_unevictable). */
 static void fault_region(struct sim_task *t, struct pf_task *pt)
 {
 	for (long p = 0; p < pt->region_pages && !sim_task_should_stop(t); p++) {
@@ -78,11 +86,17 @@ static void fault_region(struct sim_task *t, struct pf_task *pt)
 			sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_COMMIT));
 			mem_cgroup_charge(t, pt->memcg, 1); /* mem_cgroup_newpage_charge */
 		}
+		if (++pt->pvec == PAGEVEC_SIZE_2632) {
+			pagevec_lru_add_anon(t, pt->memcg, task_nid(t), PAGEVEC_SIZE_2632);
+			pt->pvec = 0;
+		}
 		pt->faults++;
 	}
 }
 
-/* munmap: zap_pte_range uncharges every mapped page (page_remove_rmap). */
+/* munmap: zap_pte_range uncharges every mapped page (page_remove_rmap); the
+ * gathered pages are freed a pagevec at a time (free_pages_and_swap_cache ->
+ * release_pages, off the zone LRU under its lock). */
 static void unmap_region(struct sim_task *t, struct pf_task *pt, long pages)
 {
 	mem_cgroup_uncharge_start(&pt->batch);
@@ -91,6 +105,8 @@ static void unmap_region(struct sim_task *t, struct pf_task *pt, long pages)
 		mem_cgroup_uncharge_page(t, &pt->batch, pt->memcg);
 	}
 	mem_cgroup_uncharge_end(t, &pt->batch);
+	for (long p = 0; p < pages; p += PAGEVEC_SIZE_2632)
+		release_pages_anon(t, pt->memcg, task_nid(t), MIN(PAGEVEC_SIZE_2632, pages - p));
 }
 
 static void pagefault_loop_task(struct sim_task *t, void *arg)
