@@ -109,6 +109,14 @@ static const struct spec_field machine_fields[] = {
 			      .min = 1,
 			      .max = 2},
 	 false, "2", 0},
+	{"smt_spin_throughput",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "smt_throughput while one of the two threads spins waiting for a "
+				     "spinlock: the other runs at smt_spin_throughput / 2 of its solo "
+				     "speed; 0: smt_throughput (docs/hardware.md)",
+			      .min = 0,
+			      .max = 2},
+	 false, "0", 0},
 	{"cores_per_llc",
 	 &(const struct spec){.kind = SPEC_INTEGER,
 			      .doc = "cores sharing a last-level cache domain (an LLC, or an AMD "
@@ -296,6 +304,7 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 	m->llc_bytes = (uint64_t)(mcs_json_num(mj, "llc_mb") * (1 << 20));
 	m->clock_ghz = mcs_json_num(mj, "clock_ghz");
 	m->smt_throughput = mcs_json_num(mj, "smt_throughput");
+	m->smt_spin_throughput = mcs_json_num(mj, "smt_spin_throughput");
 	m->contention = strcmp(json_string_value(json_object_get(mj, "contention")), "queued") == 0
 				? SIM_CONTENTION_QUEUED
 				: SIM_CONTENTION_IDLE;

@@ -12,6 +12,8 @@ static struct {
 	bool active;
 	int cpus_per_node, cores_per_node, threads;
 	double stretch[SMT_MAX_THREADS + 1]; /* k / f_k, by the core's busy threads k */
+	double f, f_spin; /* a busy sibling's worth, and a spinning one's */
+	sim_time_t *spin_from, *spin_until; /* each CPU's last spinlock wait */
 	sim_time_t stop_at;
 	sim_time_t total;
 } S;
@@ -30,11 +32,35 @@ void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at)
 	for (int k = 1; k <= S.threads; k++)
 		S.stretch[k] = k / (1 + (k - 1) * (f - 1));
 	S.stop_at = stop_at;
+	S.f = f;
+	S.f_spin = m->smt_spin_throughput > 0 ? m->smt_spin_throughput : f;
+	if (S.f_spin != f) {
+		int n = m->nodes * m->cpus_per_node;
+		S.spin_from = g_new0(sim_time_t, n);
+		S.spin_until = g_new0(sim_time_t, n);
+	}
 }
 
 void sim_smt_fini(void)
 {
+	g_free(S.spin_from);
+	g_free(S.spin_until);
 	memset(&S, 0, sizeof(S));
+}
+
+void sim_smt_spin(int cpu, sim_time_t from, sim_time_t until)
+{
+	if (!S.spin_from)
+		return;
+	S.spin_from[cpu] = from;
+	S.spin_until[cpu] = until;
+}
+
+/* Whether @cpu's task is waiting for a spinlock at the engine's time. */
+static bool smt_spinning(int cpu)
+{
+	sim_time_t now = sim_now();
+	return S.spin_from[cpu] <= now && now < S.spin_until[cpu];
 }
 
 bool sim_smt_active(void)
@@ -42,16 +68,22 @@ bool sim_smt_active(void)
 	return S.active;
 }
 
-/* The busy threads of @cpu's core, @cpu's own charge among them: CPU c's
- * siblings are c + j x cores_per_node within its node (sim_machine.h). */
-static int smt_busy_threads(int cpu)
+/* The busy threads of @cpu's core, @cpu's own charge among them, and how
+ * many of the others spin (*spinning; counted only when a spinner's worth
+ * differs): CPU c's siblings are c + j x cores_per_node within its node
+ * (sim_machine.h). */
+static int smt_busy_threads(int cpu, int *spinning)
 {
 	int node_first = cpu - cpu % S.cpus_per_node;
 	int first = node_first + cpu % S.cpus_per_node % S.cores_per_node;
 	int busy = 1;
+	*spinning = 0;
 	for (int j = 0; j < S.threads; j++) {
 		int sibling = first + j * S.cores_per_node;
-		busy += sibling != cpu && !sim_cpu_idle(sibling);
+		if (sibling == cpu || sim_cpu_idle(sibling))
+			continue;
+		busy++;
+		*spinning += S.spin_from && smt_spinning(sibling);
 	}
 	return busy;
 }
@@ -60,10 +92,13 @@ sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at)
 {
 	if (!S.active || d <= 0)
 		return d;
-	int k = smt_busy_threads(cpu);
+	int s;
+	int k = smt_busy_threads(cpu, &s);
 	if (k == 1)
 		return d;
-	sim_time_t stretched = (sim_time_t)llround((double)d * S.stretch[k]);
+	/* each other busy thread adds its worth less one: f - 1, or f_spin - 1 */
+	double stretch = s ? k / (1 + (k - 1 - s) * (S.f - 1) + s * (S.f_spin - 1)) : S.stretch[k];
+	sim_time_t stretched = (sim_time_t)llround((double)d * stretch);
 	if (!S.stop_at || at < S.stop_at)
 		S.total += stretched - d;
 	return stretched;

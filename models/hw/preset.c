@@ -21,6 +21,8 @@
 		{"clock_ghz", ghz, ghz, ghz, PRESET_PLAIN}
 /* What a core with two busy threads delivers, in threads alone (docs/hardware.md). */
 #define SMT_THROUGHPUT(v, lo, hi) {"smt_throughput", v, lo, hi, PRESET_PLAIN}
+/* The same while one of the two spins for a spinlock (docs/hardware.md). */
+#define SMT_SPIN_THROUGHPUT(v, lo, hi) {"smt_spin_throughput", v, lo, hi, PRESET_PLAIN}
 #define NS(key, v, lo, hi) {"costs." key, v, lo, hi, PRESET_NS}
 #define CYCLES(key, v, lo, hi) {"costs." key, v, lo, hi, PRESET_CYCLES}
 /* Kernels of every era here are built without preemption counting and with
@@ -62,6 +64,7 @@ static const struct preset broadwell_2s = {
 	.values = (const struct preset_value[]){
 		TOPOLOGY(2, 20, 2, 10, 25, 2.2),
 		SMT_THROUGHPUT(1.65, 1.1, 1.65),
+		SMT_SPIN_THROUGHPUT(1.0, 1.0, 1.65),
 		NS("line_smt_ns", 8.2, 7.6, 12.2),
 		NS("line_llc_ns", 39.3, 33.1, 48.3),
 		NS("line_socket_ns", 39.3, 33.1, 48.3),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "spinlock.h"
 #include "cost.h"
+#include "sim_smt.h"
 #include "sim_trace.h"
 #include "lockdep.h"
 #include <string.h>
@@ -351,6 +352,8 @@ static void spin_grant_queued(struct sim_task *t, struct spinlock *l, struct spi
 	sim_time_t now = e->arrive, pair = lock_pair_cost(l);
 	const struct spinlock_ops *ops = slow_path(l);
 	int ahead = l->len - 1;
+	if (pred) /* a spinner, for its SMT sibling: until its grant, once known */
+		sim_smt_spin(e->cpu, now, SIM_TIME_MAX);
 	sim_time_t ready = pred ? now + ops->arrive(l, e, pred, ahead, now) : now;
 	spin_link(l, e, pred);
 	if (!pred) { /* the grant after the charge: SMT sharing may stretch it */
@@ -369,6 +372,7 @@ static void spin_grant_queued(struct sim_task *t, struct spinlock *l, struct spi
 		release = MAX(ready, sim_task_clock(t));
 	}
 	e->grant = release + ops->take(l, e, pred, ahead, release) + pair;
+	sim_smt_spin(e->cpu, now, e->grant);
 	lock_stat_handover(l->cls, e->grant - release);
 	sim_task_charge(t, SIM_CAT_SPIN, e->grant - sim_task_clock(t));
 	spin_waited(t, l, e, now);

@@ -21,6 +21,7 @@ struct lockbench_params {
 	long iterations;
 	int lock_flavour; /* enum spin_flavour */
 	long data_lines;
+	double start_ns;
 };
 
 enum { LOCKBENCH_GLOBAL, LOCKBENCH_NODE };
@@ -72,6 +73,14 @@ static const struct spec_field lockbench_fields[] = {
 			      .min = 0,
 			      .max = 64},
 	 false, "0", AT(data_lines)},
+	{"start_ns",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "each task starts after a delay drawn uniformly from [0, start_ns) "
+				     "(off its CPU), so the tasks first reach the lock in a random order, "
+				     "not the CPUs' (0: all start at once, in CPU order)",
+			      .min = 0,
+			      .max = 1e12},
+	 false, "0", AT(start_ns)},
 	{NULL},
 };
 #undef AT
@@ -112,6 +121,7 @@ struct lockbench_task {
 	struct spinlock *lock;
 	struct sim_rng *think_rng;
 	struct sim_rng *hold_rng;
+	sim_time_t start; /* the delay before its first iteration */
 };
 
 struct lockbench {
@@ -150,6 +160,8 @@ static void lockbench_loop(struct sim_task *t, void *arg)
 {
 	struct lockbench_task *lt = arg;
 	long long limit = lt->lb->iterations;
+	if (lt->start > 0)
+		sim_task_sleep(t, lt->start);
 	for (long long i = 0; limit == 0 || i < limit; i++) {
 		sim_task_run(t, SIM_CAT_USER, sim_rng_sample(lt->think_rng, &lt->lb->think));
 		if (sim_task_should_stop(t))
@@ -191,6 +203,13 @@ static void *lockbench_setup(const void *params, int index)
 		stream = g_strdup_printf("%s.hold", name);
 		lt->hold_rng = sim_rng_new(sim_seed(), stream);
 		g_free(stream);
+		if (p->start_ns > 0) { /* its own stream: the others' draws stay as they were */
+			stream = g_strdup_printf("%s.start", name);
+			struct sim_rng *rng = sim_rng_new(sim_seed(), stream);
+			lt->start = (sim_time_t)(sim_rng_uniform01(rng) * p->start_ns * SIM_NS);
+			sim_rng_free(rng);
+			g_free(stream);
+		}
 		sim_task_create(name, cpu, lockbench_loop, lt);
 		g_free(name);
 	}

@@ -50,6 +50,9 @@ struct sim_machine {
 	 * alone, in [1, 2] (machine.smt_throughput); 0 is 2: no sharing. Used
 	 * with contention "queued" only (sim_engine.c, "SMT"). */
 	double smt_throughput;
+	/* The same while one of the two spins waiting for a spinlock
+	 * (machine.smt_spin_throughput); 0: smt_throughput. */
+	double smt_spin_throughput;
 	sim_time_t sched_slice; /* time slice when tasks share a CPU */
 	sim_time_t context_switch; /* switching a CPU between two runnable tasks */
 	sim_time_t cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/hw/include/cost.h) */

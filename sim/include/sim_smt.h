@@ -18,7 +18,12 @@
  * read from the engine's state when the charge is made: the siblings whose
  * CPUs have a current task (running, spinning, or an interrupt task) at
  * the engine's time, not over the charge's own span. Deterministic, and
- * exact while the siblings stay as they are for the charge's length. */
+ * exact while the siblings stay as they are for the charge's length.
+ *
+ * A sibling spinning for a spinlock (the lock model says when, with
+ * sim_smt_spin) may take more of the core than a working one
+ * (machine.smt_spin_throughput, f_s; 0 is f): it adds f_s - 1 to f_k where
+ * a working sibling adds f - 1. Spinning is read at the engine's time too. */
 #pragma once
 #include "sim_machine.h"
 #include <stdbool.h>
@@ -32,6 +37,9 @@ bool sim_smt_active(void);
 /* How long a busy charge of @d on @cpu, made at @at, takes: @d x k / f_k
  * rounded to the nearest picosecond (halves away from zero), or @d. */
 sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at);
+/* @cpu's task waits for a spinlock from @from until @until (SIM_TIME_MAX:
+ * until told again); nothing unless smt_spin_throughput differs. */
+void sim_smt_spin(int cpu, sim_time_t from, sim_time_t until);
 /* The time the run's charges gained, summed over CPUs: every stretched
  * charge made before the run's end, in full. */
 sim_time_t sim_smt_stretch_total(void);

@@ -14,6 +14,7 @@
 #include "insn.h"
 #include "runner.h"
 #include "scenario.h"
+#include "sim_rng.h"
 #include "spinlock.h"
 #include "test_util.h"
 #include <math.h>
@@ -231,6 +232,101 @@ static void test_qspinlock_handover(void)
 	sim_engine_fini();
 }
 
+/* machine.smt_spin_throughput: a spinning sibling's share of the core. One
+ * node of 4 CPUs, 2 threads a core (CPU c and c + 2 share a core); a working
+ * sibling costs nothing (smt_throughput 2), a spinning one halves the speed
+ * (smt_spin_throughput 1). Z (CPU 0, its sibling idle) takes the lock at 0
+ * and holds it 1000 ns; X (CPU 1) comes at 10 ns and spins behind Z; Y
+ * (CPU 3, X's sibling) comes at 20 ns and spins behind X. X's hold is
+ * charged at X's arrival, when Y runs (working): 1000. Y's is charged at
+ * Y's arrival, when X spins: 1000 x 2 / (1 + (1 - 1)) = 2000. */
+static sim_time_t spin_arrive[4];
+
+static void smt_holder(struct sim_task *t, void *arg)
+{
+	int cpu = GPOINTER_TO_INT(arg);
+	if (spin_arrive[cpu])
+		sim_task_run(t, SIM_CAT_USER, spin_arrive[cpu]);
+	spin_lock_hold(t, &lock, 1000 * SIM_NS, SIM_CAT_SYS, SPIN_PLAIN, "smt");
+}
+
+static sim_time_t spin_sibling_holds(double f_spin, sim_time_t *max)
+{
+	struct sim_machine m = queued_machine();
+	m.nodes = 1;
+	m.cpus_per_node = 4;
+	m.threads_per_core = 2;
+	m.cores_per_llc = 2;
+	m.smt_throughput = 2;
+	m.smt_spin_throughput = f_spin;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	spin_lock_init(&lock, lock_class_get("&smt->lock"));
+	spin_arrive[0] = 0;
+	spin_arrive[1] = 10 * SIM_NS;
+	spin_arrive[3] = 20 * SIM_NS;
+	for (int cpu = 0; cpu < 4; cpu++)
+		if (cpu != 2)
+			sim_task_create("holder", cpu, smt_holder, GINT_TO_POINTER(cpu));
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(lock.cls->acquisitions, ==, 3);
+	sim_time_t total = lock.cls->hold_total;
+	*max = lock.cls->hold_max;
+	spin_lock_destroy(&lock);
+	line_class_reset_all();
+	sim_engine_fini();
+	return total;
+}
+
+static void test_smt_spinning_sibling(void)
+{
+	sim_time_t max;
+	g_assert_cmpint(spin_sibling_holds(1, &max), ==, 4000 * SIM_NS);
+	g_assert_cmpint(max, ==, 2000 * SIM_NS);
+}
+
+/* smt_spin_throughput 0: as smt_throughput, no sharing: every hold 1000 */
+static void test_smt_spinning_default(void)
+{
+	sim_time_t max;
+	g_assert_cmpint(spin_sibling_holds(0, &max), ==, 3000 * SIM_NS);
+	g_assert_cmpint(max, ==, 1000 * SIM_NS);
+}
+
+/* lockbench's start_ns: one CPU, one acquisition; the run ends later by
+ * exactly the task's start delay, uniform01 x start_ns from its own stream
+ * "lockbench.0.0.start" of the run's seed. */
+static double lockbench_end(double start_ns)
+{
+	char *text = g_strdup_printf(
+		"{\"name\": \"t\", \"seed\": 7, \"machine\": {\"nodes\": 1, \"cpus_per_node\": 2, "
+		"\"contention\": \"queued\"},"
+		"\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 0, "
+		"\"think_dist\": \"const\", \"hold_ns\": 100, \"hold_dist\": \"const\", "
+		"\"iterations\": 1, \"start_ns\": %g}], \"stop\": {\"type\": \"completion\"}}",
+		start_ns);
+	GError *err = NULL;
+	struct scenario *sc = scenario_load("t", text, strlen(text), NULL, &err);
+	g_assert_no_error(err);
+	bool violation;
+	json_t *r = runner_run_one(scenario_variant_find(sc, "base")->config, 7, &violation, &err);
+	g_assert_no_error(err);
+	double end = json_number_value(json_object_get(r, "sim_time_ns"));
+	json_decref(r);
+	scenario_free(sc);
+	g_free(text);
+	return end;
+}
+
+static void test_lockbench_start(void)
+{
+	struct sim_rng *rng = sim_rng_new(7, "lockbench.0.0.start");
+	double delay = (double)(sim_time_t)(sim_rng_uniform01(rng) * 5000 * SIM_NS) / SIM_NS;
+	sim_rng_free(rng);
+	g_assert_cmpfloat(delay, >, 0);
+	g_assert_cmpfloat(delay, <, 5000);
+	g_assert_cmpfloat(fabs(lockbench_end(5000) - lockbench_end(0) - delay), <, 1e-9);
+}
+
 /* kernel.critical_section_extra: lockbench's 100 ns hold, 4 CPUs, 20 us,
  * with @extra added (JSON) under @contention: lock_stat's mean hold. */
 static double hold_with(const char *extra, const char *contention)
@@ -355,6 +451,9 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/contention/line/sockets/2", test_sockets2);
 	mcs_test_add_subprocess("/contention/line/invalidations", test_invalidations);
 	mcs_test_add_subprocess("/contention/qspinlock/handover", test_qspinlock_handover);
+	mcs_test_add_subprocess("/contention/smt/spinning-sibling", test_smt_spinning_sibling);
+	mcs_test_add_subprocess("/contention/smt/spinning-default", test_smt_spinning_default);
+	g_test_add_func("/contention/lockbench/start", test_lockbench_start);
 	g_test_add_func("/contention/added-hold", test_added_hold);
 	g_test_add_func("/contention/counter-curves", test_counter_curves);
 	mcs_test_add_subprocess("/contention/insn/queued", test_insn_queued);
