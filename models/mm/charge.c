@@ -298,8 +298,10 @@ static void memcg_rstat_updated(struct sim_task *t, long val)
 	const char *site = "memcg_rstat_updated";
 	line_touch(t, &T->stats_flush_threshold_line, LINE_LOAD, site); /* atomic_read */
 	if (T->stats_flush_threshold <= sim_ncpus()) {
-		line_atomic(t, &T->stats_flush_threshold_line, SIM_CAT_SPIN, site);
+		/* added at the read: the kernel's race (another CPU's add
+		 * between this read and add) is not modelled */
 		T->stats_flush_threshold += *x / MEMCG_RSTAT_BATCH;
+		line_atomic(t, &T->stats_flush_threshold_line, SIM_CAT_SPIN, site);
 	}
 	*x = 0;
 }

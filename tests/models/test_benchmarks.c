@@ -4,6 +4,7 @@
 #include "mcs_json.h"
 #include "runner.h"
 #include "scenario.h"
+#include <math.h>
 
 static json_t *run_variant(const char *file, const char *variant, const char *const *sets)
 {
@@ -41,6 +42,43 @@ static json_t *lru_named(json_t *mm, const char *name)
 	return NULL;
 }
 
+static json_t *named(json_t *array, const char *key, const char *name)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach (array, i, x)
+		if (g_str_equal(json_string_value(json_object_get(x, key)), name))
+			return x;
+	return NULL;
+}
+
+static double lock_acquisitions(json_t *r, const char *cls)
+{
+	json_t *l = named(json_object_get(r, "locks"), "class", cls);
+	g_assert_nonnull(l);
+	return mcs_json_num(l, "acquisitions");
+}
+
+/* A site's accesses to a line class, and of them those of one access kind
+ * (@op NULL: all): 0 when the site made none. */
+static double site_ops(json_t *r, const char *cls, const char *site, const char *op)
+{
+	json_t *c = named(json_object_get(r, "cachelines"), "class", cls);
+	json_t *s = c ? named(json_object_get(c, "sites"), "site", site) : NULL;
+	if (!s)
+		return 0;
+	if (!op)
+		return mcs_json_num(s, "accesses");
+	json_t *o = json_object_get(json_object_get(s, "ops"), op);
+	double n = 0;
+	const char *k;
+	json_t *x;
+	json_object_foreach (o, k, x)
+		if (json_is_number(x))
+			n += json_number_value(x);
+	return n;
+}
+
 /* Items left = added - deleted - isolated (list_lru_del_add counts each
  * pair as one of each). */
 static void assert_lru_books(json_t *l)
@@ -69,6 +107,19 @@ static void test_swap(gconstpointer scope)
 	json_t *lru = lru_named(mm, "shadow_nodes");
 	assert_lru_books(lru);
 	g_assert_cmpfloat(mcs_json_num(lru, "isolated"), ==, mcs_json_num(swap, "nodes_reclaimed"));
+	/* Every swapped folio: workingset_eviction reads its memcg's
+	 * nonresident_age and adds at both levels (the job's, the root's);
+	 * swap_cgroup_record stores its id under ctrl->lock, taken once a
+	 * swap-out step, as the step's __remove_mapping takes i_pages (whose
+	 * other acquisitions are the shrinker's successful trylocks). */
+	double out = mcs_json_num(rec, "pswpout");
+	g_assert_cmpfloat(site_ops(r, "&lruvec->lru_lock", "workingset_eviction", NULL), ==, out);
+	g_assert_cmpfloat(site_ops(r, "&lruvec->lru_lock", "workingset_age_nonresident", "rmw"), ==,
+			  2 * out);
+	g_assert_cmpfloat(site_ops(r, "swap_cgroup map", "swap_cgroup_record", "store"), ==, out);
+	g_assert_cmpfloat(lock_acquisitions(r, "&ctrl->lock"), ==,
+			  lock_acquisitions(r, "&xa->xa_lock (swapper_spaces)") -
+				  mcs_json_num(swap, "nodes_reclaimed"));
 	size_t i;
 	json_t *c;
 	json_array_foreach (json_object_get(mm, "cgroups"), i, c)
@@ -93,6 +144,12 @@ static void test_inode_dentry(gconstpointer scope)
 	json_t *d = lru_named(mm, "s_dentry_lru"), *in = lru_named(mm, "s_inode_lru");
 	assert_lru_books(d);
 	assert_lru_books(in);
+	/* Each inode read in is added to sb->s_inodes and inserted in its AG's
+	 * tree; each freed is deleted from the one and tagged in the other. */
+	double inodes = mcs_json_num(m, "w1.files_read") + mcs_json_num(m, "w1.inodes_freed");
+	g_assert_cmpfloat(mcs_json_num(m, "w1.inodes_freed"), >, 0);
+	g_assert_cmpfloat(lock_acquisitions(r, "&s->s_inode_list_lock"), ==, inodes);
+	g_assert_cmpfloat(lock_acquisitions(r, "&pag->pag_ici_lock"), ==, inodes);
 	/* Each file's dentry went on the list once; freed dentries were isolated. */
 	g_assert_cmpfloat(mcs_json_num(d, "added"), ==, 32 * 2000);
 	g_assert_cmpfloat(mcs_json_num(d, "isolated"), ==, mcs_json_num(m, "w1.dentries_freed"));
@@ -107,13 +164,17 @@ static void test_inode_dentry(gconstpointer scope)
 }
 
 /* The page-fault loop at hand-computable costs: 1 us a fault (1.5 us with
- * root's memcg work), nothing at unmap: each of the 8 tasks does 60 s /
- * 1 us faults in 60 s, whatever the window and the tasks' start times. */
+ * root's memcg work), nothing at unmap, and the zone LRU's pagevec sections
+ * free (no lock, line or RMW cost): each of the 8 tasks does 60 s / 1 us
+ * faults in 60 s, whatever the window and the tasks' start times. */
 static void test_pagefault_loop(gconstpointer variant)
 {
 	bool root = g_str_equal(variant, "root");
 	const char *sets[] = {"machine.costs.anon_fault_ns=1000", "machine.costs.zap_page_ns=0",
 			      "machine.costs.memcg_commit_ns=500", "workloads.0.region_mb=1",
+			      "machine.costs.lock_acquire_release_ns=0",
+			      "machine.costs.irq_save_restore_ns=0", "machine.costs.locked_rmw_ns=0",
+			      "machine.costs.line_llc_ns=0", "machine.costs.dram_local_ns=0",
 			      "stop.duration_ns=10e6", NULL};
 	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2009.json", variant,
 				sets);
@@ -124,12 +185,55 @@ static void test_pagefault_loop(gconstpointer variant)
 	json_decref(r);
 }
 
+/* One task, a region of 14 pages: every round fills the lru_add pagevec
+ * once and frees one pagevec at munmap, so F faults take the zone's lru
+ * lock floor(F / 14) times to add, and once to release for each round
+ * unmapped: every complete round, and the stopped round only if the stop
+ * came after its unmap. With memcg (root), the per-zone count is written
+ * once a page at each; without, never. */
+static void test_zone_lru(gconstpointer variant)
+{
+	bool memcg = g_str_equal(variant, "root");
+	const char *sets[] = {"workloads.0.count=1", "workloads.0.region_mb=0.0546875",
+			      "workloads.0.start_spread_ns=0", "stop.duration_ns=2e6", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2009.json", variant,
+				sets);
+	double f = mcs_json_num(json_object_get(r, "metrics"), "page_faults");
+	double adds = floor(f / 14);
+	double releases = lock_acquisitions(r, "&pgdat->lru_lock") - adds;
+	g_assert_cmpfloat(f, >, 14 * 10);
+	g_assert_true(releases == floor(f / 14) || releases == ceil(f / 14));
+	g_assert_cmpfloat(site_ops(r, "&lruvec->lru_lock", "mem_cgroup_add_lru_list", "store"), ==,
+			  memcg ? 14 * adds : 0);
+	g_assert_cmpfloat(site_ops(r, "&lruvec->lru_lock", "mem_cgroup_del_lru_list", "store"), ==,
+			  memcg ? MIN(f, 14 * releases) : 0);
+	json_decref(r);
+}
+
+/* 6.0's memcg_rstat_updated: a socket charge or uncharge of 3 pages adds 3
+ * to the CPU's stats_updates, folded past 32 (every 11th call); the global
+ * stats_flush_threshold is written only while it is at most
+ * num_online_cpus (72), so exactly 73 times when nothing flushes, and read
+ * at every fold. */
+static void test_rstat_threshold(void)
+{
+	const char *sets[] = {"stop.duration_ns=1e6", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "6.0-rc1",
+				sets);
+	const char *cls = "stats_flush_threshold", *site = "memcg_rstat_updated";
+	g_assert_cmpfloat(site_ops(r, cls, site, "rmw"), ==, 73);
+	g_assert_cmpfloat(site_ops(r, cls, site, "load"), >, 73);
+	json_decref(r);
+}
+
 /* netperf in the root at 4.096 us a side a message: each pair's receiver
  * finishes its first message at 8.192 us and one every 4.096 us after, so
  * 243 in 1 ms: 243 x 10240 x 8 bits / 1 ms = 19906.56 x 10^6 bits/s. */
 static void test_netperf_root(void)
 {
-	const char *sets[] = {"machine.costs.net_msg_ns=4096", "stop.duration_ns=1e6", NULL};
+	/* under "idle": no SMT sharing between a pair's two siblings */
+	const char *sets[] = {"machine.costs.net_msg_ns=4096", "stop.duration_ns=1e6",
+			      "machine.contention=idle", NULL};
 	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "root",
 				sets);
 	json_t *m = json_object_get(r, "metrics");
@@ -159,6 +263,9 @@ int main(int argc, char **argv)
 			     test_pagefault_loop);
 	g_test_add_data_func("/benchmarks/pagefault-loop/root", "root", test_pagefault_loop);
 	g_test_add_func("/benchmarks/netperf/root", test_netperf_root);
+	g_test_add_func("/benchmarks/netperf/rstat-threshold", test_rstat_threshold);
+	g_test_add_data_func("/benchmarks/zone-lru/no-memcg", "no-memcg", test_zone_lru);
+	g_test_add_data_func("/benchmarks/zone-lru/root", "root", test_zone_lru);
 	g_test_add_data_func("/benchmarks/swap/per-node", "per-node", test_swap);
 	g_test_add_data_func("/benchmarks/swap/per-cgroup", "per-cgroup", test_swap);
 	g_test_add_data_func("/benchmarks/inode-dentry/per-node", "per-node", test_inode_dentry);
