@@ -224,19 +224,18 @@ static sim_time_t zone_lru_section(struct sim_task *t, void *arg)
 {
 	struct zone_lru_section *s = arg;
 	struct pglist_data *pgdat = &memcg_tree->pgdat[s->lv->nid];
+	struct spinlock *held = lruvec_lru_lock(s->lv);
 	int cpu = sim_task_cpu(t);
 	sim_time_t spent = 0;
 	if (pgdat->lru_last_cpu >= 0)
-		spent += spin_held_access(t, &pgdat->lru_lock,
-					  &memcg_tree->lru_pages[pgdat->lru_last_cpu], LINE_STORE,
-					  s->site);
+		spent += spin_held_access(t, held, &memcg_tree->lru_pages[pgdat->lru_last_cpu],
+					  LINE_STORE, s->site);
 	pgdat->lru_last_cpu = cpu;
-	spent += spin_held_access(t, &pgdat->lru_lock, &memcg_tree->lru_pages[cpu], LINE_STORE,
-				  s->site);
+	spent += spin_held_access(t, held, &memcg_tree->lru_pages[cpu], LINE_STORE, s->site);
 	long rmws = s->add ? s->nr : 0;
 	if (!mem_cgroup_disabled()) {
 		for (long i = 0; i < s->nr; i++)
-			spent += spin_held_access(t, &pgdat->lru_lock, &s->lv->line, LINE_STORE,
+			spent += spin_held_access(t, held, &s->lv->line, LINE_STORE,
 						  s->add ? "mem_cgroup_add_lru_list"
 							 : "mem_cgroup_del_lru_list");
 		rmws += s->nr;
