@@ -6,8 +6,9 @@
  * CPUs charge, its usage and watermark lines written by every swap-out), and
  * records the memcg's id for the entry with swap_cgroup_record
  * (mm/swap_cgroup.c): under the swap device's one ctrl->lock
- * (spin_lock_irqsave, every CPU, every folio; until 6.14 packed the ids in
- * atomics), a 2-byte store into the device's id map. The root's own pages
+ * (spin_lock_irqsave: every CPU, every folio, until 6.14 packed the ids
+ * into atomics and dropped the lock), a 2-byte store into the device's id
+ * map. The root's own pages
  * charge no counter. With memory+swap accounting (cgroup v1's memsw) the
  * swap counter is not used: the page's memsw charge carries over. */
 #include "charge.h"
