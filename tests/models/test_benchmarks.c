@@ -31,17 +31,7 @@ static void assert_cpu_sum(json_t *r)
 	g_assert_cmpfloat_with_epsilon(sum, mcs_json_num(r, "sim_time_ns") * mcs_json_num(r, "cpus"), 1e-3);
 }
 
-static json_t *lru_named(json_t *mm, const char *name)
-{
-	size_t i;
-	json_t *l;
-	json_array_foreach (json_object_get(mm, "list_lrus"), i, l)
-		if (g_str_equal(json_string_value(json_object_get(l, "name")), name))
-			return l;
-	g_assert_not_reached();
-	return NULL;
-}
-
+/* The member of @array whose @key is @name; NULL when none is. */
 static json_t *named(json_t *array, const char *key, const char *name)
 {
 	size_t i;
@@ -50,6 +40,13 @@ static json_t *named(json_t *array, const char *key, const char *name)
 		if (g_str_equal(json_string_value(json_object_get(x, key)), name))
 			return x;
 	return NULL;
+}
+
+static json_t *lru_named(json_t *mm, const char *name)
+{
+	json_t *l = named(json_object_get(mm, "list_lrus"), "name", name);
+	g_assert_nonnull(l);
+	return l;
 }
 
 static double lock_acquisitions(json_t *r, const char *cls)
