@@ -7,6 +7,7 @@
 #include "sim_irq.h"
 #include "sim_smt.h"
 #include "sim_trace.h"
+#include "sim_wakeq.h"
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <simgrid/actor.h>
@@ -43,6 +44,7 @@ struct sim_task {
 	char *name;
 	struct sim_cpu *cpu;
 	sg_sem_t sem;	  /* blocks the task's actor: spinning or waiting for its CPU */
+	struct sim_waiter wake; /* when its actor runs again (sim_wakeq.h) */
 	sim_time_t clock; /* the task's own time, >= the engine's */
 	sim_time_t slice_used;
 	int preempt_count;
@@ -71,6 +73,11 @@ static struct {
 	void (*preempt_hook)(struct sim_task *t); /* preemption enabled again */
 	uint64_t seed;
 	uint64_t calls;
+	uint64_t skipped; /* flushes that needed no engine call (sim_task_flush) */
+	bool lookahead;	  /* skip them (off: MEMCGSIM_NO_LOOKAHEAD, to check that it changes nothing) */
+	sim_time_t now;	  /* the simulated present: SimGrid's clock, or ahead of it */
+	struct sim_waiter ctl_wake, dog_wake; /* the controller's, the watchdog's */
+	struct sim_waiter *self;	      /* the running actor's, NULL in setup */
 	int ncpus;
 	struct sim_cpu *cpus;
 	GPtrArray *tasks;
@@ -135,9 +142,12 @@ uint64_t sim_seed(void)
 	return W.seed;
 }
 
+/* The engine's time. SimGrid's clock lags it while the running task goes on
+ * past flushes that nobody could come between (sim_task_flush); nothing reads
+ * SimGrid's clock but the engine calls. */
 sim_time_t sim_now(void)
 {
-	return (sim_time_t)simgrid_get_clock();
+	return W.now;
 }
 
 sim_time_t sim_end(void)
@@ -154,6 +164,12 @@ uint64_t sim_engine_calls(void)
 {
 	return W.calls;
 }
+
+uint64_t sim_engine_flushes_skipped(void)
+{
+	return W.skipped;
+}
+
 
 sim_time_t sim_cpu_time(int cpu, enum sim_cat cat)
 {
@@ -235,6 +251,10 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 	W.seed = seed;
 	W.ncpus = sim_machine_cpus(m);
 	W.tasks = g_ptr_array_new();
+	W.lookahead = !g_getenv("MEMCGSIM_NO_LOOKAHEAD");
+	sim_wakeq_init(W.ncpus + 2);
+	sim_waiter_init(&W.ctl_wake);
+	sim_waiter_init(&W.dog_wake);
 
 	int argc = 1;
 	char arg0[] = "memcgsim";
@@ -288,24 +308,70 @@ static void progress_tick(void)
 		return; /* EAGAIN: the reader is behind; the next report will do */
 }
 
-static void engine_sleep(sim_time_t d)
+/* The actor of @w runs again: it leaves the queue; the engine's time is at
+ * least SimGrid's (a task woken by one running ahead of SimGrid runs at the
+ * waker's time). */
+static void engine_resumed(struct sim_waiter *w)
+{
+	W.self = w;
+	sim_wakeq_clear(w);
+	sim_time_t clock = (sim_time_t)simgrid_get_clock();
+	if (clock > W.now)
+		W.now = clock;
+}
+
+/* Sleep until the engine's time @at: SimGrid's clock may lag the engine's,
+ * so the duration is from SimGrid's (times are whole picoseconds, exact in a
+ * double). */
+static void engine_sleep_until(struct sim_waiter *w, sim_time_t at)
 {
 	W.calls++;
 	progress_tick();
-	sg_actor_sleep_for((double)d);
+	sim_wakeq_set(w, at);
+	sg_actor_sleep_for((double)at - simgrid_get_clock());
+	engine_resumed(w);
 }
 
 static void engine_block(struct sim_task *t)
 {
 	W.calls++;
 	progress_tick();
-	sg_sem_acquire(t->sem);
+	sg_sem_acquire(t->sem); /* in the queue only once woken */
+	engine_resumed(&t->wake);
+}
+
+/* Every SimGrid call lets the actors runnable now run before the caller goes
+ * on, even one answered at once (a release, daemonize, a start): meanwhile
+ * the caller is one of them. Around such a call, in an actor. */
+static struct sim_waiter *engine_call_begin(void)
+{
+	struct sim_waiter *self = W.self;
+	if (self)
+		sim_wakeq_set(self, W.now);
+	return self;
+}
+
+static void engine_call_end(struct sim_waiter *self)
+{
+	if (self)
+		engine_resumed(self);
+}
+
+/* Let the actors runnable now go first. */
+static void engine_yield(void)
+{
+	struct sim_waiter *self = engine_call_begin();
+	sg_actor_yield();
+	engine_call_end(self);
 }
 
 void sim_task_wake(struct sim_task *t)
 {
 	W.calls++;
+	sim_wakeq_lower(&t->wake, W.now); /* runnable from now */
+	struct sim_waiter *self = engine_call_begin();
 	sg_sem_release(t->sem);
+	engine_call_end(self);
 }
 
 /* @cpu idled from @from to @to, taking the interrupts that arrived meanwhile
@@ -368,8 +434,9 @@ static void task_wait_for_cpu(struct sim_task *t)
 static void task_main(int argc, char **argv)
 {
 	struct sim_task *t = sg_actor_self_get_data();
-	if (W.stop_at || t->daemon)
+	if (W.stop_at || t->daemon) /* runnable meanwhile, from its creation */
 		sg_actor_daemonize(sg_actor_self());
+	engine_resumed(&t->wake); /* started */
 	if (t->daemon) { /* an interrupt task: it takes its CPU only when idle */
 		t->fn(t, t->arg);
 		return;
@@ -379,7 +446,7 @@ static void task_main(int argc, char **argv)
 	else
 		cpu_take(t->cpu, t);
 	if (sim_smt_active()) /* the tasks starting now own their CPUs before any runs */
-		sg_actor_yield();
+		engine_yield();
 	t->fn(t, t->arg);
 	if (sim_task_should_stop(t) && g_queue_is_empty(&t->cpu->runq)) {
 		/* The run is over: leave without sleeping; the CPU is idle from
@@ -404,10 +471,14 @@ struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void
 	t->sem = sg_sem_init(0);
 	t->fn = fn;
 	t->arg = arg;
+	sim_waiter_init(&t->wake);
+	sim_wakeq_set(&t->wake, W.now); /* runnable from its creation */
 	g_ptr_array_add(W.tasks, t);
+	struct sim_waiter *self = engine_call_begin();
 	sg_actor_t a = sg_actor_init(name, t->cpu->host);
 	sg_actor_set_data(a, t);
 	sg_actor_start(a, task_main, 0, NULL);
+	engine_call_end(self);
 	return t;
 }
 
@@ -614,11 +685,21 @@ void sim_task_irq_enable(struct sim_task *t)
 	sim_task_charge(t, SIM_CAT_SYS, 0); /* any arrival due by now */
 }
 
+/* When no other actor can run before the task's clock (sim_wakeq.h), the
+ * engine would wake this task next anyway, with nothing in between: its time
+ * becomes the engine's without an engine call, and the same things happen in
+ * the same order. The comparison is strict: an actor due at the same time
+ * goes in SimGrid's order, as before. */
 void sim_task_flush(struct sim_task *t)
 {
-	sim_time_t d = t->clock - sim_now();
-	if (d > 0)
-		engine_sleep(d);
+	if (t->clock <= W.now)
+		return;
+	if (W.lookahead && t->clock < sim_wakeq_min()) {
+		W.now = t->clock;
+		W.skipped++;
+		return;
+	}
+	engine_sleep_until(&t->wake, t->clock);
 }
 
 static void task_yield(struct sim_task *t)
@@ -661,7 +742,7 @@ void sim_task_sleep(struct sim_task *t, sim_time_t d)
 	g_assert_cmpint(t->preempt_count, ==, 0);
 	sim_task_flush(t);
 	cpu_put(t->cpu);
-	engine_sleep(d);
+	engine_sleep_until(&t->wake, W.now + d);
 	if (t->cpu->curr)
 		task_wait_for_cpu(t);
 	else
@@ -685,14 +766,18 @@ void sim_task_preempt_enable(struct sim_task *t)
 
 static void controller_main(int argc, char **argv)
 {
-	engine_sleep(W.stop_at);
+	engine_resumed(&W.ctl_wake);
+	engine_sleep_until(&W.ctl_wake, W.stop_at);
 }
 
 /* A run to completion that reaches its limit: stop everything. */
 static void watchdog_main(int argc, char **argv)
 {
-	sg_actor_daemonize(sg_actor_self());
-	sg_actor_sleep_for((double)W.limit); /* not one of the models' engine calls */
+	sg_actor_daemonize(sg_actor_self()); /* runnable meanwhile, from its creation */
+	engine_resumed(&W.dog_wake);
+	sim_wakeq_set(&W.dog_wake, W.limit); /* not one of the models' engine calls */
+	sg_actor_sleep_for((double)W.limit - simgrid_get_clock());
+	engine_resumed(&W.dog_wake);
 	W.limit_hit = true;
 	W.end = W.limit;
 	sg_actor_kill_all();
@@ -709,10 +794,10 @@ static void irq_task_loop(struct sim_task *t, void *arg)
 		if (next == SIM_TIME_MAX)
 			engine_block(t);
 		else if (next > sim_now())
-			engine_sleep(next - sim_now());
+			engine_sleep_until(&t->wake, next);
 		/* Let whatever else is due now go first: a run that ends now ends
 		 * before this arrival, as an idle span leaves it out too. */
-		sg_actor_yield();
+		engine_yield();
 		while (cpu->curr) { /* busy: its task takes the arrivals */
 			cpu->irq_task_waiting = true;
 			engine_block(t);
@@ -751,12 +836,18 @@ bool sim_engine_run(void)
 	bool completed = true;
 	create_irq_tasks();
 	if (W.stop_at) {
+		sim_wakeq_set(&W.ctl_wake, W.now);
 		sg_actor_create("controller", W.cpus[0].host, controller_main, 0, NULL);
 		simgrid_run();
+		engine_resumed(&W.ctl_wake);
+		W.self = NULL;
 		W.end = W.aborted ? W.end : W.stop_at;
 	} else {
+		sim_wakeq_set(&W.dog_wake, W.now);
 		sg_actor_create("watchdog", W.cpus[0].host, watchdog_main, 0, NULL);
 		simgrid_run(); /* until the last task returns; daemons are killed */
+		engine_resumed(&W.dog_wake);
+		W.self = NULL;
 		completed = !W.limit_hit && !W.aborted;
 		if (completed)
 			W.end = W.last_exit;
@@ -787,6 +878,7 @@ void sim_engine_fini(void)
 	}
 	sim_irq_fini();
 	sim_smt_fini();
+	sim_wakeq_fini();
 	g_free(W.cpus);
 	memset(&W, 0, sizeof(W));
 }

@@ -11,6 +11,12 @@
  * tasks, so that every shared-state change happens at its exact simulated
  * time while consecutive costs cost one engine call.
  *
+ * A flush makes no engine call either when no other actor can run before the
+ * task's clock (every other one sleeps until later or waits to be woken):
+ * SimGrid would run this task next in any case, so its clock becomes the
+ * engine's at once (the lookahead, sim_wakeq.h). Results are the same bytes
+ * with it and without it; only the engine calls differ.
+ *
  * The rule for models: flush before writing shared state or taking a lock
  * (the lock functions do it); a lockless read (a counter the kernel reads
  * racily) may run ahead of the engine by the task's pending time, as a
@@ -60,6 +66,10 @@ sim_time_t sim_stop_at(void);
 sim_time_t sim_cpu_time(int cpu, enum sim_cat cat);
 /* Engine calls (sleeps, blocks, wakes) the layer has made so far. */
 uint64_t sim_engine_calls(void);
+/* Flushes that made no engine call: no other actor could run before the
+ * task's clock (sim_task_flush). With MEMCGSIM_NO_LOOKAHEAD set in the
+ * environment every flush sleeps, which must change no result. */
+uint64_t sim_engine_flushes_skipped(void);
 /* While the run goes on, write the simulated time it has reached ("NS\n",
  * in ns) to @fd about every SIM_PROGRESS_US of wall time (-1: never). The
  * check rides on the engine calls the run makes anyway and makes none, so

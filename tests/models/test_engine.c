@@ -8,6 +8,7 @@
 #include "sim_hist.h"
 #include "sim_rng.h"
 #include "sim_smt.h"
+#include "sim_wakeq.h"
 
 static struct sim_machine small_machine(int nodes, int cpus_per_node)
 {
@@ -31,16 +32,123 @@ static void seven_ns(struct sim_task *t, void *arg)
 	g_assert_cmpint(sim_now(), ==, 7007 * SIM_NS + 15400);
 }
 
-static void test_time_7ns(void)
+/* SimGrid's clock itself keeps 7 ns exactly: every flush sleeps in the engine
+ * (MEMCGSIM_NO_LOOKAHEAD). With the lookahead a task alone makes one engine
+ * call: at its first flush the run's watchdog, created at 0, has not run. */
+static void time_7ns(bool lookahead)
 {
+	if (!lookahead)
+		g_setenv("MEMCGSIM_NO_LOOKAHEAD", "1", TRUE);
 	struct sim_machine m = small_machine(1, 1);
 	sim_engine_init(&m, 0, SIM_S, 1);
 	sim_task_create("t", 0, seven_ns, NULL);
 	g_assert_true(sim_engine_run());
 	g_assert_cmpint(sim_end(), ==, 7007 * SIM_NS + 15400);
 	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, sim_end());
-	g_assert_cmpint(sim_engine_calls(), ==, 1002);
+	g_assert_cmpint(sim_engine_calls(), ==, lookahead ? 1 : 1002);
+	g_assert_cmpint(sim_engine_flushes_skipped(), ==, lookahead ? 1001 : 0);
 	sim_engine_fini();
+}
+
+static void test_time_7ns(void)
+{
+	time_7ns(false);
+}
+
+static void test_time_7ns_lookahead(void)
+{
+	time_7ns(true);
+}
+
+/* Two tasks on two CPUs: A flushes every 10 ns up to 100 ns and records
+ * when; B flushes at 55 ns, reads what A recorded, and flushes at 155 ns.
+ * A runs first (created first). A at 10: B is runnable at 0, so A sleeps.
+ * B at 55: A is due at 10, B sleeps. A at 20..50: nobody before 55, no
+ * engine call; at 60 it sleeps. B wakes at 55 and must see A's 50, not a
+ * later time; it sleeps to 155. A at 70..100: no call. So 4 engine calls,
+ * 8 flushes without one. */
+static sim_time_t a_flushed_at;
+
+static void every_10ns(struct sim_task *t, void *arg)
+{
+	for (int i = 0; i < 10; i++) {
+		sim_task_charge(t, SIM_CAT_SYS, 10 * SIM_NS);
+		sim_task_flush(t);
+		g_assert_cmpint(sim_now(), ==, sim_task_clock(t));
+		a_flushed_at = sim_now();
+	}
+}
+
+static void at_55_and_155(struct sim_task *t, void *arg)
+{
+	sim_task_charge(t, SIM_CAT_SYS, 55 * SIM_NS);
+	sim_task_flush(t);
+	*(sim_time_t *)arg = a_flushed_at;
+	sim_task_charge(t, SIM_CAT_SYS, 100 * SIM_NS);
+	sim_task_flush(t);
+}
+
+static void test_lookahead_two_tasks(void)
+{
+	struct sim_machine m = small_machine(1, 2);
+	sim_time_t seen = -1;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("a", 0, every_10ns, NULL);
+	sim_task_create("b", 1, at_55_and_155, &seen);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(seen, ==, 50 * SIM_NS);
+	g_assert_cmpint(sim_end(), ==, 155 * SIM_NS);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, 100 * SIM_NS);
+	g_assert_cmpint(sim_cpu_time(1, SIM_CAT_SYS), ==, 155 * SIM_NS);
+	g_assert_cmpint(sim_engine_calls(), ==, 4);
+	g_assert_cmpint(sim_engine_flushes_skipped(), ==, 8);
+	sim_engine_fini();
+}
+
+/* The queue's minimum after each change, against a scan of every waiter. */
+static sim_time_t wakeq_scan(const struct sim_waiter *w, int n)
+{
+	sim_time_t min = SIM_TIME_MAX;
+	for (int i = 0; i < n; i++)
+		if (w[i].pos >= 0 && w[i].at < min)
+			min = w[i].at;
+	return min;
+}
+
+static void test_wakeq(void)
+{
+	struct sim_waiter w[40];
+	sim_wakeq_init(4); /* grows */
+	for (int i = 0; i < 40; i++)
+		sim_waiter_init(&w[i]);
+	g_assert_cmpint(sim_wakeq_min(), ==, SIM_TIME_MAX);
+	sim_wakeq_set(&w[0], 30);
+	sim_wakeq_set(&w[1], 10);
+	sim_wakeq_set(&w[2], 20);
+	g_assert_cmpint(sim_wakeq_min(), ==, 10);
+	sim_wakeq_lower(&w[2], 25); /* later: stays at 20 */
+	g_assert_cmpint(w[2].at, ==, 20);
+	sim_wakeq_set(&w[1], 40); /* moved later */
+	g_assert_cmpint(sim_wakeq_min(), ==, 20);
+	sim_wakeq_clear(&w[2]);
+	sim_wakeq_clear(&w[2]); /* not in it: nothing */
+	g_assert_cmpint(sim_wakeq_min(), ==, 30);
+	sim_wakeq_lower(&w[3], 5); /* not in it: entered */
+	g_assert_cmpint(sim_wakeq_min(), ==, 5);
+	g_assert_cmpint(sim_wakeq_len(), ==, 3);
+	GRand *r = g_rand_new_with_seed(7);
+	for (int k = 0; k < 20000; k++) {
+		struct sim_waiter *x = &w[g_rand_int_range(r, 0, 40)];
+		sim_time_t at = g_rand_int_range(r, 0, 1000);
+		switch (g_rand_int_range(r, 0, 3)) {
+		case 0: sim_wakeq_set(x, at); break;
+		case 1: sim_wakeq_lower(x, at); break;
+		default: sim_wakeq_clear(x);
+		}
+		g_assert_cmpint(sim_wakeq_min(), ==, wakeq_scan(w, 40));
+	}
+	g_rand_free(r);
+	sim_wakeq_fini();
 }
 
 static void ten_ms_user(struct sim_task *t, void *arg)
@@ -362,6 +470,9 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	mcs_test_add_subprocess("/engine/time/7ns", test_time_7ns);
+	mcs_test_add_subprocess("/engine/time/7ns_lookahead", test_time_7ns_lookahead);
+	mcs_test_add_subprocess("/engine/lookahead/two_tasks", test_lookahead_two_tasks);
+	g_test_add_func("/engine/lookahead/wakeq", test_wakeq);
 	mcs_test_add_subprocess("/engine/sched/timeshare", test_timeshare);
 	mcs_test_add_subprocess("/engine/accounting/idle", test_idle_then_work);
 	mcs_test_add_subprocess("/engine/smt/siblings", test_smt_siblings);
