@@ -615,6 +615,12 @@ struct sim_task *sim_cpu_curr(int cpu)
 	return W.cpus[cpu].curr;
 }
 
+sim_time_t sim_cpu_clock(int cpu)
+{
+	const struct sim_task *t = W.cpus[cpu].curr;
+	return t ? t->clock : W.now;
+}
+
 int sim_task_preempt_count(const struct sim_task *t)
 {
 	return t->preempt_count;

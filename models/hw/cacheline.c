@@ -15,12 +15,23 @@ struct line_queue {
 
 const char *const line_op_names[LINE_OP_N] = {"load", "store", "rmw"};
 
+/* An accessing CPU and its place, made once a run (line_machine()). */
+struct line_cpu {
+	int cpu, llc, socket, node;
+	uint64_t llc_bit, core_bit;
+};
+
 static struct {
 	GPtrArray *classes; /* creation order */
 	GHashTable *by_name;
-	uint64_t *streamed; /* bytes streamed through each LLC domain */
-	int nllcs;
 	GPtrArray *queues;  /* every line's struct line_queue, freed with the classes */
+	/* The run's machine, read once at the first access (line_machine()). */
+	bool ready;
+	bool queued;	    /* contention "queued" */
+	uint64_t llc_bytes; /* machine.llc_bytes */
+	int nllcs;
+	struct line_cpu *cpus;
+	uint64_t *streamed; /* bytes streamed through each LLC domain */
 	sim_time_t *cursor; /* "queued": each CPU's last access's end */
 	sim_time_t *spent, *waited; /* "queued": each CPU's accesses' cost so far, and
 				     * the part of it spent queued at lines */
@@ -65,6 +76,7 @@ void line_class_reset_all(void)
 		g_hash_table_destroy(L.by_name);
 		g_ptr_array_free(L.classes, TRUE);
 	}
+	g_free(L.cpus);
 	g_free(L.streamed);
 	if (L.queues)
 		g_ptr_array_free(L.queues, TRUE);
@@ -84,28 +96,43 @@ void line_init(struct cacheline *l, struct line_class *cls, int home_node)
 	l->llc = -1;
 }
 
-static uint64_t *streamed(int llc)
+static uint64_t llc_bit(int llc)
 {
-	if (!L.streamed) {
-		L.nllcs = sim_nllcs();
-		L.streamed = g_new0(uint64_t, L.nllcs);
-	}
-	return &L.streamed[llc];
+	return 1ULL << (llc % 64);
+}
+
+/* What every access asks of the machine, looked up once a run (the engine
+ * is set up by the first access; line_class_reset_all forgets it). */
+static void line_machine(void)
+{
+	if (L.ready)
+		return;
+	const struct sim_machine *m = sim_machine();
+	int n = sim_ncpus();
+	L.ready = true;
+	L.queued = m->contention == SIM_CONTENTION_QUEUED;
+	L.llc_bytes = m->llc_bytes;
+	L.nllcs = sim_nllcs();
+	L.streamed = g_new0(uint64_t, L.nllcs);
+	L.cpus = g_new(struct line_cpu, n);
+	for (int c = 0; c < n; c++)
+		L.cpus[c] = (struct line_cpu){c, sim_cpu_llc(c), sim_cpu_socket(c), sim_cpu_node(c),
+					      llc_bit(sim_cpu_llc(c)), llc_bit(sim_cpu_core(c))};
+	L.cursor = g_new0(sim_time_t, n);
+	L.spent = g_new0(sim_time_t, n);
+	L.waited = g_new0(sim_time_t, n);
 }
 
 void line_stream(int cpu, uint64_t bytes)
 {
-	*streamed(sim_cpu_llc(cpu)) += bytes;
+	line_machine();
+	L.streamed[L.cpus[cpu].llc] += bytes;
 }
 
 uint64_t line_streamed(int llc)
 {
-	return *streamed(llc);
-}
-
-static uint64_t llc_bit(int llc)
-{
-	return 1ULL << (llc % 64);
+	line_machine();
+	return L.streamed[llc];
 }
 
 static sim_time_t hop_cost(enum sim_hop hop)
@@ -120,8 +147,8 @@ static sim_time_t hop_cost(enum sim_hop hop)
 /* The LLC it was last in has streamed its size since: nobody has it. */
 static void line_evict_stale(struct cacheline *l)
 {
-	uint64_t size = sim_machine()->llc_bytes;
-	if (l->llc < 0 || !size || *streamed(l->llc) - l->streamed <= size)
+	uint64_t size = L.llc_bytes;
+	if (l->llc < 0 || !size || L.streamed[l->llc] - l->streamed <= size)
 		return;
 	l->owner = -1;
 	l->sharers = 0;
@@ -134,26 +161,14 @@ static void line_evict_stale(struct cacheline *l)
 static enum sim_hop farthest_sharer(const struct cacheline *l, int cpu)
 {
 	enum sim_hop far = SIM_HOP_SELF;
-	uint64_t others = l->sharers & ~llc_bit(sim_cpu_llc(cpu));
-	for (int llc = 0; others && llc < sim_nllcs(); llc++) {
+	uint64_t others = l->sharers & ~L.cpus[cpu].llc_bit;
+	for (int llc = 0; others && llc < L.nllcs; llc++) {
 		if (!(others & llc_bit(llc)))
 			continue;
 		others &= ~llc_bit(llc);
 		far = MAX(far, sim_cpu_hop(sim_llc_cpu(llc), cpu));
 	}
 	return far;
-}
-
-/* The accessing CPU and its place, looked up once per access. */
-struct line_cpu {
-	int cpu, llc;
-	uint64_t llc_bit, core_bit;
-};
-
-static struct line_cpu line_cpu(int cpu)
-{
-	int llc = sim_cpu_llc(cpu);
-	return (struct line_cpu){cpu, llc, llc_bit(llc), llc_bit(sim_cpu_core(cpu))};
 }
 
 /* Where @me finds the line for @op, and how far it comes (for a peer). */
@@ -180,7 +195,7 @@ static enum line_source line_locate(const struct cacheline *l, const struct line
 		return LINE_PEER;
 	}
 	/* "queued": other cores' copies in this LLC are invalidated too */
-	if (op != LINE_LOAD && line_queued() && (l->cores & ~my_core)) {
+	if (op != LINE_LOAD && L.queued && (l->cores & ~my_core)) {
 		*hop = SIM_HOP_LLC;
 		return LINE_PEER;
 	}
@@ -191,7 +206,7 @@ static enum line_source line_locate(const struct cacheline *l, const struct line
 }
 
 static sim_time_t source_cost(enum line_source src, enum sim_hop hop, const struct cacheline *l,
-			      int cpu)
+			      const struct line_cpu *me)
 {
 	switch (src) {
 	case LINE_HIT:
@@ -201,7 +216,7 @@ static sim_time_t source_cost(enum line_source src, enum sim_hop hop, const stru
 	case LINE_PEER:
 		return hop_cost(hop);
 	default:
-		return cost(sim_cpu_node(cpu) == l->home ? COST_DRAM_LOCAL : COST_DRAM_REMOTE);
+		return cost(me->node == l->home ? COST_DRAM_LOCAL : COST_DRAM_REMOTE);
 	}
 }
 
@@ -211,10 +226,14 @@ static sim_time_t source_cost(enum line_source src, enum sim_hop hop, const stru
  * string (equal strings at two addresses share one record) and takes a slot. */
 static struct line_site *line_site_get(struct line_class *cls, const char *site)
 {
+	if (cls->nslots && cls->site_slots[cls->last_slot].site == site) /* the last one found */
+		return cls->site_slots[cls->last_slot].rec;
 	unsigned n = MIN(cls->nslots, LINE_SITE_SLOTS);
 	for (unsigned i = 0; i < n; i++)
-		if (cls->site_slots[i].site == site)
+		if (cls->site_slots[i].site == site) {
+			cls->last_slot = i;
 			return cls->site_slots[i].rec;
+		}
 	struct line_site *s = g_hash_table_lookup(cls->sites, site);
 	if (!s) {
 		s = g_new0(struct line_site, 1);
@@ -242,17 +261,45 @@ static void counts_add(struct line_counts *n, enum line_op op, enum line_source 
 	n->queue_time += wait;
 }
 
+/* Counted once, at the site: a class's counts are its sites' sum
+ * (line_class_counts). */
 static void line_count(struct cacheline *l, enum line_op op, enum line_source src,
 		       enum sim_hop hop, uint64_t k, sim_time_t c, sim_time_t wait,
 		       const char *site)
 {
-	counts_add(&l->cls->n, op, src, hop, k, c, wait);
 	counts_add(&line_site_get(l->cls, site)->n, op, src, hop, k, c, wait);
+}
+
+static void counts_sum(struct line_counts *to, const struct line_counts *n)
+{
+	for (int op = 0; op < LINE_OP_N; op++) {
+		to->ops[op] += n->ops[op];
+		for (int src = 0; src < LINE_SOURCE_N; src++)
+			to->from[op][src] += n->from[op][src];
+		for (int hop = 0; hop < SIM_HOP_N; hop++)
+			to->hops[op][hop] += n->hops[op][hop];
+	}
+	to->accesses += n->accesses;
+	to->transfers += n->transfers;
+	to->time += n->time;
+	to->queued += n->queued;
+	to->queue_time += n->queue_time;
+}
+
+struct line_counts line_class_counts(const struct line_class *c)
+{
+	struct line_counts sum = {0};
+	GHashTableIter it;
+	gpointer v;
+	g_hash_table_iter_init(&it, c->sites);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		counts_sum(&sum, &((const struct line_site *)v)->n);
+	return sum;
 }
 
 bool line_queued(void)
 {
-	return sim_machine()->contention == SIM_CONTENTION_QUEUED;
+	return L.ready ? L.queued : sim_machine()->contention == SIM_CONTENTION_QUEUED;
 }
 
 /* A store's invalidations beyond the farthest copy's: line_inval_ns for
@@ -327,7 +374,7 @@ static sim_time_t queued_service(int d, int m_llc, int m_socket)
 static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim_time_t at,
 			     sim_time_t idle, sim_time_t hold, sim_time_t *wait)
 {
-	int socket = sim_cpu_socket(me->cpu);
+	int socket = me->socket;
 	sim_time_t service = idle;
 	*wait = 0;
 	if (at < l->asked_at)
@@ -336,7 +383,7 @@ static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim
 		struct line_queue *q = line_queue_of(l);
 		if (!q->n) { /* the service in progress, from the line's last CPU */
 			int from = l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0);
-			queue_push(q, l->busy_until, sim_cpu_llc(from), sim_cpu_socket(from));
+			queue_push(q, l->busy_until, L.cpus[from].llc, L.cpus[from].socket);
 		}
 		uint64_t llcs = llc_bit(me->llc), sockets = llc_bit(socket);
 		int d = 1;
@@ -361,20 +408,10 @@ static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim
 
 /* Where @cpu's next access happens: the end of its last one, or its
  * running task's clock if that is later. */
-static void cpu_arrays(void)
-{
-	if (!L.cursor) {
-		L.cursor = g_new0(sim_time_t, sim_ncpus());
-		L.spent = g_new0(sim_time_t, sim_ncpus());
-		L.waited = g_new0(sim_time_t, sim_ncpus());
-	}
-}
-
 sim_time_t line_cpu_clock(int cpu)
 {
-	cpu_arrays();
-	struct sim_task *t = sim_cpu_curr(cpu);
-	return MAX(L.cursor[cpu], t ? sim_task_clock(t) : sim_now());
+	line_machine();
+	return MAX(L.cursor[cpu], sim_cpu_clock(cpu));
 }
 
 /* The line after @me's @op: a load adds a clean copy (demoting a modified
@@ -384,8 +421,8 @@ static void line_update(struct cacheline *l, const struct line_cpu *me, enum lin
 	int cpu = me->cpu;
 	if (op == LINE_LOAD) {
 		if (l->owner >= 0 && l->owner != cpu) {
-			l->sharers |= llc_bit(sim_cpu_llc(l->owner));
-			l->cores |= llc_bit(sim_cpu_core(l->owner));
+			l->sharers |= L.cpus[l->owner].llc_bit;
+			l->cores |= L.cpus[l->owner].core_bit;
 		}
 		if (l->owner != cpu)
 			l->owner = -1;
@@ -398,7 +435,7 @@ static void line_update(struct cacheline *l, const struct line_cpu *me, enum lin
 	}
 	l->last_cpu = cpu;
 	l->llc = me->llc;
-	l->streamed = *streamed(me->llc);
+	l->streamed = L.streamed[me->llc];
 }
 
 sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const char *site,
@@ -406,24 +443,24 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 {
 	if (!l->cls) /* a zeroed line: fresh, of no named class */
 		line_init(l, line_class_get("(unnamed)"), 0);
+	line_machine();
 	line_evict_stale(l);
-	struct line_cpu me = line_cpu(cpu);
+	const struct line_cpu *me = &L.cpus[cpu];
 	enum sim_hop hop;
-	enum line_source src = line_locate(l, &me, op, &hop);
+	enum line_source src = line_locate(l, me, op, &hop);
 	sim_time_t rmw = op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0;
-	sim_time_t c = source_cost(src, hop, l, cpu), waited = 0;
-	if ((src == LINE_PEER || src == LINE_LLC_HIT) && line_queued()) {
+	sim_time_t c = source_cost(src, hop, l, me), waited = 0;
+	if ((src == LINE_PEER || src == LINE_LLC_HIT) && L.queued) {
 		if (op != LINE_LOAD && l->owner < 0)
-			c += inval_extra(l, &me);
-		c = line_serve(l, &me, at, c, rmw, &waited);
+			c += inval_extra(l, me);
+		c = line_serve(l, me, at, c, rmw, &waited);
 	}
 	c += rmw + waited;
 	if (wait)
 		*wait = waited;
 	line_count(l, op, src, hop, 1, c, waited, site);
-	line_update(l, &me, op);
-	if (line_queued()) {
-		cpu_arrays();
+	line_update(l, me, op);
+	if (L.queued) {
 		L.cursor[cpu] = at + c;
 		L.spent[cpu] += c;
 		L.waited[cpu] += waited;
@@ -453,12 +490,13 @@ void line_evict_core(struct cacheline *l, int cpu)
 {
 	if (l->last_cpu < 0)
 		return;
-	struct line_cpu me = line_cpu(cpu);
+	line_machine();
+	const struct line_cpu *me = &L.cpus[cpu];
 	if (l->owner == cpu) {
 		l->owner = -1;
-		l->sharers |= me.llc_bit;
+		l->sharers |= me->llc_bit;
 	}
-	l->cores &= ~me.core_bit;
+	l->cores &= ~me->core_bit;
 }
 
 void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const char *site)
@@ -568,7 +606,8 @@ static json_t *class_json(const struct line_class *c)
 		json_array_append_new(sites, counts_members(json_pack("{s:s}", "site", s->site), &s->n));
 	}
 	g_ptr_array_free(all, TRUE);
-	json_t *o = counts_members(json_pack("{s:s}", "class", c->name), &c->n);
+	struct line_counts n = line_class_counts(c);
+	json_t *o = counts_members(json_pack("{s:s}", "class", c->name), &n);
 	json_object_set_new(o, "sites", sites);
 	return o;
 }
@@ -578,7 +617,7 @@ json_t *line_stats_json(void)
 	json_t *a = json_array();
 	for (guint i = 0; L.classes && i < L.classes->len; i++) {
 		const struct line_class *c = L.classes->pdata[i];
-		if (c->n.accesses)
+		if (line_class_counts(c).accesses)
 			json_array_append_new(a, class_json(c));
 	}
 	return a;

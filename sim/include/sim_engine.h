@@ -117,6 +117,8 @@ int sim_task_preempt_count(const struct sim_task *t);
 sim_time_t sim_task_preempt_off_until(const struct sim_task *t);
 bool sim_cpu_idle(int cpu);
 struct sim_task *sim_cpu_curr(int cpu);
+/* The clock of @cpu's current task, or the engine's time when it is idle. */
+sim_time_t sim_cpu_clock(int cpu);
 /* Wait off the CPU until sim_task_wake(), then wait for the CPU again. */
 void sim_task_wait(struct sim_task *t);
 /* Hooks for RCU: a CPU leaves its task (a context switch, or going idle);

@@ -61,8 +61,8 @@ static void ping_pong(int a, int b, sim_time_t hop)
 	for (int i = 0; i < 10; i++) {
 		g_assert_cmpint(line_access(i % 2 ? a : b, &l, LINE_RMW, "x"), ==, hop + 5 * SIM_NS);
 	}
-	g_assert_cmpint(l.cls->n.ops[LINE_RMW], ==, 11);
-	g_assert_cmpint(l.cls->n.from[LINE_RMW][LINE_PEER], ==, 10);
+	g_assert_cmpint(line_class_counts(l.cls).ops[LINE_RMW], ==, 11);
+	g_assert_cmpint(line_class_counts(l.cls).from[LINE_RMW][LINE_PEER], ==, 10);
 	line_class_reset_all();
 }
 
@@ -95,8 +95,8 @@ static void test_states(void)
 	/* a store from CPU 0: copies in its own LLC and on the other socket */
 	g_assert_cmpint(line_access(0, &l, LINE_STORE, "w"), ==, 150 * SIM_NS);
 	g_assert_cmpint(line_access(0, &l, LINE_STORE, "w"), ==, 0);
-	g_assert_cmpint(l.cls->n.hops[LINE_LOAD][SIM_HOP_REMOTE], ==, 1);
-	g_assert_cmpint(l.cls->n.from[LINE_LOAD][LINE_LLC_HIT], ==, 1);
+	g_assert_cmpint(line_class_counts(l.cls).hops[LINE_LOAD][SIM_HOP_REMOTE], ==, 1);
+	g_assert_cmpint(line_class_counts(l.cls).from[LINE_LOAD][LINE_LLC_HIT], ==, 1);
 	/* LLC 0 streams 1 MiB: still there; a byte more: evicted, and the
 	 * line's home is node 1 */
 	line_stream(5, 1 << 20);
@@ -106,7 +106,7 @@ static void test_states(void)
 	g_assert_cmpint(line_access(0, &l, LINE_LOAD, "r"), ==, 130 * SIM_NS);
 	line_stream(0, (1 << 20) + 1);
 	g_assert_cmpint(line_access(9, &l, LINE_LOAD, "r"), ==, 80 * SIM_NS);
-	g_assert_cmpint(l.cls->n.from[LINE_LOAD][LINE_DRAM], ==, 2);
+	g_assert_cmpint(line_class_counts(l.cls).from[LINE_LOAD][LINE_DRAM], ==, 2);
 	line_class_reset_all();
 	sim_engine_fini();
 }
@@ -133,7 +133,7 @@ static void test_atomic_throughput(void)
 	sim_task_create("b", 1, incrementer, NULL);
 	g_assert_true(sim_engine_run());
 	g_assert_cmpint(sim_end(), ==, 5 * SIM_NS + 199 * (20 + 5) * SIM_NS);
-	g_assert_cmpint(counter.cls->n.from[LINE_RMW][LINE_PEER], ==, 199);
+	g_assert_cmpint(line_class_counts(counter.cls).from[LINE_RMW][LINE_PEER], ==, 199);
 	line_class_reset_all();
 	sim_engine_fini();
 }

@@ -38,7 +38,7 @@ static void teardown(void)
 
 static uint64_t rmws(const char *line_class)
 {
-	return line_class_get(line_class)->n.ops[LINE_RMW];
+	return line_class_counts(line_class_get(line_class)).ops[LINE_RMW];
 }
 
 static void charge_twice(struct sim_task *t, void *arg)
@@ -204,7 +204,7 @@ static uint64_t false_sharing_transfers(const struct page_counter_layout *layout
 	for (guint i = 0; i < all->len; i++) {
 		struct line_class *cls = all->pdata[i];
 		if (g_str_has_prefix(cls->name, "struct page_counter"))
-			transfers += cls->n.transfers;
+			transfers += line_class_counts(cls).transfers;
 	}
 	g_assert_cmpint(spent, ==,
 			(sim_time_t)transfers * cost(COST_LINE_REMOTE) + 10 * cost(COST_LOCKED_RMW));

@@ -218,7 +218,7 @@ static void test_qspinlock_handover(void)
 	g_assert_cmpint(site_of(nodes, "prev->next")->n.ops[LINE_STORE], ==, 1);
 	g_assert_cmpint(site_of(nodes, "arch_mcs_spin_unlock_contended")->n.ops[LINE_STORE], ==, 1);
 	g_assert_cmpint(site_of(nodes, "arch_mcs_spin_lock_contended")->n.ops[LINE_LOAD], ==, 1);
-	g_assert_cmpint(nodes->n.accesses, ==, 4); /* and D's node's initialisation */
+	g_assert_cmpint(line_class_counts(nodes).accesses, ==, 4); /* and D's node's initialisation */
 	/* lock_stat's hand-overs: three. B's, 1015 -> 1125: 110. C's at B's
 	 * release: B's unlock store hits (B has the word modified), C reads it
 	 * from B (40), its store of the locked byte invalidates B's copy (40),

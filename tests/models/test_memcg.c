@@ -44,7 +44,7 @@ static void test_stock(void)
 	sim_task_create("t", 0, stock_task, m);
 	g_assert_true(sim_engine_run());
 	/* Two batches, each an atomic on a's usage line and on the root's. */
-	g_assert_cmpint(line_class_get("struct page_counter: usage")->n.ops[LINE_RMW], ==, 4);
+	g_assert_cmpint(line_class_counts(line_class_get("struct page_counter: usage")).ops[LINE_RMW], ==, 4);
 	teardown();
 }
 

@@ -90,12 +90,12 @@ struct line_site_slot {
  * counters of the cache-line report. */
 struct line_class {
 	char *name;
-	struct line_counts n;
 	GHashTable *sites;		     /* site name -> struct line_site (owns them) */
 	/* The addresses of the class's first sites: an access finds its
 	 * site's record here, without hashing or comparing the string. */
 	struct line_site_slot site_slots[LINE_SITE_SLOTS];
 	unsigned nslots; /* taken so far; past LINE_SITE_SLOTS, the oldest is replaced */
+	unsigned last_slot; /* the slot the last lookup found */
 };
 
 struct cacheline {
@@ -116,6 +116,8 @@ struct cacheline {
 struct line_class *line_class_get(const char *name);
 GPtrArray *line_class_all(void);
 void line_class_reset_all(void);
+/* What @c's lines' accesses found and cost: the sum of its sites'. */
+struct line_counts line_class_counts(const struct line_class *c);
 
 void line_init(struct cacheline *l, struct line_class *cls, int home_node);
 /* The cost of @op on @l by @cpu, the line's new state, and the counters. */
