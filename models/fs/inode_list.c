@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The shared structures an inode's life takes on its superblock (Linux
- * 6.12, XFS), besides its list_lru:
+ * 6.12, XFS; checked against 6.12.0's fs/inode.c and xfs_icache.c), besides
+ * its list_lru:
  *  - fs/inode.c inode_sb_list_add (from xfs_setup_inode, per inode read in)
  *    and inode_sb_list_del (from evict): spin_lock(&sb->s_inode_list_lock)
- *    around list_add / list_del of inode->i_sb_list on sb->s_inodes. The
+ *    around list_add / list_del_init of inode->i_sb_list on sb->s_inodes. The
  *    lock is ____cacheline_aligned_in_smp with the list head after it, so
  *    the head shares the lock's line; the neighbours' i_sb_list (beside
  *    i_lru in struct inode: the inode's line) belong to whichever CPU added
  *    them. One lock per superblock: every CPU, every file.
  *  - fs/xfs/xfs_icache.c xfs_iget_cache_miss: spin_lock(&pag->pag_ici_lock),
  *    radix_tree_insert(&pag->pag_ici_root); and xfs_inode_mark_reclaimable
- *    (from ->destroy_inode) under the same lock to tag the inode
+ *    (from ->destroy_inode) under the same lock, taken one call down in
+ *    xfs_inodegc_set_reclaimable, to tag the inode
  *    reclaimable. One lock per allocation group; the root (after the lock,
  *    its line) and a leaf of 64 inodes, which the reader's own inode chunk
  *    fills (a per-CPU line stands for it). The background reclaim that
@@ -53,7 +55,7 @@ static sim_time_t sb_list_add_section(struct sim_task *t, void *arg)
 	return section_stores(t, &sb->s_inode_list_lock, lines, 3, "inode_sb_list_add");
 }
 
-/* list_del(&inode->i_sb_list): the previous entry's next (or the head), the
+/* list_del_init(&inode->i_sb_list): the previous entry's next (or the head), the
  * next entry's prev. */
 static sim_time_t sb_list_del_section(struct sim_task *t, void *arg)
 {
