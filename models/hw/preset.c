@@ -91,6 +91,10 @@ static const struct preset cascadelake_2s = {
 	.values = (const struct preset_value[]){
 		TOPOLOGY(2, 52, 2, 26, 35.75, 2.1),
 		SMT_THROUGHPUT(1.65, 1.1, 1.65),
+		/* warm kernel C on this core: Brouer's Skylake XDP path 0.50,
+		 * Arora's Cascade Lake audit walk 0.35, a whole getpid 0.68
+		 * (docs/instructions.md, section 3.2) */
+		{"cpi", 0.5, 0.35, 0.68, PRESET_PLAIN},
 		NS("line_smt_ns", 7.6, 7.2, 13.1),
 		NS("line_llc_ns", 46.8, 41.2, 56.2),
 		NS("line_socket_ns", 46.8, 41.2, 56.2),
