@@ -170,7 +170,6 @@ uint64_t sim_engine_flushes_skipped(void)
 	return W.skipped;
 }
 
-
 sim_time_t sim_cpu_time(int cpu, enum sim_cat cat)
 {
 	return W.cpus[cpu].acct[cat];
