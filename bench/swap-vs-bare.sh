@@ -22,7 +22,9 @@
 #   --base REV           the revision before the issue, default cb68407
 #   --old-bin PATH       an already-built old memcgsim (no build)
 #   --old-scenario FILE  default: BASE's scenarios/seeds/list_lru_swap.json
-#   --variant NAME       default per-node
+#   --variant NAME       the old side's variant, default per-node
+#   --new-variant NAME   the new side's, default v1-before (issue 22 renamed the
+#                        variants: v1-before is the old per-node)
 #   --bare "ACTORS MS"   the bare loop's work, default "32 150"
 #   --set PATH=VALUE     passed to both memcgsim runs (e.g. to shorten them)
 #   --new-set PATH=VALUE passed to the new run only (issue 21: --new-set
@@ -30,7 +32,7 @@
 # Needs jq, GNU time (/usr/bin/time) and a built tree (cmake --build build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=3 base=cb68407 old_bin= old_scen= variant=per-node bare="32 150"
+rounds=3 base=cb68407 old_bin= old_scen= variant=per-node new_variant=v1-before bare="32 150"
 new_scen=scenarios/seeds/list_lru_swap.json
 sets=(--set replicas=1)
 new_sets=()
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--old-bin) old_bin=$2; shift 2 ;;
 	--old-scenario) old_scen=$2; shift 2 ;;
 	--variant) variant=$2; shift 2 ;;
+	--new-variant) new_variant=$2; shift 2 ;;
 	--bare) bare=$2; shift 2 ;;
 	--set) sets+=(--set "$2"); shift 2 ;;
 	--new-set) new_sets+=(--set "$2"); shift 2 ;;
@@ -83,12 +86,12 @@ timed() {
 	/usr/bin/time -f '%e %U %S' -o "$f" "$@"
 }
 
-# run_sim SIDE BIN SCENARIO [--set P=V ...]: one simulation; appends a row to $tmp/runs:
-# side, wall s, CPU s, load, simulated s, engine calls.
+# run_sim SIDE BIN SCENARIO VARIANT [--set P=V ...]: one simulation; appends a row to
+# $tmp/runs: side, wall s, CPU s, load, simulated s, engine calls.
 run_sim() {
 	local l out=$tmp/$1.json
 	l=$(load)
-	timed "$tmp/time" "$2" run "$3" --variant "$variant" "${sets[@]}" "${@:4}" -j 1 \
+	timed "$tmp/time" "$2" run "$3" --variant "$4" "${sets[@]}" "${@:5}" -j 1 \
 		--format json >"$out"
 	read -r wall user sys <"$tmp/time"
 	jq -r --arg side "$1" --arg wall "$wall" --arg cpu "$(awk -v u="$user" -v s="$sys" \
@@ -109,11 +112,11 @@ run_bare() {
 
 echo "# $(uptime)"
 echo "# old: $old_bin on $old_scen; new: build/memcgsim on $new_scen"
-echo "# variant $variant, ${sets[*]}, new only: ${new_sets[*]:-none}, -j1; bare loop: $bare (actors, simulated ms)"
+echo "# variant $variant (new: $new_variant), ${sets[*]}, new only: ${new_sets[*]:-none}, -j1; bare loop: $bare (actors, simulated ms)"
 printf '%-5s %-4s %9s %8s %6s %12s %14s\n' round run wall_s cpu_s load1 simulated_s engine_calls
 for r in $(seq "$rounds"); do
-	run_sim old "$old_bin" "$old_scen"
-	run_sim new build/memcgsim "$new_scen" "${new_sets[@]}"
+	run_sim old "$old_bin" "$old_scen" "$variant"
+	run_sim new build/memcgsim "$new_scen" "$new_variant" "${new_sets[@]}"
 	run_bare
 	tail -n 3 "$tmp/runs" | awk -v r="$r" -F'\t' \
 		'{printf "%-5s %-4s %9.2f %8.2f %6s %12.3f %14d\n", r, $1, $2, $3, $4, $5, $6}'

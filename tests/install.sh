@@ -29,7 +29,7 @@ first=$(head -1 "$tmp/list.txt")
 	fail "list: $first"
 names=$("$mcs" list --names)
 grep -qx list_lru_swap <<<"$names" || fail "list --names has no list_lru_swap"
-[ "$("$mcs" list --names list_lru-swap)" = $'per-node\nper-cgroup' ] || fail "list SCENARIO"
+[ "$("$mcs" list --names list_lru-swap)" = $'v1-before\nv1-after\n6.12\n6.13' ] || fail "list SCENARIO"
 # run NAME is the installed file, and gives the bytes the build's program gives
 "$mcs" run lockbench_scope --set replicas=1 --format json -o "$tmp/installed.json"
 "$build/memcgsim" run lockbench_scope --set replicas=1 --format json -o "$tmp/built.json"
@@ -57,7 +57,7 @@ complete_words() {
 }
 [ "$(complete_words memcgsim c)" = compare ] || fail "completion of commands"
 [ "$(complete_words memcgsim run --var)" = --variant ] || fail "completion of options"
-[ "$(complete_words memcgsim run -j 2 list_lru_swap --variant per-)" = $'per-node\nper-cgroup' ] ||
+[ "$(complete_words memcgsim run -j 2 list_lru_swap --variant v1-)" = $'v1-before\nv1-after' ] ||
 	fail "completion of --variant"
 names=$(complete_words memcgsim run lru_lock_read) # whole: grep -q would cut the pipe
 grep -qx lru_lock_readtwice_32cpu <<<"$names" || fail "completion of bundled scenario names"

@@ -30,6 +30,16 @@ static const struct spec_field swap_fields[] = {
 				     "or one in its own address space (interleave)",
 			      .values = (const char *const[]){"sequential", "interleave", NULL}},
 	 false, "\"sequential\"", AT(cluster_order)},
+	{"shadow_accounting",
+	 &(const struct spec){
+		 .kind = SPEC_ENUM,
+		 .doc = "whose list_lru a swap-cache xarray node goes on: root (mainline 6.10-6.13: "
+			"the swap cache's xarray is not accounted, list_lru_add_obj finds no memcg, "
+			"every node is on its NUMA node's root list) or memcg (v1 of the split "
+			"list_lru lock series, June 2024: \"mm/swap, workingset: make anon workingset "
+			"nodes memcg aware\")",
+		 .values = (const char *const[]){"root", "memcg", NULL}},
+	 false, "\"root\"", AT(shadow_accounting)},
 	{NULL},
 };
 #undef AT
@@ -38,14 +48,15 @@ const struct spec swap_params_spec = {
 	.kind = SPEC_OBJECT, .doc = "a swap device", .fields = swap_fields,
 	.size = sizeof(struct swap_params)};
 
-void swap_device_init(long pages, long batch, bool interleave,
-		      const struct list_lru_scope_ops *scope)
+void swap_device_init(const struct swap_params *p, const struct list_lru_scope_ops *scope)
 {
 	struct swap_device *si = g_new0(struct swap_device, 1);
+	long pages = (long)(p->size_mb * 256);
 	swap_active = si;
 	si->nr_slots = pages;
-	si->batch = batch;
-	si->interleave = interleave;
+	si->batch = p->batch_pages;
+	si->interleave = p->cluster_order == SWAP_INTERLEAVE;
+	si->memcg_shadows = p->shadow_accounting == SWAP_SHADOW_MEMCG;
 	spin_lock_init(&si->lock, lock_class_get("&si->lock"));
 	si->percpu_cluster = g_malloc0(sizeof(*si->percpu_cluster) * (size_t)sim_ncpus());
 	si->nr_spaces = (int)((pages + SWAP_ADDRESS_SPACE_PAGES - 1) / SWAP_ADDRESS_SPACE_PAGES);
@@ -143,6 +154,10 @@ static long get_swap_pages(struct sim_task *t, long nr, long *first)
 	return got;
 }
 
+/* A new node of the swap cache's xarray (xas_alloc): charged to @memcg only
+ * where the swap cache's xa_state carries a list_lru (v1's patch); in
+ * mainline the node is not accounted and list_lru_add_obj puts it on the
+ * root's list of its NUMA node. */
 static struct xa_node *xa_node_get(struct sim_task *t, long slot, struct mem_cgroup *memcg,
 				   int nid)
 {
@@ -152,7 +167,7 @@ static struct xa_node *xa_node_get(struct sim_task *t, long slot, struct mem_cgr
 		struct xa_node *node = g_new0(struct xa_node, 1);
 		lru_item_init(&node->private_list, si->shadow_nodes.item_lines, nid);
 		node->index = idx;
-		node->objcg = memcg->objcg;
+		node->objcg = si->memcg_shadows ? memcg->objcg : memcg_tree->root->objcg;
 		node->nid = nid;
 		si->nodes[idx] = node;
 		si->stat.nodes_allocated++;
@@ -232,8 +247,7 @@ int mm_shrinkers(const struct run_config *cfg)
 static void swap_setup(const struct mm_params *mm)
 {
 	if (mm->swap)
-		swap_device_init((long)(mm->swap->size_mb * 256), mm->swap->batch_pages,
-				 mm->swap->cluster_order == SWAP_INTERLEAVE, memcg_tree->lru_scope);
+		swap_device_init(mm->swap, memcg_tree->lru_scope);
 }
 
 static void swap_results(json_t *memcg, json_t *violations)

@@ -49,6 +49,7 @@ struct swap_device {
 	struct xa_node **nodes; /* by index, NULL when not allocated */
 	long batch;		/* pages per simulated swap-out step */
 	bool interleave;	/* CPU c takes clusters from address space c mod spaces */
+	bool memcg_shadows;	/* shadow nodes on their memcg's list (v1 of the split series) */
 	long *space_next_cluster; /* interleave: next free cluster per space (si->lock) */
 	struct list_lru shadow_nodes;
 	struct swap_cgroup_ctrl swap_cgroup;
@@ -64,13 +65,16 @@ struct swap_params {
 	double size_mb;
 	long batch_pages;
 	int cluster_order; /* SWAP_SEQUENTIAL or SWAP_INTERLEAVE */
+	int shadow_accounting; /* SWAP_SHADOW_ROOT or SWAP_SHADOW_MEMCG */
 };
 enum { SWAP_SEQUENTIAL, SWAP_INTERLEAVE };
+enum { SWAP_SHADOW_ROOT, SWAP_SHADOW_MEMCG };
 extern const struct spec swap_params_spec;
 
-/* swapon: a zram device of @pages; @batch pages are swapped out per step. */
-void swap_device_init(long pages, long batch, bool interleave,
-		      const struct list_lru_scope_ops *scope);
+/* swapon: the zram device @p (its size, pages swapped out per step, cluster
+ * order, whose list its shadow nodes go on), its shadow_nodes list_lru in
+ * lock scope @scope. */
+void swap_device_init(const struct swap_params *p, const struct list_lru_scope_ops *scope);
 void swap_device_destroy(void);
 bool swap_available(void);
 /* Swap out @nr anonymous pages of @memcg on @nid: add_to_swap, zram write,

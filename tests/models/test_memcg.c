@@ -190,7 +190,9 @@ static void test_swap_streams(void)
 	sim_engine_init(&mach, 0, SIM_S, 1);
 	memcg_tree_init(1, 2);
 	shrinker_registry_init();
-	swap_device_init(4096, 8, false, list_lru_scope_find("node"));
+	const struct swap_params sp = {.size_mb = 16, .batch_pages = 8,
+				       .shadow_accounting = SWAP_SHADOW_MEMCG};
+	swap_device_init(&sp, list_lru_scope_find("node"));
 	struct mem_cgroup *m = mem_cgroup_create("s", 1000);
 	line_init(&cold, line_class_get("cold"), 0);
 	sim_task_create("t", 0, anon_task, m);
@@ -204,6 +206,54 @@ static void test_swap_streams(void)
 	teardown();
 }
 
+/* memcg.swap.shadow_accounting: 64 folios of one memcg swapped into a fresh
+ * device fill one xarray node (XA_CHUNK_SIZE 64): its first folio's shadow
+ * adds it to a list, each later folio's store takes it off and its shadow
+ * puts it back (63 dels, 64 adds in all), on the memcg's list (v1's patch)
+ * or on the node's root list (mainline). The shadow shrinker then counts
+ * the memcg's list under memcg reclaim: one node in excess (the memcg has
+ * no LRU pages), or SHRINK_EMPTY when its nodes went to the root. */
+static struct mem_cgroup *shadow_memcg;
+
+static void swap_64_task(struct sim_task *t, void *arg)
+{
+	g_assert_cmpint(swap_writeout_folios(t, shadow_memcg, 0, 64), ==, 64);
+}
+
+static void shadow_accounting(int mode)
+{
+	setup();
+	const struct swap_params sp = {.size_mb = 16, .batch_pages = 8,
+				       .shadow_accounting = mode};
+	swap_device_init(&sp, list_lru_scope_find("node"));
+	shadow_memcg = mem_cgroup_create("s", 1000);
+	sim_task_create("t", 0, swap_64_task, NULL);
+	g_assert_true(sim_engine_run());
+	struct list_lru *lru = &swap_active->shadow_nodes;
+	struct mem_cgroup *root = memcg_tree->root, *on = mode == SWAP_SHADOW_ROOT ? root : shadow_memcg;
+	g_assert_cmpint(swap_active->stat.nodes_allocated, ==, 1);
+	g_assert_cmpint(lru->stat.added, ==, 64);
+	g_assert_cmpint(lru->stat.deleted, ==, 63);
+	g_assert_cmpint(list_lru_count_one(lru, 0, on), ==, 1);
+	g_assert_cmpint(list_lru_count_one(lru, 0, on == root ? shadow_memcg : root), ==, 0);
+	struct shrinker *s = &swap_active->workingset_shadow_shrinker;
+	struct shrink_control sc = {.nid = 0, .memcg = shadow_memcg, .nr_to_scan = 128};
+	g_assert_cmpint(s->count_objects(NULL, s, &sc), ==, mode == SWAP_SHADOW_ROOT ? SHRINK_EMPTY : 1);
+	swap_device_destroy();
+	line_class_reset_all();
+	teardown();
+}
+
+static void test_shadow_root(void)
+{
+	shadow_accounting(SWAP_SHADOW_ROOT);
+}
+
+static void test_shadow_memcg(void)
+{
+	shadow_accounting(SWAP_SHADOW_MEMCG);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -211,6 +261,8 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/memcg/charge/oom", test_oom);
 	mcs_test_add_subprocess("/memcg/reclaim/file-pages", test_file_reclaim);
 	mcs_test_add_subprocess("/memcg/reclaim/swap-streams", test_swap_streams);
+	mcs_test_add_subprocess("/memcg/swap/shadow-accounting/root", test_shadow_root);
+	mcs_test_add_subprocess("/memcg/swap/shadow-accounting/memcg", test_shadow_memcg);
 	mcs_test_add_subprocess("/shrinker/do_shrink_slab", test_do_shrink_slab);
 	return g_test_run();
 }
