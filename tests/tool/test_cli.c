@@ -427,7 +427,7 @@ static void test_work_estimate(void)
 	expect_err((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json", "--set",
 				    "workloads.0.size_mb=1048576", NULL},
 		   2,
-		   "memcgsim: variant per-node: a run would simulate at least 1.036e+04 CPU-seconds "
+		   "memcgsim: variant v1-before: a run would simulate at least 1.036e+04 CPU-seconds "
 		   "(323.9 s on 32 CPUs), more than the 10000 memcgsim runs without --force\n");
 	char *dir = g_dir_make_tmp("memcgsim-work-XXXXXX", NULL);
 	char *out = g_build_filename(dir, "s", NULL);
@@ -456,7 +456,7 @@ static void test_bundled_names(void)
 	g_free(err);
 	/* by its "name" too */
 	g_assert_cmpint(run((const char *[]){"validate", "list_lru-swap", NULL}, &out, &err), ==, 0);
-	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 2 variants\n");
+	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants\n");
 	g_free(out);
 	g_free(err);
 	expect_err((const char *[]){"run", "nosuch", NULL}, 2,

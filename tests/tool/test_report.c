@@ -550,14 +550,14 @@ static void test_trace(void)
 						 "workloads.0.count=2", "--set", "workloads.0.size_mb=96",
 						 "--set", "replicas=1", "--set", "machine.cpus_per_node=2",
 						 "--set", "machine.cores_per_llc=1",
-						 "--variant", "per-cgroup", "--trace", trace,
+						 "--variant", "v1-after", "--trace", trace,
 						 "--trace-window", "0:1000000000000", NULL},
 				&plain, &err),
 			==, 0);
 	cats = trace_categories(trace, 0, 1e9);
 	/* the one variant traced is the process the trace names */
 	char *text = mcs_slurp(trace);
-	g_assert_nonnull(strstr(text, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"per-cgroup\"}}"));
+	g_assert_nonnull(strstr(text, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"v1-after\"}}"));
 	g_assert_null(strstr(text, "\"pid\":2"));
 	g_free(text);
 	g_assert_cmpint(GPOINTER_TO_INT(g_hash_table_lookup(cats, "reclaim")), >, 0);
