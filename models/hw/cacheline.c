@@ -597,7 +597,8 @@ static json_t *counts_members(json_t *o, const struct line_counts *n)
 	return o;
 }
 
-static json_t *class_json(const struct line_class *c)
+/* @c with its counts @n (line_class_counts) and its sites'. */
+static json_t *class_json(const struct line_class *c, const struct line_counts *n)
 {
 	json_t *sites = json_array();
 	GPtrArray *all = line_sites_sorted(c);
@@ -606,8 +607,7 @@ static json_t *class_json(const struct line_class *c)
 		json_array_append_new(sites, counts_members(json_pack("{s:s}", "site", s->site), &s->n));
 	}
 	g_ptr_array_free(all, TRUE);
-	struct line_counts n = line_class_counts(c);
-	json_t *o = counts_members(json_pack("{s:s}", "class", c->name), &n);
+	json_t *o = counts_members(json_pack("{s:s}", "class", c->name), n);
 	json_object_set_new(o, "sites", sites);
 	return o;
 }
@@ -617,8 +617,9 @@ json_t *line_stats_json(void)
 	json_t *a = json_array();
 	for (guint i = 0; L.classes && i < L.classes->len; i++) {
 		const struct line_class *c = L.classes->pdata[i];
-		if (line_class_counts(c).accesses)
-			json_array_append_new(a, class_json(c));
+		struct line_counts n = line_class_counts(c);
+		if (n.accesses)
+			json_array_append_new(a, class_json(c, &n));
 	}
 	return a;
 }
