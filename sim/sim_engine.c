@@ -75,6 +75,8 @@ static struct {
 	uint64_t calls;
 	uint64_t skipped; /* flushes that needed no engine call (sim_task_flush) */
 	bool lookahead;	  /* skip them (off: MEMCGSIM_NO_LOOKAHEAD, to check that it changes nothing) */
+	bool local_ok;	  /* CPU-local acquisitions without a flush (off: MEMCGSIM_NO_LOCAL) */
+	uint64_t local, inversions; /* sim_note_local */
 	sim_time_t now;	  /* the simulated present: SimGrid's clock, or ahead of it */
 	struct sim_waiter ctl_wake, dog_wake; /* the controller's, the watchdog's */
 	struct sim_waiter *self;	      /* the running actor's, NULL in setup */
@@ -170,6 +172,29 @@ uint64_t sim_engine_flushes_skipped(void)
 	return W.skipped;
 }
 
+bool sim_local_ok(void)
+{
+	return W.local_ok;
+}
+
+void sim_note_local(bool inversion)
+{
+	if (inversion)
+		W.inversions++;
+	else
+		W.local++;
+}
+
+uint64_t sim_engine_local(void)
+{
+	return W.local;
+}
+
+uint64_t sim_engine_inversions(void)
+{
+	return W.inversions;
+}
+
 sim_time_t sim_cpu_time(int cpu, enum sim_cat cat)
 {
 	return W.cpus[cpu].acct[cat];
@@ -251,6 +276,7 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 	W.ncpus = sim_machine_cpus(m);
 	W.tasks = g_ptr_array_new();
 	W.lookahead = !g_getenv("MEMCGSIM_NO_LOOKAHEAD");
+	W.local_ok = !g_getenv("MEMCGSIM_NO_LOCAL");
 	sim_wakeq_init(W.ncpus + 2);
 	sim_waiter_init(&W.ctl_wake);
 	sim_waiter_init(&W.dog_wake);

@@ -213,6 +213,11 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 		json_decref(details);
 	if (r->cfg->nirqs)
 		json_object_set_new(out, "interrupts", interrupts_json());
+	if (sim_engine_local())
+		json_object_set_new(out, "local_locks",
+				    json_pack("{s:I, s:I}", "acquisitions",
+					      (json_int_t)sim_engine_local(), "inversions",
+					      (json_int_t)sim_engine_inversions()));
 	json_object_set_new(out, "lockdep", lockdep_json());
 	if (rcu_active())
 		json_object_set_new(out, "rcu", rcu_stats_json());

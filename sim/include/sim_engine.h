@@ -70,6 +70,16 @@ uint64_t sim_engine_calls(void);
  * task's clock (sim_task_flush). With MEMCGSIM_NO_LOOKAHEAD set in the
  * environment every flush sleeps, which must change no result. */
 uint64_t sim_engine_flushes_skipped(void);
+/* CPU-local acquisitions (spin_lock_set_local): taken at the task's clock
+ * without a flush, so without an engine call. False with MEMCGSIM_NO_LOCAL
+ * set in the environment: every acquisition flushes, as any lock's does.
+ * An inversion is an arrival, processed after such an acquisition, that
+ * came earlier in simulated time and so queued behind it: the error such a
+ * lock allows, counted (sim_engine_inversions) and reported with the run. */
+bool sim_local_ok(void);
+void sim_note_local(bool inversion);
+uint64_t sim_engine_local(void);
+uint64_t sim_engine_inversions(void);
 /* While the run goes on, write the simulated time it has reached ("NS\n",
  * in ns) to @fd about every SIM_PROGRESS_US of wall time (-1: never). The
  * check rides on the engine calls the run makes anyway and makes none, so

@@ -42,6 +42,10 @@ struct spinlock {
 	 * released by clear_bit_unlock, two locked RMWs, in place of the
 	 * spinlock's lock and unlock instructions. */
 	bool bit;
+	/* spin_lock_set_local: its users are, almost always, one CPU's tasks */
+	bool local;
+	bool unflushed; /* taken so, and no flush since: the first access in its
+			 * section to another CPU's line flushes */
 	struct spin_entry *free_entries;
 };
 
@@ -73,6 +77,11 @@ void spinlock_use(const struct spinlock_ops *ops);
 /* Every critical section of lock class @cls (taken at @site, or anywhere
  * when NULL) holds @d longer (kernel.critical_section_extra). */
 void spinlock_add_hold(const char *cls, const char *site, sim_time_t d);
+/* kernel.debug_locks: a debug kernel's bookkeeping on every acquisition,
+ * before it (lockdep_acquire_ns) and inside the hold (lockdep_release_ns,
+ * plus lock_stat_ns under lock_stat). */
+enum { SPIN_DEBUG_NONE, SPIN_DEBUG_LOCKDEP, SPIN_DEBUG_LOCK_STAT };
+void spinlock_debug(int mode);
 
 void spin_lock_init(struct spinlock *l, struct lock_class *cls);
 /* A lock whose word sits in @line with other fields (struct list_lru_node's
@@ -85,6 +94,13 @@ void spin_lock_init_in(struct spinlock *l, struct lock_class *cls, struct cachel
 sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cacheline *line,
 			    enum line_op op, const char *site);
 void spin_lock_destroy(struct spinlock *l);
+/* A lock the kernel keeps to one CPU's tasks almost always (a swap
+ * cluster's, a swap address space's xarray, a zram slot's): while its word's
+ * line is this CPU's and nobody holds it, a planned hold is taken at the
+ * task's clock without waiting for the other CPUs to catch up (no engine
+ * call). Another CPU's arrival that is earlier in simulated time, processed
+ * later, queues behind it: an inversion, counted (sim_note_local). */
+void spin_lock_set_local(struct spinlock *l);
 
 /* Acquire @l, hold it for @hold charged to @cat, release it. @site names the
  * model function taking the lock (a contention point). */
