@@ -134,6 +134,26 @@ const struct sim_cost_desc cost_table[COST_N] = {
 				 "cache lookup and the copy to user space",
 				 "estimate, no published source: about 0.2 us of syscall and lookup "
 				 "and 0.8 us of copy; docs/calibration.md"},
+	[COST_LOCKDEP_ACQUIRE] = {"lockdep_acquire_ns", 80.0,
+				  "kernel.debug_locks: lock_acquire's validation (chain-cache hit, "
+				  "irqs saved and restored) before each spinlock acquisition",
+				  "estimate, 250-400 instructions read in 6.12's "
+				  "kernel/locking/lockdep.c at the preset's CPI (no per-acquisition "
+				  "figure is published; a lockdep kernel builds 46-83% slower, "
+				  "W. Long, LKML 2018-10-02); range 40-200; docs/calibration.md"},
+	[COST_LOCKDEP_RELEASE] = {"lockdep_release_ns", 50.0,
+				  "kernel.debug_locks: lock_release (find and pop the held lock, "
+				  "irqs saved) and DEBUG_SPINLOCK's owner stores and checks, inside "
+				  "every hold",
+				  "estimate, about 150 instructions read in 6.12's lockdep.c and "
+				  "spinlock_debug.c; range 25-120; docs/calibration.md"},
+	[COST_LOCK_STAT] = {"lock_stat_ns", 90.0,
+			    "kernel.debug_locks lock_stat: lock_acquired (a local_clock read, the "
+			    "class's per-CPU statistics) and lock_release's hold-time accounting, "
+			    "inside every hold",
+			    "estimate: two clock reads (about 20 ns each) and two per-CPU "
+			    "statistics updates read in 6.12's lockdep.c; range 40-200; "
+			    "docs/calibration.md"},
 	[COST_LINE_QUEUE_LLC] = {"line_queue_llc_ns", 18.0,
 				 "contention queued: the line's service of a request that found "
 				 "it busy, from a core of the same LLC domain, with two requests "

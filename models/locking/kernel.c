@@ -41,6 +41,17 @@ static const struct spec_field kernel_fields[] = {
 				     "(before 4.2)",
 			      .choices = spinlock_impls},
 	 false, "\"qspinlock\"", AT(spinlock)},
+	{"debug_locks",
+	 &(const struct spec){
+		 .kind = SPEC_ENUM,
+		 .doc = "a debug kernel's lock bookkeeping (a test-environment hypothesis): none; "
+			"lockdep (PROVE_LOCKING + DEBUG_SPINLOCK: lock_acquire before every "
+			"spinlock acquisition, lock_release inside the hold); lock_stat (lockdep "
+			"with LOCK_STAT: lock_acquired and the hold accounting inside the hold "
+			"too). Costs: machine.costs lockdep_acquire_ns, lockdep_release_ns, "
+			"lock_stat_ns",
+		 .values = (const char *const[]){"none", "lockdep", "lock_stat", NULL}},
+	 false, "\"none\"", AT(debug_locks)},
 	{"critical_section_extra",
 	 &(const struct spec){
 		 .kind = SPEC_ARRAY,
@@ -65,6 +76,7 @@ const struct spec kernel_params_spec = {.kind = SPEC_OBJECT,
 void kernel_setup(const struct kernel_params *k)
 {
 	spinlock_use(k->spinlock);
+	spinlock_debug(k->debug_locks);
 	for (size_t i = 0; i < k->hold_extra.n; i++) {
 		const struct kernel_hold_extra *x = k->hold_extra.items[i];
 		sim_time_t d = sim_from_ns(x->ns + x->cycles / sim_machine()->clock_ghz);

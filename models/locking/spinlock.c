@@ -172,10 +172,12 @@ struct hold_add {
 	sim_time_t d;
 };
 static GArray *hold_adds;
+static int debug_mode; /* kernel.debug_locks */
 
 void spinlock_use(const struct spinlock_ops *ops)
 {
 	impl = ops ? ops : &spinlock_queued;
+	debug_mode = SPIN_DEBUG_NONE;
 	g_free(qnodes);
 	qnodes = NULL;
 	for (guint i = 0; hold_adds && i < hold_adds->len; i++) {
@@ -195,10 +197,25 @@ void spinlock_add_hold(const char *cls, const char *site, sim_time_t d)
 	g_array_append_val(hold_adds, a);
 }
 
-/* What the scenario adds to @cls's critical section taken at @site. */
+void spinlock_debug(int mode)
+{
+	debug_mode = mode;
+}
+
+/* A debug kernel's lock_acquire, before the attempt. */
+static void debug_acquire(struct sim_task *t)
+{
+	if (debug_mode != SPIN_DEBUG_NONE)
+		sim_task_charge(t, SIM_CAT_SYS, cost(COST_LOCKDEP_ACQUIRE));
+}
+
+/* What the scenario adds to @cls's critical section taken at @site, and a
+ * debug kernel's bookkeeping inside every hold. */
 static sim_time_t added_hold(const struct lock_class *cls, const char *site)
 {
-	sim_time_t d = 0;
+	sim_time_t d = debug_mode == SPIN_DEBUG_NONE ? 0 : cost(COST_LOCKDEP_RELEASE);
+	if (debug_mode == SPIN_DEBUG_LOCK_STAT)
+		d += cost(COST_LOCK_STAT);
 	for (guint i = 0; hold_adds && i < hold_adds->len; i++) {
 		const struct hold_add *a = &g_array_index(hold_adds, struct hold_add, i);
 		if (strcmp(a->cls, cls->name) == 0 && (!a->site || strcmp(a->site, site) == 0))
@@ -228,6 +245,10 @@ sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cache
 {
 	int cpu = sim_task_cpu(t);
 	int spinner = l->spinner;
+	if (l->unflushed && line->owner != cpu) { /* another CPU's line: in order */
+		l->unflushed = false;
+		sim_task_flush(t);
+	}
 	if (spinner < 0 && l->head && l->head->next) /* a dynamic hold: the waiter is there */
 		spinner = l->head->next->cpu;
 	if (!line_queued()) {
@@ -392,6 +413,8 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 				lockdep_self_deadlock(t, l->cls, site, h->site);
 	struct spin_entry *e = entry_get(l);
 	struct spin_entry *pred = l->tail;
+	if (l->local && pred && now < pred->arrive)
+		sim_note_local(true);
 	e->task = t;
 	e->site = site;
 	e->fl = fl;
@@ -498,19 +521,40 @@ void spin_lock_hold(struct sim_task *t, struct spinlock *l, sim_time_t hold, enu
 	spin_lock_hold_fn(t, l, constant_hold, &hold, cat, fl, site);
 }
 
+void spin_lock_set_local(struct spinlock *l)
+{
+	l->local = true;
+}
+
+/* A local lock free at the task's clock, its line last written here. */
+static bool spin_local_free(struct sim_task *t, struct spinlock *l)
+{
+	if (!l->local || !sim_local_ok() || l->line->owner != sim_task_cpu(t))
+		return false;
+	spin_prune(l, sim_task_clock(t));
+	if (l->head)
+		return false;
+	sim_note_local(false);
+	l->unflushed = true;
+	return true;
+}
+
 void spin_lock_hold_fn(struct sim_task *t, struct spinlock *l, spin_section_fn section, void *arg,
 		       enum sim_cat cat, enum spin_flavour fl, const char *site)
 {
 	sim_task_preempt_disable(t);
 	irq_off(t, fl);
 	lock_acquire(t, l->cls, site, false);
-	sim_task_flush(t);
+	debug_acquire(t);
+	if (!spin_local_free(t, l))
+		sim_task_flush(t);
 	struct spin_entry *e = spin_enqueue(t, l, fl, site);
 	/* Contention persists: a lock that made us wait has a waiter spinning
 	 * while we hold it. Interrupts taken meanwhile lengthen the hold. */
 	l->spinner = e->behind;
 	sim_time_t hold = section(t, arg) + added_hold(l->cls, site);
 	l->spinner = -1;
+	l->unflushed = false;
 	sim_task_charge(t, cat, hold);
 	sim_time_t release = sim_task_clock(t);
 	/* Waiters that blocked behind us need an explicit release to wake
@@ -535,6 +579,7 @@ struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_f
 	sim_task_preempt_disable(t);
 	irq_off(t, fl);
 	lock_acquire(t, l->cls, site, false);
+	debug_acquire(t);
 	sim_task_flush(t);
 	struct spin_entry *e = spin_enqueue(t, l, fl, site);
 	sim_task_charge(t, SIM_CAT_SYS, added_hold(l->cls, site));

@@ -46,6 +46,10 @@ enum cost_id {
 	COST_ZAP_PAGE,		/* unmapping and freeing one anonymous page at munmap */
 	COST_PAGE_ALLOC_ZERO,	/* allocating and zeroing one page (a sparse file's hole) */
 	COST_FILE_READ_PAGE,	/* read() of 4 KiB from a cached page: syscall, lookup, copy */
+	/* kernel.debug_locks only (a debug kernel's bookkeeping per acquisition): */
+	COST_LOCKDEP_ACQUIRE,	/* lock_acquire, before the lock is taken */
+	COST_LOCKDEP_RELEASE,	/* lock_release and DEBUG_SPINLOCK's checks, inside the hold */
+	COST_LOCK_STAT,		/* lock_stat's lock_acquired and hold accounting, inside */
 	/* machine.contention "queued" only (cacheline.h): */
 	COST_LINE_QUEUE_LLC,	/* a queued request's service, from the LLC domain, 2 queued */
 	COST_LINE_QUEUE_DEEP,	/* ... the same as the queue grows without bound */

@@ -18,6 +18,7 @@ struct kernel_hold_extra {
 /* The kernel section. */
 struct kernel_params {
 	const struct spinlock_ops *spinlock;
+	int debug_locks; /* SPIN_DEBUG_* (spinlock.h) */
 	SPEC_LIST(struct kernel_hold_extra *) hold_extra;
 };
 extern const struct spec kernel_params_spec;
