@@ -51,6 +51,18 @@ const struct insn_desc insn_table[INSN_N] = {
 	[INSN_ISOLATE_FOLIO] = {"isolate_folio", 40, 30, 50,
 				"isolate_lru_folios, per folio",
 				"estimated from the 6.13 source, not counted" DOC},
+	[INSN_XAS_STORE] = {"xas_store", 60, 45, 90,
+			    "xas_store of one value or folio into an existing node: the slot, "
+			    "update_node's count and nr_values, workingset_update_node's test",
+			    "estimated from the 6.12 source, not counted" DOC},
+	[INSN_SWAP_MAP_UPDATE] = {"swap_map_update", 40, 25, 80,
+				  "one slot's swap_map byte with ci->lock held: "
+				  "cluster_alloc_range + swap_range_alloc, __swap_duplicate, "
+				  "__swap_entry_free_locked",
+				  "estimated from the 6.12 source, not counted" DOC},
+	[INSN_SWAP_CGROUP_RECORD] = {"swap_cgroup_record", 25, 15, 40,
+				     "swap_cgroup_record's lookup and cmpxchg of one 2-byte id",
+				     "estimated from the 6.12 source, not counted" DOC},
 };
 
 sim_time_t insn_cost(enum insn_id id)

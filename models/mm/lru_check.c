@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "lru_check.h"
 #include "list_lru.h"
-#include "swap.h"
+#include "mm.h"
 
 #define WALK_LIMIT 100000000L
 
@@ -69,33 +69,14 @@ static void check_lru(json_t *out, struct list_lru *lru)
 	g_free(sum);
 }
 
-/* Shadow nodes: a node holding only shadow entries must be on the list;
- * but not while its address space's i_pages lock is held (a run stopped by
- * its duration can end inside __remove_mapping, the node updated and its
- * list_lru_add still to come). */
-static void check_shadow_nodes(json_t *out)
-{
-	long lost = 0;
-	for (long i = 0; i < swap_active->nr_nodes; i++) {
-		struct xa_node *node = swap_active->nodes[i];
-		if (!node || !node->count || node->count != node->nr_values || node->private_list.on)
-			continue;
-		struct swap_space *space =
-			&swap_active->spaces[(node->index * XA_CHUNK_SIZE) >> SWAP_ADDRESS_SPACE_SHIFT];
-		if (!spin_is_locked(&space->i_pages, sim_end()))
-			lost++;
-	}
-	if (lost)
-		violation(out, "shadow_nodes: %ld shadow-only xarray nodes are on no list", lost);
-}
-
 json_t *lru_check_all(void)
 {
 	json_t *out = json_array();
 	GPtrArray *lrus = list_lru_all();
 	for (guint i = 0; i < lrus->len; i++)
 		check_lru(out, lrus->pdata[i]);
-	if (swap_active)
-		check_shadow_nodes(out);
+	long lost = swap_shadow_nodes_off_list();
+	if (lost)
+		violation(out, "shadow_nodes: %ld shadow-only xarray nodes are on no list", lost);
 	return out;
 }

@@ -3,7 +3,7 @@
 #include "cost.h"
 #include "shrinker.h"
 #include "sim_trace.h"
-#include "swap.h"
+#include "mm.h"
 
 /* shrink_folio_list: unmap and free; anonymous folios go to swap. */
 static long shrink_folio_list(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr,

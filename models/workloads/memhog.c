@@ -60,6 +60,7 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		lru_add_pages(t, mt->memcg, nid, n, 0);
 		done += n;
 	}
+	mm_exit_swap(t, mt->memcg); /* do_exit -> exit_mmap -> zap_pte_range */
 }
 
 static void *memhog_setup(const void *params, int index)

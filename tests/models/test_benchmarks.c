@@ -112,16 +112,22 @@ static void test_swap(gconstpointer scope)
 	g_assert_cmpfloat(mcs_json_num(lru, "isolated"), ==, mcs_json_num(swap, "nodes_reclaimed"));
 	/* Every swapped folio: workingset_eviction reads its memcg's
 	 * nonresident_age and adds at both levels (the job's, the root's);
-	 * swap_cgroup_record stores its id under ctrl->lock, taken once a
-	 * swap-out step, as the step's __remove_mapping takes i_pages (whose
-	 * other acquisitions are the shrinker's successful trylocks). */
+	 * swap_cgroup_record stores its id under ctrl->lock, once at swap-out
+	 * and once more when the exit frees the slot. The exit takes ctrl->lock
+	 * and i_pages once per freed batch (mem_cgroup_uncharge_swap,
+	 * clear_shadow_from_swap_cache); the swap-out takes i_pages twice a
+	 * folio; the shrinker's other acquisitions are successful trylocks. */
 	double out = mcs_json_num(rec, "pswpout");
+	g_assert_cmpfloat(mcs_json_num(swap, "slots_freed"), ==, out);
+	if (mainline)
+		g_assert_cmpfloat(mcs_json_num(swap, "shadows_cleared"), ==, out);
 	g_assert_cmpfloat(site_ops(r, "&lruvec->lru_lock", "workingset_eviction", NULL), ==, out);
 	g_assert_cmpfloat(site_ops(r, "&lruvec->lru_lock", "workingset_age_nonresident", "rmw"), ==,
 			  2 * out);
-	g_assert_cmpfloat(site_ops(r, "swap_cgroup map", "swap_cgroup_record", "store"), ==, out);
-	g_assert_cmpfloat(lock_acquisitions(r, "&ctrl->lock"), ==,
-			  lock_acquisitions(r, "&xa->xa_lock (swapper_spaces)") -
+	g_assert_cmpfloat(site_ops(r, "swap_cgroup map", "swap_cgroup_record", "store"), ==,
+			  2 * out);
+	g_assert_cmpfloat(lock_acquisitions(r, "&ctrl->lock") - out, ==,
+			  lock_acquisitions(r, "&xa->xa_lock (swapper_spaces)") - 2 * out -
 				  mcs_json_num(swap, "nodes_reclaimed"));
 	size_t i;
 	json_t *c;

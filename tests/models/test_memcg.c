@@ -190,8 +190,7 @@ static void test_swap_streams(void)
 	sim_engine_init(&mach, 0, SIM_S, 1);
 	memcg_tree_init(1, 2);
 	shrinker_registry_init();
-	const struct swap_params sp = {.size_mb = 16, .batch_pages = 8,
-				       .shadow_accounting = SWAP_SHADOW_MEMCG};
+	const struct swap_params sp = {.size_mb = 16, .shadow_accounting = SWAP_SHADOW_MEMCG};
 	swap_device_init(&sp, list_lru_scope_find("node"));
 	struct mem_cgroup *m = mem_cgroup_create("s", 1000);
 	line_init(&cold, line_class_get("cold"), 0);
@@ -223,8 +222,7 @@ static void swap_64_task(struct sim_task *t, void *arg)
 static void shadow_accounting(int mode)
 {
 	setup();
-	const struct swap_params sp = {.size_mb = 16, .batch_pages = 8,
-				       .shadow_accounting = mode};
+	const struct swap_params sp = {.size_mb = 16, .shadow_accounting = mode};
 	swap_device_init(&sp, list_lru_scope_find("node"));
 	shadow_memcg = mem_cgroup_create("s", 1000);
 	sim_task_create("t", 0, swap_64_task, NULL);

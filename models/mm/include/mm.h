@@ -10,6 +10,9 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+struct sim_task;
+struct mem_cgroup;
+
 /* The memcg subsystems, one line each, in set-up order (torn down in
  * reverse, their figures added to the result in this order):
  *  KEY(name):   the subsystem has a key memcg.<name> of its own, whose spec
@@ -87,6 +90,16 @@ long mm_cgroups_count(const struct run_config *cfg);
  * shadow_nodes, and an xarray node per 64 slots used, whose shadow entries
  * may stay; 0 without memcg.swap. */
 double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long memcgs);
+/* The swap device (mm/swap/): whether it has a free slot; shrink_folio_list's
+ * anonymous branch for @nr folios of @memcg on @nid, one folio at a time
+ * (returns the pages freed); the shadow-only xarray nodes on no list while
+ * their i_pages lock is free at the end (the run's check). */
+bool swap_available(void);
+long swap_writeout_folios(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);
+long swap_shadow_nodes_off_list(void);
+/* exit_mmap's swap ptes: the swap entries @memcg's task swapped out are
+ * freed, their shadows cleared (swap_exit.c); nothing without swap. */
+void mm_exit_swap(struct sim_task *t, struct mem_cgroup *memcg);
 /* How many shrinkers the memcg section registers: the swap device's
  * shadow-node shrinker, with memcg.swap (checked at validation with the
  * workloads' against SHRINKER_MAX, shrinker.h). */

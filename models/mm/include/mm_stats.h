@@ -39,7 +39,11 @@
 
 /* struct swap_stats: the swap device ("swap"). */
 #define SWAP_STATS(X)                                                                              \
-	X(slots_used, "slots used")                                                                \
+	X(slots_used, "slots allocated")                                                           \
+	X(slots_freed, "slots freed at exit")                                                      \
+	X(shadows_cleared, "shadows cleared at exit")                                              \
+	X(exit_ns, "exit teardown, summed over tasks (ns)")                                        \
+	X(exit_max_ns, "the longest task's exit teardown (ns)")                                    \
 	X(nodes_allocated, "xarray nodes allocated")                                               \
 	X(nodes_reclaimed, "shadow nodes reclaimed")                                               \
 	X(isolate_retries, "i_pages trylock retries")

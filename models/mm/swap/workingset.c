@@ -8,19 +8,19 @@ static struct mem_cgroup *xa_node_memcg(struct xa_node *node)
 	return node->objcg->memcg; /* mem_cgroup_from_slab_obj */
 }
 
-/* Per folio: storing it into a shadow-only node takes the node off the list
- * (list_lru_del), its shadow puts it back (list_lru_add). The first folio
- * of a node that is not on the list only adds it. */
-void workingset_update_node_folios(struct sim_task *t, struct xa_node *node, long k)
+/* workingset_update_node (mm/workingset.c, 6.12), the xarray's update
+ * callback after a store into @node with i_pages held: a node of shadows
+ * only goes on shadow_nodes (list_lru_add_obj: the list of the node's
+ * memcg), one that holds a folio or nothing comes off it (list_lru_del_obj). */
+void workingset_update_node(struct sim_task *t, struct xa_node *node)
 {
 	struct list_lru *lru = &swap_active->shadow_nodes;
-	struct mem_cgroup *memcg = xa_node_memcg(node);
-	if (!node->private_list.on) {
-		list_lru_add(t, lru, &node->private_list, node->nid, memcg);
-		k--;
+	if (node->count && node->count == node->nr_values) {
+		if (!node->private_list.on)
+			list_lru_add(t, lru, &node->private_list, node->nid, xa_node_memcg(node));
+	} else if (node->private_list.on) {
+		list_lru_del(t, lru, &node->private_list, node->nid, xa_node_memcg(node));
 	}
-	if (k > 0)
-		list_lru_del_add(t, lru, &node->private_list, node->nid, memcg, k);
 }
 
 /* workingset_eviction (mm/workingset.c, 6.12, the classic LRU) for @k folios

@@ -12,6 +12,7 @@
  * charge no counter. With memory+swap accounting (cgroup v1's memsw) the
  * swap counter is not used: the page's memsw charge carries over. */
 #include "charge.h"
+#include "insn.h"
 #include "swap.h"
 
 /* Under ctrl->lock: the id stored for the entry. The map's lines for a CPU's
@@ -28,7 +29,8 @@ static sim_time_t swap_cgroup_record_section(struct sim_task *t, void *arg)
 	struct swap_cgroup_record *r = arg;
 	sim_time_t spent = 0;
 	for (long i = 0; i < r->nr_ents; i++)
-		spent += spin_held_access(t, &r->ctrl->lock, &r->ctrl->map[sim_task_cpu(t)],
+		spent += insn_cost(INSN_SWAP_CGROUP_RECORD) +
+			 spin_held_access(t, &r->ctrl->lock, &r->ctrl->map[sim_task_cpu(t)],
 					  LINE_STORE, "swap_cgroup_record");
 	return spent;
 }
@@ -50,6 +52,15 @@ void mem_cgroup_try_charge_swap(struct sim_task *t, struct mem_cgroup *memcg, lo
 		charge->counter->try_charge(t, &memcg->swap, nr, &fail);
 	}
 	swap_cgroup_record(t, &si->swap_cgroup, nr);
+}
+
+/* __mem_cgroup_uncharge_swap: the ids cleared (swap_cgroup_record with id
+ * 0, under ctrl->lock), the memcg's swap counter uncharged up to the root. */
+void mem_cgroup_uncharge_swap(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	swap_cgroup_record(t, &swap_active->swap_cgroup, nr);
+	if (!charge->memsw && memcg != memcg_tree->root)
+		charge->counter->uncharge(t, &memcg->swap, nr);
 }
 
 void swap_cgroup_swapon(struct swap_cgroup_ctrl *ctrl)

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "swap.h"
+#include "cost.h"
+#include "mm.h"
+#include "run_config.h"
+#include "workingset.h"
+#include <math.h>
+
+struct swap_device *swap_active;
+
+#define AT(member) SPEC_AT(struct swap_params, member)
+static const struct spec_field swap_fields[] = {
+	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = (const char *const[]){"zram", NULL}},
+	 false, "\"zram\"", AT(type)},
+	{"size_mb",
+	 &(const struct spec){
+		 .kind = SPEC_NUMBER, .doc = "swap device size, MiB", .min = 0, .max = 1 << 24},
+	 true, NULL, AT(size_mb)},
+	{"cluster_order",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "which free cluster a CPU takes: one in its own 64 MiB "
+				     "swap-cache address space (interleave: 6.12's setup_clusters "
+				     "spreads the free list over SWAP_CLUSTER_COLS address spaces), "
+				     "or the next in device order (sequential: before 6.12, every CPU "
+				     "in one address space)",
+			      .values = (const char *const[]){"sequential", "interleave", NULL}},
+	 false, "\"interleave\"", AT(cluster_order)},
+	{"shadow_accounting",
+	 &(const struct spec){
+		 .kind = SPEC_ENUM,
+		 .doc = "whose list_lru a swap-cache xarray node goes on: root (mainline 6.10-6.13: "
+			"the swap cache's xarray is not accounted, list_lru_add_obj finds no memcg, "
+			"every node is on its NUMA node's root list) or memcg (v1 of the split "
+			"list_lru lock series, June 2024: \"mm/swap, workingset: make anon workingset "
+			"nodes memcg aware\")",
+		 .values = (const char *const[]){"root", "memcg", NULL}},
+	 false, "\"root\"", AT(shadow_accounting)},
+	{"zswap_invalidate",
+	 &(const struct spec){
+		 .kind = SPEC_ENUM,
+		 .doc = "what zswap_invalidate does with zswap off when a slot is freed: erase "
+			"(6.12 and before: xa_erase under the zswap tree's lock) or check_empty "
+			"(6.13: returns when the tree is empty)",
+		 .values = (const char *const[]){"erase", "check_empty", NULL}},
+	 false, "\"erase\"", AT(zswap_invalidate)},
+	{NULL},
+};
+#undef AT
+
+const struct spec swap_params_spec = {
+	.kind = SPEC_OBJECT, .doc = "a swap device", .fields = swap_fields,
+	.size = sizeof(struct swap_params)};
+
+void swap_device_init(const struct swap_params *p, const struct list_lru_scope_ops *scope)
+{
+	struct swap_device *si = g_new0(struct swap_device, 1);
+	long pages = (long)(p->size_mb * 256);
+	int ncpus = sim_ncpus();
+	swap_active = si;
+	si->nr_slots = pages;
+	si->interleave = p->cluster_order == SWAP_INTERLEAVE;
+	si->memcg_shadows = p->shadow_accounting == SWAP_SHADOW_MEMCG;
+	si->zswap_invalidate_erase = p->zswap_invalidate == ZSWAP_INVALIDATE_ERASE;
+	spin_lock_init(&si->avail_lock, lock_class_get("swap_avail_lock"));
+	line_init(&si->nr_swap_pages, line_class_get("nr_swap_pages"), 0);
+	spin_lock_init(&si->lock, lock_class_get("&si->lock"));
+	si->percpu_cluster = g_malloc0(sizeof(*si->percpu_cluster) * (size_t)ncpus);
+	si->slots_cache = g_new0(struct swap_slots_cache, ncpus);
+	si->nr_clusters = (pages + SWAPFILE_CLUSTER - 1) / SWAPFILE_CLUSTER;
+	si->clusters = g_new0(struct swap_cluster *, si->nr_clusters);
+	si->nr_spaces = (int)((pages + SWAP_ADDRESS_SPACE_PAGES - 1) / SWAP_ADDRESS_SPACE_PAGES);
+	si->spaces = g_new0(struct swap_space, si->nr_spaces);
+	si->space_next_cluster = g_new0(long, si->nr_spaces);
+	for (int i = 0; i < si->nr_spaces; i++)
+		si->space_next_cluster[i] = i * (SWAP_ADDRESS_SPACE_PAGES / SWAPFILE_CLUSTER);
+	struct lock_class *xa = lock_class_get("&xa->xa_lock (swapper_spaces)");
+	struct lock_class *zs = lock_class_get("&xa->xa_lock (zswap_trees)");
+	for (int i = 0; i < si->nr_spaces; i++) {
+		spin_lock_init(&si->spaces[i].i_pages, xa);
+		spin_lock_init(&si->spaces[i].zswap, zs);
+		if (si->interleave) { /* each CPU's clusters in address spaces of its own */
+			spin_lock_set_local(&si->spaces[i].i_pages);
+			spin_lock_set_local(&si->spaces[i].zswap);
+		}
+	}
+	si->nr_nodes = (pages + XA_CHUNK_SIZE - 1) / XA_CHUNK_SIZE;
+	si->nodes = g_new0(struct xa_node *, si->nr_nodes);
+	zram_init(&si->zram);
+	swap_entries_init(si);
+	swap_cgroup_swapon(&si->swap_cgroup);
+	workingset_init(si, scope);
+}
+
+void swap_device_destroy(void)
+{
+	struct swap_device *si = swap_active;
+	if (!si)
+		return;
+	for (long i = 0; i < si->nr_nodes; i++)
+		g_free(si->nodes[i]);
+	for (int i = 0; i < si->nr_spaces; i++) {
+		spin_lock_destroy(&si->spaces[i].i_pages);
+		spin_lock_destroy(&si->spaces[i].zswap);
+	}
+	list_lru_destroy(&si->shadow_nodes);
+	swap_cgroup_swapoff(&si->swap_cgroup);
+	swap_slots_destroy(si);
+	swap_entries_destroy(si);
+	spin_lock_destroy(&si->lock);
+	spin_lock_destroy(&si->avail_lock);
+	g_free(si->nodes);
+	g_free(si->spaces);
+	g_free(si->space_next_cluster);
+	g_free(si->percpu_cluster);
+	g_free(si);
+	swap_active = NULL;
+}
+
+bool swap_available(void)
+{
+	return swap_active && swap_active->stat.slots_used < swap_active->nr_slots;
+}
+
+double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long memcgs)
+{
+	const struct swap_params *sp = cfg->memcg->swap;
+	if (!sp)
+		return 0;
+	double slots = MIN(pages, sp->size_mb * 256);
+	/* the clusters' pointers and locks; the runs kept for the exit: a
+	 * reclaim call swaps out at least SWAP_CLUSTER_MAX folios of one task
+	 * on consecutive slots of its CPU's cache, one run (16 bytes) */
+	double clusters = ceil(sp->size_mb * 256 / SWAPFILE_CLUSTER) * sizeof(void *) +
+			  ceil(slots / SWAPFILE_CLUSTER) * sizeof(struct swap_cluster);
+	return (double)memcgs * list_lru_memcg_bytes(cfg->machine.nodes) +
+	       ceil(slots / XA_CHUNK_SIZE) * SWAP_XA_NODE_BYTES + clusters +
+	       ceil(slots / SWAP_CLUSTER_MAX) * sizeof(struct swap_run);
+}
+
+void mm_exit_swap(struct sim_task *t, struct mem_cgroup *memcg)
+{
+	if (swap_active)
+		swap_exit_entries(t, memcg);
+}
+
+int mm_shrinkers(const struct run_config *cfg)
+{
+	return cfg->memcg->swap ? 1 : 0; /* workingset_init's mm-shadow */
+}
+
+/* The swap device as a memcg subsystem (memcg.swap). */
+static void swap_setup(const struct mm_params *mm)
+{
+	if (mm->swap)
+		swap_device_init(mm->swap, memcg_tree->lru_scope);
+}
+
+static void swap_results(json_t *memcg, json_t *violations)
+{
+	if (!swap_active)
+		return;
+	const struct swap_stats *s = &swap_active->stat;
+	json_t *o = json_object();
+	SWAP_STATS(MM_STAT_JSON)
+	json_object_set_new(memcg, "swap", o);
+}
+
+const struct mm_subsystem swap_subsystem = {
+	.name = "swap",
+	.doc = "a zram swap device: its slots, swap cache and shadow nodes",
+	.setup = swap_setup,
+	.results = swap_results,
+	.teardown = swap_device_destroy,
+};

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The swap-out of one folio and the exit, against Linux 6.12's source: the
+ * list_lru operations of a node's stores, and how many times each shared
+ * lock and line is taken, per folio and per freed batch. */
+#include "memcg.h"
+#include "shrinker.h"
+#include "swap.h"
+#include "test_util.h"
+#include "workingset.h"
+
+static struct mem_cgroup *job;
+
+static void setup(int accounting, int zswap_invalidate)
+{
+	struct sim_machine m = mcs_test_machine(1, 2);
+	sim_engine_init(&m, 0, SIM_S, 1);
+	memcg_tree_init(1, 2);
+	shrinker_registry_init();
+	const struct swap_params sp = {.size_mb = 64, .cluster_order = SWAP_INTERLEAVE,
+				       .shadow_accounting = accounting,
+				       .zswap_invalidate = zswap_invalidate};
+	swap_device_init(&sp, list_lru_scope_find("node"));
+	job = mem_cgroup_create("job", 1 << 20);
+}
+
+static void teardown(void)
+{
+	swap_device_destroy();
+	line_class_reset_all();
+	memcg_tree_destroy();
+	shrinker_registry_destroy();
+	lock_class_reset_all();
+	sim_engine_fini();
+}
+
+static uint64_t acquisitions(const char *cls)
+{
+	return lock_class_get(cls)->acquisitions;
+}
+
+static uint64_t rmws(const char *cls)
+{
+	return line_class_counts(line_class_get(cls)).ops[LINE_RMW];
+}
+
+/* --- a node's stores: folio, shadow, folio ----------------------------- */
+
+struct lru_seen {
+	long added, deleted, on_memcg, on_root;
+};
+
+static struct lru_seen seen(void)
+{
+	struct list_lru *lru = &swap_active->shadow_nodes;
+	return (struct lru_seen){lru->stat.added, lru->stat.deleted,
+				 list_lru_count_one(lru, 0, job),
+				 list_lru_count_one(lru, 0, memcg_tree->root)};
+}
+
+static int sequence_mode;
+
+/* Slot 0's folio then its shadow put the node on a list (add); slot 1's
+ * folio takes it off (del), its shadow puts it back (add), slot 2's folio
+ * takes it off again (del): after the first shadow, del, add, del, each in
+ * its own i_pages section, on the job's list (memcg) or the root's. */
+static void sequence_task(struct sim_task *t, void *arg)
+{
+	bool memcg = sequence_mode == SWAP_SHADOW_MEMCG;
+	add_to_swap_cache(t, 0, job, 0);
+	struct lru_seen s = seen();
+	g_assert_cmpint(s.added + s.deleted, ==, 0);
+	remove_mapping_swap(t, 0, job, 0);
+	s = seen();
+	g_assert_cmpint(s.added, ==, 1);
+	g_assert_cmpint(s.on_memcg, ==, memcg ? 1 : 0);
+	g_assert_cmpint(s.on_root, ==, memcg ? 0 : 1);
+	const long want[3][2] = {{1, 1}, {2, 1}, {2, 2}}; /* added, deleted after each */
+	for (int i = 0; i < 3; i++) {
+		long slot = 1 + (i + 1) / 2;
+		if (i % 2 == 0)
+			add_to_swap_cache(t, slot, job, 0);
+		else
+			remove_mapping_swap(t, slot, job, 0);
+		s = seen();
+		g_assert_cmpint(s.added, ==, want[i][0]);
+		g_assert_cmpint(s.deleted, ==, want[i][1]);
+		g_assert_cmpint(s.on_memcg + s.on_root, ==, i % 2);
+		g_assert_cmpint(s.on_memcg, ==, memcg ? i % 2 : 0);
+	}
+	g_assert_cmpint(acquisitions("&xa->xa_lock (swapper_spaces)"), ==, 5);
+	g_assert_cmpint(acquisitions("&nlru->lock (shadow_nodes)"), ==, 4);
+	g_assert_cmpint(swap_active->shadow_nodes.stat.wrong_list_del, ==, 0);
+}
+
+static void sequence(int mode)
+{
+	setup(mode, ZSWAP_INVALIDATE_ERASE);
+	sequence_mode = mode;
+	sim_task_create("t", 0, sequence_task, NULL);
+	g_assert_true(sim_engine_run());
+	teardown();
+}
+
+static void test_sequence_root(void)
+{
+	sequence(SWAP_SHADOW_ROOT);
+}
+
+static void test_sequence_memcg(void)
+{
+	sequence(SWAP_SHADOW_MEMCG);
+}
+
+/* --- the shared locks of a swapped folio -------------------------------- */
+
+/* Per 128 folios of one task (two slot-cache refills, two xarray nodes), as
+ * 6.12's source takes them:
+ *   swap_avail_lock   get_swap_pages, once per refill of 64 slots
+ *   &si->lock         get_swap_pages -> scan_swap_map_slots, once per refill
+ *   &ci->lock         alloc_swap_scan_cluster, swap_duplicate (try_to_unmap),
+ *                     swap_swapcount (swap_writepage's folio_free_swap),
+ *                     put_swap_folio (__remove_mapping): 4 per folio
+ *   &ctrl->lock       swap_cgroup_record (__mem_cgroup_try_charge_swap): 1
+ *   i_pages           add_to_swap_cache, __remove_mapping: 2 per folio
+ *   zswap tree        zswap_store's xa_erase with zswap off: 1 per folio
+ *   shadow list lock  workingset_update_node: add per shadow, del per folio
+ *                     stored into a node on the list: 2 per folio but the
+ *                     first of each node (no del)
+ *   zram->stats       same_pages and pages_stored: 2 RMWs per folio
+ *   nr_swap_pages     atomic_long_sub per refill */
+struct lock_count {
+	const char *cls;
+	uint64_t n;
+};
+
+static const struct lock_count swapout_128[] = {
+	{"swap_avail_lock", 2},
+	{"&si->lock", 2},
+	{"&ci->lock", 4 * 128},
+	{"&ctrl->lock", 128},
+	{"&xa->xa_lock (swapper_spaces)", 2 * 128},
+	{"&xa->xa_lock (zswap_trees)", 128},
+	{"&nlru->lock (shadow_nodes)", 2 * 128 - 2},
+	{NULL, 0},
+};
+
+static void swapout_task(struct sim_task *t, void *arg)
+{
+	g_assert_cmpint(swap_writeout_folios(t, job, 0, 128), ==, 128);
+}
+
+static void test_locks_per_folio(void)
+{
+	setup(SWAP_SHADOW_ROOT, ZSWAP_INVALIDATE_ERASE);
+	sim_task_create("t", 0, swapout_task, NULL);
+	g_assert_true(sim_engine_run());
+	for (const struct lock_count *c = swapout_128; c->cls; c++) {
+		if (acquisitions(c->cls) != c->n)
+			g_error("%s: %" G_GUINT64_FORMAT " acquisitions, the kernel's %" G_GUINT64_FORMAT,
+				c->cls, acquisitions(c->cls), c->n);
+	}
+	g_assert_cmpint(rmws("zram->stats"), ==, 2 * 128);
+	g_assert_cmpint(rmws("nr_swap_pages"), ==, 2);
+	g_assert_cmpint(swap_active->stat.nodes_allocated, ==, 2);
+	teardown();
+}
+
+/* --- the exit ------------------------------------------------------------ */
+
+/* 128 folios swapped out back to back sit in one cluster and one page
+ * table: zap_pte_range batches all 128, so free_swap_and_cache_nr takes __swap_entries_free's fast path
+ * once: the cluster lock, zswap_invalidate per slot (6.12: 128 xa_erase;
+ * 6.13: none), si->lock, swap_entry_range_free's cluster lock,
+ * mem_cgroup_uncharge_swap's ctrl->lock, zram_slot_free_notify per slot
+ * (notify_free, same_pages, pages_stored: 3 RMWs), one i_pages section
+ * clearing 128 shadows, whose two nodes each come off the list (2 dels). */
+static int exit_mode;
+
+static void exit_task(struct sim_task *t, void *arg)
+{
+	static const char *const cls[] = {"&ci->lock", "&si->lock", "&ctrl->lock",
+					  "&xa->xa_lock (zswap_trees)",
+					  "&xa->xa_lock (swapper_spaces)",
+					  "&nlru->lock (shadow_nodes)"};
+	const uint64_t want[] = {2, 1, 1, exit_mode == ZSWAP_INVALIDATE_ERASE ? 128 : 0, 1, 2};
+	uint64_t before[G_N_ELEMENTS(cls)];
+	g_assert_cmpint(swap_writeout_folios(t, job, 0, 128), ==, 128);
+	for (guint i = 0; i < G_N_ELEMENTS(cls); i++)
+		before[i] = acquisitions(cls[i]);
+	long deleted = swap_active->shadow_nodes.stat.deleted;
+	uint64_t zram = rmws("zram->stats");
+	swap_exit_entries(t, job);
+	for (guint i = 0; i < G_N_ELEMENTS(cls); i++)
+		if (acquisitions(cls[i]) - before[i] != want[i])
+			g_error("exit: %s: %" G_GUINT64_FORMAT " acquisitions, the kernel's %" G_GUINT64_FORMAT,
+				cls[i], acquisitions(cls[i]) - before[i], want[i]);
+	g_assert_cmpint(swap_active->shadow_nodes.stat.deleted - deleted, ==, 2);
+	g_assert_cmpint(rmws("zram->stats") - zram, ==, 3 * 128);
+	g_assert_cmpint(rmws("nr_swap_pages"), ==, 2 + 1);
+	g_assert_cmpint(swap_active->stat.slots_freed, ==, 128);
+	g_assert_cmpint(swap_active->stat.shadows_cleared, ==, 128);
+	for (long i = 0; i < swap_active->nr_nodes; i++)
+		g_assert_null(swap_active->nodes[i]);
+	g_assert_cmpint(list_lru_count_node(&swap_active->shadow_nodes, 0), ==, 0);
+}
+
+static void exit_case(int mode)
+{
+	setup(SWAP_SHADOW_ROOT, mode);
+	exit_mode = mode;
+	sim_task_create("t", 0, exit_task, NULL);
+	g_assert_true(sim_engine_run());
+	teardown();
+}
+
+static void test_exit_612(void)
+{
+	exit_case(ZSWAP_INVALIDATE_ERASE);
+}
+
+static void test_exit_613(void)
+{
+	exit_case(ZSWAP_INVALIDATE_CHECK_EMPTY);
+}
+
+/* --- the shrinker on unaccounted nodes ----------------------------------- */
+
+/* Mainline: 640 folios of the job leave 10 shadow-only nodes, all on the
+ * root list; memcg reclaim of the job counts its own list (SHRINK_EMPTY) and
+ * shrink_slab frees nothing. */
+static void unaccounted_task(struct sim_task *t, void *arg)
+{
+	g_assert_cmpint(swap_writeout_folios(t, job, 0, 640), ==, 640);
+	struct shrinker *s = &swap_active->workingset_shadow_shrinker;
+	struct shrink_control sc = {.nid = 0, .memcg = job, .nr_to_scan = 128};
+	g_assert_cmpint(s->count_objects(t, s, &sc), ==, SHRINK_EMPTY);
+	shrink_slab(t, 0, job, 0);
+	g_assert_cmpint(swap_active->stat.nodes_reclaimed, ==, 0);
+	g_assert_cmpint(list_lru_count_one(&swap_active->shadow_nodes, 0, memcg_tree->root), ==,
+			10);
+}
+
+static void test_shrinker_unaccounted(void)
+{
+	setup(SWAP_SHADOW_ROOT, ZSWAP_INVALIDATE_ERASE);
+	sim_task_create("t", 0, unaccounted_task, NULL);
+	g_assert_true(sim_engine_run());
+	teardown();
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	mcs_test_add_subprocess("/swap/folio-shadow-folio/root", test_sequence_root);
+	mcs_test_add_subprocess("/swap/folio-shadow-folio/memcg", test_sequence_memcg);
+	mcs_test_add_subprocess("/swap/locks-per-folio", test_locks_per_folio);
+	mcs_test_add_subprocess("/swap/exit/6.12", test_exit_612);
+	mcs_test_add_subprocess("/swap/exit/6.13", test_exit_613);
+	mcs_test_add_subprocess("/swap/shrinker/unaccounted", test_shrinker_unaccounted);
+	return g_test_run();
+}
