@@ -33,6 +33,32 @@ static const struct spec_field hold_extra_fields[] = {
 };
 #undef EXTRA
 
+#define VM(member) SPEC_AT(struct kernel_vm, member)
+static const struct spec_field vm_fields[] = {
+	{"pv_spinlock",
+	 &(const struct spec){.kind = SPEC_BOOLEAN,
+			      .doc = "paravirt qspinlock (CONFIG_PARAVIRT_SPINLOCKS with KVM's "
+				     "PV_UNHALT): __pv_queued_spin_unlock is a cmpxchg, a locked RMW "
+				     "at every release"},
+	 false, "true", VM(pv_spinlock)},
+	{"steal",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "the fraction of time the host deschedules a vCPU (steal "
+				     "time): a lock holder is descheduled with probability steal x "
+				     "hold / deschedule time, and its waiters wait that long",
+			      .min = 0,
+			      .max = 0.9},
+	 false, "0", VM(steal)},
+	{"deschedule_us",
+	 &(const struct spec){.kind = SPEC_NUMBER,
+			      .doc = "how long a descheduled vCPU stays off its physical CPU, us",
+			      .min = 1,
+			      .max = 1e5},
+	 false, "3000", VM(deschedule_us)},
+	{NULL},
+};
+#undef VM
+
 #define AT(member) SPEC_AT(struct kernel_params, member)
 static const struct spec_field kernel_fields[] = {
 	{"spinlock",
@@ -52,6 +78,14 @@ static const struct spec_field kernel_fields[] = {
 			"lock_stat_ns",
 		 .values = (const char *const[]){"none", "lockdep", "lock_stat", NULL}},
 	 false, "\"none\"", AT(debug_locks)},
+	{"vm",
+	 &(const struct spec){.kind = SPEC_OBJECT,
+			      .doc = "the kernel runs as a KVM guest (a test-environment hypothesis): "
+				     "paravirt spinlocks, and vCPUs descheduled by the host while "
+				     "they may hold a lock; absent: bare metal",
+			      .fields = vm_fields,
+			      .size = sizeof(struct kernel_vm)},
+	 false, NULL, AT(vm)},
 	{"critical_section_extra",
 	 &(const struct spec){
 		 .kind = SPEC_ARRAY,
@@ -77,6 +111,9 @@ void kernel_setup(const struct kernel_params *k)
 {
 	spinlock_use(k->spinlock);
 	spinlock_debug(k->debug_locks);
+	if (k->vm)
+		spinlock_vm(k->vm->pv_spinlock, k->vm->steal,
+			    sim_from_ns(k->vm->deschedule_us * 1000));
 	for (size_t i = 0; i < k->hold_extra.n; i++) {
 		const struct kernel_hold_extra *x = k->hold_extra.items[i];
 		sim_time_t d = sim_from_ns(x->ns + x->cycles / sim_machine()->clock_ghz);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "spinlock.h"
 #include "cost.h"
+#include "sim_rng.h"
 #include "sim_smt.h"
 #include "sim_trace.h"
 #include "lockdep.h"
@@ -173,11 +174,22 @@ struct hold_add {
 };
 static GArray *hold_adds;
 static int debug_mode; /* kernel.debug_locks */
+static struct {
+	bool pv;
+	double steal;
+	sim_time_t deschedule;
+	struct sim_rng **rng; /* per CPU */
+	int ncpus;
+} vm; /* kernel.vm */
 
 void spinlock_use(const struct spinlock_ops *ops)
 {
 	impl = ops ? ops : &spinlock_queued;
 	debug_mode = SPIN_DEBUG_NONE;
+	for (int i = 0; i < vm.ncpus; i++)
+		sim_rng_free(vm.rng[i]);
+	g_free(vm.rng);
+	memset(&vm, 0, sizeof(vm));
 	g_free(qnodes);
 	qnodes = NULL;
 	for (guint i = 0; hold_adds && i < hold_adds->len; i++) {
@@ -202,6 +214,32 @@ void spinlock_debug(int mode)
 	debug_mode = mode;
 }
 
+void spinlock_vm(bool pv, double steal, sim_time_t deschedule)
+{
+	vm.pv = pv;
+	vm.steal = steal;
+	vm.deschedule = deschedule;
+	if (steal <= 0)
+		return;
+	vm.ncpus = sim_ncpus();
+	vm.rng = g_new0(struct sim_rng *, vm.ncpus);
+	for (int i = 0; i < vm.ncpus; i++) {
+		char *name = g_strdup_printf("vm.steal.cpu%d", i);
+		vm.rng[i] = sim_rng_new(sim_seed(), name);
+		g_free(name);
+	}
+}
+
+/* The host deschedules the holder's vCPU during a hold of @hold: stolen
+ * time the hold lasts longer, or 0. */
+static sim_time_t vm_stolen(int cpu, sim_time_t hold)
+{
+	if (!vm.rng)
+		return 0;
+	double p = vm.steal * (double)hold / (double)vm.deschedule;
+	return sim_rng_uniform01(vm.rng[cpu]) < p ? vm.deschedule : 0;
+}
+
 /* A debug kernel's lock_acquire, before the attempt. */
 static void debug_acquire(struct sim_task *t)
 {
@@ -214,6 +252,8 @@ static void debug_acquire(struct sim_task *t)
 static sim_time_t added_hold(const struct lock_class *cls, const char *site)
 {
 	sim_time_t d = debug_mode == SPIN_DEBUG_NONE ? 0 : cost(COST_LOCKDEP_RELEASE);
+	if (vm.pv) /* __pv_queued_spin_unlock's cmpxchg */
+		d += cost(COST_LOCKED_RMW);
 	if (debug_mode == SPIN_DEBUG_LOCK_STAT)
 		d += cost(COST_LOCK_STAT);
 	for (guint i = 0; hold_adds && i < hold_adds->len; i++) {
@@ -556,6 +596,7 @@ void spin_lock_hold_fn(struct sim_task *t, struct spinlock *l, spin_section_fn s
 	l->spinner = -1;
 	l->unflushed = false;
 	sim_task_charge(t, cat, hold);
+	sim_task_charge(t, SIM_CAT_IDLE, vm_stolen(e->cpu, hold));
 	sim_time_t release = sim_task_clock(t);
 	/* Waiters that blocked behind us need an explicit release to wake
 	 * them; otherwise the release is known now and later arrivals plan
@@ -606,6 +647,7 @@ struct spin_entry *spin_trylock(struct sim_task *t, struct spinlock *l, enum spi
 
 void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held)
 {
+	sim_task_charge(t, SIM_CAT_IDLE, vm_stolen(held->cpu, sim_task_clock(t) - held->grant));
 	sim_task_flush(t);
 	sim_time_t now = sim_now();
 	spin_held(t, l, held, now);

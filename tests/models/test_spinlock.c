@@ -98,11 +98,85 @@ static void test_dynamic_holder(void)
 	run_timeline(true, 0);
 }
 
+/* One task, one 100 ns hold, planned or dynamic, on an idle lock: what the
+ * test-environment hypotheses add. lock_stat (kernel.debug_locks): 80 ns of
+ * lock_acquire before the attempt (granted at 80 + 15.4), 50 + 90 ns of
+ * lock_release and lock_acquired inside (held 240 ns). A KVM guest with
+ * paravirt spinlocks: the unlock's cmpxchg, 7 ns more in the hold; with
+ * steal 0.9 and 50 ns deschedules, p = 0.9 x 107 / 50 > 1: the holder is
+ * always descheduled, the hold 50 ns longer, charged as idle. */
+
+static void env_task(struct sim_task *t, void *arg)
+{
+	if (a_dynamic) {
+		struct spin_entry *e = spin_lock(t, &lock, SPIN_PLAIN, "env");
+		granted[0] = sim_task_clock(t);
+		sim_task_charge(t, SIM_CAT_SYS, 100 * SIM_NS);
+		spin_unlock(t, &lock, e);
+	} else {
+		spin_lock_hold(t, &lock, 100 * SIM_NS, SIM_CAT_SYS, SPIN_PLAIN, "env");
+	}
+}
+
+static void run_env(bool dynamic, int which)
+{
+	struct sim_machine m = {.nodes = 1, .cpus_per_node = 2, .clock_ghz = 2.1,
+				.sched_slice = 750 * SIM_US};
+	m.cost[COST_LOCK_ACQ_REL] = 15400;
+	m.cost[COST_LOCKED_RMW] = 7000;
+	m.cost[COST_LOCKDEP_ACQUIRE] = 80000;
+	m.cost[COST_LOCKDEP_RELEASE] = 50000;
+	m.cost[COST_LOCK_STAT] = 90000;
+	a_dynamic = dynamic;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	if (which == 0)
+		spinlock_debug(SPIN_DEBUG_LOCK_STAT);
+	else
+		spinlock_vm(true, 0.9, 50 * SIM_NS);
+	struct lock_class *cls = lock_class_get("&test->lock");
+	spin_lock_init(&lock, cls);
+	sim_task_create("a", 0, env_task, NULL);
+	g_assert_true(sim_engine_run());
+	sim_time_t before = which == 0 ? 80000 : 0, hold = which == 0 ? 240000 : 157000;
+	g_assert_cmpint(cls->hold_total, ==, hold);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, before + 15400 + hold - (which ? 50000 : 0));
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IDLE), ==, which ? 50000 : 0);
+	g_assert_cmpint(sim_end(), ==, before + 15400 + hold);
+	spin_lock_destroy(&lock);
+	spinlock_use(NULL);
+	lock_class_reset_all();
+	sim_engine_fini();
+}
+
+static void test_lock_stat(void)
+{
+	run_env(false, 0);
+}
+
+static void test_lock_stat_dynamic(void)
+{
+	run_env(true, 0);
+}
+
+static void test_vm(void)
+{
+	run_env(false, 1);
+}
+
+static void test_vm_dynamic(void)
+{
+	run_env(true, 1);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	mcs_test_add_subprocess("/spinlock/fifo/planned-holds", test_planned);
 	mcs_test_add_subprocess("/spinlock/fifo/preempt-pair", test_preempt);
 	mcs_test_add_subprocess("/spinlock/fifo/dynamic-holder-blocked-waiters", test_dynamic_holder);
+	mcs_test_add_subprocess("/spinlock/env/lock_stat/planned", test_lock_stat);
+	mcs_test_add_subprocess("/spinlock/env/lock_stat/dynamic", test_lock_stat_dynamic);
+	mcs_test_add_subprocess("/spinlock/env/vm/planned", test_vm);
+	mcs_test_add_subprocess("/spinlock/env/vm/dynamic", test_vm_dynamic);
 	return g_test_run();
 }

@@ -15,10 +15,18 @@ struct kernel_hold_extra {
 	double ns, cycles; /* added, at the machine's clock for cycles */
 };
 
+/* kernel.vm: the kernel as a KVM guest (a test-environment hypothesis). */
+struct kernel_vm {
+	bool pv_spinlock;     /* paravirt qspinlock: the unlock is a cmpxchg */
+	double steal;	      /* fraction of the time a vCPU is descheduled */
+	double deschedule_us; /* how long, each time */
+};
+
 /* The kernel section. */
 struct kernel_params {
 	const struct spinlock_ops *spinlock;
 	int debug_locks; /* SPIN_DEBUG_* (spinlock.h) */
+	struct kernel_vm *vm; /* NULL: bare metal */
 	SPEC_LIST(struct kernel_hold_extra *) hold_extra;
 };
 extern const struct spec kernel_params_spec;

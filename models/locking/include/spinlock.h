@@ -82,6 +82,11 @@ void spinlock_add_hold(const char *cls, const char *site, sim_time_t d);
  * plus lock_stat_ns under lock_stat). */
 enum { SPIN_DEBUG_NONE, SPIN_DEBUG_LOCKDEP, SPIN_DEBUG_LOCK_STAT };
 void spinlock_debug(int mode);
+/* kernel.vm: a paravirt unlock (a locked RMW in every hold) and, with
+ * @steal > 0, a holder descheduled for @deschedule with probability
+ * steal x hold / deschedule per hold (per-CPU streams of the run's seed):
+ * the hold lasts that much longer, charged as idle (stolen) time. */
+void spinlock_vm(bool pv, double steal, sim_time_t deschedule);
 
 void spin_lock_init(struct spinlock *l, struct lock_class *cls);
 /* A lock whose word sits in @line with other fields (struct list_lru_node's
