@@ -39,6 +39,9 @@ static const struct report_section_type report_section_types[] = {
 	 .render_sorted = report_perf_lock, .member = "locks", .scope = REPORT_VARIANT},
 	{MCS_NAME("cachelines", "perf c2c: the line classes with the most transfers"), NULL,
 	 report_cachelines, .scope = REPORT_VARIANT},
+	{MCS_NAME("per_page", "where a swapped page's time goes: each lock and kernel function, "
+			      "per page swapped out"),
+	 NULL, report_per_page, .scope = REPORT_VARIANT},
 	{MCS_NAME("comparison", "the mmtests comparison of the variants and their durations"),
 	 report_comparison_title, report_comparison, .scope = REPORT_COMPARISON},
 	{MCS_NAME("changes", "with cost draws, each variant's change with its intervals and "

@@ -48,6 +48,9 @@ void report_irq(json_t *variant, GString *out);
 void report_rcu(json_t *variant, GString *out);
 /* report_memcg.c */
 void report_memcg(json_t *variant, GString *out);
+/* report_per_page.c: where a swapped page's time goes, per page swapped out
+ * (nothing without swap-out) */
+void report_per_page(json_t *variant, GString *out);
 /* report_locks.c: nothing without locks; the perf lock contention table,
  * after a blank line, only when some lock was contended */
 void report_lock_stat(json_t *locks, GString *out);
