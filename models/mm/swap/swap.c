@@ -18,11 +18,11 @@ static const struct spec_field swap_fields[] = {
 	 true, NULL, AT(size_mb)},
 	{"cluster_order",
 	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "which free cluster a CPU takes: one in its own 64 MiB "
-				     "swap-cache address space (interleave: 6.12's setup_clusters "
-				     "spreads the free list over SWAP_CLUSTER_COLS address spaces), "
-				     "or the next in device order (sequential: before 6.12, every CPU "
-				     "in one address space)",
+			      .doc = "the order of the free cluster list: interleave (6.12's "
+				     "setup_clusters, column by column over SWAP_CLUSTER_COLS: the "
+				     "j-th cluster of every 64 MiB address space, then the (j+1)-th, "
+				     "so consecutive takes fall in different address spaces) or "
+				     "sequential (device order: every CPU in one address space)",
 			      .values = (const char *const[]){"sequential", "interleave", NULL}},
 	 false, "\"interleave\"", AT(cluster_order)},
 	{"shadow_accounting",
@@ -70,15 +70,12 @@ void swap_device_init(const struct swap_params *p, const struct list_lru_scope_o
 	si->clusters = g_new0(struct swap_cluster *, si->nr_clusters);
 	si->nr_spaces = (int)((pages + SWAP_ADDRESS_SPACE_PAGES - 1) / SWAP_ADDRESS_SPACE_PAGES);
 	si->spaces = g_new0(struct swap_space, si->nr_spaces);
-	si->space_next_cluster = g_new0(long, si->nr_spaces);
-	for (int i = 0; i < si->nr_spaces; i++)
-		si->space_next_cluster[i] = i * (SWAP_ADDRESS_SPACE_PAGES / SWAPFILE_CLUSTER);
 	struct lock_class *xa = lock_class_get("&xa->xa_lock (swapper_spaces)");
 	struct lock_class *zs = lock_class_get("&xa->xa_lock (zswap_trees)");
 	for (int i = 0; i < si->nr_spaces; i++) {
 		spin_lock_init(&si->spaces[i].i_pages, xa);
 		spin_lock_init(&si->spaces[i].zswap, zs);
-		if (si->interleave) { /* each CPU's clusters in address spaces of its own */
+		if (si->interleave) { /* the CPUs' current clusters in different spaces */
 			spin_lock_set_local(&si->spaces[i].i_pages);
 			spin_lock_set_local(&si->spaces[i].zswap);
 		}
@@ -110,7 +107,6 @@ void swap_device_destroy(void)
 	spin_lock_destroy(&si->avail_lock);
 	g_free(si->nodes);
 	g_free(si->spaces);
-	g_free(si->space_next_cluster);
 	g_free(si->percpu_cluster);
 	g_free(si);
 	swap_active = NULL;

@@ -76,7 +76,7 @@ struct swap_cgroup_ctrl {
 
 struct swap_device {
 	long nr_slots;
-	long next_cluster; /* si->lock */
+	long next_cluster; /* si->lock: the free list's head, as a position in its order */
 	struct spinlock avail_lock; /* swap_avail_lock, and swap_avail_heads with it */
 	struct cacheline nr_swap_pages; /* the global atomic_long_t */
 	struct spinlock lock; /* si->lock: the slot allocator */
@@ -90,9 +90,8 @@ struct swap_device {
 	struct swap_space *spaces;
 	long nr_nodes;
 	struct xa_node **nodes; /* by index, NULL when not allocated */
-	bool interleave;	/* CPU c takes clusters from address space c mod spaces */
+	bool interleave;	/* the free list in 6.12's column order (setup_clusters) */
 	bool memcg_shadows;	/* shadow nodes on their memcg's list (v1 of the split series) */
-	long *space_next_cluster; /* interleave: next free cluster per space (si->lock) */
 	struct list_lru shadow_nodes;
 	struct swap_cgroup_ctrl swap_cgroup;
 	struct shrinker workingset_shadow_shrinker;

@@ -25,30 +25,24 @@ struct swap_cluster *swap_cluster_of(struct swap_device *si, long slot)
 	return si->clusters[c];
 }
 
-static long take_cluster(struct swap_device *si, long space)
-{
-	const long per_space = SWAP_ADDRESS_SPACE_PAGES / SWAPFILE_CLUSTER;
-	long c = si->space_next_cluster[space];
-	if (c >= MIN((space + 1) * per_space, si->nr_clusters))
-		return -1;
-	si->space_next_cluster[space]++;
-	return c;
-}
+/* SWAP_CLUSTER_COLS (6.12 mm/swapfile.c): the clusters of an address space. */
+#define SWAP_CLUSTER_COLS (SWAP_ADDRESS_SPACE_PAGES / SWAPFILE_CLUSTER)
 
-/* The next free cluster (si->free_clusters' head): in device order, or
- * (interleave, 6.12's setup_clusters over SWAP_CLUSTER_COLS) from the CPU's
- * stripe of address spaces (cpu, cpu + ncpus, ...), then from any. -1: none. */
-static long next_free_cluster(struct swap_device *si, int cpu)
+/* The head of si->free_clusters, taken off (under si->lock): in device
+ * order (sequential), or in the order 6.12's setup_clusters lists them
+ * (interleave): column by column, the j-th cluster of every address space,
+ * then the (j+1)-th, so that consecutive takes, by whichever CPU, fall in
+ * different address spaces. -1: none left. */
+static long next_free_cluster(struct swap_device *si)
 {
-	long c;
-	if (!si->interleave)
-		return si->next_cluster < si->nr_clusters ? si->next_cluster++ : -1;
-	for (long space = cpu % si->nr_spaces; space < si->nr_spaces; space += sim_ncpus())
-		if ((c = take_cluster(si, space)) >= 0)
-			return c;
-	for (long space = 0; space < si->nr_spaces; space++)
-		if ((c = take_cluster(si, space)) >= 0)
-			return c;
+	long rows = (si->nr_clusters + SWAP_CLUSTER_COLS - 1) / SWAP_CLUSTER_COLS;
+	long positions = si->interleave ? rows * SWAP_CLUSTER_COLS : si->nr_clusters;
+	while (si->next_cluster < positions) { /* a ragged last space skips its missing columns */
+		long k = si->next_cluster++;
+		long idx = si->interleave ? (k % rows) * SWAP_CLUSTER_COLS + k / rows : k;
+		if (idx < si->nr_clusters)
+			return idx;
+	}
 	return -1;
 }
 
@@ -72,7 +66,7 @@ static long cluster_alloc_swap_entry(struct sim_task *t, struct swap_device *si)
 {
 	int cpu = sim_task_cpu(t);
 	if (si->percpu_cluster[cpu].next >= si->percpu_cluster[cpu].end) {
-		long c = next_free_cluster(si, cpu);
+		long c = next_free_cluster(si);
 		if (c < 0)
 			return -1;
 		si->percpu_cluster[cpu].next = c * SWAPFILE_CLUSTER;
