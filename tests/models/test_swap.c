@@ -10,13 +10,15 @@
 
 static struct mem_cgroup *job;
 
+static double device_mb = 64;
+
 static void setup(int accounting, int zswap_invalidate)
 {
 	struct sim_machine m = mcs_test_machine(1, 2);
 	sim_engine_init(&m, 0, SIM_S, 1);
 	memcg_tree_init(1, 2);
 	shrinker_registry_init();
-	const struct swap_params sp = {.size_mb = 64, .cluster_order = SWAP_INTERLEAVE,
+	const struct swap_params sp = {.size_mb = device_mb, .cluster_order = SWAP_INTERLEAVE,
 				       .shadow_accounting = accounting,
 				       .zswap_invalidate = zswap_invalidate};
 	swap_device_init(&sp, list_lru_scope_find("node"));
@@ -248,6 +250,33 @@ static void test_shrinker_unaccounted(void)
 	teardown();
 }
 
+/* --- 6.12's free cluster list ------------------------------------------- */
+
+/* A 256 MiB device: 4 address spaces of 32 clusters. setup_clusters lists
+ * cluster 0 of each space (0, 32, 64, 96), then cluster 1 of each: a task
+ * swapping out 600 folios fills cluster 0 (slots 0-511), then takes
+ * cluster 32 (slots 16384-), and its exit frees two runs. */
+static void column_task(struct sim_task *t, void *arg)
+{
+	g_assert_cmpint(swap_writeout_folios(t, job, 0, 600), ==, 600);
+	GArray *runs = g_hash_table_lookup(swap_active->entries, job);
+	g_assert_cmpint(runs->len, ==, 2);
+	g_assert_cmpint(g_array_index(runs, struct swap_run, 0).first, ==, 0);
+	g_assert_cmpint(g_array_index(runs, struct swap_run, 0).n, ==, 512);
+	g_assert_cmpint(g_array_index(runs, struct swap_run, 1).first, ==, 32 * 512);
+	g_assert_cmpint(g_array_index(runs, struct swap_run, 1).n, ==, 88);
+	g_assert_cmpint(swap_active->next_cluster, ==, 2);
+}
+
+static void test_column_order(void)
+{
+	device_mb = 256;
+	setup(SWAP_SHADOW_ROOT, ZSWAP_INVALIDATE_ERASE);
+	sim_task_create("t", 0, column_task, NULL);
+	g_assert_true(sim_engine_run());
+	teardown();
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -257,5 +286,6 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/swap/exit/6.12", test_exit_612);
 	mcs_test_add_subprocess("/swap/exit/6.13", test_exit_613);
 	mcs_test_add_subprocess("/swap/shrinker/unaccounted", test_shrinker_unaccounted);
+	mcs_test_add_subprocess("/swap/free-clusters/column-order", test_column_order);
 	return g_test_run();
 }
