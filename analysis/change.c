@@ -74,7 +74,11 @@ void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
 	c->p = stats_welch_p(xb, nb, xv, nv);
 	seeds_interval(xb, nb, xv, nv, sb.amean, d->higher_is_better, c);
 	draws_interval(base, v, metric, d->higher_is_better, c);
-	c->significant = c->p < 0.05 && !c->within_model;
+	double spread = c->draws ? (c->draws_hi - c->draws_lo) / 2 : 0;
+	c->resolution_from_draws = spread > CHANGE_MIN_RESOLUTION_PCT;
+	c->resolution = MAX(spread, CHANGE_MIN_RESOLUTION_PCT);
+	c->material = fabs(c->pct) >= c->resolution;
+	c->significant = c->p < 0.05 && !c->within_model && c->material;
 	g_free(xb);
 	g_free(xv);
 }
@@ -97,6 +101,11 @@ char *change_verdict(const struct change *c)
 {
 	if (c->within_model)
 		return g_strdup("within model uncertainty");
+	if (!c->material)
+		return g_strdup_printf("no material difference (%.2f%% < resolution %.2f%%, %s)",
+				       fabs(c->pct), c->resolution,
+				       c->resolution_from_draws ? "half the cost draws' interval"
+								: "the model's stated minimum");
 	if (c->significant)
 		return g_strdup("significant");
 	if (c->replicas < 2)

@@ -30,8 +30,17 @@ struct change {
 	bool percentiles;	   /* the draws' interval: 2.5th-97.5th percentiles, or min-max */
 	double draws_lo, draws_hi; /* in % */
 	bool within_model;	   /* the draws' interval covers 0 */
+	/* The model's resolution on the metric, in %: CHANGE_MIN_RESOLUTION_PCT,
+	 * or half the draws' interval when that is wider; a smaller change is
+	 * no material difference, whatever the seeds say. */
+	double resolution;
+	bool resolution_from_draws;
+	bool material;
 	bool significant;
 };
+
+/* The smallest change the model claims to resolve (docs/results.md). */
+#define CHANGE_MIN_RESOLUTION_PCT 1.0
 
 /* @v against @base, positive = better (a rate: new * 100 / base - 100,
  * else 100 - new * 100 / base); 0 when @base is. */

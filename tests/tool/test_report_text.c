@@ -52,6 +52,14 @@ static void test_verdict(void)
 			"b is 1.00% worse than a on x_ns (50.50 ns against 50.00 ns): not "
 			"significant (Welch p 0.95).\n");
 	g_free(v);
+	/* 0.5% better, the seeds in lockstep (Welch p 0.00): below the model's
+	 * 1% resolution, so no material difference, not significant */
+	v = verdict(json_pack("[o, o]", variant("a", 99.9, 100, 100.1),
+			      variant("b", 99.4, 99.5, 99.6)));
+	g_assert_cmpstr(v, ==,
+			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): no material "
+			"difference (0.50% < resolution 1.00%, the model's stated minimum).\n");
+	g_free(v);
 	v = verdict(json_pack("[o, o]", variant("a", 1, 2, 3), variant("b", 1, 2, 3)));
 	g_assert_cmpstr(v, ==, "b gives the same figures as a.\n");
 	g_free(v);
