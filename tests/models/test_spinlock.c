@@ -106,18 +106,6 @@ static void test_dynamic_holder(void)
  * steal 0.9 and 50 ns deschedules, p = 0.9 x 107 / 50 > 1: the holder is
  * always descheduled, the hold 50 ns longer, charged as idle. */
 
-static void env_task(struct sim_task *t, void *arg)
-{
-	if (a_dynamic) {
-		struct spin_entry *e = spin_lock(t, &lock, SPIN_PLAIN, "env");
-		granted[0] = sim_task_clock(t);
-		sim_task_charge(t, SIM_CAT_SYS, 100 * SIM_NS);
-		spin_unlock(t, &lock, e);
-	} else {
-		spin_lock_hold(t, &lock, 100 * SIM_NS, SIM_CAT_SYS, SPIN_PLAIN, "env");
-	}
-}
-
 static void run_env(bool dynamic, int which)
 {
 	struct sim_machine m = {.nodes = 1, .cpus_per_node = 2, .clock_ghz = 2.1,
@@ -135,7 +123,7 @@ static void run_env(bool dynamic, int which)
 		spinlock_vm(true, 0.9, 50 * SIM_NS);
 	struct lock_class *cls = lock_class_get("&test->lock");
 	spin_lock_init(&lock, cls);
-	sim_task_create("a", 0, env_task, NULL);
+	sim_task_create("a", 0, task_a, NULL);
 	g_assert_true(sim_engine_run());
 	sim_time_t before = which == 0 ? 80000 : 0, hold = which == 0 ? 240000 : 157000;
 	g_assert_cmpint(cls->hold_total, ==, hold);
