@@ -3,7 +3,8 @@
  * CPU time, then each lock class's acquisitions, hold, wait and hand-overs
  * per page swapped out, with the kernel functions that waited on it, then
  * the kernel functions that moved cache lines most, per page (the
- * cache-line table's sites). */
+ * cache-line table's sites). The CPU time and pswpout are means over the
+ * replicas, the locks and lines summed over them (docs/results.md). */
 #include "mcs_json.h"
 #include "report_sections.h"
 #include "report_util.h"
@@ -87,6 +88,8 @@ void report_per_page(json_t *variant, GString *out)
 			       pages, mcs_json_num(cpu, "sys") / pages / 1e3,
 			       mcs_json_num(cpu, "spin") / pages / 1e3,
 			       mcs_json_num(cpu, "user") / pages / 1e3);
-	lock_rows(json_object_get(variant, "locks"), pages, out);
-	site_rows(json_object_get(variant, "cachelines"), pages, out);
+	json_int_t replicas = json_integer_value(json_object_get(variant, "replicas"));
+	double merged = pages * (double)MAX(replicas, 1);
+	lock_rows(json_object_get(variant, "locks"), merged, out);
+	site_rows(json_object_get(variant, "cachelines"), merged, out);
 }

@@ -214,15 +214,16 @@ static void test_compare(void)
 	g_free(faster);
 }
 
-/* Where a swapped page's time goes, by hand: 1000 pages, 30 ms of sys;
- * a lock taken 2000 times, held 200 us, waited 50 us (40 contended in
- * list_lru_del), hand-overs 10 us; a line site that moved 500 lines in
- * 40 us. A variant without swap-out gets nothing. */
+/* Where a swapped page's time goes, by hand: 2 replicas of 500 pages (the
+ * mean), 30 ms of sys a replica; over both, a lock taken 2000 times, held
+ * 200 us, waited 50 us (40 contended in list_lru_del), hand-overs 10 us; a
+ * line site that moved 500 lines in 40 us. A variant without swap-out gets
+ * nothing. */
 static void test_per_page(void)
 {
 	json_t *v = json_loads(
-		"{\"memcg\": {\"reclaim\": {\"pswpout\": 1000}},"
-		" \"cpu_time_ns\": {\"sys\": 3e7, \"spin\": 5e4, \"user\": 1e6},"
+		"{\"replicas\": 2, \"memcg\": {\"reclaim\": {\"pswpout\": 500}},"
+		" \"cpu_time_ns\": {\"sys\": 1.5e7, \"spin\": 2.5e4, \"user\": 5e5},"
 		" \"locks\": [{\"class\": \"&nlru->lock\", \"acquisitions\": 2000,"
 		"   \"hold_ns\": {\"total\": 2e5}, \"wait_ns\": {\"total\": 5e4},"
 		"   \"handover_ns\": {\"total\": 1e4},"
@@ -233,7 +234,7 @@ static void test_per_page(void)
 	GString *out = g_string_new(NULL);
 	report_per_page(v, out);
 	g_assert_cmpstr(out->str, ==,
-			"\nWhere a swapped page's time goes (per page swapped out, 1000 pages): "
+			"\nWhere a swapped page's time goes (per page swapped out, 500 pages): "
 			"sys 30.00 us, spin 0.05 us, user 1.00 us\n"
 			"lock class                          acq/page   hold ns   wait ns  handover  "
 			"waited in (contended/page)\n"
