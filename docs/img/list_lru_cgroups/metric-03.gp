@@ -3,7 +3,7 @@ set terminal svg size 800,500 dynamic noenhanced font 'sans,11'
 set output 'metric-03.svg'
 set title 'cpu_time_ns.spin against memcg.cgroups.0.count (mean, 95% CI)'
 set xlabel 'memcg.cgroups.0.count'
-set ylabel 'CPU time spin (ms)'
+set ylabel 'CPU time spin (s)'
 set grid
 set key outside right top
 set logscale x 2
