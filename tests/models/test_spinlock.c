@@ -36,18 +36,26 @@ static void task_bc(struct sim_task *t, void *arg)
 	granted[i] = sim_task_clock(t) - 100 * SIM_NS;
 }
 
+/* The timelines' machine: @nodes of 2 CPUs at 2.1 GHz, the lock's
+ * instructions 15.4 ns; A's task is dynamic (spin_lock) or planned. */
+static struct sim_machine timeline_machine(int nodes, bool dynamic)
+{
+	struct sim_machine m = {.nodes = nodes, .cpus_per_node = 2, .clock_ghz = 2.1,
+				.sched_slice = 750 * SIM_US};
+	m.cost[COST_LOCK_ACQ_REL] = 15400;
+	a_dynamic = dynamic;
+	return m;
+}
+
 /* With preempt_disable/enable costing @p (ps), each acquisition pays it on
  * top of the lock's instructions: A's grant moves by p, B's by 2p, C's by 3p. */
 static void run_timeline(bool dynamic, sim_time_t p)
 {
-	struct sim_machine m = {.nodes = 2, .cpus_per_node = 2, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
-	m.cost[COST_LOCK_ACQ_REL] = 15400;
+	struct sim_machine m = timeline_machine(2, dynamic);
 	m.cost[COST_LINE_LLC] = 47500;
 	m.cost[COST_LINE_REMOTE] = 148800;
 	m.cost[COST_IRQ_SAVE_RESTORE] = 7500;
 	m.cost[COST_PREEMPT] = p;
-	a_dynamic = dynamic;
 	sim_engine_init(&m, 0, SIM_S, 1);
 	struct lock_class *cls = lock_class_get("&test->lock");
 	spin_lock_init(&lock, cls);
@@ -108,14 +116,11 @@ static void test_dynamic_holder(void)
 
 static void run_env(bool dynamic, int which)
 {
-	struct sim_machine m = {.nodes = 1, .cpus_per_node = 2, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
-	m.cost[COST_LOCK_ACQ_REL] = 15400;
+	struct sim_machine m = timeline_machine(1, dynamic);
 	m.cost[COST_LOCKED_RMW] = 7000;
 	m.cost[COST_LOCKDEP_ACQUIRE] = 80000;
 	m.cost[COST_LOCKDEP_RELEASE] = 50000;
 	m.cost[COST_LOCK_STAT] = 90000;
-	a_dynamic = dynamic;
 	sim_engine_init(&m, 0, SIM_S, 1);
 	if (which == 0)
 		spinlock_debug(SPIN_DEBUG_LOCK_STAT);
