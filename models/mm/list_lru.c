@@ -317,7 +317,6 @@ sim_time_t list_lru_op_apply(struct sim_task *t, struct list_lru *lru, struct li
 			     struct spinlock *lock, struct lru_op *op)
 {
 	struct lru_item *item = op->item;
-	sim_time_t cost = 0;
 	switch (op->kind) {
 	case LRU_OP_ADD:
 		if ((op->done = !item->on))
@@ -327,17 +326,8 @@ sim_time_t list_lru_op_apply(struct sim_task *t, struct list_lru *lru, struct li
 		if ((op->done = item->on != NULL))
 			return op_del(t, lru, l, lock, item);
 		return spin_held_access(t, lock, &item->line, LINE_LOAD, "list_del");
-	case LRU_OP_DEL_ADD:
-		for (long i = 0; i < op->n; i++) {
-			if (item->on)
-				cost += op_del(t, lru, l, lock, item);
-			cost += op_add(t, lru, l, lock, item);
-		}
-		lru->stat.deleted += op->n;
-		lru->stat.added += op->n;
-		op->done = true;
 	}
-	return cost;
+	return 0;
 }
 
 bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
@@ -356,13 +346,6 @@ bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *ite
 	lru->scope->op_locked(t, lru, nid, memcg, __func__, &op);
 	lru->stat.deleted += op.done;
 	return op.done;
-}
-
-void list_lru_del_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
-		      struct mem_cgroup *memcg, long n)
-{
-	struct lru_op op = {.kind = LRU_OP_DEL_ADD, .item = item, .n = n};
-	lru->scope->op_locked(t, lru, nid, memcg, "list_lru_del", &op);
 }
 
 void list_lru_isolate(struct sim_task *t, struct list_lru *lru, struct list_lru_one *l,

@@ -49,10 +49,8 @@ static void memcg_op_locked(struct sim_task *t, struct list_lru *lru, int nid,
 		}
 		memcg = memcg->parent; /* raced with reparenting */
 	}
-	long nr_ops = op->kind == LRU_OP_DEL_ADD ? 2 * op->n : op->done;
-	long delta = op->kind == LRU_OP_ADD ? op->done : op->kind == LRU_OP_DEL ? -op->done : 0;
-	if (nr_ops)
-		lru->scope->count_unlocked(t, lru, nid, delta, nr_ops);
+	if (op->done)
+		lru->scope->count_unlocked(t, lru, nid, op->kind == LRU_OP_ADD ? 1 : -1, 1);
 }
 
 /* lock_list_lru_of_memcg for a walk, which skips a dead list. */

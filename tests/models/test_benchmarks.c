@@ -76,8 +76,7 @@ static double site_ops(json_t *r, const char *cls, const char *site, const char 
 	return n;
 }
 
-/* Items left = added - deleted - isolated (list_lru_del_add counts each
- * pair as one of each). */
+/* Items left = added - deleted - isolated. */
 static void assert_lru_books(json_t *l)
 {
 	g_assert_cmpfloat(mcs_json_num(l, "items"), ==,

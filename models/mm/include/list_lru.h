@@ -81,9 +81,8 @@ struct list_lru;
 
 /* A simple operation on a list, made with the list locked. */
 struct lru_op {
-	enum { LRU_OP_ADD, LRU_OP_DEL, LRU_OP_DEL_ADD } kind;
+	enum { LRU_OP_ADD, LRU_OP_DEL } kind;
 	struct lru_item *item;
-	long n;	   /* LRU_OP_DEL_ADD: pairs */
 	bool done; /* the item was added (deleted) */
 };
 
@@ -172,11 +171,6 @@ bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *ite
 		  struct mem_cgroup *memcg);
 bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		  struct mem_cgroup *memcg);
-/* @n list_lru_del + list_lru_add pairs of one item, as @n folios stored one
- * after the other into a shadow-only xarray node cause, merged into one
- * critical section: the item ends at the tail of its memcg's list. */
-void list_lru_del_add(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
-		      struct mem_cgroup *memcg, long n);
 /* What looking @memcg's lists up reads (xa_load). */
 sim_time_t list_lru_lookup_cost(int cpu, struct list_lru *lru, struct mem_cgroup *memcg);
 /* Lockless reads of nr_items. */

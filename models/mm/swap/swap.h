@@ -38,7 +38,6 @@ struct swap_slots_cache {
 /* struct swap_cluster_info: ci->lock, allocated at the cluster's first use. */
 struct swap_cluster {
 	struct spinlock lock;
-	int count; /* slots in use */
 };
 
 /* struct zram: the device's stats atomics, one line (struct zram_stats:

@@ -56,7 +56,6 @@ static void swap_entry_range_free(struct sim_task *t, struct swap_device *si,
 				  long n)
 {
 	swap_cluster_update(t, first, "swap_entry_range_free");
-	swap_cluster_of(si, first)->count -= (int)n;
 	mem_cgroup_uncharge_swap(t, memcg, n);
 	/* swap_range_free: si->inuse_pages, lowest_bit in the lock's line */
 	sim_task_charge(t, SIM_CAT_SYS,

@@ -74,7 +74,6 @@ static long cluster_alloc_swap_entry(struct sim_task *t, struct swap_device *si)
 	}
 	long slot = si->percpu_cluster[cpu].next++;
 	swap_cluster_update(t, slot, "alloc_swap_scan_cluster");
-	swap_cluster_of(si, slot)->count++;
 	return slot;
 }
 
