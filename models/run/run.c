@@ -211,6 +211,9 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 		json_object_set_new(out, "details", details);
 	else
 		json_decref(details);
+	if (g_getenv("MEMCGSIM_ENGINE_STATS")) /* bench/seeds.sh: the flushes no engine call served */
+		json_object_set_new(out, "flushes_skipped",
+				    json_integer((json_int_t)sim_engine_flushes_skipped()));
 	if (r->cfg->nirqs)
 		json_object_set_new(out, "interrupts", interrupts_json());
 	if (sim_engine_local())
