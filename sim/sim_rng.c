@@ -63,5 +63,5 @@ sim_time_t sim_rng_sample(struct sim_rng *rng, const struct sim_dist *dist)
 	if (dist->mean_ps <= 0)
 		return 0;
 	double v = sample_real(rng, dist);
-	return v <= 0 ? 0 : (sim_time_t)llround(v);
+	return v <= 0 ? 0 : sim_round(v);
 }

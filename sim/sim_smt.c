@@ -14,6 +14,7 @@ static struct {
 	double stretch[SMT_MAX_THREADS + 1]; /* k / f_k, by the core's busy threads k */
 	double f, f_spin; /* a busy sibling's worth, and a spinning one's */
 	sim_time_t *spin_from, *spin_until; /* each CPU's last spinlock wait */
+	int *siblings; /* each CPU's threads - 1 siblings, in a row (smt_busy_threads) */
 	sim_time_t stop_at;
 	sim_time_t total;
 } S;
@@ -31,6 +32,15 @@ void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at)
 	S.threads = m->threads_per_core;
 	for (int k = 1; k <= S.threads; k++)
 		S.stretch[k] = k / (1 + (k - 1) * (f - 1));
+	int ncpus = m->nodes * m->cpus_per_node;
+	S.siblings = g_new(int, (size_t)ncpus * (size_t)(S.threads - 1));
+	for (int cpu = 0, *out = S.siblings; cpu < ncpus; cpu++) {
+		int node_first = cpu - cpu % S.cpus_per_node;
+		int first = node_first + cpu % S.cpus_per_node % S.cores_per_node;
+		for (int j = 0; j < S.threads; j++)
+			if (first + j * S.cores_per_node != cpu)
+				*out++ = first + j * S.cores_per_node;
+	}
 	S.stop_at = stop_at;
 	S.f = f;
 	S.f_spin = m->smt_spin_throughput > 0 ? m->smt_spin_throughput : f;
@@ -45,6 +55,7 @@ void sim_smt_fini(void)
 {
 	g_free(S.spin_from);
 	g_free(S.spin_until);
+	g_free(S.siblings);
 	memset(&S, 0, sizeof(S));
 }
 
@@ -71,16 +82,15 @@ bool sim_smt_active(void)
 /* The busy threads of @cpu's core, @cpu's own charge among them, and how
  * many of the others spin (*spinning; counted only when a spinner's worth
  * differs): CPU c's siblings are c + j x cores_per_node within its node
- * (sim_machine.h). */
+ * (sim_machine.h), listed at sim_smt_init. */
 static int smt_busy_threads(int cpu, int *spinning)
 {
-	int node_first = cpu - cpu % S.cpus_per_node;
-	int first = node_first + cpu % S.cpus_per_node % S.cores_per_node;
+	const int *sib = S.siblings + (size_t)cpu * (size_t)(S.threads - 1);
 	int busy = 1;
 	*spinning = 0;
-	for (int j = 0; j < S.threads; j++) {
-		int sibling = first + j * S.cores_per_node;
-		if (sibling == cpu || sim_cpu_idle(sibling))
+	for (int j = 0; j < S.threads - 1; j++) {
+		int sibling = sib[j];
+		if (sim_cpu_idle(sibling))
 			continue;
 		busy++;
 		*spinning += S.spin_from && smt_spinning(sibling);
@@ -98,7 +108,7 @@ sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at)
 		return d;
 	/* each other busy thread adds its worth less one: f - 1, or f_spin - 1 */
 	double stretch = s ? k / (1 + (k - 1 - s) * (S.f - 1) + s * (S.f_spin - 1)) : S.stretch[k];
-	sim_time_t stretched = (sim_time_t)llround((double)d * stretch);
+	sim_time_t stretched = sim_round((double)d * stretch);
 	if (!S.stop_at || at < S.stop_at)
 		S.total += stretched - d;
 	return stretched;

@@ -324,7 +324,7 @@ static sim_time_t inval_extra(const struct cacheline *l, const struct line_cpu *
 		sum += scale;
 		far = MAX(far, scale);
 	}
-	return (sim_time_t)llround((sum - far) * (double)cost(COST_LINE_INVAL));
+	return sim_round((sum - far) * (double)cost(COST_LINE_INVAL));
 }
 
 static struct line_queue *line_queue_of(struct cacheline *l)
@@ -359,7 +359,7 @@ static sim_time_t queued_service(int d, int m_llc, int m_socket)
 	       s_remote = (double)cost(COST_LINE_QUEUE_REMOTE) * g;
 	double moves_llc = m_llc > 1 ? (double)m_llc / d : 0;
 	double moves_socket = m_socket > 1 ? (double)m_socket / d : 0;
-	return (sim_time_t)llround(s_llc + moves_llc * (s_socket - s_llc) +
+	return sim_round(s_llc + moves_llc * (s_socket - s_llc) +
 				   moves_socket * (s_remote - s_socket));
 }
 

@@ -70,5 +70,5 @@ sim_time_t insn_cost(enum insn_id id)
 	const struct sim_machine *m = sim_machine();
 	if (m->contention != SIM_CONTENTION_QUEUED || m->clock_ghz <= 0)
 		return 0;
-	return (sim_time_t)llround(m->insns[id] * m->cpi / m->clock_ghz * (double)SIM_NS);
+	return sim_round(m->insns[id] * m->cpi / m->clock_ghz * (double)SIM_NS);
 }

@@ -40,7 +40,7 @@ void static_branch_check(struct sim_task *t, struct static_key *key, struct hot_
 {
 	path->checks++;
 	double c = key->ops->check(key, sim_task_cpu(t), path);
-	sim_task_charge(t, SIM_CAT_SYS, (sim_time_t)llround(cycles_to_ns(c) * (double)SIM_NS));
+	sim_task_charge(t, SIM_CAT_SYS, sim_round(cycles_to_ns(c) * (double)SIM_NS));
 }
 
 /* The plain branch: the flag's store is all; the other CPUs' next checks
