@@ -101,8 +101,15 @@ bool output_check_dir(const char *path, const char *what, GError **err)
 	if (!path || !*path)
 		return refuse(err, what, "\"\"", "expected a directory name");
 	struct stat st;
-	if (stat(path, &st) != 0)
-		return parent_writable(path, what, err);
+	if (stat(path, &st) != 0) {
+		/* "demo/" is made in "." as "demo" is: its parent is not "demo" */
+		char *bare = g_strdup(path);
+		for (size_t n = strlen(bare); n > 1 && bare[n - 1] == '/'; n--)
+			bare[n - 1] = '\0';
+		bool ok = parent_writable(bare, what, err);
+		g_free(bare);
+		return ok;
+	}
 	if (!S_ISDIR(st.st_mode)) {
 		char *why = g_strdup_printf("%s, not a directory", mcs_file_kind(st.st_mode));
 		bool ok = refuse(err, what, path, why);

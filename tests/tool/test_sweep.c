@@ -590,6 +590,14 @@ static void test_statuses(void)
 	expect((const char *[]){QUICK_ARGS(under), NULL}, 2, want);
 	g_free(want);
 	g_free(under);
+	/* a new directory named with a trailing slash (the README's demo's
+	 * "--out demo/") is made like one without */
+	char *slash = g_strconcat(top, "/new/", NULL);
+	expect((const char *[]){QUICK_ARGS(slash), NULL}, 0, NULL);
+	char *made = g_build_filename(top, "new", "result.json", NULL);
+	g_assert_true(g_file_test(made, G_FILE_TEST_IS_REGULAR));
+	g_free(made);
+	g_free(slash);
 	/* a run found twice that differs (each sound: one has a newline more) */
 	char *other = g_build_filename(top, "other", NULL);
 	char *merged = g_build_filename(top, "m", NULL);
