@@ -7,6 +7,7 @@
  * source tree the executable was built from. */
 #include "cli_util.h"
 #include "mcs_file.h"
+#include "mcs_named.h"
 #include "scenario.h"
 #include <jansson.h>
 #include <string.h>
@@ -120,4 +121,18 @@ char *cli_scenario_path(const char *arg)
 	g_ptr_array_free(all, TRUE);
 	g_free(dir);
 	return found;
+}
+
+char *cli_bundled_near(const char *arg)
+{
+	char *dir;
+	GPtrArray *all = cli_bundled_scenarios(&dir);
+	const char **names = g_new0(const char *, all->len + 1);
+	for (guint i = 0; i < all->len; i++)
+		names[i] = ((const struct cli_bundled *)all->pdata[i])->name;
+	char *near = g_strdup(mcs_near_miss(arg, names));
+	g_free(names);
+	g_ptr_array_free(all, TRUE);
+	g_free(dir);
+	return near;
 }

@@ -113,6 +113,16 @@ static int cmd_run(struct cli *c)
 		return EXIT_USAGE;
 	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c) || !cli_timeout_start(c))
 		return EXIT_USAGE;
+	if (c->replicas < 0 || c->replicas > 100) {
+		cli_say("--replicas: expected 1 to 100, got %d", c->replicas);
+		return EXIT_USAGE;
+	}
+	if (c->replicas > 0) { /* --replicas N is --set replicas=N, after the others */
+		guint n = c->sets ? g_strv_length(c->sets) : 0;
+		c->sets = g_renew(char *, c->sets, n + 2);
+		c->sets[n] = g_strdup_printf("replicas=%d", c->replicas);
+		c->sets[n + 1] = NULL;
+	}
 	GError *err = NULL;
 	char *trace;
 	if (!run_outputs(c, &trace, &err))
@@ -175,6 +185,8 @@ static const GOptionEntry run_options[] = {
 	 "NAME"},
 	CLI_OPT_FORMAT("Output format: text or json"),
 	CLI_OPT_OUTPUT,
+	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
+	 "Replicas per variant (default: the scenario's), as --set replicas=R", "R"},
 	CLI_OPT_JOBS,
 	{"trace", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.trace,
 	 "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},

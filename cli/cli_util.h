@@ -116,6 +116,9 @@ json_t *cli_bundled_header(const char *path);
  * as it is; else the bundled scenario whose file name without ".json", or
  * whose "name", it is (cli_bundled.c); else NULL. g_free it. */
 char *cli_scenario_path(const char *arg);
+/* The bundled scenario's name closest to @arg when it looks like a typo of
+ * it (mcs_near_miss), else NULL; g_free it. */
+char *cli_bundled_near(const char *arg);
 /* A result file, or the result of the sweep in directory @in, read and
  * checked, its parsed form at most @max_parsed bytes (RESULT_MAX_PARSED);
  * NULL with @err ("FILE:LINE:COL: ...") when it is not one, or "FILE:

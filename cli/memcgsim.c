@@ -163,9 +163,13 @@ int main(int argc, char **argv_in)
 		g_free(usage);
 	} else if (options_parse(cmd, name ? argc - 1 : argc, name ? argv + 1 : argv)) {
 		char *path = cmd->scenario ? cli_scenario_path(cli_args.files[0]) : NULL;
-		if (cmd->scenario && !path)
+		if (cmd->scenario && !path) {
+			char *near = cli_bundled_near(cli_args.files[0]);
 			cli_say("no scenario file \"%s\", and no bundled scenario of that name "
-				"(memcgsim list shows them)", cli_args.files[0]);
+				"(%s%s%smemcgsim list shows them)", cli_args.files[0],
+				near ? "did you mean \"" : "", near ? near : "", near ? "\"? " : "");
+			g_free(near);
+		}
 		if (path) { /* a bundled scenario's name becomes its path */
 			cli_args.scenario_arg = cli_args.files[0];
 			cli_args.files[0] = path;

@@ -462,6 +462,10 @@ static void test_bundled_names(void)
 	expect_err((const char *[]){"run", "nosuch", NULL}, 2,
 		   "memcgsim: no scenario file \"nosuch\", and no bundled scenario of that name "
 		   "(memcgsim list shows them)\n");
+	/* a typo of a bundled name: the nearest is suggested */
+	expect_err((const char *[]){"run", "list_lru_swp", NULL}, 2,
+		   "memcgsim: no scenario file \"list_lru_swp\", and no bundled scenario of that "
+		   "name (did you mean \"list_lru_swap\"? memcgsim list shows them)\n");
 	expect_err((const char *[]){"list", "a", "b", NULL}, 2,
 		   "memcgsim: expected at most one scenario\n");
 }
@@ -680,6 +684,36 @@ static void test_hostile_messages(void)
 	g_free(dir);
 }
 
+/* run --replicas R (issue 23, item 9): the result of --set replicas=R
+ * given last, recorded as that; out of 1 to 100, refused. */
+static void test_run_replicas(void)
+{
+	char *a, *b, *err;
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--format", "json", "--replicas", "3",
+					     "--set", "replicas=1", "--set",
+					     "stop.duration_ns=100000", NULL},
+			    &a, &err),
+			==, 0);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--format", "json", "--set", "replicas=1",
+					     "--set", "stop.duration_ns=100000", "--set",
+					     "replicas=3", NULL},
+			    &b, &err),
+			==, 0);
+	g_free(err);
+	g_assert_cmpstr(a, ==, b);
+	json_t *doc = json_loads(a, 0, NULL);
+	json_t *v = json_array_get(json_object_get(doc, "variants"), 0);
+	g_assert_cmpint(json_integer_value(json_object_get(v, "replicas")), ==, 3);
+	json_decref(doc);
+	g_free(a);
+	g_free(b);
+	expect_err((const char *[]){"run", SCEN, "--replicas", "101", NULL}, 2,
+		   "memcgsim: --replicas: expected 1 to 100, got 101\n");
+	expect_err((const char *[]){"run", SCEN, "--replicas", "-1", NULL}, 2,
+		   "memcgsim: --replicas: expected 1 to 100, got -1\n");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -688,6 +722,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/bad-input-leaves-nothing", test_bad_input_leaves_nothing);
 	g_test_add_func("/cli/determinism", test_determinism);
 	g_test_add_func("/cli/output-file", test_output_file);
+	g_test_add_func("/cli/run-replicas", test_run_replicas);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
 	g_test_add_func("/cli/sigterm", test_sigterm);
