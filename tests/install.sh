@@ -16,7 +16,7 @@ DESTDIR=$tmp/root cmake --install "$build" --prefix /usr >/dev/null
 root=$tmp/root/usr
 for f in bin/memcgsim share/man/man1/memcgsim.1 share/bash-completion/completions/memcgsim \
 	share/memcgsim/scenarios/seeds/list_lru_swap.json share/memcgsim/scenarios/sweeps/list_lru_cgroups.json \
-	share/memcgsim/docs/scenario.md share/memcgsim/docs/README.md share/memcgsim/docs/LICENSE; do
+	share/doc/memcgsim/scenario.md share/doc/memcgsim/README.md share/doc/memcgsim/LICENSE; do
 	[ -f "$root/$f" ] || fail "not installed: $f"
 done
 
@@ -75,7 +75,7 @@ done
 contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in ./usr/bin/memcgsim ./usr/share/man/man1/memcgsim.1 \
 	./usr/share/bash-completion/completions/memcgsim \
-	./usr/share/memcgsim/scenarios/seeds/list_lru_swap.json ./usr/share/memcgsim/docs/scenario.md; do
+	./usr/share/memcgsim/scenarios/seeds/list_lru_swap.json ./usr/share/doc/memcgsim/scenario.md; do
 	grep -qx -- "$f" <<<"$contents" || fail "not in the package: $f"
 done
 echo "install: ok"
