@@ -111,7 +111,8 @@ static int track(const struct sim_task *t, int cpu)
 void sim_trace_span_(const struct sim_task *t, int cpu, const char *cat, const char *name,
 		     sim_time_t from, sim_time_t to)
 {
-	if (!T.f || to <= from || to < T.from || from >= T.to)
+	bool instant = to == from && strcmp(cat, "lock") == 0;
+	if (!T.f || (to <= from && !instant) || to < T.from || from >= T.to)
 		return;
 	if (T.events >= T.max_events) {
 		T.truncated = true;
@@ -119,10 +120,17 @@ void sim_trace_span_(const struct sim_task *t, int cpu, const char *cat, const c
 	}
 	T.events++;
 	int tid = track(t, cpu);
-	fprintf(T.f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"cat\":\"%s\",\"name\":", T.pid, tid, cat);
+	/* A lock held for no simulated time is an instant on its thread, so
+	 * that every acquisition shows; other empty spans (no wait, no
+	 * interrupts off) are left out. */
+	fprintf(T.f, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"cat\":\"%s\",\"name\":",
+		instant ? "i" : "X", T.pid, tid, cat);
 	put_string(T.f, name);
 	put_us("ts", from);
-	put_us("dur", to - from);
+	if (instant)
+		fputs(",\"s\":\"t\"", T.f);
+	else
+		put_us("dur", to - from);
 	fputs("},\n", T.f);
 }
 

@@ -28,7 +28,9 @@ bool sim_trace_begin(const char *path, int pid, long max_events);
 /* Finish the file; false, errno saying why, when a write to it failed. */
 bool sim_trace_end(void);
 /* A span of @t (NULL: @cpu idle) from @from to @to. @cat: "lock", "wait",
- * "irqoff", "irq", "reclaim"; @name is copied. */
+ * "irqoff", "irq", "reclaim"; @name is copied. An empty "lock" span (a hold
+ * of no simulated time) is written as an instant ("ph":"i"); other empty
+ * spans are left out. */
 void sim_trace_span_(const struct sim_task *t, int cpu, const char *cat, const char *name,
 		     sim_time_t from, sim_time_t to);
 static inline void sim_trace_span(const struct sim_task *t, int cpu, const char *cat,

@@ -507,13 +507,19 @@ static GHashTable *trace_categories(const char *path, double from_us, double to_
 		const char *ph = json_string_value(json_object_get(e, "ph"));
 		if (g_str_equal(ph, "M"))
 			continue;
-		g_assert_cmpstr(ph, ==, "X");
+		const char *cat = json_string_value(json_object_get(e, "cat"));
 		double ts = json_number_value(json_object_get(e, "ts"));
 		double dur = json_number_value(json_object_get(e, "dur"));
-		g_assert_cmpfloat(dur, >, 0);
+		if (g_str_equal(ph, "i")) { /* a lock held for no time: an instant */
+			g_assert_cmpstr(cat, ==, "lock");
+			g_assert_null(json_object_get(e, "dur"));
+			g_assert_cmpstr(json_string_value(json_object_get(e, "s")), ==, "t");
+		} else {
+			g_assert_cmpstr(ph, ==, "X");
+			g_assert_cmpfloat(dur, >, 0);
+		}
 		g_assert_cmpfloat(ts + dur, >=, from_us); /* overlaps the window */
 		g_assert_cmpfloat(ts, <, to_us);
-		const char *cat = json_string_value(json_object_get(e, "cat"));
 		g_hash_table_insert(cats, g_strdup(cat),
 				    GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(cats, cat)) + 1));
 	}
@@ -544,6 +550,28 @@ static void test_trace(void)
 	g_hash_table_destroy(cats);
 	g_free(plain);
 	g_free(traced);
+	/* holds of no simulated time (issue 23, item 9: 6 of 8,496 acquisitions
+	 * showed): each acquisition is in the trace, as an instant */
+	g_assert_cmpint(mcs_cli((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/lockbench_scope.json",
+						 "--variant", "per-node", "--set", "replicas=1", "--set",
+						 "stop.duration_ns=20000", "--set",
+						 "workloads.0.hold_ns=0", "--format", "json", "--trace",
+						 trace, "--trace-window", "0:1000000", NULL},
+				&traced, &err),
+			==, 0);
+	g_free(err);
+	json_t *res = json_loads(traced, 0, NULL);
+	json_t *lock = json_array_get(
+		json_object_get(json_array_get(json_object_get(res, "variants"), 0), "locks"), 0);
+	json_int_t acquisitions = json_integer_value(json_object_get(lock, "acquisitions"));
+	g_assert_cmpint(acquisitions, >, 100);
+	g_assert_cmpfloat(json_number_value(json_object_get(json_object_get(lock, "hold_ns"), "max")),
+			  ==, 0);
+	json_decref(res);
+	g_free(traced);
+	cats = trace_categories(trace, 0, 1000);
+	g_assert_cmpint(GPOINTER_TO_INT(g_hash_table_lookup(cats, "lock")), ==, acquisitions);
+	g_hash_table_destroy(cats);
 	/* reclaim phases, on a small swap run */
 	g_assert_cmpint(mcs_cli((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
 						 "--set", "memcg.cgroups.0.count=2", "--set",
