@@ -58,6 +58,87 @@ static void draws_interval(json_t *base, json_t *v, const char *metric, bool hig
 	g_free(xv);
 }
 
+/* --resolution: a minimum for every metric, and metrics' own. */
+static struct {
+	bool given;
+	double all;
+	char *all_why;
+	GHashTable *by_metric; /* metric -> struct given_resolution */
+} R = {false, CHANGE_MIN_RESOLUTION_PCT, NULL, NULL};
+
+struct given_resolution {
+	double pct;
+	char *why; /* "--resolution METRIC=PCT" */
+};
+
+static void given_free(gpointer p)
+{
+	struct given_resolution *g = p;
+	g_free(g->why);
+	g_free(g);
+}
+
+void change_resolution_reset(void)
+{
+	g_clear_pointer(&R.by_metric, g_hash_table_destroy);
+	g_clear_pointer(&R.all_why, g_free);
+	R.given = false;
+	R.all = CHANGE_MIN_RESOLUTION_PCT;
+}
+
+static bool metric_name_ok(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!g_ascii_isalnum(s[i]) && s[i] != '_' && s[i] != '.')
+			return false;
+	return true;
+}
+
+bool change_resolution_set(const char *spec, GError **err)
+{
+	const char *eq = strchr(spec, '=');
+	const char *num = eq ? eq + 1 : spec;
+	char *end = NULL;
+	double pct = g_ascii_strtod(num, &end);
+	if ((eq && !metric_name_ok(spec, (size_t)(eq - spec))) || !*num || *end || !isfinite(pct) ||
+	    pct < 0 || pct > 100) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--resolution: expected PCT or METRIC=PCT, PCT from 0 to 100, got \"%s\"",
+			    spec);
+		return false;
+	}
+	char *why = g_strdup_printf("--resolution %s", spec);
+	if (!eq) {
+		R.given = true;
+		R.all = pct;
+		g_free(R.all_why);
+		R.all_why = why;
+		return true;
+	}
+	if (!R.by_metric)
+		R.by_metric = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, given_free);
+	struct given_resolution *g = g_new(struct given_resolution, 1);
+	g->pct = pct;
+	g->why = why;
+	g_hash_table_insert(R.by_metric, g_strndup(spec, (gsize)(eq - spec)), g);
+	return true;
+}
+
+/* The minimum on @metric and what set it. */
+static double min_resolution(const char *metric, const char **why)
+{
+	const struct given_resolution *g = R.by_metric ? g_hash_table_lookup(R.by_metric, metric)
+						       : NULL;
+	if (g) {
+		*why = g->why;
+		return g->pct;
+	}
+	*why = R.given ? R.all_why : "the model's stated minimum";
+	return R.all;
+}
+
 void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
 {
 	const struct run_metric *d = run_metric_find(metric);
@@ -75,8 +156,11 @@ void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
 	seeds_interval(xb, nb, xv, nv, sb.amean, d->higher_is_better, c);
 	draws_interval(base, v, metric, d->higher_is_better, c);
 	double spread = c->draws ? (c->draws_hi - c->draws_lo) / 2 : 0;
-	c->resolution_from_draws = spread > CHANGE_MIN_RESOLUTION_PCT;
-	c->resolution = MAX(spread, CHANGE_MIN_RESOLUTION_PCT);
+	double least = min_resolution(metric, &c->resolution_why);
+	c->resolution_from_draws = spread > least;
+	c->resolution = MAX(spread, least);
+	if (c->resolution_from_draws)
+		c->resolution_why = "half the cost draws' interval";
 	c->material = fabs(c->pct) >= c->resolution;
 	c->significant = c->p < 0.05 && !c->within_model && c->material;
 	g_free(xb);
@@ -103,9 +187,7 @@ char *change_verdict(const struct change *c)
 		return g_strdup("within model uncertainty");
 	if (!c->material)
 		return g_strdup_printf("no material difference (%.2f%% < resolution %.2f%%, %s)",
-				       fabs(c->pct), c->resolution,
-				       c->resolution_from_draws ? "half the cost draws' interval"
-								: "the model's stated minimum");
+				       fabs(c->pct), c->resolution, c->resolution_why);
 	if (c->significant)
 		return g_strdup("significant");
 	if (c->replicas < 2)

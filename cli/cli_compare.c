@@ -105,6 +105,7 @@ static const GOptionEntry compare_options[] = {
 	CLI_OPT_FILES("A.json B.json"),
 	CLI_OPT_FORMAT("text (default), md or html"),
 	CLI_OPT_OUTPUT,
+	CLI_OPT_RESOLUTION,
 	{NULL}};
 
 const struct cli_command cli_compare_command = {

@@ -196,6 +196,7 @@ static const GOptionEntry run_options[] = {
 	CLI_OPT_TIMEOUT,
 	CLI_OPT_FORCE,
 	CLI_OPT_QUIET,
+	CLI_OPT_RESOLUTION,
 	{NULL}};
 
 const struct cli_command cli_run_command = {

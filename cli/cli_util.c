@@ -2,6 +2,7 @@
 /* What several commands share: the values the options set, their checks,
  * errors and exit statuses, the output, the scenario a command loads. */
 #include "cli_util.h"
+#include "change.h"
 #include "output.h"
 #include "result.h"
 #include "scenario.h"
@@ -219,4 +220,11 @@ char *cli_output_target(const char *path)
 	char *target = g_strdup(real ? real : path);
 	free(real);
 	return target;
+}
+
+gboolean cli_parse_resolution(const char *name, const char *value, gpointer data, GError **err)
+{
+	(void)name;
+	(void)data;
+	return change_resolution_set(value, err);
 }

@@ -46,6 +46,14 @@ extern struct cli cli_args;
 	 "Write the output to FILE (atomically)", "FILE"}
 /* --format, with @doc the formats the command takes. */
 #define CLI_OPT_FORMAT(doc) {"format", 0, 0, G_OPTION_ARG_STRING, &cli_args.format, doc, "FMT"}
+/* --resolution: the reader's minimum material change (change.h). */
+gboolean cli_parse_resolution(const char *name, const char *value, gpointer data, GError **err);
+#define CLI_OPT_RESOLUTION                                                                         \
+	{"resolution", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_parse_resolution,                \
+	 "The smallest change a verdict calls material, in % (default 1, the model's stated "      \
+	 "minimum; half the cost draws' interval when wider): PCT, or METRIC=PCT for one metric "  \
+	 "(repeatable)",                                                                           \
+	 "[METRIC=]PCT"}
 /* --out DIR, with @doc what the directory is. */
 #define CLI_OPT_OUT(doc) {"out", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.out, doc, "DIR"}
 

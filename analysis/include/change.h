@@ -15,6 +15,7 @@
  * significant when Welch's t-test across seeds gives p < 0.05. Values are
  * taken at the reports' resolution, 0.01%. */
 #pragma once
+#include <glib.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,12 +36,20 @@ struct change {
 	 * no material difference, whatever the seeds say. */
 	double resolution;
 	bool resolution_from_draws;
+	const char *resolution_why; /* what set it, for the verdict */
 	bool material;
 	bool significant;
 };
 
 /* The smallest change the model claims to resolve (docs/results.md). */
 #define CHANGE_MIN_RESOLUTION_PCT 1.0
+
+/* The reader's own minimum (--resolution): "PCT" for every metric, or
+ * "METRIC=PCT" for one (the later of two for the same metric wins), PCT
+ * from 0 to 100. False with the error when @spec is neither. */
+bool change_resolution_set(const char *spec, GError **err);
+/* Back to the stated minimum for every metric. */
+void change_resolution_reset(void);
 
 /* @v against @base, positive = better (a rate: new * 100 / base - 100,
  * else 100 - new * 100 / base); 0 when @base is. */

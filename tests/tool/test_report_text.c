@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What the text report says and leaves out: the verdict line against
  * hand-built results, and sections with nothing in them left out. */
+#include "change.h"
 #include "report_sections.h"
 #include "report_util.h"
 #include "test_util.h"
@@ -60,6 +61,53 @@ static void test_verdict(void)
 			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): no material "
 			"difference (0.50% < resolution 1.00%, the model's stated minimum).\n");
 	g_free(v);
+	/* the reader's resolution (--resolution), for every metric or one; what
+	 * set it is named */
+	GError *err = NULL;
+	g_assert_true(change_resolution_set("0.25", &err));
+	v = verdict(json_pack("[o, o]", variant("a", 99.9, 100, 100.1),
+			      variant("b", 99.4, 99.5, 99.6)));
+	g_assert_cmpstr(v, ==,
+			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): significant.\n");
+	g_free(v);
+	g_assert_true(change_resolution_set("x_ns=0.6", &err));
+	g_assert_true(change_resolution_set("y_ns=50", &err)); /* another metric's */
+	v = verdict(json_pack("[o, o]", variant("a", 99.9, 100, 100.1),
+			      variant("b", 99.4, 99.5, 99.6)));
+	g_assert_cmpstr(v, ==,
+			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): no material "
+			"difference (0.50% < resolution 0.60%, --resolution x_ns=0.6).\n");
+	g_free(v);
+	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
+			      variant("c", 44, 45, 46)));
+	g_assert_cmpstr(v, ==,
+			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant.\n");
+	g_free(v);
+	g_assert_true(change_resolution_set("30", &err)); /* x_ns keeps its own */
+	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
+			      variant("c", 44, 45, 46)));
+	g_assert_cmpstr(v, ==,
+			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant.\n");
+	g_free(v);
+	change_resolution_reset();
+	g_assert_true(change_resolution_set("30", &err));
+	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
+			      variant("c", 44, 45, 46)));
+	g_assert_cmpstr(v, ==,
+			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): no material "
+			"difference (20.00% < resolution 30.00%, --resolution 30).\n");
+	g_free(v);
+	change_resolution_reset();
+	static const char *const bad[] = {"", "x", "-1", "100.5", "nan", "x_ns=", "=5", "a b=1", "1%"};
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_assert_false(change_resolution_set(bad[i], &err));
+		char *want = g_strdup_printf("--resolution: expected PCT or METRIC=PCT, PCT from 0 "
+					     "to 100, got \"%s\"",
+					     bad[i]);
+		g_assert_cmpstr(err->message, ==, want);
+		g_free(want);
+		g_clear_error(&err);
+	}
 	v = verdict(json_pack("[o, o]", variant("a", 1, 2, 3), variant("b", 1, 2, 3)));
 	g_assert_cmpstr(v, ==, "b gives the same figures as a.\n");
 	g_free(v);
