@@ -57,7 +57,8 @@ static const char *const row_names[ROW_N] = {"Min",	 "Amean",     "Stddev",	   "
 					     "Max",	 "BAmean-50", "BAmean-95", "BAmean-99"};
 
 /* The rows of @metric: @s[i] the summary of variant i's samples, @sig[i]
- * whether its change is significant. */
+ * whether its change is significant. The spread rows (Stddev, CoeffVar)
+ * give no change: a change in the noise is not one in the figure. */
 static void compare_rows(const struct run_metric *d, const char *label,
 			 const struct stats_summary *s, const bool *sig, size_t nv, GString *out)
 {
@@ -68,7 +69,11 @@ static void compare_rows(const struct run_metric *d, const char *label,
 		double base = row_value(&s[0], r, d->higher_is_better);
 		for (size_t i = 0; i < nv; i++) {
 			double v = row_value(&s[i], r, d->higher_is_better);
-			double g = change_pct(base, v, dispersion ? false : d->higher_is_better);
+			if (dispersion) { /* no trailing blanks after the last column */
+				g_string_append_printf(out, " %12.2f%*s", v, i + 1 < nv ? 11 : 0, "");
+				continue;
+			}
+			double g = change_pct(base, v, d->higher_is_better);
 			bool star = r == ROW_MEAN && sig[i];
 			g_string_append_printf(out, " %12.2f %s%7.2f%%%s", v, star ? "*" : "(", g,
 					       star ? "*" : ")");
@@ -77,9 +82,37 @@ static void compare_rows(const struct run_metric *d, const char *label,
 	}
 }
 
+/* Whether every sample of every variant of @metric is @*value. */
+static bool metric_constant(json_t *variants, const char *metric, double *value)
+{
+	size_t seen = 0;
+	bool same = true;
+	for (size_t i = 0; same && i < json_array_size(variants); i++) {
+		size_t n;
+		double *x = result_samples(json_array_get(variants, i), metric, &n);
+		for (size_t k = 0; same && k < n; k++, seen++) {
+			if (!seen)
+				*value = x[k];
+			else
+				same = x[k] == *value;
+		}
+		g_free(x);
+	}
+	return same && seen > 0;
+}
+
 static void compare_metric(json_t *variants, const char *metric, GString *out)
 {
 	const struct run_metric *d = run_metric_find(metric);
+	double same;
+	if (metric_constant(variants, metric, &same)) { /* one line, not eight of zeros */
+		double scale;
+		char *label = display_name(metric, same, &scale);
+		g_string_append_printf(out, "%-10s%-26s %12.2f in every variant and replica\n",
+				       "Constant", label, same / scale);
+		g_free(label);
+		return;
+	}
 	size_t nv = json_array_size(variants);
 	struct stats_summary *s = g_new0(struct stats_summary, nv);
 	bool *sig = g_new0(bool, nv);

@@ -135,5 +135,6 @@ const struct workload_type cgchurn_workload = {
 	.memory_bytes = cgchurn_memory_bytes,
 	.setup = cgchurn_setup,
 	.metrics = cgchurn_metrics,
+	.metric_info = (const struct run_metric[]){{"rmdir_events", true, ""}, {NULL, false, NULL}},
 	.destroy = cgchurn_destroy,
 };

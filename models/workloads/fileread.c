@@ -143,5 +143,9 @@ const struct workload_type fileread_workload = {
 	.memory_bytes = fileread_memory_bytes,
 	.setup = fileread_setup,
 	.metrics = fileread_metrics,
+	.metric_info = (const struct run_metric[]){{"files_read", true, ""},
+						   {"dentries_freed", true, ""},
+						   {"inodes_freed", true, ""},
+						   {NULL, false, NULL}},
 	.destroy = fileread_destroy,
 };

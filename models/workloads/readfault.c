@@ -102,5 +102,8 @@ const struct workload_type readfault_workload = {
 	.planned_ns = readfault_planned_ns,
 	.setup = readfault_setup,
 	.metrics = readfault_metrics,
+	.metric_info = (const struct run_metric[]){{"cycles_per_fault", false, "cycles"},
+						   {"faults", true, ""},
+						   {NULL, false, NULL}},
 	.destroy = g_free,
 };

@@ -194,5 +194,11 @@ const struct workload_type swapcycle_workload = {
 	.check = swapcycle_check,
 	.setup = swapcycle_setup,
 	.metrics = swapcycle_metrics,
+	.metric_info = (const struct run_metric[]){{"task_clock_ms", false, "ms"},
+						   {"cycles", false, ""},
+						   {"page_faults", false, ""},
+						   {"branches", false, ""},
+						   {"branch_misses", false, ""},
+						   {NULL, false, NULL}},
 	.destroy = swapcycle_destroy,
 };
