@@ -18,6 +18,7 @@ struct cli {
 	char *seed;
 	char *variant;
 	char *format;
+	gboolean summary; /* --summary: --format summary */
 	char *output;
 	char **files;
 	int jobs;

@@ -107,6 +107,7 @@ static const GOptionEntry report_options[] = {
 	 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
 	{"point", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_point,
 	 "Report one point of a sweep in full", "N"},
+	CLI_OPT_SUMMARY,
 	CLI_OPT_RESOLUTION,
 	{NULL}};
 

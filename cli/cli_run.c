@@ -37,6 +37,8 @@ static void run_output(const struct cli *c, json_t *result, GString *out)
 		g_string_append(out, text);
 		g_string_append_c(out, '\n');
 		free(text);
+	} else if (g_str_equal(c->format, "summary")) {
+		report_summary_text(result, out);
 	} else {
 		report_text(result, out);
 	}
@@ -105,8 +107,9 @@ static int cmd_run(struct cli *c)
 {
 	if (!cli_jobs_valid(c))
 		return EXIT_USAGE;
-	if (!g_str_equal(c->format, "text") && !g_str_equal(c->format, "json")) {
-		cli_say("--format: expected text or json, got \"%s\"", c->format);
+	if (!g_str_equal(c->format, "text") && !g_str_equal(c->format, "json") &&
+	    !g_str_equal(c->format, "summary")) {
+		cli_say("--format: expected text, json or summary, got \"%s\"", c->format);
 		return EXIT_USAGE;
 	}
 	if (c->trace_window && !parse_window(c->trace_window))
@@ -183,7 +186,7 @@ static const GOptionEntry run_options[] = {
 	CLI_OPT_FILES("FILE"),
 	{"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_variant, "Run only this variant",
 	 "NAME"},
-	CLI_OPT_FORMAT("Output format: text or json"),
+	CLI_OPT_FORMAT("Output format: text, json or summary (under 80 columns)"),
 	CLI_OPT_OUTPUT,
 	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
 	 "Replicas per variant (default: the scenario's), as --set replicas=R", "R"},
@@ -196,6 +199,7 @@ static const GOptionEntry run_options[] = {
 	CLI_OPT_TIMEOUT,
 	CLI_OPT_FORCE,
 	CLI_OPT_QUIET,
+	CLI_OPT_SUMMARY,
 	CLI_OPT_RESOLUTION,
 	{NULL}};
 

@@ -54,6 +54,9 @@ gboolean cli_parse_resolution(const char *name, const char *value, gpointer data
 	 "minimum; half the cost draws' interval when wider): PCT, or METRIC=PCT for one metric "  \
 	 "(repeatable)",                                                                           \
 	 "[METRIC=]PCT"}
+#define CLI_OPT_SUMMARY                                                                            \
+	{"summary", 0, 0, G_OPTION_ARG_NONE, &cli_args.summary,                                    \
+	 "The report in under 80 columns, to paste: --format summary", NULL}
 /* --out DIR, with @doc what the directory is. */
 #define CLI_OPT_OUT(doc) {"out", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.out, doc, "DIR"}
 

@@ -106,11 +106,15 @@ static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
 	g_free(args);
 	g_clear_error(&err);
 	g_option_context_free(ctx);
+	if (!msg && cli_args.summary && cli_args.format && !g_str_equal(cli_args.format, "summary"))
+		msg = g_strdup_printf("--summary: the same as --format summary, and --format %s is "
+				      "given too; give one",
+				      cli_args.format);
 	bool ok = !msg;
 	if (msg)
 		cli_say("%s", msg);
 	else if (!cli_args.format)
-		cli_args.format = g_strdup("text");
+		cli_args.format = g_strdup(cli_args.summary ? "summary" : "text");
 	g_free(msg);
 	return ok;
 }

@@ -189,13 +189,15 @@ static const struct report_format format_html = {.name = "html",
 						 .doc = "one HTML file, the plots inline",
 						 .sections = report_format_html,
 						 .needs_plots = true};
+static const struct report_format format_summary = {
+	.name = "summary", .doc = "under 80 columns, to paste", .document = report_brief};
 static const struct report_format format_json = {
 	.name = "json", .doc = "the result document itself", .document = report_json};
 static const struct report_format format_csv = {
 	.name = "csv", .doc = "one row per run and metric", .document = report_csv};
 static const struct mcs_named *const report_formats[] = {
-	&format_text.named, &format_md.named, &format_html.named, &format_json.named,
-	&format_csv.named, NULL};
+	&format_text.named, &format_md.named, &format_html.named, &format_summary.named,
+	&format_json.named, &format_csv.named, NULL};
 
 const struct report_format *report_format_find(const char *name)
 {
@@ -217,6 +219,11 @@ char *report_format_names(void)
 }
 
 /* run prints the text report, with the contention table by total wait. */
+void report_summary_text(json_t *result, GString *out)
+{
+	report_brief(result, out);
+}
+
 void report_text(json_t *result, GString *out)
 {
 	GPtrArray *sections = report_sections(result, "wait_total");

@@ -75,6 +75,19 @@ void report_changes(json_t *variants, GString *out);
  * much, and whether that is significant; its section's title */
 char *report_verdict_title(json_t *variants);
 void report_verdict(json_t *variants, GString *out);
+/* The verdict's main figure: the first of the baseline's metrics that some
+ * variant changes, into *@metric, and the variant (1..) with the best
+ * change in it, that change in *@c; 0 (and NULL) when none changes any. */
+struct change;
+size_t report_main_change(json_t *variants, const char **metric, struct change *c);
+/* A mean of the comparison's main row (change.h: Hmean for a rate, else
+ * Amean), in @metric's unit ("14.45 s", "12.29 /us"). */
+void report_mean(GString *out, double mean, const char *metric);
+/* report_brief.c: --format summary, a result's report in under 80 columns:
+ * the scenario, the variants' main figure with its change, the verdict,
+ * the top locks and cache lines of the baseline and the winner; a sweep's,
+ * the verdict of each point. */
+void report_brief(json_t *doc, GString *out);
 
 /* The assemblers: the sections of a result (report.c) and of a sweep
  * (report_sweep.c); free with g_ptr_array_free(a, TRUE). */

@@ -227,5 +227,14 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 			report_changes(vars, body);
 		}
 	}
+	/* Last, as in a result's report: the verdict, a line a point. */
+	GString *verdicts = report_section_add(sections, "verdict, point by point")->body;
+	json_array_foreach (points, i, p) {
+		if (json_array_size(result_point_variants(p)) < 2)
+			continue;
+		g_string_append_printf(verdicts, "point %zu (%s): ", i,
+				       json_string_value(json_object_get(p, "label")));
+		report_verdict(result_point_variants(p), verdicts);
+	}
 	return sections;
 }

@@ -10,10 +10,9 @@
 #include "report_util.h"
 #include <string.h>
 
-/* A mean of the comparison's main row (change.h: Hmean for a rate, else
- * Amean), in @metric's unit. */
-static void put_mean(GString *out, double mean, const char *metric, const struct run_metric *d)
+void report_mean(GString *out, double mean, const char *metric)
 {
+	const struct run_metric *d = run_metric_find(metric);
 	if (g_str_has_suffix(metric, "_ns"))
 		report_time(out, mean, 0);
 	else
@@ -36,6 +35,18 @@ static size_t best_change(json_t *variants, const char *metric, struct change *b
 	return at;
 }
 
+size_t report_main_change(json_t *variants, const char **metric, struct change *c)
+{
+	json_t *m;
+	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), *metric, m) {
+		size_t i = best_change(variants, *metric, c);
+		if (i)
+			return i;
+	}
+	*metric = NULL;
+	return 0;
+}
+
 char *report_verdict_title(json_t *variants)
 {
 	return g_strdup("verdict");
@@ -45,14 +56,10 @@ void report_verdict(json_t *variants, GString *out)
 {
 	json_t *base = json_array_get(variants, 0);
 	const char *metric, *name = json_string_value(json_object_get(base, "name"));
-	json_t *m;
-	json_object_foreach (json_object_get(base, "metrics"), metric, m) {
-		struct change c;
-		size_t i = best_change(variants, metric, &c);
-		if (!i)
-			continue;
+	struct change c;
+	size_t i = report_main_change(variants, &metric, &c);
+	if (i) {
 		json_t *v = json_array_get(variants, i);
-		const struct run_metric *d = run_metric_find(metric);
 		char *verdict = change_verdict(&c);
 		const char *vname = json_string_value(json_object_get(v, "name"));
 		if (c.pct > 0)
@@ -66,9 +73,9 @@ void report_verdict(json_t *variants, GString *out)
 					       "%s stays best on %s; the closest, %s, is "
 					       "%.2f%% worse (",
 					       name, metric, vname, -c.pct);
-		put_mean(out, c.mean, metric, d);
+		report_mean(out, c.mean, metric);
 		g_string_append(out, " against ");
-		put_mean(out, c.base_mean, metric, d);
+		report_mean(out, c.base_mean, metric);
 		g_string_append_printf(out, "): %s.\n", verdict);
 		g_free(verdict);
 		return;

@@ -44,6 +44,8 @@ bool report_sort_valid(const char *s);
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err);
 /* The plain-text report of a result, as `memcgsim run` prints it. */
 void report_text(json_t *result, GString *out);
+/* Its summary, under 80 columns (--format summary). */
+void report_summary_text(json_t *result, GString *out);
 /* `memcgsim compare`: the sections of results @a and @b (labelled @la and
  * @lb), variant by variant with @a as the baseline, for a format's
  * .sections; they end with one verdict line a variant both have. Free with

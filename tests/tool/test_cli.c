@@ -752,6 +752,32 @@ static void test_resolution_option(void)
 	}
 }
 
+/* --summary (issue 23, item 2) is --format summary, on run and report;
+ * with another --format it is refused. */
+static void test_summary_option(void)
+{
+	const char *golden = MCS_SOURCE_DIR "/tests/golden/lockbench.result.json";
+	expect_err((const char *[]){"report", golden, "--summary", "--format", "json", NULL}, 2,
+		   "memcgsim: --summary: the same as --format summary, and --format json is given "
+		   "too; give one\n");
+	char *a, *b, *err;
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000",
+					     "--summary", NULL},
+			    &a, &err),
+			==, 0);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000",
+					     "--format", "summary", NULL},
+			    &b, &err),
+			==, 0);
+	g_free(err);
+	g_assert_cmpstr(a, ==, b);
+	g_assert_true(g_str_has_prefix(a, "memcgsim " MEMCGSIM_VERSION ": lockbench-lock-scope, "));
+	g_assert_nonnull(strstr(a, "\nVerdict: per-node beats global by "));
+	g_free(a);
+	g_free(b);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -762,6 +788,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/output-file", test_output_file);
 	g_test_add_func("/cli/run-replicas", test_run_replicas);
 	g_test_add_func("/cli/resolution", test_resolution_option);
+	g_test_add_func("/cli/summary", test_summary_option);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
 	g_test_add_func("/cli/sigterm", test_sigterm);

@@ -41,6 +41,14 @@ static void test_golden(void)
 	assert_golden((const char *[]){"report", FIXTURE, NULL}, "lockbench.txt");
 	assert_golden((const char *[]){"report", FIXTURE, "--format", "md", NULL}, "lockbench.md");
 	assert_golden((const char *[]){"report", FIXTURE, "--format", "csv", NULL}, "lockbench.csv");
+	/* the summary (issue 23, item 2): golden, and no line past 78 columns */
+	assert_golden((const char *[]){"report", FIXTURE, "--summary", NULL}, "lockbench.summary.txt");
+	char *sum = mcs_slurp(GOLDEN "lockbench.summary.txt");
+	char **lines = g_strsplit(sum, "\n", -1);
+	for (char **l = lines; *l; l++)
+		g_assert_cmpint(g_utf8_strlen(*l, -1), <=, 78);
+	g_strfreev(lines);
+	g_free(sum);
 }
 
 /* What `run` prints is what `report` makes of the result it writes. */
@@ -148,10 +156,10 @@ static void test_sort_and_errors(void)
 		 "memcgsim: --sort: expected contended, wait_total, wait_max or wait_avg, got "
 		 "\"bogus\"\n"},
 		{{"report", FIXTURE, "--format", "pdf"},
-		 "memcgsim: --format: expected text, md, html, json or csv, got \"pdf\"\n"},
+		 "memcgsim: --format: expected text, md, html, summary, json or csv, got \"pdf\"\n"},
 		/* one edit from a format's name (mcs_named_near): a typo of it */
 		{{"report", FIXTURE, "--format", "htm"},
-		 "memcgsim: --format: expected text, md, html, json or csv, got \"htm\" (did you "
+		 "memcgsim: --format: expected text, md, html, summary, json or csv, got \"htm\" (did you "
 		 "mean \"html\"?)\n"},
 		{{"report", SCEN}, SCEN ": format: expected \"memcgsim-result-1\" or "
 				   "\"memcgsim-sweep-1\"\n"},

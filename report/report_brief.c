@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* --format summary: a report to paste into a design review, in under 80
+ * columns: the scenario and the command, each variant's main figure (the
+ * verdict's) with its change against the baseline, the verdict, and the
+ * locks with the most wait and the cache lines with the most transfers of
+ * the baseline and of the winner. A sweep's: the verdict of each point. The
+ * full report has the rest. */
+#include "change.h"
+#include "mcs_error.h"
+#include "report.h"
+#include "report_sections.h"
+#include "report_util.h"
+#include "result.h"
+#include "version.h"
+#include <string.h>
+
+#define BRIEF_WIDTH 78 /* a line, at most */
+#define BRIEF_LOCKS 5
+#define BRIEF_LINES 3
+#define NAME_W 32 /* a lock or line class, cut to it */
+
+/* @s in a column @w wide: cut with "..." when longer. */
+static void put_cut(GString *out, const char *s, int w)
+{
+	glong n = g_utf8_strlen(s, -1);
+	if (n <= w) {
+		g_string_append(out, s);
+		for (glong i = n; i < w; i++)
+			g_string_append_c(out, ' ');
+		return;
+	}
+	char *cut = g_utf8_substring(s, 0, w - 3);
+	g_string_append_printf(out, "%s...", cut);
+	g_free(cut);
+}
+
+/* "LABEL text", wrapped at BRIEF_WIDTH under the label's indent. */
+static void put_wrapped(GString *out, const char *label, const char *text)
+{
+	GString *w = g_string_new(NULL);
+	size_t indent = strlen(label);
+	report_wrapped(w, text, BRIEF_WIDTH, (int)indent);
+	if (w->len > indent) { /* the first line's indent becomes the label */
+		g_string_append(out, label);
+		g_string_append(out, w->str + indent);
+	}
+	g_string_free(w, TRUE);
+}
+
+static const char *name_of(json_t *v)
+{
+	return json_string_value(json_object_get(v, "name"));
+}
+
+static gint by_wait(gconstpointer a, gconstpointer b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	double wx = json_number_value(json_object_get(json_object_get(x, "wait_ns"), "total"));
+	double wy = json_number_value(json_object_get(json_object_get(y, "wait_ns"), "total"));
+	double hx = json_number_value(json_object_get(json_object_get(x, "hold_ns"), "total"));
+	double hy = json_number_value(json_object_get(json_object_get(y, "hold_ns"), "total"));
+	if (wx != wy)
+		return wx < wy ? 1 : -1;
+	if (hx != hy)
+		return hx < hy ? 1 : -1;
+	return g_strcmp0(json_string_value(json_object_get(x, "class")),
+			 json_string_value(json_object_get(y, "class")));
+}
+
+static gint by_transfers(gconstpointer a, gconstpointer b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	json_int_t tx = json_integer_value(json_object_get(x, "transfers"));
+	json_int_t ty = json_integer_value(json_object_get(y, "transfers"));
+	if (tx != ty)
+		return tx < ty ? 1 : -1;
+	return g_strcmp0(json_string_value(json_object_get(x, "class")),
+			 json_string_value(json_object_get(y, "class")));
+}
+
+/* The variant's locks with the most wait (then hold), lock_stat's columns. */
+static void brief_locks(json_t *v, GString *out)
+{
+	GPtrArray *locks = report_sorted(json_object_get(v, "locks"), by_wait);
+	if (!locks->len) {
+		g_ptr_array_free(locks, TRUE);
+		return;
+	}
+	g_string_append_printf(out, "\nLocks of %s, most wait first\n", name_of(v));
+	g_string_append_printf(out, "%-*s %12s %11s %10s %9s\n", NAME_W, "class", "acquisitions",
+			       "contentions", "wait", "hold avg");
+	for (guint i = 0; i < locks->len && i < BRIEF_LOCKS; i++) {
+		json_t *l = locks->pdata[i];
+		put_cut(out, json_string_value(json_object_get(l, "class")), NAME_W);
+		g_string_append_printf(out, " %12lld %11lld ",
+				       (long long)json_integer_value(json_object_get(l, "acquisitions")),
+				       (long long)json_integer_value(json_object_get(l, "contentions")));
+		report_time(out, json_number_value(json_object_get(json_object_get(l, "wait_ns"), "total")),
+			    10);
+		g_string_append_c(out, ' ');
+		report_time(out, json_number_value(json_object_get(json_object_get(l, "hold_ns"), "avg")),
+			    9);
+		g_string_append_c(out, '\n');
+	}
+	g_ptr_array_free(locks, TRUE);
+}
+
+/* The variant's line classes with the most transfers, perf c2c's view. */
+static void brief_lines(json_t *v, GString *out)
+{
+	GPtrArray *lines = report_sorted(json_object_get(v, "cachelines"), by_transfers);
+	if (!lines->len) {
+		g_ptr_array_free(lines, TRUE);
+		return;
+	}
+	g_string_append_printf(out, "\nCache lines of %s, most transfers first\n", name_of(v));
+	g_string_append_printf(out, "%-*s %12s %12s %10s\n", NAME_W + 8, "class", "accesses",
+			       "transfers", "time");
+	for (guint i = 0; i < lines->len && i < BRIEF_LINES; i++) {
+		json_t *l = lines->pdata[i];
+		put_cut(out, json_string_value(json_object_get(l, "class")), NAME_W + 8);
+		g_string_append_printf(out, " %12lld %12lld ",
+				       (long long)json_integer_value(json_object_get(l, "accesses")),
+				       (long long)json_integer_value(json_object_get(l, "transfers")));
+		report_time(out, json_number_value(json_object_get(l, "time_ns")), 10);
+		g_string_append_c(out, '\n');
+	}
+	g_ptr_array_free(lines, TRUE);
+}
+
+/* Each variant's main figure and its change, positive = better. */
+static void brief_figures(json_t *variants, const char *metric, GString *out)
+{
+	json_t *base = json_array_get(variants, 0);
+	g_string_append_printf(out, "\n%-30s %16s %12s\n", "variant", metric, "change");
+	size_t i;
+	json_t *v;
+	json_array_foreach (variants, i, v) {
+		put_cut(out, name_of(v), 30);
+		struct change c;
+		change_of(base, v, metric, &c);
+		GString *mean = g_string_new(NULL);
+		report_mean(mean, i ? c.mean : c.base_mean, metric);
+		g_string_append_printf(out, " %16s", mean->str);
+		g_string_free(mean, TRUE);
+		if (i)
+			g_string_append_printf(out, " %+11.2f%%\n", c.pct);
+		else
+			g_string_append_printf(out, " %12s\n", "baseline");
+	}
+}
+
+static void brief_result(json_t *result, GString *out)
+{
+	json_t *variants = json_object_get(result, "variants");
+	json_t *base = json_array_get(variants, 0);
+	char *head = g_strdup_printf(
+		"memcgsim %s: %s, seed %lld, %lld replica%s a variant; changes against %s, "
+		"positive = better",
+		MEMCGSIM_VERSION, json_string_value(json_object_get(result, "scenario")),
+		(long long)json_integer_value(json_object_get(result, "seed")),
+		(long long)json_integer_value(json_object_get(base, "replicas")),
+		json_integer_value(json_object_get(base, "replicas")) == 1 ? "" : "s",
+		name_of(base));
+	put_wrapped(out, "", head);
+	g_free(head);
+	const char *model = json_string_value(json_object_get(result, "model"));
+	if (model)
+		put_wrapped(out, "Model: ", model);
+	const char *command = json_string_value(json_object_get(result, "command"));
+	if (command)
+		put_wrapped(out, "Command: ", command);
+	const char *metric = "elapsed_ns";
+	struct change c;
+	size_t best = json_array_size(variants) >= 2 ? report_main_change(variants, &metric, &c) : 0;
+	if (!metric)
+		metric = "elapsed_ns";
+	brief_figures(variants, metric, out);
+	if (json_array_size(variants) >= 2) {
+		GString *verdict = g_string_new(NULL);
+		report_verdict(variants, verdict);
+		g_strchomp(verdict->str);
+		g_string_append_c(out, '\n');
+		put_wrapped(out, "Verdict: ", verdict->str);
+		g_string_free(verdict, TRUE);
+	}
+	brief_locks(base, out);
+	if (best)
+		brief_locks(json_array_get(variants, best), out);
+	brief_lines(base, out);
+	if (best)
+		brief_lines(json_array_get(variants, best), out);
+	g_string_append(out, "\n(memcgsim report RESULT for the full report: every lock, line, "
+			     "cgroup and\nmetric, the mmtests comparison and the per-page costs)\n");
+}
+
+static void brief_sweep(json_t *sweep, GString *out)
+{
+	json_t *points = json_object_get(sweep, "points");
+	char *head = g_strdup_printf("memcgsim %s: sweep of %s, seed %lld, %zu points",
+				     MEMCGSIM_VERSION,
+				     json_string_value(json_object_get(sweep, "scenario")),
+				     (long long)json_integer_value(json_object_get(sweep, "seed")),
+				     json_array_size(points));
+	put_wrapped(out, "", head);
+	g_free(head);
+	const char *command = json_string_value(json_object_get(sweep, "command"));
+	if (command)
+		put_wrapped(out, "Command: ", command);
+	g_string_append_c(out, '\n');
+	size_t i;
+	json_t *p;
+	json_array_foreach (points, i, p) {
+		json_t *variants = result_point_variants(p);
+		if (json_array_size(variants) < 2)
+			continue;
+		GString *verdict = g_string_new(NULL);
+		report_verdict(variants, verdict);
+		g_strchomp(verdict->str);
+		char *label = g_strdup_printf("point %zu (%s): ", i,
+					      json_string_value(json_object_get(p, "label")));
+		put_wrapped(out, label, verdict->str);
+		g_free(label);
+		g_string_free(verdict, TRUE);
+	}
+	g_string_append(out, "\n(memcgsim report DIR --point N --format summary: one point)\n");
+}
+
+void report_brief(json_t *doc, GString *out)
+{
+	GString *raw = g_string_new(NULL);
+	if (g_strcmp0(json_string_value(json_object_get(doc, "format")), "memcgsim-sweep-1") == 0)
+		brief_sweep(doc, raw);
+	else
+		brief_result(doc, raw);
+	mcs_text_printable_append(out, raw->str, raw->len); /* the strings are a file's */
+	g_string_free(raw, TRUE);
+}
