@@ -33,6 +33,7 @@ struct cli {
 	char *shard;
 	char *sort;
 	char *plots;
+	char *lock_stat; /* report --lock-stat FILE */
 	int point;
 	gboolean point_given; /* without --point: the whole sweep */
 	int timeout; /* --timeout SECONDS; 0: none */

@@ -2,6 +2,7 @@
 /* memcgsim report DIR|RESULT.json: a result or a sweep rendered (text, md,
  * html, json, csv), with its plots. */
 #include "cli_util.h"
+#include "lockstat.h"
 #include "output.h"
 #include "report.h"
 #include "result.h"
@@ -57,6 +58,7 @@ static bool report_outputs(const struct cli *c, GError **err)
 	const struct cli_path outs[] = {{"-o", c->output}, {NULL, NULL}};
 	const struct cli_path ins[] = {{dir ? "the sweep's result" : "the result", dir ? result : in},
 				       {"the sweep's plan", plan},
+				       {"--lock-stat's file", c->lock_stat},
 				       {NULL, NULL}};
 	bool ok = output_check(c->output, "-o", err) && cli_outputs_apart(outs, ins, err);
 	g_free(result);
@@ -86,12 +88,32 @@ static int cmd_report(struct cli *c)
 	if (!report_outputs(c, &err) ||
 	    (c->plots && !output_check_dir(c->plots, "--plots", &err)))
 		return cli_error(err, "memcgsim: ");
-	json_t *doc = report_input(c, &err);
-	if (!doc)
+	if (c->lock_stat && !report_format_has_sections(o.format)) {
+		cli_say("--lock-stat: a section of the text, md and html reports, not of --format %s",
+			c->format);
+		return EXIT_USAGE;
+	}
+	struct lockstat *measured = NULL;
+	if (c->lock_stat && !(measured = lockstat_read(c->lock_stat, &err)))
 		return cli_error(err, "");
+	o.measured = measured;
+	o.measured_path = c->lock_stat;
+	json_t *doc = report_input(c, &err);
+	if (doc && measured && json_object_get(doc, "points")) {
+		g_set_error(&err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--lock-stat: beside a result, not a sweep (give --point N)");
+		json_decref(doc);
+		lockstat_free(measured);
+		return cli_error(err, "memcgsim: ");
+	}
+	if (!doc) {
+		lockstat_free(measured);
+		return cli_error(err, "");
+	}
 	GString *out = g_string_new(NULL);
 	bool ok = report_render(doc, &o, out, &err) && cli_output(c, out, "the report", &err);
 	g_string_free(out, TRUE);
+	lockstat_free(measured);
 	if (!output_interrupted()) /* else it dies of the signal now: a large result takes seconds */
 		json_decref(doc);
 	return ok ? 0 : cli_error(err, "memcgsim: ");
@@ -107,6 +129,10 @@ static const GOptionEntry report_options[] = {
 	 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
 	{"point", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_point,
 	 "Report one point of a sweep in full", "N"},
+	{"lock-stat", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.lock_stat,
+	 "The real machine's /proc/lock_stat (version 0.4) or perf lock contention output, "
+	 "beside the model's, class by class",
+	 "FILE"},
 	CLI_OPT_SUMMARY,
 	CLI_OPT_RESOLUTION,
 	{NULL}};

@@ -237,8 +237,25 @@ static void render_sections(json_t *doc, const struct report_opts *o, GPtrArray 
 	bool sweep = g_strcmp0(json_string_value(json_object_get(doc, "format")),
 			       "memcgsim-sweep-1") == 0;
 	GPtrArray *sections = sweep ? report_sweep_sections(doc) : report_sections(doc, o->sort);
+	if (o->measured && !sweep) { /* before the verdict, which stays last */
+		const struct report_section *last = sections->pdata[sections->len - 1];
+		bool verdict = last->title && g_str_equal(last->title, "verdict");
+		struct report_section *m =
+			report_section_add(sections, "the machine measured, beside the model");
+		report_measured(json_object_get(doc, "variants"), o->measured, o->measured_path,
+				m->body);
+		if (verdict) {
+			g_ptr_array_steal_index(sections, sections->len - 1);
+			g_ptr_array_insert(sections, (gint)sections->len - 1, m);
+		}
+	}
 	o->format->sections(sections, plots, out);
 	g_ptr_array_free(sections, TRUE);
+}
+
+bool report_format_has_sections(const struct report_format *format)
+{
+	return format->sections != NULL;
 }
 
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err)

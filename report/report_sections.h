@@ -83,6 +83,10 @@ size_t report_main_change(json_t *variants, const char **metric, struct change *
 /* A mean of the comparison's main row (change.h: Hmean for a rate, else
  * Amean), in @metric's unit ("14.45 s", "12.29 /us"). */
 void report_mean(GString *out, double mean, const char *metric);
+/* report_measured.c: the real machine's lock statistics (read from @path)
+ * beside each variant's, class by class */
+struct lockstat;
+void report_measured(json_t *variants, const struct lockstat *ls, const char *path, GString *out);
 /* report_brief.c: --format summary, a result's report in under 80 columns:
  * the scenario, the variants' main figure with its change, the verdict,
  * the top locks and cache lines of the baseline and the winner; a sweep's,

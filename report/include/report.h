@@ -26,10 +26,15 @@ struct report_format {
 	bool needs_plots; /* made in a temporary directory when --plots is not given */
 };
 
+struct lockstat;
 struct report_opts {
 	const struct report_format *format;
 	const char *sort;  /* perf lock contention order: contended, wait_total, wait_max, wait_avg */
 	const char *plots; /* where the plots go (NULL: none, except HTML: a temporary directory) */
+	/* --lock-stat: the real machine's lock statistics (lockstat.h), read
+	 * from @measured_path, beside the model's, before the verdict */
+	const struct lockstat *measured;
+	const char *measured_path;
 };
 
 /* The format named @name (a --format value); NULL for an unknown one. */
@@ -40,6 +45,8 @@ const char *report_format_near(const char *name);
 char *report_format_names(void);
 /* Is @s a --sort value? */
 bool report_sort_valid(const char *s);
+/* Whether @format renders sections (text, md, html), which --lock-stat needs. */
+bool report_format_has_sections(const struct report_format *format);
 /* Render @doc (a result or a sweep result) into @out. */
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err);
 /* The plain-text report of a result, as `memcgsim run` prints it. */

@@ -6,6 +6,7 @@
  * Chrome traces that parse and cover what they claim. */
 #include "plot.h"
 #include "result.h"
+#include "lockstat.h"
 #include "test_util.h"
 #include <jansson.h>
 #include <stdlib.h>
@@ -613,6 +614,141 @@ static void test_trace(void)
 	g_free(dir);
 }
 
+#define LOCKSTAT MCS_SOURCE_DIR "/tests/fixtures/lockstat/"
+
+static const struct lockstat_class *measured_class(const struct lockstat *ls, const char *name)
+{
+	for (guint i = 0; i < ls->classes->len; i++) {
+		const struct lockstat_class *c = ls->classes->pdata[i];
+		if (g_str_equal(c->name, name))
+			return c;
+	}
+	return NULL;
+}
+
+/* /proc/lock_stat, version 0.4, written by hand after
+ * Documentation/locking/lockstat.rst: every class with its 12 numbers
+ * (times in us, kept in ns), read/write states and subclasses as named; the
+ * report puts the classes the model has beside each variant's. */
+static void test_lockstat_proc(void)
+{
+	GError *err = NULL;
+	struct lockstat *ls = lockstat_read(LOCKSTAT "proc_lock_stat.txt", &err);
+	g_assert_no_error(err);
+	g_assert_cmpint(ls->source, ==, LOCKSTAT_PROC);
+	static const char *const names[] = {"&mm->mmap_sem-W", "&mm->mmap_sem-R", "&lb->lock",
+					    "&lb->node_lock", "&rq->lock/1"};
+	g_assert_cmpuint(ls->classes->len, ==, G_N_ELEMENTS(names));
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+		g_assert_cmpstr(((struct lockstat_class *)ls->classes->pdata[i])->name, ==, names[i]);
+	const struct lockstat_class *c = measured_class(ls, "&lb->lock");
+	g_assert_cmpfloat(c->con_bounces, ==, 2800);
+	g_assert_cmpfloat(c->contentions, ==, 2819);
+	g_assert_cmpfloat_with_epsilon(c->wait_min, 150, 1e-6);
+	g_assert_cmpfloat_with_epsilon(c->wait_max, 9620, 1e-6);
+	g_assert_cmpfloat_with_epsilon(c->wait_total, 20114000, 1e-3);
+	g_assert_cmpfloat(c->acq_bounces, ==, 2822);
+	g_assert_cmpfloat(c->acquisitions, ==, 2822);
+	g_assert_cmpfloat_with_epsilon(c->hold_min, 90, 1e-6);
+	g_assert_cmpfloat_with_epsilon(c->hold_max, 1310, 1e-6);
+	g_assert_cmpfloat_with_epsilon(c->hold_total, 301950, 1e-6);
+	c = measured_class(ls, "&mm->mmap_sem-W");
+	g_assert_cmpfloat_with_epsilon(c->hold_total, 17464026916320.0, 1);
+	lockstat_free(ls);
+	assert_golden((const char *[]){"report", FIXTURE, "--lock-stat", LOCKSTAT "proc_lock_stat.txt",
+				       NULL},
+		      "lockbench.lock_stat.txt");
+}
+
+/* perf lock contention's output (tools/perf/Documentation/perf-lock.txt),
+ * by caller: offsets dropped, a caller's rows added up, beside the model's
+ * contention points of that function. */
+static void test_lockstat_perf(void)
+{
+	GError *err = NULL;
+	struct lockstat *ls = lockstat_read(LOCKSTAT "perf_lock_contention.txt", &err);
+	g_assert_no_error(err);
+	g_assert_cmpint(ls->source, ==, LOCKSTAT_PERF);
+	g_assert_cmpuint(ls->classes->len, ==, 3);
+	const struct lockstat_class *c = measured_class(ls, "lockbench_critical_section");
+	g_assert_cmpfloat(c->contentions, ==, 2819 + 7368);
+	g_assert_cmpfloat_with_epsilon(c->wait_total, 17.25e6 + 12.40e6, 1e-3);
+	g_assert_cmpfloat_with_epsilon(c->wait_max, 11020, 1e-6);
+	g_assert_cmpfloat(c->acquisitions, ==, 0);
+	c = measured_class(ls, "khugepaged_scan_mm_slot");
+	g_assert_cmpfloat(c->contentions, ==, 1);
+	g_assert_cmpfloat_with_epsilon(c->wait_total, 960, 1e-9);
+	lockstat_free(ls);
+	char *out, *err_text;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--lock-stat",
+						 LOCKSTAT "perf_lock_contention.txt", NULL},
+				&out, &err_text),
+			==, 0);
+	g_assert_nonnull(strstr(
+		out,
+		"== the machine measured, beside the model ==\n"
+		"perf_lock_contention.txt, perf lock contention: 3 callers, 1 of them the model's "
+		"too (most measured wait first; waits per contention, holds per acquisition)\n\n"
+		"caller                         source          acquisitions  contentions   wait avg"
+		"   wait max   hold avg   hold max\n"
+		"lockbench_critical_section     measured                   -        10187    2.91 us"
+		"   11.02 us          -          -\n"
+		"                               global                     -         2819    5.89 us"
+		"    7.97 us          -          -\n"
+		"                               per-node                   -         7368    1.61 us"
+		"    3.22 us          -          -\n\n"
+		"== verdict ==\n"));
+	g_free(out);
+	g_free(err_text);
+}
+
+/* Malformed inputs: the file, the line and what was expected, exit 2. */
+static void test_lockstat_errors(void)
+{
+	static const struct {
+		const char *file, *want;
+	} cases[] = {
+		{"bad_version.txt", "bad_version.txt:1: lock_stat version 0.3: this reader knows "
+				    "version 0.4\n"},
+		{"bad_class.txt", "bad_class.txt:6: expected a class (\"NAME:\" and 12 numbers), a "
+				  "contention point (\"NAME COUNT [<IP>] SYMBOL\") or a separator\n"},
+		{"bad_perf_unit.txt",
+		 "bad_perf_unit.txt:3: expected a row of perf lock contention: a count, three times "
+		 "with their units (ns, us, ms or s), the lock type and the caller or lock\n"},
+		{"neither.txt", "neither.txt:1: expected /proc/lock_stat (its first line \"lock_stat "
+				"version 0.4\") or perf lock contention's output (a header "
+				"\"contended   total wait   max wait   avg wait ...\")\n"},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		char *path = g_strconcat(LOCKSTAT, cases[i].file, NULL);
+		char *want = g_strconcat(LOCKSTAT, cases[i].want, NULL);
+		char *out, *err;
+		g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--lock-stat", path, NULL},
+					&out, &err),
+				==, 2);
+		g_assert_cmpstr(err, ==, want);
+		g_assert_cmpstr(out, ==, "");
+		g_free(out);
+		g_free(err);
+		g_free(want);
+		g_free(path);
+	}
+	GError *e = NULL;
+	g_assert_null(lockstat_parse("nul.txt", "lock_stat version 0.4\n\0x", 24, &e));
+	g_assert_cmpstr(e->message, ==, "nul.txt:1: a NUL byte: not a text file");
+	g_clear_error(&e);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--format", "json", "--lock-stat",
+						 LOCKSTAT "proc_lock_stat.txt", NULL},
+				&out, &err),
+			==, 2);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: --lock-stat: a section of the text, md and html reports, not of "
+			"--format json\n");
+	g_free(out);
+	g_free(err);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -626,5 +762,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/cachelines/exact", test_cachelines_exact);
 	g_test_add_func("/report/cachelines/merge", test_cachelines_merge);
 	g_test_add_func("/trace/chrome", test_trace);
+	g_test_add_func("/lockstat/proc", test_lockstat_proc);
+	g_test_add_func("/lockstat/perf", test_lockstat_perf);
+	g_test_add_func("/lockstat/errors", test_lockstat_errors);
 	return g_test_run();
 }

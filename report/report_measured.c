@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The real machine beside the model (`report --lock-stat FILE`): each
+ * measured lock class that the model has too, its figures on one line and
+ * each variant's under it. A /proc/lock_stat class matches the model's
+ * classes of its name, read/write state ("-R", "-W") left out and the
+ * model's " (instance)" suffix left out too ("&nlru->lock" is "&nlru->lock
+ * (shadow_nodes)" and "&nlru->lock (s_dentry_lru)", added up); a row of
+ * perf lock contention (a caller) matches the model's contention points of
+ * that function. Waits are per contention, holds per acquisition, as
+ * lock_stat's averages are. */
+#include "lockstat.h"
+#include "report_sections.h"
+#include "report_util.h"
+#include "result.h"
+#include <string.h>
+
+#define CLASS_W 30
+
+struct figures {
+	double acquisitions, contentions, wait_total, wait_max, hold_total, hold_max;
+	bool holds; /* acquisitions and holds known (not perf lock contention's) */
+	int matched;
+};
+
+/* @name without a trailing " (...)" (the model's instance) or "-R"/"-W"
+ * (lock_stat's read/write state); g_free it. */
+static char *class_key(const char *name)
+{
+	char *k = g_strdup(name);
+	size_t n = strlen(k);
+	char *open = strrchr(k, '(');
+	if (n && k[n - 1] == ')' && open && open > k && open[-1] == ' ')
+		open[-1] = '\0';
+	n = strlen(k);
+	if (n > 2 && k[n - 2] == '-' && (k[n - 1] == 'R' || k[n - 1] == 'W'))
+		k[n - 2] = '\0';
+	return k;
+}
+
+static double num(json_t *o, const char *a, const char *b)
+{
+	return json_number_value(json_object_get(b ? json_object_get(o, a) : o, b ? b : a));
+}
+
+/* The variant's figures for measured class @c. */
+static void model_figures(json_t *variant, const struct lockstat *ls,
+			  const struct lockstat_class *c, struct figures *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->holds = ls->source == LOCKSTAT_PROC;
+	char *want = class_key(c->name);
+	size_t i, j;
+	json_t *l, *p;
+	json_array_foreach (json_object_get(variant, "locks"), i, l) {
+		if (ls->source == LOCKSTAT_PERF) { /* a caller: the model's points of it */
+			json_array_foreach (json_object_get(l, "contention_points"), j, p) {
+				if (g_strcmp0(json_string_value(json_object_get(p, "site")), c->name))
+					continue;
+				f->matched++;
+				f->contentions += num(p, "count", NULL);
+				f->wait_total += num(p, "wait_total_ns", NULL);
+				f->wait_max = MAX(f->wait_max, num(p, "wait_max_ns", NULL));
+			}
+			continue;
+		}
+		char *key = class_key(json_string_value(json_object_get(l, "class")));
+		if (g_str_equal(key, want)) {
+			f->matched++;
+			f->acquisitions += num(l, "acquisitions", NULL);
+			f->contentions += num(l, "contentions", NULL);
+			f->wait_total += num(l, "wait_ns", "total");
+			f->wait_max = MAX(f->wait_max, num(l, "wait_ns", "max"));
+			f->hold_total += num(l, "hold_ns", "total");
+			f->hold_max = MAX(f->hold_max, num(l, "hold_ns", "max"));
+		}
+		g_free(key);
+	}
+	g_free(want);
+}
+
+static void measured_figures(const struct lockstat *ls, const struct lockstat_class *c,
+			     struct figures *f)
+{
+	*f = (struct figures){c->acquisitions, c->contentions, c->wait_total, c->wait_max,
+			      c->hold_total,   c->hold_max,    ls->source == LOCKSTAT_PROC, 1};
+}
+
+static void put_count(GString *out, bool known, double v, int w)
+{
+	if (known)
+		g_string_append_printf(out, " %*.0f", w, v);
+	else
+		g_string_append_printf(out, " %*s", w, "-");
+}
+
+static void put_ns(GString *out, bool known, double ns)
+{
+	g_string_append_c(out, ' ');
+	if (known)
+		report_time(out, ns, 10);
+	else
+		g_string_append_printf(out, "%10s", "-");
+}
+
+static void row(GString *out, const char *cls, const char *source, const struct figures *f)
+{
+	g_string_append_printf(out, "%-*s %-14s", CLASS_W, cls, source);
+	if (!f->matched) {
+		g_string_append(out, " (not in this variant)\n");
+		return;
+	}
+	put_count(out, f->holds, f->acquisitions, 13);
+	put_count(out, true, f->contentions, 12);
+	put_ns(out, f->contentions > 0, f->contentions > 0 ? f->wait_total / f->contentions : 0);
+	put_ns(out, true, f->wait_max);
+	put_ns(out, f->holds && f->acquisitions > 0,
+	       f->acquisitions > 0 ? f->hold_total / f->acquisitions : 0);
+	put_ns(out, f->holds, f->hold_max);
+	g_string_append_c(out, '\n');
+}
+
+static gint by_measured_wait(gconstpointer a, gconstpointer b)
+{
+	const struct lockstat_class *x = *(const struct lockstat_class *const *)a;
+	const struct lockstat_class *y = *(const struct lockstat_class *const *)b;
+	if (x->wait_total != y->wait_total)
+		return x->wait_total < y->wait_total ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+void report_measured(json_t *variants, const struct lockstat *ls, const char *path, GString *out)
+{
+	GPtrArray *sorted = g_ptr_array_new();
+	for (guint i = 0; i < ls->classes->len; i++)
+		g_ptr_array_add(sorted, ls->classes->pdata[i]);
+	g_ptr_array_sort(sorted, by_measured_wait);
+	GString *rows = g_string_new(NULL);
+	guint shown = 0;
+	for (guint i = 0; i < sorted->len; i++) {
+		const struct lockstat_class *c = sorted->pdata[i];
+		struct figures f[64];
+		size_t nv = MIN(json_array_size(variants), G_N_ELEMENTS(f));
+		bool any = false;
+		for (size_t v = 0; v < nv; v++) {
+			model_figures(json_array_get(variants, v), ls, c, &f[v]);
+			any |= f[v].matched > 0;
+		}
+		if (!any)
+			continue;
+		shown++;
+		struct figures m;
+		measured_figures(ls, c, &m);
+		row(rows, c->name, "measured", &m);
+		for (size_t v = 0; v < nv; v++)
+			row(rows, "",
+			    json_string_value(json_object_get(json_array_get(variants, v), "name")),
+			    &f[v]);
+	}
+	char *base = g_path_get_basename(path);
+	g_string_append_printf(out, "%s, %s: %u %s, %u of them the model's too", base,
+			       lockstat_source_name(ls), ls->classes->len,
+			       ls->source == LOCKSTAT_PROC ? "classes" : "callers", shown);
+	g_free(base);
+	g_string_append(out, shown ? " (most measured wait first; waits per contention, holds "
+				     "per acquisition)\n\n"
+				   : ".\n");
+	if (shown) {
+		g_string_append_printf(out, "%-*s %-14s %13s %12s %10s %10s %10s %10s\n", CLASS_W,
+				       ls->source == LOCKSTAT_PROC ? "class" : "caller", "source",
+				       "acquisitions", "contentions", "wait avg", "wait max",
+				       "hold avg", "hold max");
+		g_string_append_len(out, rows->str, (gssize)rows->len);
+	}
+	g_string_free(rows, TRUE);
+	g_ptr_array_free(sorted, TRUE);
+}
