@@ -34,6 +34,7 @@ struct cli {
 	char *sort;
 	char *plots;
 	char *lock_stat; /* report --lock-stat FILE */
+	char *change;	 /* compare --change FROM:TO */
 	int point;
 	gboolean point_given; /* without --point: the whole sweep */
 	int timeout; /* --timeout SECONDS; 0: none */

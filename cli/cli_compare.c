@@ -55,6 +55,40 @@ static bool common_variant(json_t *a, json_t *b)
 	return false;
 }
 
+/* --change FROM:TO: two variants both results have. */
+static bool change_variants(const char *spec, json_t *a, json_t *b, char **from, char **to,
+			    GError **err)
+{
+	const char *colon = strchr(spec, ':');
+	if (!colon || colon == spec || !colon[1] || strchr(colon + 1, ':')) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--change: expected FROM:TO, two variants' names, got \"%s\"", spec);
+		return false;
+	}
+	char *names[2] = {g_strndup(spec, (gsize)(colon - spec)), g_strdup(colon + 1)};
+	for (int k = 0; k < 2; k++)
+		for (int r = 0; r < 2; r++) {
+			json_t *doc = r ? b : a;
+			bool found = false;
+			size_t i;
+			json_t *v;
+			json_array_foreach (json_object_get(doc, "variants"), i, v)
+				found |= g_strcmp0(json_string_value(json_object_get(v, "name")),
+						   names[k]) == 0;
+			if (!found) {
+				g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+					    "--change: no variant \"%s\" in %s", names[k],
+					    r ? "B" : "A");
+				g_free(names[0]);
+				g_free(names[1]);
+				return false;
+			}
+		}
+	*from = names[0];
+	*to = names[1];
+	return true;
+}
+
 static bool format_ok(const struct cli *c, const struct report_format **f)
 {
 	*f = report_format_find(c->format);
@@ -83,12 +117,18 @@ static int cmd_compare(struct cli *c)
 		json_decref(b);
 		return cli_error(err, "");
 	}
+	char *from = NULL, *to = NULL;
+	if (c->change && !change_variants(c->change, a, b, &from, &to, &err)) {
+		json_decref(a);
+		json_decref(b);
+		return cli_error(err, "memcgsim: ");
+	}
 	char *la, *lb;
 	labels(c->files[0], c->files[1], &la, &lb);
 	if (!g_str_equal(identity_of(a), identity_of(b))) /* allowed: what compare is for */
 		cli_say("note: %s was made by model %s, %s by model %s; the differences are also "
 			"the models'", la, identity_of(a), lb, identity_of(b));
-	GPtrArray *sections = report_compare_results(a, la, b, lb);
+	GPtrArray *sections = report_compare_results(a, la, b, lb, from, to);
 	GString *out = g_string_new(NULL);
 	f->sections(sections, NULL, out);
 	bool ok = cli_output(c, out, "the comparison", &err);
@@ -96,6 +136,8 @@ static int cmd_compare(struct cli *c)
 	g_string_free(out, TRUE);
 	g_free(la);
 	g_free(lb);
+	g_free(from);
+	g_free(to);
 	json_decref(a);
 	json_decref(b);
 	return ok ? 0 : cli_error(err, "memcgsim: ");
@@ -104,6 +146,8 @@ static int cmd_compare(struct cli *c)
 static const GOptionEntry compare_options[] = {
 	CLI_OPT_FILES("A.json B.json"),
 	CLI_OPT_FORMAT("text (default), md or html"),
+	{"change", 0, 0, G_OPTION_ARG_STRING, &cli_args.change,
+	 "The change from variant FROM to TO in A and in B, and how far it moved", "FROM:TO"},
 	CLI_OPT_OUTPUT,
 	CLI_OPT_RESOLUTION,
 	{NULL}};

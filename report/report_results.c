@@ -5,10 +5,12 @@
  * significance rules as a single run (change.h); the report ends with the
  * verdicts, one line a variant. */
 #include "change.h"
+#include "identity.h"
 #include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
 #include "version.h"
+#include <math.h>
 #include <string.h>
 
 /* Variant @name of @result, or NULL. */
@@ -42,6 +44,39 @@ static void head(GPtrArray *sections, json_t *a, const char *la, json_t *b, cons
 				  (long long)json_integer_value(json_object_get(b, "seed")));
 	report_section_add(sections, t);
 	g_free(t);
+}
+
+/* What the two results were made of, before their numbers: each of the
+ * model, the command, the scenario, the seed and the description, shown
+ * twice where they differ, said once where they do not. */
+static void provenance(GString *out, json_t *a, const char *la, json_t *b, const char *lb)
+{
+	static const char *const keys[] = {"model", "command", "scenario", "seed", "description"};
+	GString *same = g_string_new(NULL);
+	for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+		json_t *x = json_object_get(a, keys[i]), *y = json_object_get(b, keys[i]);
+		char *sx = x ? json_dumps(x, JSON_ENCODE_ANY) : g_strdup("(none)");
+		char *sy = y ? json_dumps(y, JSON_ENCODE_ANY) : g_strdup("(none)");
+		if (i == 0) { /* a result from before identities: identity_of's word */
+			g_free(sx);
+			g_free(sy);
+			sx = g_strdup(identity_of(a));
+			sy = g_strdup(identity_of(b));
+		}
+		if (g_str_equal(sx, sy)) {
+			g_string_append_printf(same, "%s%s", same->len ? ", " : "", keys[i]);
+		} else if (g_str_equal(keys[i], "description")) {
+			g_string_append(out, "differs: description (see each file)\n");
+		} else {
+			g_string_append_printf(out, "differs: %s\n  %s: %s\n  %s: %s\n", keys[i], la, sx,
+					       lb, sy);
+		}
+		free(sx);
+		free(sy);
+	}
+	if (same->len)
+		g_string_append_printf(out, "the same: %s\n", same->str);
+	g_string_free(same, TRUE);
 }
 
 /* "only in LABEL: x, y\n" for the variants of @from that @other lacks. */
@@ -78,10 +113,55 @@ static void variant_section(GPtrArray *sections, const char *name, json_t *pair,
 	report_verdict(pair, verdicts);
 }
 
-GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb)
+/* The difference of differences (--change BASE:NEW): the change from
+ * variant @from to variant @to in each result, and how far it moved from
+ * @a to @b, metric by metric; then a line on the first metric it changes. */
+static void change_moved(GString *out, json_t *a, const char *la, json_t *b, const char *lb,
+			 const char *from, const char *to)
+{
+	json_t *a0 = variant_named(a, from), *a1 = variant_named(a, to);
+	json_t *b0 = variant_named(b, from), *b1 = variant_named(b, to);
+	g_string_append_printf(out, "Change from %s to %s, positive = better, in each result\n\n",
+			       from, to);
+	g_string_append_printf(out, "%-30s %12.12s %12.12s %14s\n", "metric", la, lb, "moved");
+	const char *metric, *main = NULL;
+	json_t *m;
+	struct change main_a = {0}, main_b = {0};
+	json_object_foreach (json_object_get(a0, "metrics"), metric, m) {
+		if (!json_object_get(json_object_get(b0, "metrics"), metric))
+			continue;
+		struct change ca, cb;
+		change_of(a0, a1, metric, &ca);
+		change_of(b0, b1, metric, &cb);
+		g_string_append_printf(out, "%-30s %+11.2f%% %+11.2f%% %+8.2f points\n", metric, ca.pct,
+				       cb.pct, cb.pct - ca.pct);
+		if (!main && (ca.pct != 0 || cb.pct != 0)) {
+			main = metric;
+			main_a = ca;
+			main_b = cb;
+		}
+	}
+	if (!main) {
+		g_string_append_printf(out, "\n%s gives the same figures as %s in both.\n", to, from);
+		return;
+	}
+	double moved = main_b.pct - main_a.pct;
+	double res = MAX(main_a.resolution, main_b.resolution);
+	g_string_append_printf(
+		out,
+		"\nThe change from %s to %s on %s: %+.2f%% in %s, %+.2f%% in %s: it moved by %.2f "
+		"points, %s the resolution (%.2f%%).\n",
+		from, to, main, main_a.pct, la, main_b.pct, lb, fabs(moved),
+		fabs(moved) < res ? "within" : "more than", res);
+}
+
+GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb,
+				  const char *from, const char *to)
 {
 	GPtrArray *sections = report_sections_new();
 	head(sections, a, la, b, lb);
+	provenance(report_section_add(sections, "what the two results were made of")->body, a, la,
+		   b, lb);
 	GString *verdicts = g_string_new(NULL);
 	size_t i;
 	json_t *va;
@@ -94,6 +174,10 @@ GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const ch
 		variant_section(sections, name, pair, verdicts);
 		json_decref(pair);
 	}
+	if (from && to)
+		change_moved(report_section_add(sections, "the change between two variants, moved")
+				     ->body,
+			     a, la, b, lb, from, to);
 	GString *odd = report_section_add(sections, "variants in one file only")->body;
 	only_in(odd, a, la, b);
 	only_in(odd, b, lb, a);

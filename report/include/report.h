@@ -54,9 +54,12 @@ void report_text(json_t *result, GString *out);
 /* Its summary, under 80 columns (--format summary). */
 void report_summary_text(json_t *result, GString *out);
 /* `memcgsim compare`: the sections of results @a and @b (labelled @la and
- * @lb), variant by variant with @a as the baseline, for a format's
- * .sections; they end with one verdict line a variant both have. Free with
+ * @lb): what differs in their making, then variant by variant with @a as
+ * the baseline, and with @from and @to (variants both have; NULL: none)
+ * the change from @from to @to in each and how far it moved, for a
+ * format's .sections; they end with one verdict line a variant both have. Free with
  * g_ptr_array_free(a, TRUE). */
-GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb);
+GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb,
+				  const char *from, const char *to);
 /* @text wrapped at @width columns, each line indented by @indent. */
 void report_wrapped(GString *out, const char *text, int width, int indent);

@@ -778,6 +778,55 @@ static void test_summary_option(void)
 	g_free(b);
 }
 
+/* compare (issue 23, item 7): what the two results were made of, before
+ * the numbers; --change FROM:TO, the change between two variants in each
+ * result and how far it moved. */
+static void test_compare_change(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-compare-XXXXXX", NULL);
+	char *a = g_build_filename(dir, "a.json", NULL), *b = g_build_filename(dir, "b.json", NULL);
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000",
+					     "--format", "json", "-o", a, NULL},
+			    &out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000",
+					     "--seed", "7", "--format", "json", "-o", b, NULL},
+			    &out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"compare", a, b, "--change", "global:per-node", NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_nonnull(strstr(out, "== what the two results were made of ==\n"
+				     "differs: command\n"));
+	g_assert_nonnull(strstr(out, "differs: seed\n  a: 1\n  b: 7\n"
+				     "the same: model, scenario, description\n"));
+	g_assert_nonnull(strstr(
+		out, "== the change between two variants, moved ==\n"
+		     "Change from global to per-node, positive = better, in each result\n\n"
+		     "metric                                    a            b          moved\n"
+		     "elapsed_ns                           +0.00%       +0.00%    +0.00 points\n"
+		     "acquisitions_per_us                +154.67%     +152.38%    -2.29 points\n"
+		     "lock_utilisation                    -25.18%      -27.00%    -1.82 points\n"
+		     "wait_per_acquisition_ns             +71.91%      +71.99%    +0.08 points\n\n"
+		     "The change from global to per-node on acquisitions_per_us: +154.67% in a, "
+		     "+152.38% in b: it moved by 2.29 points, more than the resolution (1.00%).\n"));
+	g_free(out);
+	g_free(err);
+	expect_err((const char *[]){"compare", a, b, "--change", "global:x", NULL}, 2,
+		   "memcgsim: --change: no variant \"x\" in A\n");
+	expect_err((const char *[]){"compare", a, b, "--change", "global", NULL}, 2,
+		   "memcgsim: --change: expected FROM:TO, two variants' names, got \"global\"\n");
+	mcs_rm_tree(dir);
+	g_free(a);
+	g_free(b);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -789,6 +838,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/run-replicas", test_run_replicas);
 	g_test_add_func("/cli/resolution", test_resolution_option);
 	g_test_add_func("/cli/summary", test_summary_option);
+	g_test_add_func("/cli/compare/change", test_compare_change);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
 	g_test_add_func("/cli/sigterm", test_sigterm);

@@ -209,8 +209,9 @@ static void test_compare(void)
 	g_assert_true(g_str_has_prefix(out, "memcgsim " MEMCGSIM_VERSION ": compare "
 					    "lockbench.result (scenario \"lockbench-lock-scope\", "
 					    "seed 1) with faster (scenario \"lockbench-lock-scope\", "
-					    "seed 1)\n\n== variant per-node: lockbench.result against "
-					    "faster ==\n"));
+					    "seed 1)\n\n== what the two results were made of ==\n"
+					    "the same: model, command, scenario, seed, description\n\n"
+					    "== variant per-node: lockbench.result against faster ==\n"));
 	g_assert_nonnull(strstr(out, "\n== variants in one file only ==\nonly in "
 				     "lockbench.result: global\n"));
 	g_assert_true(g_str_has_suffix(out, "\n== verdict ==\nper-node: faster beats "
