@@ -139,6 +139,11 @@ struct scenario *cli_scenario_load(struct cli *c, GError **err)
 		scenario_free(sc);
 		return NULL;
 	}
+	for (guint i = 0; i < sc->warnings->len; i++) { /* of the variants that run */
+		const struct scenario_warning *w = sc->warnings->pdata[i];
+		if (!w->variant || !c->variant || g_str_equal(w->variant, c->variant))
+			cli_say("warning: %s", w->text);
+	}
 	return sc;
 }
 

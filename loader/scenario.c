@@ -191,6 +191,14 @@ static void variant_free(gpointer p)
 	g_free(v);
 }
 
+static void warning_free(gpointer p)
+{
+	struct scenario_warning *w = p;
+	g_free(w->variant);
+	g_free(w->text);
+	g_free(w);
+}
+
 /* The rules across keys of the whole document (the base's too, though
  * only variants run). */
 static bool check_doc(json_t *doc, GHashTable *locs, GError **err)
@@ -206,6 +214,8 @@ void scenario_free(struct scenario *sc)
 		return;
 	if (sc->variants)
 		g_ptr_array_free(sc->variants, TRUE);
+	if (sc->warnings)
+		g_ptr_array_free(sc->warnings, TRUE);
 	json_decref(sc->base);
 	if (sc->locs)
 		g_hash_table_destroy(sc->locs);
@@ -363,6 +373,7 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 	sc->file = g_strdup(file);
 	sc->locs = jpos_map_new();
 	sc->variants = g_ptr_array_new_with_free_func(variant_free);
+	sc->warnings = g_ptr_array_new_with_free_func(warning_free);
 	if (len > SCENARIO_MAX_BYTES) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s:1:1: (root): file too large (%zu bytes, at most %d)", file, len,
@@ -387,6 +398,8 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 		     build_variants(sc, raw, sets, err) && check_draws(sc, raw, err) &&
 		     check_result(sc, err);
 	}
+	if (ok)
+		scenario_warnings(sc, raw, sets);
 	json_decref(raw);
 	if (ok)
 		return sc;

@@ -25,3 +25,8 @@ void scenario_machine_free(struct run_config *cfg);
  * and NULL when a check fails). */
 struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **err);
 void scenario_config_free(struct run_config *cfg);
+
+/* The loaded scenario's warnings (struct scenario_warning), from the file
+ * as written (@raw) and the command line's @sets. */
+struct scenario;
+void scenario_warnings(struct scenario *sc, json_t *raw, const char *const *sets);

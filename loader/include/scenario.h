@@ -39,11 +39,19 @@ struct scenario_variant {
 	struct run_config *config;
 };
 
+/* What a scenario probably does not mean (scenario_warn.c): said on
+ * standard error before it runs, never an error. */
+struct scenario_warning {
+	char *variant; /* the variant it is about; NULL: the whole scenario */
+	char *text;
+};
+
 struct scenario {
 	char *file;
 	GHashTable *locs;
 	json_t *base;	    /* validated, defaults filled in */
 	GPtrArray *variants; /* struct scenario_variant *, at least one */
+	GPtrArray *warnings; /* struct scenario_warning * */
 };
 
 /* @sets: "PATH=VALUE" overrides from the command line, applied last. */

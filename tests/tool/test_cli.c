@@ -827,6 +827,49 @@ static void test_compare_change(void)
 	g_free(dir);
 }
 
+/* Warnings before a run (issue 23, item 5): cgroups nothing runs in, a
+ * --set that overrides what the chosen variant sets; not errors. */
+static void test_scenario_warnings(void)
+{
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"validate",
+					     MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+					     "--set", "workloads.0.count=32", NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_cmpstr(out, ==,
+			MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants\n");
+	g_assert_cmpstr(err, ==,
+			"memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 32 of its 64 cgroups have "
+			"no task and no pages in any variant (job32, job33, job34, ...)\n");
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", "per-node", "--set",
+					     "workloads.0.lock_scope=global", "--set",
+					     "stop.duration_ns=100000", "-q", NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: warning: --set workloads.0.lock_scope=global overrides variant "
+			"\"per-node\"'s workloads.0.lock_scope = \"node\": its runs keep the "
+			"variant's name\n");
+	g_free(out);
+	g_free(err);
+	/* the variant that sets nothing there, or the same value: no word */
+	static const char *const quiet[][2] = {{"global", "workloads.0.lock_scope=global"},
+					       {"per-node", "workloads.0.lock_scope=node"}};
+	for (size_t i = 0; i < G_N_ELEMENTS(quiet); i++) {
+		g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", quiet[i][0], "--set",
+						     quiet[i][1], "--set", "stop.duration_ns=100000",
+						     "-q", NULL},
+				    &out, &err),
+				==, 0);
+		g_assert_cmpstr(err, ==, "");
+		g_free(out);
+		g_free(err);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -839,6 +882,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/resolution", test_resolution_option);
 	g_test_add_func("/cli/summary", test_summary_option);
 	g_test_add_func("/cli/compare/change", test_compare_change);
+	g_test_add_func("/cli/scenario-warnings", test_scenario_warnings);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
 	g_test_add_func("/cli/sigterm", test_sigterm);

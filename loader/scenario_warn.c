@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What a scenario asks that it probably does not mean, said before it runs
+ * (scenario.h, struct scenario_warning): a leaf cgroup no task runs in, and
+ * a command line's --set that overrides what a variant sets (the runs keep
+ * the variant's name). */
+#include "memcg.h"
+#include "mm.h"
+#include "page_cgroup.h"
+#include "scenario.h"
+#include "scenario_parts.h"
+#include <string.h>
+
+static void warn(struct scenario *sc, const char *variant, char *text)
+{
+	struct scenario_warning *w = g_new(struct scenario_warning, 1);
+	w->variant = g_strdup(variant);
+	w->text = text;
+	g_ptr_array_add(sc->warnings, w);
+}
+
+/* Whether @name has a child among @all's names. */
+static bool has_child(GPtrArray *all, const char *name)
+{
+	size_t n = strlen(name);
+	for (guint i = 0; i < all->len; i++) {
+		const char *o = all->pdata[i];
+		if (strncmp(o, name, n) == 0 && o[n] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* The cgroups @cfg puts something in: its workloads' tasks, the
+ * page_cgroup file's pages. */
+static void used_cgroups(const struct run_config *cfg, GHashTable *used)
+{
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		const struct run_workload *w = &cfg->workloads[i];
+		long count = 0;
+		const char *tmpl = w->type->cgroup ? w->type->cgroup(w->params, &count) : NULL;
+		for (long k = 0; tmpl && k < count; k++)
+			g_hash_table_add(used, mem_cgroup_instance_name(tmpl, k));
+	}
+	if (cfg->memcg && cfg->memcg->page_cgroup && cfg->memcg->page_cgroup->cgroup)
+		g_hash_table_add(used, g_strdup(cfg->memcg->page_cgroup->cgroup));
+}
+
+/* Each memcg.cgroups entry's leaves that nothing is put in, in any variant
+ * (a variant may move the tasks to the root on purpose). */
+static void unused_cgroups(struct scenario *sc)
+{
+	const struct run_config *cfg = ((const struct scenario_variant *)sc->variants->pdata[0])->config;
+	if (!cfg->memcg || !cfg->memcg->enabled || !cfg->memcg->cgroups.n)
+		return;
+	GHashTable *used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (guint i = 0; i < sc->variants->len; i++)
+		used_cgroups(((const struct scenario_variant *)sc->variants->pdata[i])->config, used);
+	GPtrArray *all = g_ptr_array_new_with_free_func(g_free);
+	for (size_t c = 0; c < cfg->memcg->cgroups.n; c++)
+		for (long k = 0; k < cfg->memcg->cgroups.items[c]->count; k++)
+			g_ptr_array_add(all, mem_cgroup_instance_name(cfg->memcg->cgroups.items[c]->name,
+								      k));
+	guint at = 0;
+	for (size_t c = 0; c < cfg->memcg->cgroups.n; c++) {
+		const struct mm_cgroup_params *p = cfg->memcg->cgroups.items[c];
+		long idle = 0;
+		GString *names = g_string_new(NULL);
+		for (long k = 0; k < p->count; k++, at++) {
+			const char *name = all->pdata[at];
+			if (g_hash_table_contains(used, name) || has_child(all, name))
+				continue;
+			if (idle++ < 3)
+				g_string_append_printf(names, "%s%s", idle > 1 ? ", " : "", name);
+		}
+		if (idle)
+			warn(sc, NULL,
+			     g_strdup_printf("memcg.cgroups.%zu (\"%s\"): %ld of its %ld cgroups have no "
+					     "task and no pages in any variant (%s%s)",
+					     c, p->name, idle, p->count, names->str,
+					     idle > 3 ? ", ..." : ""));
+		g_string_free(names, TRUE);
+	}
+	g_ptr_array_free(all, TRUE);
+	g_hash_table_destroy(used);
+}
+
+/* A --set's value as the loader reads it: JSON, or else a bare string. */
+static json_t *set_value(const char *text)
+{
+	json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
+	return v ? v : json_string(text);
+}
+
+static bool paths_overlap(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	if (na == nb)
+		return strcmp(a, b) == 0;
+	const char *s = na < nb ? a : b, *l = na < nb ? b : a;
+	size_t n = MIN(na, nb);
+	return strncmp(s, l, n) == 0 && l[n] == '.';
+}
+
+/* A --set on a path a variant sets too (or inside it, or around it). */
+static void set_overrides(struct scenario *sc, json_t *raw, const char *const *sets)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach (json_object_get(raw, "variants"), i, v) {
+		const char *vname = json_string_value(json_object_get(v, "name"));
+		const char *key;
+		json_t *val;
+		json_object_foreach (json_object_get(v, "set"), key, val) {
+			for (const char *const *s = sets; s && *s; s++) {
+				const char *eq = strchr(*s, '=');
+				if (!eq || g_str_has_prefix(*s, "variants"))
+					continue;
+				char *path = g_strndup(*s, (gsize)(eq - *s));
+				json_t *given = set_value(eq + 1);
+				bool same = g_str_equal(path, key) && given && json_equal(given, val);
+				if (paths_overlap(path, key) && !same) {
+					char *was = json_dumps(val, JSON_ENCODE_ANY | JSON_COMPACT);
+					warn(sc, vname,
+					     g_strdup_printf("--set %s overrides variant \"%s\"'s %s = %s: "
+							     "its runs keep the variant's name",
+							     *s, vname, key, was));
+					free(was);
+				}
+				json_decref(given);
+				g_free(path);
+			}
+		}
+	}
+}
+
+void scenario_warnings(struct scenario *sc, json_t *raw, const char *const *sets)
+{
+	unused_cgroups(sc);
+	set_overrides(sc, raw, sets);
+}
