@@ -103,29 +103,37 @@ static bool run_outputs(const struct cli *c, char **trace, GError **err)
 	return true;
 }
 
-static int cmd_run(struct cli *c)
+/* The options' values, checked; --replicas R becomes --set replicas=R. */
+static bool run_options_valid(struct cli *c)
 {
 	if (!cli_jobs_valid(c))
-		return EXIT_USAGE;
+		return false;
 	if (!g_str_equal(c->format, "text") && !g_str_equal(c->format, "json") &&
 	    !g_str_equal(c->format, "summary")) {
 		cli_say("--format: expected text, json or summary, got \"%s\"", c->format);
-		return EXIT_USAGE;
+		return false;
 	}
 	if (c->trace_window && !parse_window(c->trace_window))
-		return EXIT_USAGE;
+		return false;
 	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c) || !cli_timeout_start(c))
-		return EXIT_USAGE;
+		return false;
 	if (c->replicas < 0 || c->replicas > 100) {
 		cli_say("--replicas: expected 1 to 100, got %d", c->replicas);
-		return EXIT_USAGE;
+		return false;
 	}
-	if (c->replicas > 0) { /* --replicas N is --set replicas=N, after the others */
+	if (c->replicas > 0) { /* after the other --set, so that it wins */
 		guint n = c->sets ? g_strv_length(c->sets) : 0;
 		c->sets = g_renew(char *, c->sets, n + 2);
 		c->sets[n] = g_strdup_printf("replicas=%d", c->replicas);
 		c->sets[n + 1] = NULL;
 	}
+	return true;
+}
+
+static int cmd_run(struct cli *c)
+{
+	if (!run_options_valid(c))
+		return EXIT_USAGE;
 	GError *err = NULL;
 	char *trace;
 	if (!run_outputs(c, &trace, &err))
