@@ -139,6 +139,12 @@ static double min_resolution(const char *metric, const char **why)
 	return R.all;
 }
 
+double change_resolution_pct(const char *metric)
+{
+	const char *why;
+	return min_resolution(metric, &why);
+}
+
 void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
 {
 	const struct run_metric *d = run_metric_find(metric);

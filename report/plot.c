@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "plot.h"
+#include "change.h"
 #include "metrics.h"
 #include "output.h"
 #include "report_util.h"
@@ -14,6 +15,26 @@
 #include <string.h>
 
 #define PLOT_SIZE "800,500"
+/* Eight series told apart by colour (ColorBrewer's Dark2, for print and
+ * for colour-blind readers) and the next eight by dashes too. */
+#define PLOT_LINETYPES                                                                             \
+	"set linetype 1 lc rgb '#1b9e77' lw 2 pt 7 dt 1\n"                                         \
+	"set linetype 2 lc rgb '#d95f02' lw 2 pt 5 dt 1\n"                                         \
+	"set linetype 3 lc rgb '#7570b3' lw 2 pt 9 dt 1\n"                                         \
+	"set linetype 4 lc rgb '#e7298a' lw 2 pt 11 dt 1\n"                                        \
+	"set linetype 5 lc rgb '#66a61e' lw 2 pt 13 dt 1\n"                                        \
+	"set linetype 6 lc rgb '#e6ab02' lw 2 pt 4 dt 1\n"                                         \
+	"set linetype 7 lc rgb '#a6761d' lw 2 pt 6 dt 1\n"                                         \
+	"set linetype 8 lc rgb '#666666' lw 2 pt 8 dt 1\n"                                         \
+	"set linetype 9 lc rgb '#1b9e77' lw 2 pt 7 dt 2\n"                                         \
+	"set linetype 10 lc rgb '#d95f02' lw 2 pt 5 dt 2\n"                                        \
+	"set linetype 11 lc rgb '#7570b3' lw 2 pt 9 dt 2\n"                                        \
+	"set linetype 12 lc rgb '#e7298a' lw 2 pt 11 dt 2\n"                                       \
+	"set linetype 13 lc rgb '#66a61e' lw 2 pt 13 dt 2\n"                                       \
+	"set linetype 14 lc rgb '#e6ab02' lw 2 pt 4 dt 2\n"                                        \
+	"set linetype 15 lc rgb '#a6761d' lw 2 pt 6 dt 2\n"                                        \
+	"set linetype 16 lc rgb '#666666' lw 2 pt 8 dt 2\n"                                        \
+	"set linetype cycle 16\n"
 
 void plot_free(gpointer p)
 {
@@ -58,8 +79,8 @@ static struct fig *fig_new(const char *name, const char *title, const char *xlab
 			       "# memcgsim plot: redraw with `gnuplot %s.gp` in this directory\n"
 			       "set terminal svg size " PLOT_SIZE " dynamic noenhanced font 'sans,11'\n"
 			       "set output '%s.svg'\nset title %s\nset xlabel %s\nset ylabel %s\n"
-			       "set grid\nset key outside right top\n",
-			       name, name, t, x, y);
+			       "set grid\nset key outside below horizontal\n%s",
+			       name, name, t, x, y, PLOT_LINETYPES);
 	g_free(t);
 	g_free(x);
 	g_free(y);
@@ -201,6 +222,43 @@ static void samples_range(const struct metric_plot *mp, double *bottom, double *
 		}
 }
 
+/* The lowest and highest ratio of a variant's mean (less, more, its 95% CI)
+ * to the baseline's, over the points, with a tenth of the span's room. */
+static void ratio_bounds(const struct metric_plot *mp, double *low, double *high)
+{
+	size_t i, v;
+	json_t *p, *var;
+	*low = G_MAXDOUBLE;
+	*high = -G_MAXDOUBLE;
+	json_array_foreach (mp->points, i, p) {
+		json_t *vars = result_point_variants(p);
+		size_t nb;
+		double *bs = result_samples(json_array_get(vars, 0), mp->metric, &nb);
+		struct stats_summary b;
+		stats_summarise(bs, nb, !mp->d->higher_is_better, &b);
+		double bmean = mp->d->higher_is_better ? b.hmean : b.amean;
+		g_free(bs);
+		json_array_foreach (vars, v, var) {
+			size_t ns;
+			double *xs = result_samples(var, mp->metric, &ns);
+			struct stats_summary s;
+			stats_summarise(xs, ns, !mp->d->higher_is_better, &s);
+			double mean = mp->d->higher_is_better ? s.hmean : s.amean;
+			double ci = stats_ci95(xs, ns);
+			g_free(xs);
+			if (!bmean || v == 0)
+				continue;
+			*low = MIN(*low, (mean - ci) / bmean);
+			*high = MAX(*high, (mean + ci) / bmean);
+		}
+	}
+	if (*low > *high)
+		*low = *high = 1;
+	double pad = (*high - *low) * 0.1; /* room for the error bars' ends */
+	*low -= pad;
+	*high += pad;
+}
+
 /* "elapsed_ns" in s reads "elapsed (s)"; "cpu_time_ns.sys", "CPU time sys (s)" */
 static char *metric_label(const char *metric, const char *unit)
 {
@@ -240,8 +298,21 @@ static struct fig *metric_fig(struct metric_plot *mp, json_t *param, int n)
 	struct fig *f = fig_new(name, title, pname, ylabel);
 	if (json_is_true(json_object_get(param, "log")))
 		g_string_append(f->script, "set logscale x 2\n");
-	if (bottom >= 0) /* no error bar below a value that cannot be negative */
+	if (mp->ratio) { /* fitted to the ratios, the resolution band around 1 drawn */
+		double pct = change_resolution_pct(mp->metric), r = pct / 100;
+		g_string_append_printf(f->script,
+				       "set object 1 rectangle from graph 0, first %.4f to graph 1, "
+				       "first %.4f behind fillcolor rgb '#e8e8e8' fillstyle solid "
+				       "noborder\nset label 1 'resolution +-%g%%' at graph 0.01, first "
+				       "%.4f offset 0,0.6 font ',9'\n",
+				       1 - r, 1 + r, pct, 1 + r);
+		double low, high;
+		ratio_bounds(mp, &low, &high);
+		g_string_append_printf(f->script, "set yrange [%.6g:%.6g]\n", MIN(low, 1 - 2 * r),
+				       MAX(high, 1 + 2 * r));
+	} else if (bottom >= 0) { /* no error bar below a value that cannot be negative */
 		g_string_append(f->script, "set yrange [0:*]\n");
+	}
 	g_free(name);
 	g_free(title);
 	g_free(ylabel);

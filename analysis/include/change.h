@@ -50,6 +50,9 @@ struct change {
 bool change_resolution_set(const char *spec, GError **err);
 /* Back to the stated minimum for every metric. */
 void change_resolution_reset(void);
+/* The minimum on @metric (before the cost draws' say): --resolution's, or
+ * CHANGE_MIN_RESOLUTION_PCT. */
+double change_resolution_pct(const char *metric);
 
 /* @v against @base, positive = better (a rate: new * 100 / base - 100,
  * else 100 - new * 100 / base); 0 when @base is. */

@@ -310,6 +310,32 @@ static void test_sweep_golden(void)
 	g_free(out);
 	g_free(err);
 	assert_golden((const char *[]){"report", sweep, NULL}, "sweep.txt");
+	/* the plots (issue 23, item 4): a ratio's axis fits the ratios and
+	 * shows the resolution band around 1; the legend is below the plot;
+	 * series differ in colour, then in dashes */
+	char *plots = g_build_filename(dir, "plots", NULL);
+	g_assert_cmpint(mcs_cli((const char *[]){"report", sweep, "--plots", plots, "-o",
+						 "/dev/null", NULL},
+				&out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	char *gp_path = g_build_filename(plots, "ratio-01.gp", NULL);
+	char *gp = mcs_slurp(gp_path);
+	g_assert_nonnull(strstr(gp, "\nset key outside below horizontal\n"));
+	g_assert_nonnull(strstr(gp, "\nset linetype 8 lc rgb '#666666' lw 2 pt 8 dt 1\n"
+				    "set linetype 9 lc rgb '#1b9e77' lw 2 pt 7 dt 2\n"));
+	g_assert_nonnull(strstr(gp, "\nset object 1 rectangle from graph 0, first 0.9900 to "
+				    "graph 1, first 1.0100 behind fillcolor rgb '#e8e8e8' "
+				    "fillstyle solid noborder\n"));
+	const char *yr = strstr(gp, "\nset yrange [");
+	g_assert_nonnull(yr);
+	double low = g_ascii_strtod(yr + strlen("\nset yrange ["), NULL);
+	g_assert_cmpfloat(low, >, 0.5); /* not from 0: a difference of 1% shows */
+	g_assert_cmpfloat(low, <=, 0.98);
+	g_free(gp);
+	g_free(gp_path);
+	g_free(plots);
 	g_assert_cmpint(mcs_cli((const char *[]){"report", sweep, "--point", "1", NULL}, &out, &err),
 			==, 0);
 	g_assert_nonnull(strstr(out, "lock_stat version 0.4\n"));
