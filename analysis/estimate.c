@@ -17,9 +17,32 @@ bool estimate_on(void)
 	return limit_s > 0;
 }
 
-void estimate_report(struct runner_job *j, double ns)
+/* The rate of @j's work of late: over a window of 1 to 3 wall seconds, so
+ * that a run whose work goes at two paces (memhog: fast under its limit,
+ * then reclaiming) is timed at the pace it has now. */
+static void share_rate(struct runner_job *j, double share, gint64 now)
+{
+	j->share = share;
+	if (share < 0)
+		return;
+	if (!j->share_anchor_at) {
+		j->share_anchor = share;
+		j->share_anchor_at = now;
+		return;
+	}
+	double span = (double)(now - j->share_anchor_at) / 1e6;
+	if (span >= 1 && share > j->share_anchor)
+		j->share_rate = (share - j->share_anchor) / span;
+	if (span >= 3) {
+		j->share_anchor = share;
+		j->share_anchor_at = now;
+	}
+}
+
+void estimate_report(struct runner_job *j, double ns, double share)
 {
 	gint64 now = g_get_monotonic_time();
+	share_rate(j, share, now);
 	if (!j->first_at) {
 		j->first_at = now;
 		j->first_ns = ns;

@@ -10,8 +10,9 @@
 
 /* Is the limit on (runner_wall_limit)? */
 bool estimate_on(void);
-/* @j reported that it had simulated @ns, just now. */
-void estimate_report(struct runner_job *j, double ns);
+/* @j reported that it had simulated @ns, just now, and done @share of its
+ * work (-1: it does not say). */
+void estimate_report(struct runner_job *j, double ns, double share);
 /* After each look at the reports of @jobs, @parallel run at a time: false
  * (with @err, MCS_ERROR_INPUT) when a running job's sweep point (every job,
  * for a run) would take past the limit, the message saying why. */

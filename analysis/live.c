@@ -28,6 +28,9 @@ void live_job_prepare(struct runner_job *j)
 {
 	j->live_fd[0] = j->live_fd[1] = -1;
 	j->reached_ns = j->first_ns = 0;
+	j->share = -1;
+	j->share_rate = j->share_anchor = 0;
+	j->share_anchor_at = 0;
 	j->reached_at = j->first_at = 0;
 	j->live_cut = false;
 	if ((L.out || estimate_on()) && pipe2(j->live_fd, O_CLOEXEC) < 0)
@@ -72,9 +75,11 @@ static bool job_read(struct runner_job *j)
 	if (!end)
 		return true;
 	*end = '\0';
-	char *last = strrchr(buf, '\n');
-	if (last || !cut)
-		estimate_report(j, g_ascii_strtod(last ? last + 1 : buf, NULL));
+	char *last = strrchr(buf, '\n'), *rest;
+	if (last || !cut) { /* "NS" or "NS SHARE" */
+		double ns = g_ascii_strtod(last ? last + 1 : buf, &rest);
+		estimate_report(j, ns, *rest == ' ' ? g_ascii_strtod(rest + 1, NULL) : -1);
+	}
 	return true;
 }
 
@@ -86,6 +91,8 @@ static double job_expected_s(const struct runner_job *j, const struct runner_job
 	double stop = sim_to_ns(j->config->stop_at);
 	if (stop > 0 && j->reached_ns > 0)
 		return elapsed * stop / j->reached_ns;
+	if (!stop && j->share_rate > 0) /* to completion: its work's pace of late */
+		return elapsed + (1 - j->share) / j->share_rate;
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].config == j->config && jobs[i].wall_s > 0)
 			return jobs[i].wall_s;

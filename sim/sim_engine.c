@@ -262,11 +262,28 @@ void sim_engine_irqs(struct sim_irq_source *sources, int n)
 	sim_irq_init(sources, n, W.ncpus, W.seed);
 }
 
+static struct {
+	int fd;
+	gint64 last; /* monotonic, us */
+	long planned, done; /* sim_work_plan, sim_work_done */
+} progress = {-1, 0, 0, 0};
+
+void sim_work_plan(long units)
+{
+	progress.planned += units;
+}
+
+void sim_work_done(long units)
+{
+	progress.done += units;
+}
+
 void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t limit,
 		     uint64_t seed)
 {
 	memset(&W, 0, sizeof(W));
 	W.m = *m;
+	progress.planned = progress.done = 0; /* this simulation's work (the fd stays) */
 	if (!W.m.threads_per_core) /* a machine given without its topology */
 		sim_machine_flat(&W.m);
 	m = &W.m;
@@ -306,10 +323,6 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 	sim_smt_init(m, stop_at);
 }
 
-static struct {
-	int fd;
-	gint64 last; /* monotonic, us */
-} progress = {-1, 0};
 
 void sim_engine_progress_fd(int fd)
 {
@@ -327,8 +340,11 @@ static void progress_tick(void)
 	if (now - progress.last < SIM_PROGRESS_US)
 		return;
 	progress.last = now;
-	char line[32];
-	int n = snprintf(line, sizeof(line), "%.0f\n", sim_to_ns(sim_now()));
+	char line[64];
+	int n = progress.planned > 0
+			? snprintf(line, sizeof(line), "%.0f %.4f\n", sim_to_ns(sim_now()),
+				   MIN(1.0, (double)progress.done / (double)progress.planned))
+			: snprintf(line, sizeof(line), "%.0f\n", sim_to_ns(sim_now()));
 	if (write(progress.fd, line, (size_t)n) < 0)
 		return; /* EAGAIN: the reader is behind; the next report will do */
 }

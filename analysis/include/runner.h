@@ -36,6 +36,10 @@ struct runner_job {
 	/* private */
 	int live_fd[2];		     /* the progress pipe (live.h), -1: none */
 	double reached_ns;	     /* the simulated time it last reported */
+	double share;		     /* and the part of its work done (sim_work_plan); -1: none */
+	double share_rate;	     /* of late, per wall second (0: not known yet) */
+	double share_anchor;	     /* the share when that rate's window began */
+	gint64 share_anchor_at;	     /* and when (monotonic us; 0: not yet) */
 	double first_ns;	     /* and first */
 	bool live_cut;		     /* the last read of the pipe ended inside a report */
 	gint64 reached_at, first_at; /* when those came (monotonic, us; 0: none yet) */

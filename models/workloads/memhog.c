@@ -56,6 +56,7 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		sim_task_run(t, SIM_CAT_USER, n * cost(COST_MEMSET_PAGE));
 		line_stream(sim_task_cpu(t), (uint64_t)n * PAGE_SIZE_BYTES); /* memset */
 		sim_task_charge(t, SIM_CAT_SYS, n * cost(COST_ANON_FAULT)); /* do_anonymous_page */
+		sim_work_done(n); /* the ETA's measure, not the model's */
 		mem_cgroup_charge(t, mt->memcg, n);
 		lru_add_pages(t, mt->memcg, nid, n, 0);
 		done += n;
@@ -76,6 +77,7 @@ static void *memhog_setup(const void *params, int index)
 		char *cg = mem_cgroup_instance_name(p->tasks.cgroup, i);
 		mh->tasks[i].memcg = mem_cgroup_lookup(cg);
 		mh->tasks[i].pages = pages;
+		sim_work_plan(pages);
 		g_free(cg);
 		sim_task_createf(workload_cpu_for(i, p->placement), memhog_loop, &mh->tasks[i],
 				 "memhog.%d.%d", index, i);

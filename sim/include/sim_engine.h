@@ -86,6 +86,12 @@ uint64_t sim_engine_inversions(void);
  * the run's results do not depend on it. Survives sim_engine_init. */
 #define SIM_PROGRESS_US 200000
 void sim_engine_progress_fd(int fd);
+/* A run to completion's work, for its ETA: workloads add the units they
+ * plan at setup (memhog: its pages) and the units done as they go; the
+ * report then says "NS SHARE\n", SHARE the part done (0 to 1). Nothing in
+ * the simulation reads them. */
+void sim_work_plan(long units);
+void sim_work_done(long units);
 
 struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void *arg);
 /* The same, the name from @fmt ("memhog.%d.%d"). */

@@ -122,9 +122,29 @@ static void test_live_lines(void)
 		g_string_free(*s, TRUE);
 }
 
+/* A run to completion (issue 23, item 6): its ETA is given before any
+ * replica finishes, from the share of its work done (memhog's pages), not
+ * "-:--" until one has. */
+static void test_live_eta_to_completion(void)
+{
+	const char *args[] = {"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json", "--set",
+			      "replicas=1", "--set", "workloads.0.size_mb=96", "--variant",
+			      "v1-before", "--format", "json", NULL};
+	GString *out = g_string_new(NULL), *drawn = g_string_new(NULL);
+	g_assert_cmpint(run_on(true, args, out, drawn), ==, 0);
+	GRegex *eta = g_regex_new("memcgsim: 0 of 1 simulations done\033\\[K\r?\n  v1-before "
+				  "[^\n]* ETA [0-9]+:[0-9][0-9]\033\\[K\r?\n",
+				  0, 0, NULL);
+	g_assert_true(g_regex_match(eta, drawn->str, 0, NULL));
+	g_regex_unref(eta);
+	g_string_free(out, TRUE);
+	g_string_free(drawn, TRUE);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/live/lines", test_live_lines);
+	g_test_add_func("/live/eta-to-completion", test_live_eta_to_completion);
 	return g_test_run();
 }
