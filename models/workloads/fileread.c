@@ -25,6 +25,7 @@ static const struct spec_field fileread_fields[] = {
 	SPEC_TYPE_FIELD("fileread"),
 	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
 	{"count", &workload_count_spec, false, "1", AT(tasks.count)},
+	{"tasks_per_cgroup", &workload_per_cgroup_spec, false, "1", AT(tasks.per_cgroup)},
 	{"files",
 	 &(const struct spec){
 		 .kind = SPEC_INTEGER, .doc = "files each task reads once", .min = 0, .max = 1e8},
@@ -88,7 +89,7 @@ static void *fileread_setup(const void *params, int index)
 	for (int i = 0; i < fr->count; i++) {
 		struct fileread_task *ft = &fr->tasks[i];
 		ft->sb = fr->sb;
-		ft->cgroup = mem_cgroup_instance_name(p->tasks.cgroup, i);
+		ft->cgroup = workload_task_cgroup(&p->tasks, i);
 		ft->files = p->files;
 		ft->start = start0 + start[i];
 		sim_task_createf(workload_cpu_for(i, p->placement), fileread_loop, ft,

@@ -21,6 +21,7 @@ static const struct spec_field memhog_fields[] = {
 	SPEC_TYPE_FIELD("memhog"),
 	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
 	{"count", &workload_count_spec, false, "1", AT(tasks.count)},
+	{"tasks_per_cgroup", &workload_per_cgroup_spec, false, "1", AT(tasks.per_cgroup)},
 	{"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
 	{"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
 	{"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
@@ -74,7 +75,7 @@ static void *memhog_setup(const void *params, int index)
 	long long *start = workload_start_times(p->start_spread_ns, "memhog", index, mh->count);
 	for (int i = 0; i < mh->count; i++) {
 		mh->tasks[i].start = start[i];
-		char *cg = mem_cgroup_instance_name(p->tasks.cgroup, i);
+		char *cg = workload_task_cgroup(&p->tasks, i);
 		mh->tasks[i].memcg = mem_cgroup_lookup(cg);
 		mh->tasks[i].pages = pages;
 		sim_work_plan(pages);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "workload.h"
+#include "memcg.h"
 #include "run_config.h"
 #include "sim_engine.h"
 #include "sim_rng.h"
@@ -40,8 +41,14 @@ const struct workload_type *workload_type_find(const char *name)
 const char *workload_tasks_cgroup(const void *params, long *count)
 {
 	const struct workload_tasks *t = params;
-	*count = t->count;
+	long per = MAX(t->per_cgroup, 1);
+	*count = (t->count + per - 1) / per;
 	return t->cgroup;
+}
+
+char *workload_task_cgroup(const struct workload_tasks *t, long i)
+{
+	return mem_cgroup_instance_name(t->cgroup, i / MAX(t->per_cgroup, 1));
 }
 
 long workload_tasks_count(const void *params, const struct run_config *cfg)
@@ -146,6 +153,12 @@ const struct spec workload_cgroup_spec = {
 	.max = 128};
 const struct spec workload_count_spec = {
 	.kind = SPEC_INTEGER, .doc = "tasks, one per cgroup instance", .min = 1, .max = 4096};
+const struct spec workload_per_cgroup_spec = {
+	.kind = SPEC_INTEGER,
+	.doc = "tasks in each cgroup instance: task i runs in instance i / tasks_per_cgroup "
+	       "(a what-if: several tasks of one cgroup, on different CPUs, sharing its lists)",
+	.min = 1,
+	.max = 4096};
 const struct spec workload_start_spread_spec = {
 	.kind = SPEC_NUMBER,
 	.doc = "tasks start at uniform random times in [0, this] ns: a shell launching them "

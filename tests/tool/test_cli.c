@@ -870,6 +870,41 @@ static void test_scenario_warnings(void)
 	}
 }
 
+/* workloads.N.tasks_per_cgroup (issue 23, item 5): 4 memhogs in 2
+ * cgroups, two in each: each cgroup is charged both tasks' pages. */
+static void test_tasks_per_cgroup(void)
+{
+	const char *swap = MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json";
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"run", swap, "--set", "memcg.cgroups.0.count=2", "--set",
+					     "workloads.0.count=4", "--set",
+					     "workloads.0.tasks_per_cgroup=2", "--set",
+					     "workloads.0.size_mb=8", "--variant", "v1-before", "--set",
+					     "replicas=1", "--format", "json", "-q", NULL},
+			    &out, &err),
+			==, 0);
+	json_t *doc = json_loads(out, 0, NULL);
+	json_t *cgroups = json_object_get(
+		json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "memcg"),
+		"cgroups");
+	g_assert_cmpuint(json_array_size(cgroups), ==, 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *c = json_array_get(cgroups, i);
+		char *name = g_strdup_printf("job%zu", i);
+		g_assert_cmpstr(json_string_value(json_object_get(c, "name")), ==, name);
+		g_assert_cmpfloat(json_number_value(json_object_get(c, "charged")), ==,
+				  2 * 8 * 256); /* two tasks of 8 MiB */
+		g_free(name);
+	}
+	json_decref(doc);
+	g_free(out);
+	g_free(err);
+	/* without it, one task a cgroup: task 2 has none */
+	expect_err((const char *[]){"validate", swap, "--set", "memcg.cgroups.0.count=2", "--set",
+				    "workloads.0.count=4", NULL},
+		   2, "task 2's cgroup \"job2\" is not in memcg.cgroups\n");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -883,6 +918,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/summary", test_summary_option);
 	g_test_add_func("/cli/compare/change", test_compare_change);
 	g_test_add_func("/cli/scenario-warnings", test_scenario_warnings);
+	g_test_add_func("/cli/tasks-per-cgroup", test_tasks_per_cgroup);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
 	g_test_add_func("/cli/sigterm", test_sigterm);

@@ -18,8 +18,13 @@
 struct workload_tasks {
 	char *cgroup;
 	long count;
+	long per_cgroup; /* tasks_per_cgroup: task i in instance i / per_cgroup (0: 1) */
 };
+/* The .cgroup of a type with tasks in cgroup instances: the template, and
+ * how many instances its tasks take. */
 const char *workload_tasks_cgroup(const void *params, long *count);
+/* Task @i's cgroup (g_free it). */
+char *workload_task_cgroup(const struct workload_tasks *t, long i);
 /* The .tasks of a type with a task per instance: "count". */
 long workload_tasks_count(const void *params, const struct run_config *cfg);
 
@@ -61,5 +66,6 @@ bool workload_check_dist(int kind, double cv, const char *path, const char *cv_k
 
 /* Keys several types share (their docs say what they mean for all). */
 extern const struct spec workload_dist_spec, workload_cv_spec, workload_placement_spec;
-extern const struct spec workload_cgroup_spec, workload_count_spec, workload_start_spread_spec;
+extern const struct spec workload_cgroup_spec, workload_count_spec, workload_per_cgroup_spec,
+	workload_start_spread_spec;
 extern const struct spec workload_size_spec, workload_time_spec;
