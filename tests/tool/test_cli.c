@@ -902,7 +902,9 @@ static void test_tasks_per_cgroup(void)
 	/* without it, one task a cgroup: task 2 has none */
 	expect_err((const char *[]){"validate", swap, "--set", "memcg.cgroups.0.count=2", "--set",
 				    "workloads.0.count=4", NULL},
-		   2, "task 2's cgroup \"job2\" is not in memcg.cgroups\n");
+		   2,
+		   MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json:18:35: workloads.0.cgroup: "
+				  "task 2's cgroup \"job2\" is not in memcg.cgroups\n");
 }
 
 int main(int argc, char **argv)
