@@ -493,11 +493,16 @@ double *result_draw_samples(json_t *variant, const char *key, size_t *n)
 
 json_t *result_document(json_t *base, json_t *variants, const char *model)
 {
-	return json_pack("{s:s, s:s*, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1",
-			 IDENTITY_KEY, model, "scenario",
-			 json_string_value(json_object_get(base, "name")), "description",
-			 json_string_value(json_object_get(base, "description")), "seed",
-			 json_integer_value(json_object_get(base, "seed")), "variants", variants);
+	json_t *doc = json_pack("{s:s, s:s*, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1",
+				IDENTITY_KEY, model, "scenario",
+				json_string_value(json_object_get(base, "name")), "description",
+				json_string_value(json_object_get(base, "description")), "seed",
+				json_integer_value(json_object_get(base, "seed")), "variants",
+				variants);
+	json_t *published = json_object_get(base, "published");
+	if (published) /* the scenario's, for the reports */
+		json_object_set_new(doc, "published", json_deep_copy(published));
+	return doc;
 }
 
 json_t *result_point_variants(json_t *point)

@@ -125,6 +125,7 @@ static bool variant(struct check *c, json_t *v)
 static bool result(struct check *c, json_t *r)
 {
 	return member(c, r, "scenario", is_string, "a string", true) &&
+	       member(c, r, "published", is_object, "an object", false) &&
 	       each(c, r, "variants", variant, true) &&
 	       (json_array_size(json_object_get(r, "variants")) > 0 ||
 		fail(c, "variants", "at least one variant"));

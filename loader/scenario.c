@@ -42,6 +42,22 @@ static const struct spec variants_spec = {
 	.max = SCENARIO_MAX_VARIANTS,
 	.items = &(const struct spec){.kind = SPEC_OBJECT, .fields = variant_fields}};
 
+/* What was measured on real machines, for the reports to show beside the
+ * model's figures (the summary): a number a variant, by the variant's name. */
+static const struct spec published_values_spec = {
+	.kind = SPEC_OVERRIDES,
+	.doc = "\"VARIANT\": the published figure of that variant, in the metric's unit",
+	.max = SCENARIO_MAX_VARIANTS};
+static const struct spec_field published_fields[] = {
+	{"source", &text_spec, true, NULL, 0},
+	{"metric",
+	 &(const struct spec){.kind = SPEC_STRING, .doc = "the metric the figures are of "
+							   "(elapsed_ns: real time, in ns)",
+			      .min = 1, .max = 128},
+	 true, NULL, 0},
+	{"values", &published_values_spec, true, NULL, 0},
+	{NULL}};
+
 static const struct spec_field top_fields[] = {
 	{"name", &(const struct spec){.kind = SPEC_STRING, .doc = "scenario name", .min = 1, .max = 128},
 	 true, NULL, 0},
@@ -66,6 +82,12 @@ static const struct spec_field top_fields[] = {
 	{"memcg", &mm_params_spec, false, "{}", 0},
 	{"stop", &scenario_stop_spec, true, NULL, 0},
 	{"variants", &variants_spec, false, "[]", 0},
+	{"published",
+	 &(const struct spec){.kind = SPEC_OBJECT,
+			      .doc = "published measurements to show beside the model's: their "
+				     "source, the metric and a figure a variant",
+			      .fields = published_fields},
+	 false, NULL, 0},
 	{"sweep", &(const struct spec){.kind = SPEC_ARRAY,
 				       .doc = "parameters of `memcgsim sweep`, as its --param: "
 					      "\"PATH[,PATH...]=VALUES\" (docs/sweeps.md)",
@@ -199,10 +221,38 @@ static void warning_free(gpointer p)
 	g_free(w);
 }
 
+/* published.values: a number, at least 0, for a variant the scenario has. */
+static bool check_published(json_t *doc, GHashTable *locs, GError **err)
+{
+	json_t *values = json_object_get(json_object_get(doc, "published"), "values");
+	const char *name;
+	json_t *v;
+	json_object_foreach (values, name, v) {
+		bool known = false;
+		size_t i;
+		json_t *var;
+		json_array_foreach (json_object_get(doc, "variants"), i, var)
+			known |= g_strcmp0(json_string_value(json_object_get(var, "name")), name) == 0;
+		char *path = g_strdup_printf("published.values.%s", name);
+		bool ok = true;
+		if (!known)
+			ok = spec_fail(locs, values, name, path, err, "no variant \"%s\" in the scenario",
+				       name);
+		else if (!json_is_number(v) || json_number_value(v) < 0)
+			ok = spec_fail(locs, values, name, path, err, "expected a number >= 0");
+		g_free(path);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 /* The rules across keys of the whole document (the base's too, though
  * only variants run). */
 static bool check_doc(json_t *doc, GHashTable *locs, GError **err)
 {
+	if (!check_published(doc, locs, err))
+		return false;
 	struct run_config *cfg = scenario_config_new(doc, locs, err);
 	scenario_config_free(cfg);
 	return cfg != NULL;

@@ -7,6 +7,7 @@
  * full report has the rest. */
 #include "change.h"
 #include "mcs_error.h"
+#include "metrics.h"
 #include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
@@ -150,6 +151,51 @@ static void brief_figures(json_t *variants, const char *metric, GString *out)
 	}
 }
 
+/* The published figures (the scenario's "published") beside the model's
+ * in the same metric, each with its change against the baseline's. */
+static void brief_published(json_t *result, GString *out)
+{
+	json_t *pub = json_object_get(result, "published");
+	json_t *values = json_object_get(pub, "values");
+	const char *metric = json_string_value(json_object_get(pub, "metric"));
+	json_t *variants = json_object_get(result, "variants");
+	json_t *base = json_array_get(variants, 0);
+	if (!metric || !json_object_size(values))
+		return;
+	g_string_append_c(out, '\n');
+	put_wrapped(out, "Published: ", json_string_value(json_object_get(pub, "source")));
+	g_string_append_printf(out, "%-22s %16s %9s %16s %9s\n", "variant", "published", "change",
+			       "model", "change");
+	double pub_base = json_number_value(json_object_get(values, name_of(base)));
+	size_t i;
+	json_t *v;
+	json_array_foreach (variants, i, v) {
+		json_t *p = json_object_get(values, name_of(v));
+		if (!json_is_number(p))
+			continue;
+		put_cut(out, name_of(v), 22);
+		GString *cell = g_string_new(NULL);
+		report_mean(cell, json_number_value(p), metric);
+		g_string_append_printf(out, " %16s", cell->str);
+		if (i && pub_base > 0)
+			g_string_append_printf(out, " %+8.2f%%",
+					       change_pct(pub_base, json_number_value(p),
+							  run_metric_find(metric)->higher_is_better));
+		else
+			g_string_append_printf(out, " %9s", i ? "" : "baseline");
+		struct change c;
+		change_of(base, v, metric, &c);
+		g_string_truncate(cell, 0);
+		report_mean(cell, i ? c.mean : c.base_mean, metric);
+		g_string_append_printf(out, " %16s", cell->str);
+		if (i)
+			g_string_append_printf(out, " %+8.2f%%\n", c.pct);
+		else
+			g_string_append_printf(out, " %9s\n", "baseline");
+		g_string_free(cell, TRUE);
+	}
+}
+
 static void brief_result(json_t *result, GString *out)
 {
 	json_t *variants = json_object_get(result, "variants");
@@ -176,6 +222,7 @@ static void brief_result(json_t *result, GString *out)
 	if (!metric)
 		metric = "elapsed_ns";
 	brief_figures(variants, metric, out);
+	brief_published(result, out);
 	if (json_array_size(variants) >= 2) {
 		GString *verdict = g_string_new(NULL);
 		report_verdict(variants, verdict);

@@ -776,6 +776,22 @@ static void test_summary_option(void)
 	g_assert_nonnull(strstr(a, "\nVerdict: per-node beats global by "));
 	g_free(a);
 	g_free(b);
+	/* a scenario's published figures beside the model's, each with its change */
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000",
+					     "--set",
+					     "published={\"source\":\"a cover letter\",\"metric\":"
+					     "\"acquisitions_per_us\",\"values\":{\"global\":4.5,"
+					     "\"per-node\":12}}",
+					     "--summary", NULL},
+			    &a, &err),
+			==, 0);
+	g_free(err);
+	g_assert_nonnull(strstr(
+		a, "\nPublished: a cover letter\n"
+		   "variant                       published    change            model    change\n"
+		   "global                         4.50 /us  baseline         4.83 /us  baseline\n"
+		   "per-node                      12.00 /us  +166.67%        12.29 /us  +154.67%\n\n"));
+	g_free(a);
 }
 
 /* compare (issue 23, item 7): what the two results were made of, before
