@@ -16,7 +16,15 @@
 static struct {
 	FILE *out;
 	int lines; /* drawn below the cursor's line, to go back over */
+	live_tick_fn tick;
+	void *tick_ctx;
 } L;
+
+void live_on_tick(live_tick_fn fn, void *ctx)
+{
+	L.tick = fn;
+	L.tick_ctx = ctx;
+}
 
 void live_enable(FILE *out)
 {
@@ -83,11 +91,9 @@ static bool job_read(struct runner_job *j)
 	return true;
 }
 
-/* The expected wall time of @j: its timed run's share done, or what a
- * finished replica of the same variant took. 0: not known. */
-static double job_expected_s(const struct runner_job *j, const struct runner_job *jobs, size_t n,
-			     double elapsed)
+double live_job_expected_s(const struct runner_job *j, const struct runner_job *jobs, size_t n)
 {
+	double elapsed = (double)(g_get_monotonic_time() - j->started) / 1e6;
 	double stop = sim_to_ns(j->config->stop_at);
 	if (stop > 0 && j->reached_ns > 0)
 		return elapsed * stop / j->reached_ns;
@@ -132,7 +138,7 @@ static void job_line(GString *out, const struct runner_job *j, const struct runn
 				       100 * MIN(j->reached_ns / stop, 1));
 	g_string_append(s, "  elapsed ");
 	progress_put_duration(s, elapsed);
-	double expected = job_expected_s(j, jobs, n, elapsed);
+	double expected = live_job_expected_s(j, jobs, n);
 	g_string_append(s, "  ETA ");
 	if (expected > 0)
 		progress_put_duration(s, MAX(expected - elapsed, 0));
@@ -232,6 +238,8 @@ pid_t live_wait(struct runner_job *jobs, size_t n, int parallel, int *status, GE
 		pid_t closed = poll_jobs(jobs, n);
 		if (closed < 0 && errno == EINTR)
 			return -1;
+		if (L.tick)
+			L.tick(jobs, n, parallel, L.tick_ctx);
 		if (closed > 0) /* its pipe closed as it exits */
 			return waitpid(closed, status, 0);
 		if (!estimate_check(jobs, n, parallel, refused)) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "progress.h"
+#include "live.h"
 
 #define BAR_WIDTH 30
 
@@ -8,7 +9,7 @@ static void progress_draw(struct progress *p, const char *what, double wall_s);
 void progress_start(struct progress *p, FILE *out, size_t total, size_t done, bool tty)
 {
 	*p = (struct progress){.out = out, .total = total, .done = done, .done_before = done,
-			       .start = g_get_monotonic_time(), .tty = tty};
+			       .start = g_get_monotonic_time(), .tty = tty, .eta_s = -1};
 	if (!out)
 		return;
 	if (!tty && done)
@@ -31,7 +32,10 @@ static void progress_draw(struct progress *p, const char *what, double wall_s)
 {
 	double elapsed = (double)(g_get_monotonic_time() - p->start) / 1e6;
 	size_t fresh = p->done - p->done_before;
-	double eta = fresh ? elapsed / (double)fresh * (double)(p->total - p->done) : 0;
+	double eta = p->eta_s >= 0 ? p->eta_s
+		     : fresh	   ? elapsed / (double)fresh * (double)(p->total - p->done)
+				   : 0;
+	fresh += p->eta_s >= 0; /* known */
 	GString *s = g_string_new(NULL);
 	if (p->tty) {
 		size_t fill = p->total ? p->done * BAR_WIDTH / p->total : BAR_WIDTH;
@@ -72,4 +76,51 @@ void progress_finish(struct progress *p)
 	if (p->tty && p->done > p->done_before)
 		fputc('\n', p->out);
 	fflush(p->out);
+}
+
+/* What @j has left to run, in wall seconds: a running job's from its own
+ * progress (or, not known yet, from its like's), a queued one's what a
+ * finished job of its configuration took (else the finished ones' mean);
+ * < 0: not known. */
+static double job_left(const struct runner_job *j, const struct runner_job *jobs, size_t n,
+		       double mean)
+{
+	double like = 0;
+	for (size_t i = 0; i < n && !like; i++)
+		if (jobs[i].config == j->config && jobs[i].wall_s > 0)
+			like = jobs[i].wall_s;
+	like = like ? like : mean;
+	if (j->pid > 0) {
+		double el = (double)(g_get_monotonic_time() - j->started) / 1e6;
+		double all = live_job_expected_s(j, jobs, n);
+		all = all > 0 ? all : like;
+		return all > 0 ? MAX(all - el, 0) : -1;
+	}
+	return like > 0 ? like : -1;
+}
+
+void progress_tick(struct progress *p, const struct runner_job *jobs, size_t n, int parallel)
+{
+	double mean = 0, rest = 0, longest = 0;
+	size_t finished = 0;
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].wall_s > 0) {
+			mean += jobs[i].wall_s;
+			finished++;
+		}
+	mean = finished ? mean / (double)finished : 0;
+	p->eta_s = 0;
+	for (size_t i = 0; i < n && p->eta_s >= 0; i++) {
+		if (jobs[i].wall_s > 0)
+			continue;
+		double left = job_left(&jobs[i], jobs, n, mean);
+		if (left < 0)
+			p->eta_s = -1; /* one not known: the count of runs decides */
+		rest += left;
+		longest = MAX(longest, left);
+	}
+	if (p->eta_s >= 0)
+		p->eta_s = MAX(longest, rest / (double)MAX(parallel, 1));
+	if (p->out && p->tty)
+		progress_draw(p, NULL, 0);
 }

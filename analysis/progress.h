@@ -12,6 +12,7 @@ struct progress {
 	size_t total, done, done_before; /* runs: all, finished, finished before this start */
 	gint64 start;			 /* monotonic, us */
 	bool tty;
+	double eta_s; /* from the runs' own progress (progress_tick); < 0: not known */
 };
 
 /* @out NULL: nothing is shown (--quiet). */
@@ -19,5 +20,10 @@ void progress_start(struct progress *p, FILE *out, size_t total, size_t done, bo
 /* One more run finished: @what names it, @wall_s its wall time. */
 void progress_step(struct progress *p, const char *what, double wall_s);
 void progress_finish(struct progress *p);
+/* While the runs go on: the ETA from @jobs as they stand (the running ones'
+ * simulated progress, the finished ones' wall times for those queued),
+ * redrawn on a terminal. */
+struct runner_job;
+void progress_tick(struct progress *p, const struct runner_job *jobs, size_t n, int parallel);
 /* @secs as "1:05:09", "4:07" or "0:03". */
 void progress_put_duration(GString *s, double secs);

@@ -4,6 +4,7 @@
 #include "sweep.h"
 #include "identity.h"
 #include "output.h"
+#include "live.h"
 #include "progress.h"
 #include "result.h"
 #include "mcs_file.h"
@@ -414,6 +415,11 @@ static void run_done(struct runner_job *j, void *bar)
 	progress_step(bar, json_string_value(json_object_get(j->meta, "run_name")), j->wall_s);
 }
 
+static void run_tick(const struct runner_job *jobs, size_t n, int parallel, void *bar)
+{
+	progress_tick(bar, jobs, n, parallel);
+}
+
 /* Is the run file @path there and sound? A damaged one (empty, truncated,
  * not JSON, of another plan or seed, a directory ...) is moved aside and
  * the run made again. A sound one's model goes into @ids. */
@@ -486,7 +492,9 @@ static bool run_shard(const struct sweep_plan *pl, GError **err)
 		struct progress bar;
 		progress_start(&bar, pl->o->quiet ? NULL : stderr, mine, mine - jobs->len,
 			       pl->o->tty);
+		live_on_tick(run_tick, &bar); /* the ETA from the running runs' progress */
 		ok = runner_jobs(js, jobs->len, pl->o->jobs, run_done, &bar, err);
+		live_on_tick(NULL, NULL);
 		progress_finish(&bar);
 	}
 	for (guint k = 0; k < jobs->len; k++) {

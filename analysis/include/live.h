@@ -28,3 +28,12 @@ pid_t live_wait(struct runner_job *jobs, size_t n, int parallel, int *status, GE
 void live_job_done(struct runner_job *j);
 /* The runs are over: the lines are erased. */
 void live_clear(void);
+/* While live_wait waits (about every SIM_PROGRESS_US), call @fn with the
+ * jobs as they stand (a sweep's bar redraws its ETA); NULL: nobody. */
+typedef void (*live_tick_fn)(const struct runner_job *jobs, size_t n, int parallel, void *ctx);
+void live_on_tick(live_tick_fn fn, void *ctx);
+/* The wall time job @j (started, not finished) is expected to take in
+ * all: a timed run's share of its duration simulated, a run to
+ * completion's work at its recent pace (sim_work_plan), else what a
+ * finished job of the same configuration took among @jobs; 0: not known. */
+double live_job_expected_s(const struct runner_job *j, const struct runner_job *jobs, size_t n);

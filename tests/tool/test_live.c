@@ -141,10 +141,44 @@ static void test_live_eta_to_completion(void)
 	g_string_free(drawn, TRUE);
 }
 
+/* A sweep's ETA (issue 23, item 6) while a long run goes on after short
+ * ones: from the running run's own progress, redrawn as it goes, not the
+ * count of runs done (which said 0:00 with seconds left). The scripted
+ * slow run: its second point simulates 2000 times longer than its first. */
+static void test_sweep_eta(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-live-XXXXXX", NULL);
+	char *out_dir = g_build_filename(dir, "s", NULL);
+	const char *args[] = {"sweep", SCEN, "--param", "stop.duration_ns=200000,400000000",
+			      "--replicas", "1", "-j1", "--out", out_dir, NULL};
+	GString *out = g_string_new(NULL), *drawn = g_string_new(NULL);
+	g_assert_cmpint(run_on(true, args, out, drawn), ==, 0);
+	GRegex *eta = g_regex_new("\\] 2/4 runs  50%  elapsed [0-9]+:[0-9][0-9]  ETA "
+				  "[0-9]+:[0-9][0-9]\033\\[K",
+				  0, 0, NULL);
+	GMatchInfo *m;
+	bool later = false; /* a frame at 2/4 with time left, not 0:00 */
+	for (g_regex_match(eta, drawn->str, 0, &m); g_match_info_matches(m);
+	     g_match_info_next(m, NULL)) {
+		char *frame = g_match_info_fetch(m, 0);
+		later |= !strstr(frame, "ETA 0:00");
+		g_free(frame);
+	}
+	g_match_info_free(m);
+	g_regex_unref(eta);
+	g_assert_true(later);
+	g_string_free(out, TRUE);
+	g_string_free(drawn, TRUE);
+	mcs_rm_tree(dir);
+	g_free(out_dir);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/live/lines", test_live_lines);
 	g_test_add_func("/live/eta-to-completion", test_live_eta_to_completion);
+	g_test_add_func("/live/sweep-eta", test_sweep_eta);
 	return g_test_run();
 }
