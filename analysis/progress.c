@@ -80,16 +80,13 @@ void progress_finish(struct progress *p)
 
 /* What @j has left to run, in wall seconds: a running job's from its own
  * progress (or, not known yet, from its like's), a queued one's what a
- * finished job of its configuration took (else the finished ones' mean);
- * < 0: not known. */
+ * finished job of its configuration took (@like: configuration -> wall
+ * seconds), else the finished ones' mean; < 0: not known. */
 static double job_left(const struct runner_job *j, const struct runner_job *jobs, size_t n,
-		       double mean)
+		       GHashTable *like_s, double mean)
 {
-	double like = 0;
-	for (size_t i = 0; i < n && !like; i++)
-		if (jobs[i].config == j->config && jobs[i].wall_s > 0)
-			like = jobs[i].wall_s;
-	like = like ? like : mean;
+	double *w = g_hash_table_lookup(like_s, j->config);
+	double like = w ? *w : mean;
 	if (j->pid > 0) {
 		double el = (double)(g_get_monotonic_time() - j->started) / 1e6;
 		double all = live_job_expected_s(j, jobs, n);
@@ -101,26 +98,33 @@ static double job_left(const struct runner_job *j, const struct runner_job *jobs
 
 void progress_tick(struct progress *p, const struct runner_job *jobs, size_t n, int parallel)
 {
+	if (!p->out) /* --quiet: nothing to show */
+		return;
+	GHashTable *like_s = g_hash_table_new(NULL, NULL); /* one pass, not one per job */
 	double mean = 0, rest = 0, longest = 0;
 	size_t finished = 0;
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].wall_s > 0) {
 			mean += jobs[i].wall_s;
 			finished++;
+			if (!g_hash_table_contains(like_s, jobs[i].config))
+				g_hash_table_insert(like_s, (gpointer)jobs[i].config,
+						    (gpointer)&jobs[i].wall_s);
 		}
 	mean = finished ? mean / (double)finished : 0;
 	p->eta_s = 0;
 	for (size_t i = 0; i < n && p->eta_s >= 0; i++) {
 		if (jobs[i].wall_s > 0)
 			continue;
-		double left = job_left(&jobs[i], jobs, n, mean);
+		double left = job_left(&jobs[i], jobs, n, like_s, mean);
 		if (left < 0)
 			p->eta_s = -1; /* one not known: the count of runs decides */
 		rest += left;
 		longest = MAX(longest, left);
 	}
+	g_hash_table_destroy(like_s);
 	if (p->eta_s >= 0)
 		p->eta_s = MAX(longest, rest / (double)MAX(parallel, 1));
-	if (p->out && p->tty)
+	if (p->tty)
 		progress_draw(p, NULL, 0);
 }
