@@ -18,16 +18,17 @@ static void warn(struct scenario *sc, const char *variant, char *text)
 	g_ptr_array_add(sc->warnings, w);
 }
 
-/* Whether @name has a child among @all's names. */
-static bool has_child(GPtrArray *all, const char *name)
+/* Every name in @all that another one is under ("a" and "a/b" for
+ * "a/b/c"): the parents, a set. */
+static GHashTable *parents_of(GPtrArray *all)
 {
-	size_t n = strlen(name);
+	GHashTable *parents = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	for (guint i = 0; i < all->len; i++) {
-		const char *o = all->pdata[i];
-		if (strncmp(o, name, n) == 0 && o[n] == '/')
-			return true;
+		const char *name = all->pdata[i];
+		for (const char *slash = strchr(name, '/'); slash; slash = strchr(slash + 1, '/'))
+			g_hash_table_add(parents, g_strndup(name, (gsize)(slash - name)));
 	}
-	return false;
+	return parents;
 }
 
 /* The cgroups @cfg puts something in: its workloads' tasks, the
@@ -60,6 +61,7 @@ static void unused_cgroups(struct scenario *sc)
 		for (long k = 0; k < cfg->memcg->cgroups.items[c]->count; k++)
 			g_ptr_array_add(all, mem_cgroup_instance_name(cfg->memcg->cgroups.items[c]->name,
 								      k));
+	GHashTable *parents = parents_of(all);
 	guint at = 0;
 	for (size_t c = 0; c < cfg->memcg->cgroups.n; c++) {
 		const struct mm_cgroup_params *p = cfg->memcg->cgroups.items[c];
@@ -67,7 +69,7 @@ static void unused_cgroups(struct scenario *sc)
 		GString *names = g_string_new(NULL);
 		for (long k = 0; k < p->count; k++, at++) {
 			const char *name = all->pdata[at];
-			if (g_hash_table_contains(used, name) || has_child(all, name))
+			if (g_hash_table_contains(used, name) || g_hash_table_contains(parents, name))
 				continue;
 			if (idle++ < 3)
 				g_string_append_printf(names, "%s%s", idle > 1 ? ", " : "", name);
@@ -80,6 +82,7 @@ static void unused_cgroups(struct scenario *sc)
 					     idle > 3 ? ", ..." : ""));
 		g_string_free(names, TRUE);
 	}
+	g_hash_table_destroy(parents);
 	g_ptr_array_free(all, TRUE);
 	g_hash_table_destroy(used);
 }

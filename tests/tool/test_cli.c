@@ -871,6 +871,15 @@ static void test_scenario_warnings(void)
 			"variant's name\n");
 	g_free(out);
 	g_free(err);
+	/* a parent cgroup ("bench" of "bench/r%d") has children, not tasks: no word */
+	g_assert_cmpint(run((const char *[]){"validate", MCS_SOURCE_DIR
+					     "/scenarios/seeds/list_lru_inode_dentry.json",
+					     NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_cmpstr(err, ==, "");
+	g_free(out);
+	g_free(err);
 	/* the variant that sets nothing there, or the same value: no word */
 	static const char *const quiet[][2] = {{"global", "workloads.0.lock_scope=global"},
 					       {"per-node", "workloads.0.lock_scope=node"}};
