@@ -7,6 +7,7 @@
  * full report has the rest. */
 #include "change.h"
 #include "mcs_error.h"
+#include "mcs_json.h"
 #include "metrics.h"
 #include "report.h"
 #include "report_sections.h"
@@ -56,10 +57,10 @@ static const char *name_of(json_t *v)
 static gint by_wait(gconstpointer a, gconstpointer b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	double wx = json_number_value(json_object_get(json_object_get(x, "wait_ns"), "total"));
-	double wy = json_number_value(json_object_get(json_object_get(y, "wait_ns"), "total"));
-	double hx = json_number_value(json_object_get(json_object_get(x, "hold_ns"), "total"));
-	double hy = json_number_value(json_object_get(json_object_get(y, "hold_ns"), "total"));
+	double wx = mcs_json_num(json_object_get(x, "wait_ns"), "total");
+	double wy = mcs_json_num(json_object_get(y, "wait_ns"), "total");
+	double hx = mcs_json_num(json_object_get(x, "hold_ns"), "total");
+	double hy = mcs_json_num(json_object_get(y, "hold_ns"), "total");
 	if (wx != wy)
 		return wx < wy ? 1 : -1;
 	if (hx != hy)
@@ -96,10 +97,10 @@ static void brief_locks(json_t *v, GString *out)
 		g_string_append_printf(out, " %12lld %11lld ",
 				       (long long)json_integer_value(json_object_get(l, "acquisitions")),
 				       (long long)json_integer_value(json_object_get(l, "contentions")));
-		report_time(out, json_number_value(json_object_get(json_object_get(l, "wait_ns"), "total")),
+		report_time(out, mcs_json_num(json_object_get(l, "wait_ns"), "total"),
 			    10);
 		g_string_append_c(out, ' ');
-		report_time(out, json_number_value(json_object_get(json_object_get(l, "hold_ns"), "avg")),
+		report_time(out, mcs_json_num(json_object_get(l, "hold_ns"), "avg"),
 			    9);
 		g_string_append_c(out, '\n');
 	}
@@ -123,7 +124,7 @@ static void brief_lines(json_t *v, GString *out)
 		g_string_append_printf(out, " %12lld %12lld ",
 				       (long long)json_integer_value(json_object_get(l, "accesses")),
 				       (long long)json_integer_value(json_object_get(l, "transfers")));
-		report_time(out, json_number_value(json_object_get(l, "time_ns")), 10);
+		report_time(out, mcs_json_num(l, "time_ns"), 10);
 		g_string_append_c(out, '\n');
 	}
 	g_ptr_array_free(lines, TRUE);

@@ -9,6 +9,7 @@
  * that function. Waits are per contention, holds per acquisition, as
  * lock_stat's averages are. */
 #include "lockstat.h"
+#include "mcs_json.h"
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
@@ -37,11 +38,6 @@ static char *class_key(const char *name)
 	return k;
 }
 
-static double num(json_t *o, const char *a, const char *b)
-{
-	return json_number_value(json_object_get(b ? json_object_get(o, a) : o, b ? b : a));
-}
-
 /* The variant's figures for measured class @c. */
 static void model_figures(json_t *variant, const struct lockstat *ls,
 			  const struct lockstat_class *c, struct figures *f)
@@ -57,21 +53,21 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 				if (g_strcmp0(json_string_value(json_object_get(p, "site")), c->name))
 					continue;
 				f->matched++;
-				f->contentions += num(p, "count", NULL);
-				f->wait_total += num(p, "wait_total_ns", NULL);
-				f->wait_max = MAX(f->wait_max, num(p, "wait_max_ns", NULL));
+				f->contentions += mcs_json_num(p, "count");
+				f->wait_total += mcs_json_num(p, "wait_total_ns");
+				f->wait_max = MAX(f->wait_max, mcs_json_num(p, "wait_max_ns"));
 			}
 			continue;
 		}
 		char *key = class_key(json_string_value(json_object_get(l, "class")));
 		if (g_str_equal(key, want)) {
 			f->matched++;
-			f->acquisitions += num(l, "acquisitions", NULL);
-			f->contentions += num(l, "contentions", NULL);
-			f->wait_total += num(l, "wait_ns", "total");
-			f->wait_max = MAX(f->wait_max, num(l, "wait_ns", "max"));
-			f->hold_total += num(l, "hold_ns", "total");
-			f->hold_max = MAX(f->hold_max, num(l, "hold_ns", "max"));
+			f->acquisitions += mcs_json_num(l, "acquisitions");
+			f->contentions += mcs_json_num(l, "contentions");
+			f->wait_total += mcs_json_num(json_object_get(l, "wait_ns"), "total");
+			f->wait_max = MAX(f->wait_max, mcs_json_num(json_object_get(l, "wait_ns"), "max"));
+			f->hold_total += mcs_json_num(json_object_get(l, "hold_ns"), "total");
+			f->hold_max = MAX(f->hold_max, mcs_json_num(json_object_get(l, "hold_ns"), "max"));
 		}
 		g_free(key);
 	}
