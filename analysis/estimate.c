@@ -20,7 +20,7 @@ bool estimate_on(void)
 /* The rate of @j's work of late: over a window of 1 to 3 wall seconds, so
  * that a run whose work goes at two paces (memhog: fast under its limit,
  * then reclaiming) is timed at the pace it has now. */
-static void share_rate(struct runner_job *j, double share, gint64 now)
+static void note_share(struct runner_job *j, double share, gint64 now)
 {
 	j->share = share;
 	if (share < 0)
@@ -42,7 +42,7 @@ static void share_rate(struct runner_job *j, double share, gint64 now)
 void estimate_report(struct runner_job *j, double ns, double share)
 {
 	gint64 now = g_get_monotonic_time();
-	share_rate(j, share, now);
+	note_share(j, share, now);
 	if (!j->first_at) {
 		j->first_at = now;
 		j->first_ns = ns;

@@ -35,7 +35,7 @@ static void progress_draw(struct progress *p, const char *what, double wall_s)
 	double eta = p->eta_s >= 0 ? p->eta_s
 		     : fresh	   ? elapsed / (double)fresh * (double)(p->total - p->done)
 				   : 0;
-	fresh += p->eta_s >= 0; /* known */
+	bool known = fresh || p->eta_s >= 0;
 	GString *s = g_string_new(NULL);
 	if (p->tty) {
 		size_t fill = p->total ? p->done * BAR_WIDTH / p->total : BAR_WIDTH;
@@ -46,7 +46,7 @@ static void progress_draw(struct progress *p, const char *what, double wall_s)
 				       p->total ? 100.0 * (double)p->done / (double)p->total : 100);
 		progress_put_duration(s, elapsed);
 		g_string_append(s, "  ETA ");
-		if (fresh)
+		if (known)
 			progress_put_duration(s, eta);
 		else
 			g_string_append(s, "-:--");
