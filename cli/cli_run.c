@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim run FILE: a scenario's variants run, and their report. */
 #include "cli_util.h"
+#include "kernel.h"
 #include "live.h"
 #include "output.h"
 #include "report.h"
@@ -57,6 +58,36 @@ static void print_failures(json_t *result)
 					json_string_value(json_object_get(v, "name")), j,
 					(long long)json_integer_value(json_object_get(r, "seed")), why);
 		}
+}
+
+/* Has a run of result variant @v taken a lock of class @cls? Classes never
+ * taken are not listed. */
+static bool class_taken(json_t *v, const char *cls)
+{
+	size_t i;
+	json_t *l;
+	json_array_foreach (json_object_get(v, "locks"), i, l)
+		if (g_strcmp0(json_string_value(json_object_get(l, "class")), cls) == 0)
+			return true;
+	return false;
+}
+
+/* Each kernel.critical_section_extra entry whose lock class no run of a
+ * variant took: it added nothing, which only the runs can tell. */
+static void print_untaken_extras(const struct scenario *sc, json_t *result)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach (json_object_get(result, "variants"), i, v) {
+		const char *name = json_string_value(json_object_get(v, "name"));
+		const struct scenario_variant *sv = scenario_variant_find(sc, name);
+		const struct kernel_params *k = sv ? sv->config->kernel : NULL;
+		for (size_t x = 0; k && x < k->hold_extra.n; x++)
+			if (!class_taken(v, k->hold_extra.items[x]->lock))
+				cli_say("warning: kernel.critical_section_extra.%zu: no run of variant "
+					"\"%s\" took a lock of class \"%s\", so it added nothing",
+					x, name, k->hold_extra.items[x]->lock);
+	}
 }
 
 /* The command that gives @c's result: the scenario as it was named, and
@@ -152,6 +183,8 @@ static int cmd_run(struct cli *c)
 	runner_wall_limit(!c->force);
 	json_t *result = runner_run(sc, c->variant, c->jobs, trace, &violation, &err);
 	g_free(trace);
+	if (result)
+		print_untaken_extras(sc, result);
 	scenario_free(sc);
 	if (!result)
 		return cli_error(err, "memcgsim: ");

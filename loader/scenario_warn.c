@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What a scenario asks that it probably does not mean, said before it runs
  * (scenario.h, struct scenario_warning): a leaf cgroup no task runs in, and
- * a command line's --set that overrides what a variant sets (the runs keep
- * the variant's name). */
+ * a variant that sets a memcg key no workload of its runs reads, and a
+ * command line's --set that overrides what a variant sets (the runs keep the
+ * variant's name). */
 #include "memcg.h"
 #include "mm.h"
 #include "page_cgroup.h"
 #include "scenario.h"
 #include "scenario_parts.h"
+#include "workload.h"
 #include <string.h>
 
 static void warn(struct scenario *sc, const char *variant, char *text)
@@ -87,6 +89,65 @@ static void unused_cgroups(struct scenario *sc)
 	g_hash_table_destroy(used);
 }
 
+/* The workload types that would read a key of @r: "fileread would; memhog
+ * would with memcg.swap" (a swapping workload's shadow nodes go on a
+ * list_lru). */
+static char *key_readers(const struct mm_key_readers *r)
+{
+	GString *direct = g_string_new(NULL), *swapping = g_string_new(NULL);
+	for (int i = 0; workload_types[i]; i++) {
+		unsigned reads = workload_types[i]->reads;
+		GString *to = (reads & r->reads) ? direct
+			      : (r->reads & RUN_READS_LIST_LRU) && (reads & RUN_READS_SWAP) ? swapping
+											    : NULL;
+		if (to)
+			g_string_append_printf(to, "%s%s", to->len ? ", " : "", workload_types[i]->name);
+	}
+	g_string_append(direct, " would");
+	if (swapping->len)
+		g_string_append_printf(direct, "; %s would with memcg.swap", swapping->str);
+	g_string_free(swapping, TRUE);
+	return g_string_free(direct, FALSE);
+}
+
+/* A variant's key under memcg that only some work reads (mm_key_readers),
+ * when none of its workloads does that work. */
+static void unread_key(struct scenario *sc, const char *vname, const char *key)
+{
+	const struct scenario_variant *v = scenario_variant_find(sc, vname);
+	const struct run_config *cfg = v ? v->config : NULL;
+	for (const struct mm_key_readers *r = mm_key_readers; cfg && r->path; r++) {
+		if (!g_str_equal(key, r->path) &&
+		    !(g_str_has_prefix(key, r->path) && key[strlen(r->path)] == '.'))
+			continue;
+		unsigned reads = 0;
+		for (int i = 0; i < cfg->nworkloads; i++)
+			reads |= mm_reads(cfg, cfg->workloads[i].type->reads);
+		if (reads & r->reads)
+			return;
+		char *readers = key_readers(r);
+		warn(sc, vname,
+		     g_strdup_printf("variant \"%s\" sets %s, which no workload reads: %snone %s "
+				     "(%s)",
+				     vname, key, cfg->memcg->enabled ? "" : "with memcg.enabled false ",
+				     r->work, readers));
+		g_free(readers);
+		return;
+	}
+}
+
+static void unread_keys(struct scenario *sc, json_t *raw)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach (json_object_get(raw, "variants"), i, v) {
+		const char *key;
+		json_t *val;
+		json_object_foreach (json_object_get(v, "set"), key, val)
+			unread_key(sc, json_string_value(json_object_get(v, "name")), key);
+	}
+}
+
 /* A --set's value as the loader reads it: JSON, or else a bare string. */
 static json_t *set_value(const char *text)
 {
@@ -139,5 +200,6 @@ static void set_overrides(struct scenario *sc, json_t *raw, const char *const *s
 void scenario_warnings(struct scenario *sc, json_t *raw, const char *const *sets)
 {
 	unused_cgroups(sc);
+	unread_keys(sc, raw);
 	set_overrides(sc, raw, sets);
 }

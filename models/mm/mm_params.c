@@ -278,3 +278,21 @@ bool mm_params_check(const struct run_config *cfg, struct spec_check *chk)
 	g_hash_table_destroy(known);
 	return ok;
 }
+
+const struct mm_key_readers mm_key_readers[] = {
+	{"memcg.charge", RUN_READS_CHARGE, "charges pages to a memcg"},
+	{"memcg.lru_lock_scope", RUN_READS_LRU, "puts folios on an LRU"},
+	{"memcg.list_lru_scope", RUN_READS_LIST_LRU, "puts objects on a list_lru"},
+	{"memcg.swap", RUN_READS_SWAP, "has anonymous pages that reclaim can swap out"},
+	{"memcg.page_cgroup", RUN_READS_PAGE_CGROUP, "works on memcg.page_cgroup's file"},
+	{NULL},
+};
+
+unsigned mm_reads(const struct run_config *cfg, unsigned reads)
+{
+	if (!cfg->memcg->enabled) /* mem_cgroup_disabled(): try_charge_memcg is not reached */
+		reads &= ~(unsigned)RUN_READS_CHARGE;
+	if ((reads & RUN_READS_SWAP) && cfg->memcg->swap)
+		reads |= RUN_READS_LIST_LRU;
+	return reads;
+}

@@ -101,7 +101,7 @@ static bool page_cgroup_check(const struct run_config *cfg, GHashTable *cgroups,
 				       pc->writeback_irq);
 	for (int i = 0; !pc && i < cfg->nworkloads; i++) {
 		const struct workload_type *type = cfg->workloads[i].type;
-		if (!type->uses_page_cgroup)
+		if (!(type->reads & RUN_READS_PAGE_CGROUP))
 			continue;
 		char *path = g_strdup_printf("workloads.%d", i);
 		spec_check_fail(chk, path, NULL, "a %s workload needs memcg.page_cgroup", type->name);

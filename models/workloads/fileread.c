@@ -137,6 +137,7 @@ static double fileread_memory_bytes(const void *params, const struct run_config 
 const struct workload_type fileread_workload = {
 	.name = "fileread",
 	.spec = &fileread_spec,
+	.reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_LIST_LRU,
 	.cgroup = workload_tasks_cgroup,
 	.tasks = workload_tasks_count,
 	.shrinkers = 1, /* its superblock's */

@@ -130,7 +130,7 @@ static long kbuild_tasks(const void *params, const struct run_config *cfg)
 const struct workload_type kbuild_workload = {
 	.name = "kbuild",
 	.spec = &kbuild_spec,
-	.uses_page_cgroup = true,
+	.reads = RUN_READS_PAGE_CGROUP,
 	.tasks = kbuild_tasks,
 	.setup = kbuild_setup,
 	.destroy = kbuild_destroy,

@@ -112,6 +112,7 @@ static double memhog_memory_bytes(const void *params, const struct run_config *c
 const struct workload_type memhog_workload = {
 	.name = "memhog",
 	.spec = &memhog_spec,
+	.reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_SWAP,
 	.cgroup = workload_tasks_cgroup,
 	.tasks = workload_tasks_count,
 	.planned_ns = memhog_planned_ns,

@@ -99,7 +99,7 @@ const struct workload_type movecharge_workload = {
 	.name = "movecharge",
 	.spec = &movecharge_spec,
 	.check = movecharge_check,
-	.uses_page_cgroup = true,
+	.reads = RUN_READS_PAGE_CGROUP,
 	.setup = movecharge_setup,
 	.destroy = movecharge_destroy,
 };

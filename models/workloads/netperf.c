@@ -199,6 +199,7 @@ static long netperf_tasks(const void *params, const struct run_config *cfg)
 const struct workload_type netperf_sendfile_workload = {
 	.name = "netperf_sendfile",
 	.spec = &netperf_spec,
+	.reads = RUN_READS_CHARGE,
 	.check = netperf_check,
 	.finite = workload_runs_until_stop,
 	.cgroup = workload_tasks_cgroup,

@@ -176,6 +176,7 @@ static void pagefault_loop_destroy(void *state)
 const struct workload_type pagefault_loop_workload = {
 	.name = "pagefault_loop",
 	.spec = &pagefault_loop_spec,
+	.reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_SWAP,
 	.check = pagefault_loop_check,
 	.finite = workload_runs_until_stop,
 	.cgroup = workload_tasks_cgroup,

@@ -895,6 +895,65 @@ static void test_scenario_warnings(void)
 	}
 }
 
+/* A variant that sets a key no workload of its runs reads (issue 23, item
+ * 5): page_cgroup without a page_cgroup workload, list_lru_scope without a
+ * list_lru (memhog's shadow nodes need memcg.swap), the charge with memcg
+ * off; the same keys where a workload reads them say nothing. After a run:
+ * a critical_section_extra class no run took. */
+static void test_unread_key_warnings(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-cli-XXXXXX", NULL);
+	char *file = g_build_filename(dir, "unread.json", NULL);
+	g_assert_true(g_file_set_contents(
+		file,
+		"{\"name\": \"unread\", \"seed\": 1,\n"
+		" \"machine\": {\"nodes\": 2, \"cpus_per_node\": 4},\n"
+		" \"memcg\": {\"cgroups\": [{\"name\": \"job%d\", \"count\": 2, "
+		"\"memory_max_mb\": 8}]},\n"
+		" \"workloads\": [{\"type\": \"memhog\", \"cgroup\": \"job%d\", \"count\": 2, "
+		"\"size_mb\": 16}],\n"
+		" \"stop\": {\"type\": \"completion\"},\n"
+		" \"variants\": [\n"
+		"  {\"name\": \"swap\", \"set\": {\"memcg.list_lru_scope\": \"memcg\", "
+		"\"memcg.swap\": {\"size_mb\": 64}, \"memcg.charge.stock_batch\": 64,\n"
+		"   \"memcg.lru_lock_scope\": \"node\", \"memcg.page_cgroup\": {\"pages\": 100, "
+		"\"cgroup\": \"job0\", \"locking\": \"rcu\"}}},\n"
+		"  {\"name\": \"noswap\", \"set\": {\"memcg.list_lru_scope\": \"memcg\"}},\n"
+		"  {\"name\": \"off\", \"set\": {\"memcg.enabled\": false, "
+		"\"memcg.charge.stock_batch\": 64}}]}\n",
+		-1, NULL));
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"validate", file, NULL}, &out, &err), ==, 0);
+	g_assert_cmpstr(
+		err, ==,
+		"memcgsim: warning: variant \"swap\" sets memcg.page_cgroup, which no workload "
+		"reads: none works on memcg.page_cgroup's file (readfault, movecharge, filewrite, "
+		"kbuild would)\n"
+		"memcgsim: warning: variant \"noswap\" sets memcg.list_lru_scope, which no workload "
+		"reads: none puts objects on a list_lru (fileread would; memhog, pagefault_loop "
+		"would with memcg.swap)\n"
+		"memcgsim: warning: variant \"off\" sets memcg.charge.stock_batch, which no "
+		"workload reads: with memcg.enabled false none charges pages to a memcg (memhog, "
+		"fileread, pagefault_loop, netperf_sendfile, readtwice would)\n");
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", "global", "--set",
+					     "stop.duration_ns=100000", "--set", "replicas=1", "--set",
+					     "kernel.critical_section_extra=[{\"lock\": \"&lb->lock\", "
+					     "\"ns\": 10}, {\"lock\": \"&nlru->lock\", \"ns\": 5}]",
+					     "-q", NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: warning: kernel.critical_section_extra.1: no run of variant "
+			"\"global\" took a lock of class \"&nlru->lock\", so it added nothing\n");
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(file);
+	g_free(dir);
+}
+
 /* workloads.N.tasks_per_cgroup (issue 23, item 5): 4 memhogs in 2
  * cgroups, two in each: each cgroup is charged both tasks' pages. */
 static void test_tasks_per_cgroup(void)
@@ -945,6 +1004,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/summary", test_summary_option);
 	g_test_add_func("/cli/compare/change", test_compare_change);
 	g_test_add_func("/cli/scenario-warnings", test_scenario_warnings);
+	g_test_add_func("/cli/unread-key-warnings", test_unread_key_warnings);
 	g_test_add_func("/cli/tasks-per-cgroup", test_tasks_per_cgroup);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);

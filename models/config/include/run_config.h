@@ -21,6 +21,18 @@ struct run_config;
 
 /* What a figure of a result's "metrics" (or "cpu_time_ns.<category>") means
  * when designs are compared. Workload types describe their own figures. */
+/* What of the memcg section a workload's work goes through (struct
+ * workload_type's reads): the keys that only such work reads (mm.h,
+ * mm_key_readers) are said to be unread when a variant sets them and no
+ * workload of its runs does that work. */
+enum run_reads {
+	RUN_READS_CHARGE = 1 << 0,	/* it charges pages or objects to a memcg */
+	RUN_READS_LRU = 1 << 1,		/* it puts folios on an lruvec (lru_lock) */
+	RUN_READS_LIST_LRU = 1 << 2,	/* its objects go on a list_lru of its own */
+	RUN_READS_SWAP = 1 << 3,	/* its anonymous pages can be swapped out */
+	RUN_READS_PAGE_CGROUP = 1 << 4, /* it works on memcg.page_cgroup's file */
+};
+
 struct run_metric {
 	const char *name;
 	bool higher_is_better; /* a rate: compared by Hmean, else by Amean */
@@ -61,7 +73,7 @@ struct workload_type {
 	 * there are; NULL when it names no cgroup. The memcg section checks
 	 * that each exists. */
 	const char *(*cgroup)(const void *params, long *count);
-	bool uses_page_cgroup; /* works on memcg.page_cgroup's file */
+	unsigned reads; /* enum run_reads: what of the memcg section it uses */
 	/* Create the workload's locks and tasks; @index: its position in
 	 * "workloads". Returns its state. */
 	void *(*setup)(const void *params, int index);

@@ -77,6 +77,20 @@ struct mm_subsystem {
 extern const struct mm_subsystem *const mm_subsystems[];
 
 extern const struct spec mm_params_spec;
+/* The section's keys that only some work reads (a workload's reads,
+ * enum run_reads in run_config.h), and what that work is: a variant that
+ * sets one for runs without such work is warned before it runs
+ * (loader/scenario_warn.c). */
+struct mm_key_readers {
+	const char *path; /* the key, or the object whose every key */
+	unsigned reads;	  /* enum run_reads: a workload with one of these reads it */
+	const char *work; /* what such a workload does: "charges pages to a memcg" */
+};
+extern const struct mm_key_readers mm_key_readers[]; /* {NULL}-terminated */
+/* What a workload of @reads reads of @cfg's memcg section: its own, and
+ * the shadow nodes' list_lru (workingset_update_node) when its pages can be
+ * swapped out to memcg.swap; no charge when memcg.enabled is false. */
+unsigned mm_reads(const struct run_config *cfg, unsigned reads);
 /* The section's rules across keys: cgroup names and parents, the cgroups
  * and interrupt source it and the workloads name. */
 bool mm_params_check(const struct run_config *cfg, struct spec_check *chk);
