@@ -2,6 +2,7 @@
 #include "result.h"
 #include "identity.h"
 #include "lock_stat.h"
+#include "mcs_json.h"
 #include "sim_hist.h"
 #include <math.h>
 #include <glib.h>
@@ -60,16 +61,7 @@ static void keep_extreme(json_t *o, const char *path, json_t *from, bool want_ma
  * class), and its index in @at (when not NULL); NULL when there is none. */
 static json_t *find_same(json_t *array, const char *key, json_t *like, size_t *at)
 {
-	const char *name = json_string_value(json_object_get(like, key));
-	size_t i;
-	json_t *v;
-	json_array_foreach (array, i, v)
-		if (g_strcmp0(json_string_value(json_object_get(v, key)), name) == 0) {
-			if (at)
-				*at = i;
-			return v;
-		}
-	return NULL;
+	return mcs_json_find(array, key, json_string_value(json_object_get(like, key)), at);
 }
 
 static void merge_points(json_t *into, json_t *from, bool with_wait)

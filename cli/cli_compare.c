@@ -2,6 +2,7 @@
 /* memcgsim compare A.json B.json: two results, variant by variant. */
 #include "cli_util.h"
 #include "identity.h"
+#include "mcs_json.h"
 #include "mcs_error.h"
 #include "output.h"
 #include "report.h"
@@ -69,13 +70,8 @@ static bool change_variants(const char *spec, json_t *a, json_t *b, char **from,
 	for (int k = 0; k < 2; k++)
 		for (int r = 0; r < 2; r++) {
 			json_t *doc = r ? b : a;
-			bool found = false;
-			size_t i;
-			json_t *v;
-			json_array_foreach (json_object_get(doc, "variants"), i, v)
-				found |= g_strcmp0(json_string_value(json_object_get(v, "name")),
-						   names[k]) == 0;
-			if (!found) {
+			if (!mcs_json_find(json_object_get(doc, "variants"), "name", names[k],
+					   NULL)) {
 				g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 					    "--change: no variant \"%s\" in %s", names[k],
 					    r ? "B" : "A");

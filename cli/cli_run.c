@@ -3,6 +3,7 @@
 #include "cli_util.h"
 #include "kernel.h"
 #include "live.h"
+#include "mcs_json.h"
 #include "output.h"
 #include "report.h"
 #include "runner.h"
@@ -60,18 +61,6 @@ static void print_failures(json_t *result)
 		}
 }
 
-/* Has a run of result variant @v taken a lock of class @cls? Classes never
- * taken are not listed. */
-static bool class_taken(json_t *v, const char *cls)
-{
-	size_t i;
-	json_t *l;
-	json_array_foreach (json_object_get(v, "locks"), i, l)
-		if (g_strcmp0(json_string_value(json_object_get(l, "class")), cls) == 0)
-			return true;
-	return false;
-}
-
 /* Each kernel.critical_section_extra entry whose lock class no run of a
  * variant took: it added nothing, which only the runs can tell. */
 static void print_untaken_extras(const struct scenario *sc, json_t *result)
@@ -83,7 +72,8 @@ static void print_untaken_extras(const struct scenario *sc, json_t *result)
 		const struct scenario_variant *sv = scenario_variant_find(sc, name);
 		const struct kernel_params *k = sv ? sv->config->kernel : NULL;
 		for (size_t x = 0; k && x < k->hold_extra.n; x++)
-			if (!class_taken(v, k->hold_extra.items[x]->lock))
+			if (!mcs_json_find(json_object_get(v, "locks"), "class", /* taken ones */
+					   k->hold_extra.items[x]->lock, NULL))
 				cli_say("warning: kernel.critical_section_extra.%zu: no run of variant "
 					"\"%s\" took a lock of class \"%s\", so it added nothing",
 					x, name, k->hold_extra.items[x]->lock);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "scenario.h"
 #include "mcs_file.h"
+#include "mcs_json.h"
 #include "cost.h"
 #include "kernel.h"
 #include "mm.h"
@@ -228,11 +229,7 @@ static bool check_published(json_t *doc, GHashTable *locs, GError **err)
 	const char *name;
 	json_t *v;
 	json_object_foreach (values, name, v) {
-		bool known = false;
-		size_t i;
-		json_t *var;
-		json_array_foreach (json_object_get(doc, "variants"), i, var)
-			known |= g_strcmp0(json_string_value(json_object_get(var, "name")), name) == 0;
+		bool known = mcs_json_find(json_object_get(doc, "variants"), "name", name, NULL);
 		char *path = g_strdup_printf("published.values.%s", name);
 		bool ok = true;
 		if (!known)

@@ -6,6 +6,7 @@
  * verdicts, one line a variant. */
 #include "change.h"
 #include "identity.h"
+#include "mcs_json.h"
 #include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
@@ -16,12 +17,7 @@
 /* Variant @name of @result, or NULL. */
 static json_t *variant_named(json_t *result, const char *name)
 {
-	size_t i;
-	json_t *v;
-	json_array_foreach (json_object_get(result, "variants"), i, v)
-		if (g_strcmp0(json_string_value(json_object_get(v, "name")), name) == 0)
-			return v;
-	return NULL;
+	return mcs_json_find(json_object_get(result, "variants"), "name", name, NULL);
 }
 
 /* The two variants as the comparison's columns, named by their files. */

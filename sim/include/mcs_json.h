@@ -3,6 +3,7 @@
 #pragma once
 #include "sim_time.h"
 #include <jansson.h>
+#include <string.h>
 
 /* The number at @key of @o (0 when @o is not an object, the key is missing
  * or its value is not a number). */
@@ -15,4 +16,22 @@ static inline double mcs_json_num(const json_t *o, const char *key)
 static inline json_t *mcs_json_ns(sim_time_t t)
 {
 	return json_real(sim_to_ns(t));
+}
+
+/* The first element of @array whose string member @key is @name (both
+ * missing count as the same), and its index in *@at when @at is not NULL;
+ * NULL when there is none. */
+static inline json_t *mcs_json_find(json_t *array, const char *key, const char *name, size_t *at)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach (array, i, v) {
+		const char *s = json_string_value(json_object_get(v, key));
+		if (s == name || (s && name && strcmp(s, name) == 0)) {
+			if (at)
+				*at = i;
+			return v;
+		}
+	}
+	return NULL;
 }
