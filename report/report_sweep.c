@@ -6,6 +6,7 @@
 #include "change.h"
 #include "metrics.h"
 #include "output.h"
+#include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
@@ -227,14 +228,24 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 			report_changes(vars, body);
 		}
 	}
-	/* Last, as in a result's report: the verdict, a line a point. */
+	/* Last, as in a result's report: the verdict of each point, wrapped at
+	 * 78 columns to paste. */
 	GString *verdicts = report_section_add(sections, "verdict, point by point")->body;
+	GString *line = g_string_new(NULL);
 	json_array_foreach (points, i, p) {
 		if (json_array_size(result_point_variants(p)) < 2)
 			continue;
-		g_string_append_printf(verdicts, "point %zu (%s): ", i,
-				       json_string_value(json_object_get(p, "label")));
-		report_verdict(result_point_variants(p), verdicts);
+		g_string_printf(line, "point %zu (%s): ", i,
+				json_string_value(json_object_get(p, "label")));
+		report_verdict(result_point_variants(p), line);
+		char **lines = g_strsplit(line->str, "\n", -1); /* a line a variant */
+		for (char **l = lines; *l; l++)
+			if (l == lines)
+				report_hanging(verdicts, *l, 78, 2);
+			else
+				report_wrapped(verdicts, *l, 78, 2);
+		g_strfreev(lines);
 	}
+	g_string_free(line, TRUE);
 	return sections;
 }

@@ -65,6 +65,14 @@ void report_wrapped(GString *out, const char *text, int width, int indent)
 	g_strfreev(words);
 }
 
+void report_hanging(GString *out, const char *text, int width, int indent)
+{
+	gsize at = out->len;
+	report_wrapped(out, text, width, indent);
+	if (out->len > at + (gsize)indent) /* the first line starts at the margin */
+		g_string_erase(out, (gssize)at, indent);
+}
+
 GPtrArray *report_sorted(json_t *array, GCompareFunc cmp)
 {
 	GPtrArray *a = g_ptr_array_new();
