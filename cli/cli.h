@@ -34,6 +34,7 @@ struct cli {
 	char *sort;
 	char *plots;
 	char *lock_stat; /* report --lock-stat FILE */
+	char *lock_stat_seconds; /* report --lock-stat-seconds S */
 	char *change;	 /* compare --change FROM:TO */
 	int point;
 	gboolean point_given; /* without --point: the whole sweep */

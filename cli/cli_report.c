@@ -66,6 +66,25 @@ static bool report_outputs(const struct cli *c, GError **err)
 	return ok;
 }
 
+/* --lock-stat-seconds: how long the machine measured, with --lock-stat. */
+static bool lock_stat_seconds(const struct cli *c, double *seconds)
+{
+	char *end;
+	*seconds = g_ascii_strtod(c->lock_stat_seconds, &end);
+	if (!c->lock_stat) {
+		cli_say("--lock-stat-seconds: the length of --lock-stat's measurement; give "
+			"--lock-stat FILE too");
+		return false;
+	}
+	if (end == c->lock_stat_seconds || *end || !(*seconds > 0 && *seconds <= 1e9)) {
+		cli_say("--lock-stat-seconds: expected the measurement's length in seconds, more "
+			"than 0 and at most 1e9, got \"%s\"",
+			c->lock_stat_seconds);
+		return false;
+	}
+	return true;
+}
+
 static int cmd_report(struct cli *c)
 {
 	struct report_opts o = {.format = report_format_find(c->format),
@@ -93,9 +112,14 @@ static int cmd_report(struct cli *c)
 			c->format);
 		return EXIT_USAGE;
 	}
+	double seconds = 0;
+	if (c->lock_stat_seconds && !lock_stat_seconds(c, &seconds))
+		return EXIT_USAGE;
 	struct lockstat *measured = NULL;
 	if (c->lock_stat && !(measured = lockstat_read(c->lock_stat, &err)))
 		return cli_error(err, "");
+	if (measured)
+		measured->seconds = seconds;
 	o.measured = measured;
 	o.measured_path = c->lock_stat;
 	json_t *doc = report_input(c, &err);
@@ -133,6 +157,10 @@ static const GOptionEntry report_options[] = {
 	 "The real machine's /proc/lock_stat (version 0.4) or perf lock contention output, "
 	 "beside the model's, class by class",
 	 "FILE"},
+	{"lock-stat-seconds", 0, 0, G_OPTION_ARG_STRING, &cli_args.lock_stat_seconds,
+	 "How long --lock-stat's machine measured: counts become rates a second, the model's "
+	 "over its simulated time",
+	 "S"},
 	CLI_OPT_SUMMARY,
 	CLI_OPT_RESOLUTION,
 	{NULL}};

@@ -129,6 +129,7 @@ static void cli_free(struct cli *c)
 	g_free(c->format);
 	g_free(c->output);
 	g_free(c->lock_stat);
+	g_free(c->lock_stat_seconds);
 	g_free(c->change);
 	g_free(c->trace);
 	g_free(c->trace_window);

@@ -7,12 +7,16 @@
  * (shadow_nodes)" and "&nlru->lock (s_dentry_lru)", added up); a row of
  * perf lock contention (a caller) matches the model's contention points of
  * that function. Waits are per contention, holds per acquisition, as
- * lock_stat's averages are. */
+ * lock_stat's averages are. Counts are over the machine's measurement and
+ * over the model's replicas' simulated time; with the measurement's length
+ * (--lock-stat-seconds) both are a second. */
 #include "lockstat.h"
 #include "mcs_json.h"
+#include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
+#include <math.h>
 #include <string.h>
 
 #define CLASS_W 30
@@ -21,7 +25,16 @@ struct figures {
 	double acquisitions, contentions, wait_total, wait_max, hold_total, hold_max;
 	bool holds; /* acquisitions and holds known (not perf lock contention's) */
 	int matched;
+	double seconds; /* counts shown a second over this long; 0: as counts; NaN: unknown */
 };
+
+/* The simulated seconds a result variant's lock figures add up: every
+ * replica's. */
+static double model_seconds(json_t *variant)
+{
+	double s = mcs_json_num(variant, "replicas") * mcs_json_num(variant, "sim_time_ns") * 1e-9;
+	return s > 0 ? s : NAN;
+}
 
 /* @name without a trailing " (...)" (the model's instance) or "-R"/"-W"
  * (lock_stat's read/write state); g_free it. */
@@ -44,6 +57,7 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 {
 	memset(f, 0, sizeof(*f));
 	f->holds = ls->source == LOCKSTAT_PROC;
+	f->seconds = ls->seconds > 0 ? model_seconds(variant) : 0;
 	char *want = class_key(c->name);
 	size_t i, j;
 	json_t *l, *p;
@@ -77,16 +91,20 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 static void measured_figures(const struct lockstat *ls, const struct lockstat_class *c,
 			     struct figures *f)
 {
-	*f = (struct figures){c->acquisitions, c->contentions, c->wait_total, c->wait_max,
-			      c->hold_total,   c->hold_max,    ls->source == LOCKSTAT_PROC, 1};
+	*f = (struct figures){c->acquisitions,	c->contentions, c->wait_total,
+			      c->wait_max,	c->hold_total,	c->hold_max,
+			      ls->source == LOCKSTAT_PROC, 1, ls->seconds};
 }
 
-static void put_count(GString *out, bool known, double v, int w)
+/* A count, or a rate a second when @seconds > 0 (decimals under 100). */
+static void put_count(GString *out, bool known, double v, double seconds, int w)
 {
-	if (known)
-		g_string_append_printf(out, " %*.0f", w, v);
-	else
+	if (!known || isnan(seconds))
 		g_string_append_printf(out, " %*s", w, "-");
+	else if (seconds > 0)
+		g_string_append_printf(out, " %*.*f", w, v / seconds < 100 ? 2 : 0, v / seconds);
+	else
+		g_string_append_printf(out, " %*.0f", w, v);
 }
 
 static void put_ns(GString *out, bool known, double ns)
@@ -105,8 +123,8 @@ static void row(GString *out, const char *cls, const char *source, const struct 
 		g_string_append(out, " (not in this variant)\n");
 		return;
 	}
-	put_count(out, f->holds, f->acquisitions, 13);
-	put_count(out, true, f->contentions, 12);
+	put_count(out, f->holds, f->acquisitions, f->seconds, 13);
+	put_count(out, true, f->contentions, f->seconds, 12);
 	put_ns(out, f->contentions > 0, f->contentions > 0 ? f->wait_total / f->contentions : 0);
 	put_ns(out, true, f->wait_max);
 	put_ns(out, f->holds && f->acquisitions > 0,
@@ -153,17 +171,32 @@ void report_measured(json_t *variants, const struct lockstat *ls, const char *pa
 			    &f[v]);
 	}
 	char *base = g_path_get_basename(path);
-	g_string_append_printf(out, "%s, %s: %u %s, %u of them the model's too", base,
+	GString *intro = g_string_new(NULL);
+	g_string_append_printf(intro, "%s, %s: %u %s, %u of them the model's too", base,
 			       lockstat_source_name(ls), ls->classes->len,
 			       ls->source == LOCKSTAT_PROC ? "classes" : "callers", shown);
 	g_free(base);
-	g_string_append(out, shown ? " (most measured wait first; waits per contention, holds "
-				     "per acquisition)\n\n"
-				   : ".\n");
+	if (shown && ls->seconds > 0)
+		g_string_append_printf(intro, " (most measured wait first; acquisitions and "
+					      "contentions a second, the machine's over its %g s, each "
+					      "variant's over its replicas' simulated time; waits per "
+					      "contention, holds per acquisition)",
+				       ls->seconds);
+	else if (shown)
+		g_string_append(intro, " (most measured wait first; counts: the machine's over its "
+				       "measurement, each variant's over all its replicas, which "
+				       "--lock-stat-seconds S turns into rates a second; waits per "
+				       "contention, holds per acquisition)");
+	else
+		g_string_append_c(intro, '.');
+	report_wrapped(out, intro->str, 78, 0);
+	g_string_free(intro, TRUE);
 	if (shown) {
-		g_string_append_printf(out, "%-*s %-14s %13s %12s %10s %10s %10s %10s\n", CLASS_W,
+		bool rates = ls->seconds > 0;
+		g_string_append_printf(out, "\n%-*s %-14s %13s %12s %10s %10s %10s %10s\n", CLASS_W,
 				       ls->source == LOCKSTAT_PROC ? "class" : "caller", "source",
-				       "acquisitions", "contentions", "wait avg", "wait max",
+				       rates ? "acq /s" : "acquisitions",
+				       rates ? "cont /s" : "contentions", "wait avg", "wait max",
 				       "hold avg", "hold max");
 		g_string_append_len(out, rows->str, (gssize)rows->len);
 	}

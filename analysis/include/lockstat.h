@@ -39,6 +39,9 @@ struct lockstat_class {
 struct lockstat {
 	enum lockstat_source source;
 	GPtrArray *classes; /* struct lockstat_class, in the file's order */
+	/* How long the machine measured (report --lock-stat-seconds: from
+	 * `echo 0 > /proc/lock_stat` to the read); 0: not given. */
+	double seconds;
 };
 
 /* Read @path (at most LOCKSTAT_MAX_BYTES); NULL with the error

@@ -713,8 +713,10 @@ static void test_lockstat_perf(void)
 	g_assert_nonnull(strstr(
 		out,
 		"== the machine measured, beside the model ==\n"
-		"perf_lock_contention.txt, perf lock contention: 3 callers, 1 of them the model's "
-		"too (most measured wait first; waits per contention, holds per acquisition)\n\n"
+		"perf_lock_contention.txt, perf lock contention: 3 callers, 1 of them the\n"
+		"model's too (most measured wait first; counts: the machine's over its\n"
+		"measurement, each variant's over all its replicas, which --lock-stat-seconds S\n"
+		"turns into rates a second; waits per contention, holds per acquisition)\n\n"
 		"caller                         source          acquisitions  contentions   wait avg"
 		"   wait max   hold avg   hold max\n"
 		"lockbench_critical_section     measured                   -        10187    2.91 us"
@@ -726,6 +728,55 @@ static void test_lockstat_perf(void)
 		"== verdict ==\n"));
 	g_free(out);
 	g_free(err_text);
+}
+
+/* --lock-stat-seconds: counts become rates a second, the machine's over
+ * the given length, the model's over its replicas' simulated time: the
+ * fixture's 3 replicas of 200 us make 2822 acquisitions 4703333.3 a second
+ * (2822 / 600e-6); given 0.0006 s the machine's are the same. */
+static void test_lockstat_seconds(void)
+{
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--lock-stat",
+						 LOCKSTAT "proc_lock_stat.txt", "--lock-stat-seconds",
+						 "0.0006", NULL},
+				&out, &err),
+			==, 0);
+	g_assert_nonnull(strstr(
+		out,
+		"model's too (most measured wait first; acquisitions and contentions a second,\n"
+		"the machine's over its 0.0006 s, each variant's over its replicas' simulated\n"
+		"time; waits per contention, holds per acquisition)\n\n"
+		"class                          source                acq /s      cont /s   wait avg"
+		"   wait max   hold avg   hold max\n"
+		"&lb->lock                      measured             4703333      4698333    7.14 us"
+		"    9.62 us  107.00 ns    1.31 us\n"
+		"                               global               4703333      4698333    5.89 us"
+		"    7.97 us  102.61 ns  741.64 ns\n"));
+	g_free(out);
+	g_free(err);
+	static const struct {
+		const char *with_file, *seconds, *want;
+	} bad[] = {
+		{NULL, "2",
+		 "memcgsim: --lock-stat-seconds: the length of --lock-stat's measurement; give "
+		 "--lock-stat FILE too\n"},
+		{LOCKSTAT "proc_lock_stat.txt", "0",
+		 "memcgsim: --lock-stat-seconds: expected the measurement's length in seconds, more "
+		 "than 0 and at most 1e9, got \"0\"\n"},
+		{LOCKSTAT "proc_lock_stat.txt", "10s",
+		 "memcgsim: --lock-stat-seconds: expected the measurement's length in seconds, more "
+		 "than 0 and at most 1e9, got \"10s\"\n"},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		const char *argv[] = {"report", FIXTURE, "--lock-stat-seconds", bad[i].seconds,
+				      bad[i].with_file ? "--lock-stat" : NULL, bad[i].with_file, NULL};
+		g_assert_cmpint(mcs_cli(argv, &out, &err), ==, 2);
+		g_assert_cmpstr(err, ==, bad[i].want);
+		g_assert_cmpstr(out, ==, "");
+		g_free(out);
+		g_free(err);
+	}
 }
 
 /* Malformed inputs: the file, the line and what was expected, exit 2. */
@@ -790,6 +841,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/chrome", test_trace);
 	g_test_add_func("/lockstat/proc", test_lockstat_proc);
 	g_test_add_func("/lockstat/perf", test_lockstat_perf);
+	g_test_add_func("/lockstat/seconds", test_lockstat_seconds);
 	g_test_add_func("/lockstat/errors", test_lockstat_errors);
 	return g_test_run();
 }
