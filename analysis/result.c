@@ -517,3 +517,29 @@ double *result_points_samples(json_t *points, const char *key, size_t *n)
 	*n = all->len;
 	return (double *)(void *)g_array_free(all, FALSE);
 }
+
+json_t *result_machine(const struct sim_machine *m)
+{
+	return json_pack("{s:i, s:i, s:i, s:i, s:f, s:s}", "nodes", m->nodes, "cpus_per_node",
+			 m->cpus_per_node, "threads_per_core", m->threads_per_core, "cores_per_llc",
+			 m->cores_per_llc, "clock_ghz", m->clock_ghz, "contention",
+			 m->contention == SIM_CONTENTION_QUEUED ? "queued" : "idle");
+}
+
+char *result_machine_text(json_t *machine)
+{
+	if (!json_is_object(machine))
+		return NULL;
+	json_int_t nodes = json_integer_value(json_object_get(machine, "nodes"));
+	json_int_t threads = json_integer_value(json_object_get(machine, "threads_per_core"));
+	return g_strdup_printf(
+		"%lld node%s x %lld CPUs, %lld thread%s a core, %lld cores an LLC, %g GHz, %s",
+		(long long)nodes, nodes == 1 ? "" : "s",
+		(long long)json_integer_value(json_object_get(machine, "cpus_per_node")),
+		(long long)threads, threads == 1 ? "" : "s",
+		(long long)json_integer_value(json_object_get(machine, "cores_per_llc")),
+		mcs_json_num(machine, "clock_ghz"),
+		json_string_value(json_object_get(machine, "contention"))
+			? json_string_value(json_object_get(machine, "contention"))
+			: "?");
+}

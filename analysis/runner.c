@@ -332,6 +332,7 @@ static json_t *variant_results(const struct variant_jobs *vj, const struct scena
 			json_array_append(js[k].drawn ? draws : reps, js[k].result);
 		}
 		json_t *vr = result_variant(v->name, v->description, reps);
+		json_object_set_new(vr, "machine", result_machine(&v->config->machine));
 		result_variant_draws(vr, draws);
 		json_array_append_new(variants, vr);
 		json_decref(reps);

@@ -10,6 +10,7 @@
 #include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
+#include "result.h"
 #include "version.h"
 #include <math.h>
 #include <string.h>
@@ -42,23 +43,57 @@ static void head(GPtrArray *sections, json_t *a, const char *la, json_t *b, cons
 	g_free(t);
 }
 
+/* The machines @doc's variants ran on: one line when they are the same,
+ * else each variant's ("a: ...; b: ..."); "(none)" from a result that does
+ * not say. */
+static char *machines_of(json_t *doc)
+{
+	GString *each = g_string_new(NULL);
+	char *first = NULL;
+	bool all_same = true;
+	size_t i;
+	json_t *v;
+	json_array_foreach (json_object_get(doc, "variants"), i, v) {
+		char *m = result_machine_text(json_object_get(v, "machine"));
+		g_string_append_printf(each, "%s%s: %s", i ? "; " : "",
+				       json_string_value(json_object_get(v, "name")), m ? m : "(none)");
+		all_same &= i == 0 || g_strcmp0(first, m) == 0;
+		if (i == 0)
+			first = m;
+		else
+			g_free(m);
+	}
+	char *text = all_same && first ? g_strdup(first) : g_strdup(all_same ? "(none)" : each->str);
+	g_free(first);
+	g_string_free(each, TRUE);
+	return text;
+}
+
+/* @key of result @doc as provenance shows it. */
+static char *provenance_value(json_t *doc, const char *key)
+{
+	if (g_str_equal(key, "model")) /* a result from before identities: identity_of's word */
+		return g_strdup(identity_of(doc));
+	if (g_str_equal(key, "machine"))
+		return machines_of(doc);
+	json_t *x = json_object_get(doc, key);
+	char *dumped = x ? json_dumps(x, JSON_ENCODE_ANY) : NULL;
+	char *s = g_strdup(dumped ? dumped : "(none)");
+	free(dumped);
+	return s;
+}
+
 /* What the two results were made of, before their numbers: each of the
- * model, the command, the scenario, the seed and the description, shown
- * twice where they differ, said once where they do not. */
+ * model, the command, the scenario, the machine, the seed and the
+ * description, shown twice where they differ, said once where they do
+ * not. */
 static void provenance(GString *out, json_t *a, const char *la, json_t *b, const char *lb)
 {
-	static const char *const keys[] = {"model", "command", "scenario", "seed", "description"};
+	static const char *const keys[] = {"model", "command",	   "scenario",
+					   "machine", "seed", "description"};
 	GString *same = g_string_new(NULL);
 	for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
-		json_t *x = json_object_get(a, keys[i]), *y = json_object_get(b, keys[i]);
-		char *sx = x ? json_dumps(x, JSON_ENCODE_ANY) : g_strdup("(none)");
-		char *sy = y ? json_dumps(y, JSON_ENCODE_ANY) : g_strdup("(none)");
-		if (i == 0) { /* a result from before identities: identity_of's word */
-			g_free(sx);
-			g_free(sy);
-			sx = g_strdup(identity_of(a));
-			sy = g_strdup(identity_of(b));
-		}
+		char *sx = provenance_value(a, keys[i]), *sy = provenance_value(b, keys[i]);
 		if (g_str_equal(sx, sy)) {
 			g_string_append_printf(same, "%s%s", same->len ? ", " : "", keys[i]);
 		} else if (g_str_equal(keys[i], "description")) {
@@ -67,8 +102,8 @@ static void provenance(GString *out, json_t *a, const char *la, json_t *b, const
 			g_string_append_printf(out, "differs: %s\n  %s: %s\n  %s: %s\n", keys[i], la, sx,
 					       lb, sy);
 		}
-		free(sx);
-		free(sy);
+		g_free(sx);
+		g_free(sy);
 	}
 	if (same->len)
 		g_string_append_printf(out, "the same: %s\n", same->str);

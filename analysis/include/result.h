@@ -8,6 +8,7 @@
  * (counts and times summed, sites by name). Per-replica values are kept
  * under "per_replica", the runs of cost draws apart under "draws". */
 #pragma once
+#include "sim_machine.h"
 #include <jansson.h>
 
 /* The largest result that report and compare read, and a sweep's
@@ -21,6 +22,13 @@
 
 /* @replicas: the replica results of runner_run_one (not stolen). */
 json_t *result_variant(const char *name, const char *description, json_t *replicas);
+/* The machine a variant ran on, as its result says it ("machine"): the
+ * topology, the clock and the contention model; the costs are the
+ * command's and the scenario's to tell. */
+json_t *result_machine(const struct sim_machine *m);
+/* The same in a line ("2 nodes x 16 CPUs, 1 thread a core, 8 cores an
+ * LLC, 2.45 GHz, queued"); g_free it. NULL when @machine is not one. */
+char *result_machine_text(json_t *machine);
 /* Add the results of the variant's cost draws (not stolen), in draw order,
  * as its "draws" (none: nothing). The aggregates are the replicas' alone. */
 void result_variant_draws(json_t *variant, json_t *draws);

@@ -820,7 +820,7 @@ static void test_compare_change(void)
 	g_assert_nonnull(strstr(out, "== what the two results were made of ==\n"
 				     "differs: command\n"));
 	g_assert_nonnull(strstr(out, "differs: seed\n  a: 1\n  b: 7\n"
-				     "the same: model, scenario, description\n"));
+				     "the same: model, scenario, machine, description\n"));
 	g_assert_nonnull(strstr(
 		out, "== the change between two variants, moved ==\n"
 		     "Change from global to per-node, positive = better, in each result\n\n"
@@ -831,6 +831,22 @@ static void test_compare_change(void)
 		     "wait_per_acquisition_ns             +71.91%      +71.99%    +0.08 points\n\n"
 		     "The change from global to per-node on acquisitions_per_us: +154.67% in a, "
 		     "+152.38% in b: it moved by 2.29 points, more than the resolution (1.00%).\n"));
+	g_free(out);
+	g_free(err);
+	/* b's second variant on another machine: each variant's machine */
+	json_t *doc = json_load_file(b, 0, NULL);
+	json_t *m = json_object_get(json_array_get(json_object_get(doc, "variants"), 1), "machine");
+	json_object_set_new(m, "nodes", json_integer(4));
+	json_object_set_new(m, "threads_per_core", json_integer(2));
+	g_assert_cmpint(json_dump_file(doc, b, 0), ==, 0);
+	json_decref(doc);
+	g_assert_cmpint(run((const char *[]){"compare", a, b, NULL}, &out, &err), ==, 0);
+	g_assert_nonnull(strstr(out, "differs: machine\n"
+				     "  a: 2 nodes x 16 CPUs, 1 thread a core, 16 cores an LLC, 2.1 GHz, "
+				     "idle\n"
+				     "  b: global: 2 nodes x 16 CPUs, 1 thread a core, 16 cores an LLC, "
+				     "2.1 GHz, idle; per-node: 4 nodes x 16 CPUs, 2 threads a core, 16 "
+				     "cores an LLC, 2.1 GHz, idle\n"));
 	g_free(out);
 	g_free(err);
 	expect_err((const char *[]){"compare", a, b, "--change", "global:x", NULL}, 2,
