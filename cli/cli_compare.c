@@ -57,6 +57,18 @@ static bool common_variant(json_t *a, json_t *b)
 }
 
 /* --change FROM:TO: two variants both results have. */
+/* "\"a\", \"b\"": the variants of result @doc; g_free it. */
+static char *variant_names(json_t *doc)
+{
+	GString *s = g_string_new(NULL);
+	size_t i;
+	json_t *v;
+	json_array_foreach (json_object_get(doc, "variants"), i, v)
+		g_string_append_printf(s, "%s\"%s\"", i ? ", " : "",
+				       json_string_value(json_object_get(v, "name")));
+	return g_string_free(s, FALSE);
+}
+
 static bool change_variants(const char *spec, json_t *a, json_t *b, char **from, char **to,
 			    GError **err)
 {
@@ -72,9 +84,12 @@ static bool change_variants(const char *spec, json_t *a, json_t *b, char **from,
 			json_t *doc = r ? b : a;
 			if (!mcs_json_find(json_object_get(doc, "variants"), "name", names[k],
 					   NULL)) {
+				char *has = variant_names(doc);
 				g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-					    "--change: no variant \"%s\" in %s", names[k],
-					    r ? "B" : "A");
+					    "--change: no variant \"%s\" in %s (it has %s): each result "
+					    "needs both variants, so not a run of one --variant",
+					    names[k], r ? "B" : "A", has);
+				g_free(has);
 				g_free(names[0]);
 				g_free(names[1]);
 				return false;

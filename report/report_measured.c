@@ -142,6 +142,56 @@ static gint by_measured_wait(gconstpointer a, gconstpointer b)
 	return strcmp(x->name, y->name);
 }
 
+/* Measured class @c's row and each variant's under it, when a variant has
+ * it; returns whether it did. */
+static bool class_rows(GString *rows, json_t *variants, const struct lockstat *ls,
+		       const struct lockstat_class *c)
+{
+	struct figures f[64];
+	size_t nv = MIN(json_array_size(variants), G_N_ELEMENTS(f));
+	bool any = false;
+	for (size_t v = 0; v < nv; v++) {
+		model_figures(json_array_get(variants, v), ls, c, &f[v]);
+		any |= f[v].matched > 0;
+	}
+	if (!any)
+		return false;
+	struct figures m;
+	measured_figures(ls, c, &m);
+	row(rows, c->name, "measured", &m);
+	for (size_t v = 0; v < nv; v++)
+		row(rows, "", json_string_value(json_object_get(json_array_get(variants, v), "name")),
+		    &f[v]);
+	return true;
+}
+
+/* What the file was, how many of its classes the model has, and how the
+ * figures read, wrapped at 78 columns. */
+static void intro(GString *out, const struct lockstat *ls, const char *path, guint shown)
+{
+	char *base = g_path_get_basename(path);
+	GString *text = g_string_new(NULL);
+	g_string_append_printf(text, "%s, %s: %u %s, %u of them the model's too", base,
+			       lockstat_source_name(ls), ls->classes->len,
+			       ls->source == LOCKSTAT_PROC ? "classes" : "callers", shown);
+	g_free(base);
+	if (shown && ls->seconds > 0)
+		g_string_append_printf(text, " (most measured wait first; acquisitions and "
+					      "contentions a second, the machine's over its %g s, each "
+					      "variant's over its replicas' simulated time; waits per "
+					      "contention, holds per acquisition)",
+				       ls->seconds);
+	else if (shown)
+		g_string_append(text, " (most measured wait first; counts: the machine's over its "
+				       "measurement, each variant's over all its replicas, which "
+				       "--lock-stat-seconds S turns into rates a second; waits per "
+				       "contention, holds per acquisition)");
+	else
+		g_string_append_c(text, '.');
+	report_wrapped(out, text->str, 78, 0);
+	g_string_free(text, TRUE);
+}
+
 void report_measured(json_t *variants, const struct lockstat *ls, const char *path, GString *out)
 {
 	GPtrArray *sorted = g_ptr_array_new();
@@ -150,47 +200,9 @@ void report_measured(json_t *variants, const struct lockstat *ls, const char *pa
 	g_ptr_array_sort(sorted, by_measured_wait);
 	GString *rows = g_string_new(NULL);
 	guint shown = 0;
-	for (guint i = 0; i < sorted->len; i++) {
-		const struct lockstat_class *c = sorted->pdata[i];
-		struct figures f[64];
-		size_t nv = MIN(json_array_size(variants), G_N_ELEMENTS(f));
-		bool any = false;
-		for (size_t v = 0; v < nv; v++) {
-			model_figures(json_array_get(variants, v), ls, c, &f[v]);
-			any |= f[v].matched > 0;
-		}
-		if (!any)
-			continue;
-		shown++;
-		struct figures m;
-		measured_figures(ls, c, &m);
-		row(rows, c->name, "measured", &m);
-		for (size_t v = 0; v < nv; v++)
-			row(rows, "",
-			    json_string_value(json_object_get(json_array_get(variants, v), "name")),
-			    &f[v]);
-	}
-	char *base = g_path_get_basename(path);
-	GString *intro = g_string_new(NULL);
-	g_string_append_printf(intro, "%s, %s: %u %s, %u of them the model's too", base,
-			       lockstat_source_name(ls), ls->classes->len,
-			       ls->source == LOCKSTAT_PROC ? "classes" : "callers", shown);
-	g_free(base);
-	if (shown && ls->seconds > 0)
-		g_string_append_printf(intro, " (most measured wait first; acquisitions and "
-					      "contentions a second, the machine's over its %g s, each "
-					      "variant's over its replicas' simulated time; waits per "
-					      "contention, holds per acquisition)",
-				       ls->seconds);
-	else if (shown)
-		g_string_append(intro, " (most measured wait first; counts: the machine's over its "
-				       "measurement, each variant's over all its replicas, which "
-				       "--lock-stat-seconds S turns into rates a second; waits per "
-				       "contention, holds per acquisition)");
-	else
-		g_string_append_c(intro, '.');
-	report_wrapped(out, intro->str, 78, 0);
-	g_string_free(intro, TRUE);
+	for (guint i = 0; i < sorted->len; i++)
+		shown += class_rows(rows, variants, ls, sorted->pdata[i]);
+	intro(out, ls, path, shown);
 	if (shown) {
 		bool rates = ls->seconds > 0;
 		g_string_append_printf(out, "\n%-*s %-14s %13s %12s %10s %10s %10s %10s\n", CLASS_W,

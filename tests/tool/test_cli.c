@@ -850,7 +850,8 @@ static void test_compare_change(void)
 	g_free(out);
 	g_free(err);
 	expect_err((const char *[]){"compare", a, b, "--change", "global:x", NULL}, 2,
-		   "memcgsim: --change: no variant \"x\" in A\n");
+		   "memcgsim: --change: no variant \"x\" in A (it has \"global\", \"per-node\"): "
+		   "each result needs both variants, so not a run of one --variant\n");
 	expect_err((const char *[]){"compare", a, b, "--change", "global", NULL}, 2,
 		   "memcgsim: --change: expected FROM:TO, two variants' names, got \"global\"\n");
 	mcs_rm_tree(dir);

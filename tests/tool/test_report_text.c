@@ -210,7 +210,7 @@ static void test_compare(void)
 					    "lockbench.result (scenario \"lockbench-lock-scope\", "
 					    "seed 1) with faster (scenario \"lockbench-lock-scope\", "
 					    "seed 1)\n\n== what the two results were made of ==\n"
-					    "the same: model, command, scenario, seed, description\n\n"
+					    "the same: model, command, scenario, machine, seed, description\n\n"
 					    "== variant per-node: lockbench.result against faster ==\n"));
 	g_assert_nonnull(strstr(out, "\n== variants in one file only ==\nonly in "
 				     "lockbench.result: global\n"));
