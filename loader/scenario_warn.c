@@ -110,13 +110,12 @@ static char *key_readers(const struct mm_key_readers *r)
 	return g_string_free(direct, FALSE);
 }
 
-/* A variant's key under memcg that only some work reads (mm_key_readers),
- * when none of its workloads does that work. */
-static void unread_key(struct scenario *sc, const char *vname, const char *key)
+/* Why no workload of @cfg reads @key, a key that only some work reads
+ * (mm_key_readers): "none puts objects on a list_lru (fileread would;
+ * ...)"; NULL when one does, or when every workload reads it. g_free it. */
+static char *unread_why(const struct run_config *cfg, const char *key)
 {
-	const struct scenario_variant *v = scenario_variant_find(sc, vname);
-	const struct run_config *cfg = v ? v->config : NULL;
-	for (const struct mm_key_readers *r = mm_key_readers; cfg && r->path; r++) {
+	for (const struct mm_key_readers *r = mm_key_readers; r->path; r++) {
 		if (!g_str_equal(key, r->path) &&
 		    !(g_str_has_prefix(key, r->path) && key[strlen(r->path)] == '.'))
 			continue;
@@ -124,27 +123,59 @@ static void unread_key(struct scenario *sc, const char *vname, const char *key)
 		for (int i = 0; i < cfg->nworkloads; i++)
 			reads |= mm_reads(cfg, cfg->workloads[i].type->reads);
 		if (reads & r->reads)
-			return;
+			return NULL;
 		char *readers = key_readers(r);
-		warn(sc, vname,
-		     g_strdup_printf("variant \"%s\" sets %s, which no workload reads: %snone %s "
-				     "(%s)",
-				     vname, key, cfg->memcg->enabled ? "" : "with memcg.enabled false ",
-				     r->work, readers));
+		char *why = g_strdup_printf("%snone %s (%s)",
+					    cfg->memcg->enabled ? "" : "with memcg.enabled false ",
+					    r->work, readers);
 		g_free(readers);
-		return;
+		return why;
 	}
+	return NULL;
 }
 
-static void unread_keys(struct scenario *sc, json_t *raw)
+/* A variant's key, or a --set's, that no workload of its runs reads. */
+static void unread_keys(struct scenario *sc, json_t *raw, const char *const *sets)
 {
 	size_t i;
 	json_t *v;
 	json_array_foreach (json_object_get(raw, "variants"), i, v) {
+		const char *vname = json_string_value(json_object_get(v, "name"));
+		const struct scenario_variant *sv = scenario_variant_find(sc, vname);
 		const char *key;
 		json_t *val;
-		json_object_foreach (json_object_get(v, "set"), key, val)
-			unread_key(sc, json_string_value(json_object_get(v, "name")), key);
+		json_object_foreach (json_object_get(v, "set"), key, val) {
+			char *why = sv ? unread_why(sv->config, key) : NULL;
+			if (why)
+				warn(sc, vname,
+				     g_strdup_printf("variant \"%s\" sets %s, which no workload "
+						     "reads: %s",
+						     vname, key, why));
+			g_free(why);
+		}
+	}
+	for (const char *const *s = sets; s && *s; s++) { /* unread in every variant */
+		const char *eq = strchr(*s, '=');
+		if (!eq || g_str_has_prefix(*s, "variants"))
+			continue;
+		char *path = g_strndup(*s, (gsize)(eq - *s)), *why = NULL;
+		bool unread = true;
+		for (guint k = 0; unread && k < sc->variants->len; k++) {
+			char *w = unread_why(((struct scenario_variant *)sc->variants->pdata[k])->config,
+					     path);
+			unread = w != NULL;
+			if (why)
+				g_free(w);
+			else
+				why = w;
+		}
+		if (!unread)
+			g_clear_pointer(&why, g_free);
+		if (why)
+			warn(sc, NULL,
+			     g_strdup_printf("--set %s sets a key no workload reads: %s", *s, why));
+		g_free(why);
+		g_free(path);
 	}
 }
 
@@ -200,6 +231,6 @@ static void set_overrides(struct scenario *sc, json_t *raw, const char *const *s
 void scenario_warnings(struct scenario *sc, json_t *raw, const char *const *sets)
 {
 	unused_cgroups(sc);
-	unread_keys(sc, raw);
+	unread_keys(sc, raw, sets);
 	set_overrides(sc, raw, sets);
 }

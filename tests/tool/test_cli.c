@@ -915,8 +915,9 @@ static void test_scenario_warnings(void)
 /* A variant that sets a key no workload of its runs reads (issue 23, item
  * 5): page_cgroup without a page_cgroup workload, list_lru_scope without a
  * list_lru (memhog's shadow nodes need memcg.swap), the charge with memcg
- * off; the same keys where a workload reads them say nothing. After a run:
- * a critical_section_extra class no run took. */
+ * off; the same keys where a workload reads them say nothing; a --set that
+ * no variant's workloads read. After a run: a critical_section_extra class
+ * no run took. */
 static void test_unread_key_warnings(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-cli-XXXXXX", NULL);
@@ -952,6 +953,24 @@ static void test_unread_key_warnings(void)
 		"memcgsim: warning: variant \"off\" sets memcg.charge.stock_batch, which no "
 		"workload reads: with memcg.enabled false none charges pages to a memcg (memhog, "
 		"fileread, pagefault_loop, netperf_sendfile, readtwice would)\n");
+	g_free(out);
+	g_free(err);
+	/* a --set: when no variant's workloads read it (the "swap" variant's do) */
+	g_assert_cmpint(run((const char *[]){"validate", file, "--set",
+					     "memcg.list_lru_scope=memcg", NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_null(strstr(err, "--set memcg.list_lru_scope=memcg sets"));
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"validate", SCEN, "--set", "memcg.list_lru_scope=memcg",
+					     NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: warning: --set memcg.list_lru_scope=memcg sets a key no workload "
+			"reads: none puts objects on a list_lru (fileread would; memhog, "
+			"pagefault_loop would with memcg.swap)\n");
 	g_free(out);
 	g_free(err);
 	g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", "global", "--set",
