@@ -107,8 +107,9 @@ static int cmd_report(struct cli *c)
 	if (!report_outputs(c, &err) ||
 	    (c->plots && !output_check_dir(c->plots, "--plots", &err)))
 		return cli_error(err, "memcgsim: ");
-	if (c->lock_stat && !report_format_has_sections(o.format)) {
-		cli_say("--lock-stat: a section of the text, md and html reports, not of --format %s",
+	if (c->lock_stat && !o.format->measured) {
+		cli_say("--lock-stat: a section of the text, md, html and summary reports, not of "
+			"--format %s",
 			c->format);
 		return EXIT_USAGE;
 	}

@@ -21,20 +21,6 @@
 #define BRIEF_LINES 3
 #define NAME_W 32 /* a lock or line class, cut to it */
 
-/* @s in a column @w wide: cut with "..." when longer. */
-static void put_cut(GString *out, const char *s, int w)
-{
-	glong n = g_utf8_strlen(s, -1);
-	if (n <= w) {
-		g_string_append(out, s);
-		for (glong i = n; i < w; i++)
-			g_string_append_c(out, ' ');
-		return;
-	}
-	char *cut = g_utf8_substring(s, 0, w - 3);
-	g_string_append_printf(out, "%s...", cut);
-	g_free(cut);
-}
 
 /* "LABEL text", wrapped at BRIEF_WIDTH under the label's indent. */
 static void put_wrapped(GString *out, const char *label, const char *text)
@@ -93,7 +79,7 @@ static void brief_locks(json_t *v, GString *out)
 			       "contentions", "wait", "hold avg");
 	for (guint i = 0; i < locks->len && i < BRIEF_LOCKS; i++) {
 		json_t *l = locks->pdata[i];
-		put_cut(out, json_string_value(json_object_get(l, "class")), NAME_W);
+		report_cut(out, json_string_value(json_object_get(l, "class")), NAME_W);
 		g_string_append_printf(out, " %12lld %11lld ",
 				       (long long)json_integer_value(json_object_get(l, "acquisitions")),
 				       (long long)json_integer_value(json_object_get(l, "contentions")));
@@ -120,7 +106,7 @@ static void brief_lines(json_t *v, GString *out)
 			       "transfers", "time");
 	for (guint i = 0; i < lines->len && i < BRIEF_LINES; i++) {
 		json_t *l = lines->pdata[i];
-		put_cut(out, json_string_value(json_object_get(l, "class")), NAME_W + 8);
+		report_cut(out, json_string_value(json_object_get(l, "class")), NAME_W + 8);
 		g_string_append_printf(out, " %12lld %12lld ",
 				       (long long)json_integer_value(json_object_get(l, "accesses")),
 				       (long long)json_integer_value(json_object_get(l, "transfers")));
@@ -138,7 +124,7 @@ static void brief_figures(json_t *variants, const char *metric, GString *out)
 	size_t i;
 	json_t *v;
 	json_array_foreach (variants, i, v) {
-		put_cut(out, name_of(v), 30);
+		report_cut(out, name_of(v), 30);
 		struct change c;
 		change_of(base, v, metric, &c);
 		GString *mean = g_string_new(NULL);
@@ -174,7 +160,7 @@ static void brief_published(json_t *result, GString *out)
 		json_t *p = json_object_get(values, name_of(v));
 		if (!json_is_number(p))
 			continue;
-		put_cut(out, name_of(v), 22);
+		report_cut(out, name_of(v), 22);
 		GString *cell = g_string_new(NULL);
 		report_mean(cell, json_number_value(p), metric);
 		g_string_append_printf(out, " %16s", cell->str);
@@ -197,7 +183,21 @@ static void brief_published(json_t *result, GString *out)
 	}
 }
 
-static void brief_result(json_t *result, GString *out)
+/* The machine measured (--lock-stat) beside the baseline and the winner
+ * (@best; 0: none). */
+static void brief_measured(json_t *variants, size_t best, const struct report_opts *o,
+			   GString *out)
+{
+	json_t *shown = json_array();
+	json_array_append(shown, json_array_get(variants, 0));
+	if (best)
+		json_array_append(shown, json_array_get(variants, best));
+	g_string_append_c(out, '\n');
+	report_measured(shown, o->measured, o->measured_path, true, out);
+	json_decref(shown);
+}
+
+static void brief_result(json_t *result, const struct report_opts *o, GString *out)
 {
 	json_t *variants = json_object_get(result, "variants");
 	json_t *base = json_array_get(variants, 0);
@@ -238,6 +238,8 @@ static void brief_result(json_t *result, GString *out)
 	brief_lines(base, out);
 	if (best)
 		brief_lines(json_array_get(variants, best), out);
+	if (o && o->measured)
+		brief_measured(variants, best, o, out);
 	g_string_append(out, "\n(memcgsim report RESULT for the full report: every lock, line, "
 			     "cgroup and\nmetric, the mmtests comparison and the per-page costs)\n");
 }
@@ -274,13 +276,13 @@ static void brief_sweep(json_t *sweep, GString *out)
 	g_string_append(out, "\n(memcgsim report DIR --point N --format summary: one point)\n");
 }
 
-void report_brief(json_t *doc, GString *out)
+void report_brief(json_t *doc, const struct report_opts *o, GString *out)
 {
 	GString *raw = g_string_new(NULL);
 	if (g_strcmp0(json_string_value(json_object_get(doc, "format")), "memcgsim-sweep-1") == 0)
 		brief_sweep(doc, raw);
 	else
-		brief_result(doc, raw);
+		brief_result(doc, o, raw);
 	mcs_text_printable_append(out, raw->str, raw->len); /* the strings are a file's */
 	g_string_free(raw, TRUE);
 }

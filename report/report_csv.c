@@ -148,8 +148,9 @@ static void result_rows(GString *out, json_t *result, json_int_t point, json_t *
 	g_string_free(c.prefix, TRUE);
 }
 
-void report_csv(json_t *doc, GString *out)
+void report_csv(json_t *doc, const struct report_opts *o, GString *out)
 {
+	(void)o;
 	json_t *points = json_object_get(doc, "points");
 	field(out, "scenario", false);
 	field(out, "point", false);

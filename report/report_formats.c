@@ -174,23 +174,29 @@ static int append_to(const char *buffer, size_t size, void *out)
 }
 
 /* Dumped straight into @out: a large result is not held twice more. */
-static void report_json(json_t *doc, GString *out)
+static void report_json(json_t *doc, const struct report_opts *o, GString *out)
 {
+	(void)o;
 	json_dump_callback(doc, append_to, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 	g_string_append_c(out, '\n');
 }
 
 /* The formats: one row each. */
-static const struct report_format format_text = {
-	.name = "text", .doc = "plain text, as run prints it", .sections = report_format_text};
+static const struct report_format format_text = {.name = "text",
+						 .doc = "plain text, as run prints it",
+						 .sections = report_format_text,
+						 .measured = true};
 static const struct report_format format_md = {
-	.name = "md", .doc = "Markdown", .sections = report_format_md};
+	.name = "md", .doc = "Markdown", .sections = report_format_md, .measured = true};
 static const struct report_format format_html = {.name = "html",
 						 .doc = "one HTML file, the plots inline",
 						 .sections = report_format_html,
-						 .needs_plots = true};
-static const struct report_format format_summary = {
-	.name = "summary", .doc = "under 80 columns, to paste", .document = report_brief};
+						 .needs_plots = true,
+						 .measured = true};
+static const struct report_format format_summary = {.name = "summary",
+						    .doc = "under 80 columns, to paste",
+						    .document = report_brief,
+						    .measured = true};
 static const struct report_format format_json = {
 	.name = "json", .doc = "the result document itself", .document = report_json};
 static const struct report_format format_csv = {
@@ -221,7 +227,7 @@ char *report_format_names(void)
 /* run prints the text report, with the contention table by total wait. */
 void report_summary_text(json_t *result, GString *out)
 {
-	report_brief(result, out);
+	report_brief(result, NULL, out);
 }
 
 void report_text(json_t *result, GString *out)
@@ -243,7 +249,7 @@ static void render_sections(json_t *doc, const struct report_opts *o, GPtrArray 
 		struct report_section *m =
 			report_section_add(sections, "the machine measured, beside the model");
 		report_measured(json_object_get(doc, "variants"), o->measured, o->measured_path,
-				m->body);
+				false, m->body);
 		if (verdict) {
 			g_ptr_array_steal_index(sections, sections->len - 1);
 			g_ptr_array_insert(sections, (gint)sections->len - 1, m);
@@ -253,15 +259,10 @@ static void render_sections(json_t *doc, const struct report_opts *o, GPtrArray 
 	g_ptr_array_free(sections, TRUE);
 }
 
-bool report_format_has_sections(const struct report_format *format)
-{
-	return format->sections != NULL;
-}
-
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err)
 {
 	if (o->format->document)
-		o->format->document(doc, out);
+		o->format->document(doc, o, out);
 	char *tmp = NULL;
 	const char *dir = o->plots;
 	GError *e = NULL;

@@ -116,22 +116,75 @@ static void put_ns(GString *out, bool known, double ns)
 		g_string_append_printf(out, "%10s", "-");
 }
 
-static void row(GString *out, const char *cls, const char *source, const struct figures *f)
+/* @f's figures, after its source: the counts (acquisitions @acq_w wide),
+ * the average wait and hold, with @maxima each followed by its longest; a
+ * variant without the class says so. */
+static void figures_line(GString *out, const struct figures *f, int acq_w, bool maxima)
 {
-	g_string_append_printf(out, "%-*s %-14s", CLASS_W, cls, source);
 	if (!f->matched) {
 		g_string_append(out, " (not in this variant)\n");
 		return;
 	}
-	put_count(out, f->holds, f->acquisitions, f->seconds, 13);
+	put_count(out, f->holds, f->acquisitions, f->seconds, acq_w);
 	put_count(out, true, f->contentions, f->seconds, 12);
 	put_ns(out, f->contentions > 0, f->contentions > 0 ? f->wait_total / f->contentions : 0);
-	put_ns(out, true, f->wait_max);
+	if (maxima)
+		put_ns(out, true, f->wait_max);
 	put_ns(out, f->holds && f->acquisitions > 0,
 	       f->acquisitions > 0 ? f->hold_total / f->acquisitions : 0);
-	put_ns(out, f->holds, f->hold_max);
+	if (maxima)
+		put_ns(out, f->holds, f->hold_max);
 	g_string_append_c(out, '\n');
 }
+
+static void row(GString *out, const char *cls, const char *source, const struct figures *f)
+{
+	g_string_append_printf(out, "%-*s %-14s", CLASS_W, cls, source);
+	figures_line(out, f, 13, true);
+}
+
+static void head(GString *out, const struct lockstat *ls)
+{
+	bool rates = ls->seconds > 0;
+	g_string_append_printf(out, "%-*s %-14s %13s %12s %10s %10s %10s %10s\n", CLASS_W,
+			       ls->source == LOCKSTAT_PROC ? "class" : "caller", "source",
+			       rates ? "acq /s" : "acquisitions", rates ? "cont /s" : "contentions",
+			       "wait avg", "wait max", "hold avg", "hold max");
+}
+
+/* The summary's: the class on a line of its own, each source under it
+ * without the longest wait and hold, 72 columns. */
+static void brief_row(GString *out, const char *cls, const char *source, const struct figures *f)
+{
+	if (*cls) {
+		GString *name = g_string_new(NULL);
+		report_cut(name, cls, 76);
+		g_string_append_printf(out, "%s\n", g_strchomp(name->str));
+		g_string_free(name, TRUE);
+	}
+	g_string_append(out, "  ");
+	report_cut(out, source, 22);
+	figures_line(out, f, 12, false);
+}
+
+static void brief_head(GString *out, const struct lockstat *ls)
+{
+	bool rates = ls->seconds > 0;
+	g_string_append_printf(out, "%-24s %12s %12s %10s %10s\n",
+			       ls->source == LOCKSTAT_PROC ? "class, source" : "caller, source",
+			       rates ? "acq /s" : "acquisitions", rates ? "cont /s" : "contentions",
+			       "wait avg", "hold avg");
+}
+
+/* How the table is laid out: the full report's section, every class, or
+ * the summary's, the first few. */
+struct layout {
+	guint max_classes; /* 0: every one */
+	void (*head)(GString *out, const struct lockstat *ls);
+	void (*row)(GString *out, const char *cls, const char *source, const struct figures *f);
+};
+static const struct layout full_layout = {0, head, row};
+static const struct layout brief_layout = {3, brief_head, brief_row};
 
 static gint by_measured_wait(gconstpointer a, gconstpointer b)
 {
@@ -145,7 +198,7 @@ static gint by_measured_wait(gconstpointer a, gconstpointer b)
 /* Measured class @c's row and each variant's under it, when a variant has
  * it; returns whether it did. */
 static bool class_rows(GString *rows, json_t *variants, const struct lockstat *ls,
-		       const struct lockstat_class *c)
+		       const struct lockstat_class *c, const struct layout *lay)
 {
 	struct figures f[64];
 	size_t nv = MIN(json_array_size(variants), G_N_ELEMENTS(f));
@@ -158,23 +211,28 @@ static bool class_rows(GString *rows, json_t *variants, const struct lockstat *l
 		return false;
 	struct figures m;
 	measured_figures(ls, c, &m);
-	row(rows, c->name, "measured", &m);
+	lay->row(rows, c->name, "measured", &m);
 	for (size_t v = 0; v < nv; v++)
-		row(rows, "", json_string_value(json_object_get(json_array_get(variants, v), "name")),
-		    &f[v]);
+		lay->row(rows, "",
+			 json_string_value(json_object_get(json_array_get(variants, v), "name")),
+			 &f[v]);
 	return true;
 }
 
 /* What the file was, how many of its classes the model has, and how the
- * figures read, wrapped at 78 columns. */
-static void intro(GString *out, const struct lockstat *ls, const char *path, guint shown)
+ * figures read, wrapped at 78 columns; the summary's under "Measured: ",
+ * saying how many classes it left out. */
+static void intro(GString *out, const struct lockstat *ls, const char *path, guint shown,
+		  bool brief, guint left_out)
 {
 	char *base = g_path_get_basename(path);
-	GString *text = g_string_new(NULL);
+	GString *text = g_string_new(brief ? "Measured: " : "");
 	g_string_append_printf(text, "%s, %s: %u %s, %u of them the model's too", base,
 			       lockstat_source_name(ls), ls->classes->len,
 			       ls->source == LOCKSTAT_PROC ? "classes" : "callers", shown);
 	g_free(base);
+	if (brief && left_out)
+		g_string_append_printf(text, ", %u left out here", left_out);
 	if (shown && ls->seconds > 0)
 		g_string_append_printf(text, " (most measured wait first; acquisitions and "
 					      "contentions a second, the machine's over its %g s, each "
@@ -188,30 +246,33 @@ static void intro(GString *out, const struct lockstat *ls, const char *path, gui
 				       "contention, holds per acquisition)");
 	else
 		g_string_append_c(text, '.');
-	report_wrapped(out, text->str, 78, 0);
+	report_hanging(out, text->str, 78, brief ? 10 : 0);
 	g_string_free(text, TRUE);
 }
 
-void report_measured(json_t *variants, const struct lockstat *ls, const char *path, GString *out)
+void report_measured(json_t *variants, const struct lockstat *ls, const char *path, bool brief,
+		     GString *out)
 {
+	const struct layout *lay = brief ? &brief_layout : &full_layout;
 	GPtrArray *sorted = g_ptr_array_new();
 	for (guint i = 0; i < ls->classes->len; i++)
 		g_ptr_array_add(sorted, ls->classes->pdata[i]);
 	g_ptr_array_sort(sorted, by_measured_wait);
-	GString *rows = g_string_new(NULL);
-	guint shown = 0;
-	for (guint i = 0; i < sorted->len; i++)
-		shown += class_rows(rows, variants, ls, sorted->pdata[i]);
-	intro(out, ls, path, shown);
+	GString *rows = g_string_new(NULL), *dropped = g_string_new(NULL);
+	guint shown = 0, left_out = 0;
+	for (guint i = 0; i < sorted->len; i++) {
+		bool room = !lay->max_classes || shown - left_out < lay->max_classes;
+		bool has = class_rows(room ? rows : dropped, variants, ls, sorted->pdata[i], lay);
+		shown += has;
+		left_out += has && !room;
+	}
+	intro(out, ls, path, shown, brief, left_out);
 	if (shown) {
-		bool rates = ls->seconds > 0;
-		g_string_append_printf(out, "\n%-*s %-14s %13s %12s %10s %10s %10s %10s\n", CLASS_W,
-				       ls->source == LOCKSTAT_PROC ? "class" : "caller", "source",
-				       rates ? "acq /s" : "acquisitions",
-				       rates ? "cont /s" : "contentions", "wait avg", "wait max",
-				       "hold avg", "hold max");
+		g_string_append_c(out, '\n');
+		lay->head(out, ls);
 		g_string_append_len(out, rows->str, (gssize)rows->len);
 	}
 	g_string_free(rows, TRUE);
+	g_string_free(dropped, TRUE);
 	g_ptr_array_free(sorted, TRUE);
 }

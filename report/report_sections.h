@@ -12,6 +12,9 @@
 #include "mcs_named.h"
 #include <glib.h>
 #include <jansson.h>
+#include <stdbool.h>
+
+struct report_opts;
 
 /* What a section of a result's report is of, and how often it comes. */
 enum report_scope {
@@ -84,14 +87,17 @@ size_t report_main_change(json_t *variants, const char **metric, struct change *
  * Amean), in @metric's unit ("14.45 s", "12.29 /us"). */
 void report_mean(GString *out, double mean, const char *metric);
 /* report_measured.c: the real machine's lock statistics (read from @path)
- * beside each variant's, class by class */
+ * beside each of @variants', class by class: the full report's section, or
+ * with @brief the summary's (under 78 columns, the first few classes). */
 struct lockstat;
-void report_measured(json_t *variants, const struct lockstat *ls, const char *path, GString *out);
+void report_measured(json_t *variants, const struct lockstat *ls, const char *path, bool brief,
+		     GString *out);
 /* report_brief.c: --format summary, a result's report in under 80 columns:
  * the scenario, the variants' main figure with its change, the verdict,
- * the top locks and cache lines of the baseline and the winner; a sweep's,
- * the verdict of each point. */
-void report_brief(json_t *doc, GString *out);
+ * the top locks and cache lines of the baseline and the winner, and with
+ * @o's --lock-stat the machine's beside them; a sweep's, the verdict of
+ * each point. @o: NULL for none. */
+void report_brief(json_t *doc, const struct report_opts *o, GString *out);
 
 /* The assemblers: the sections of a result (report.c) and of a sweep
  * (report_sweep.c); free with g_ptr_array_free(a, TRUE). */
@@ -101,4 +107,4 @@ GPtrArray *report_sweep_sections(json_t *sweep);
 /* report_formats.c: the sections as text (@plots unused); report_csv.c:
  * the document's long form */
 void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out);
-void report_csv(json_t *doc, GString *out);
+void report_csv(json_t *doc, const struct report_opts *o, GString *out);

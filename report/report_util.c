@@ -41,10 +41,13 @@ void report_about(json_t *doc, GString *out)
 		g_string_append_printf(out, "Model: %s\n", model);
 }
 
-void report_wrapped(GString *out, const char *text, int width, int indent)
+/* @text wrapped at @width columns, the first line indented by @first, the
+ * others by @indent. */
+static void wrap(GString *out, const char *text, int width, int first, int indent)
 {
 	char **words = g_strsplit(text ? text : "", " ", -1);
 	int col = 0;
+	bool started = false;
 	for (char **w = words; *w; w++) {
 		int len = (int)strlen(*w);
 		if (!len)
@@ -53,24 +56,43 @@ void report_wrapped(GString *out, const char *text, int width, int indent)
 			g_string_append_c(out, '\n');
 			col = 0;
 		}
+		int lead = started ? indent : first;
 		if (col)
 			g_string_append_c(out, ' ');
 		else
-			g_string_append_printf(out, "%*s", indent, "");
+			g_string_append_printf(out, "%*s", lead, "");
 		g_string_append(out, *w);
-		col += (col ? 1 : indent) + len;
+		col += (col ? 1 : lead) + len;
+		started = true;
 	}
 	if (col)
 		g_string_append_c(out, '\n');
 	g_strfreev(words);
 }
 
+void report_wrapped(GString *out, const char *text, int width, int indent)
+{
+	wrap(out, text, width, indent, indent);
+}
+
+/* @s in a column @w wide: cut with "..." when longer. */
+void report_cut(GString *out, const char *s, int w)
+{
+	glong n = g_utf8_strlen(s, -1);
+	if (n <= w) {
+		g_string_append(out, s);
+		for (glong i = n; i < w; i++)
+			g_string_append_c(out, ' ');
+		return;
+	}
+	char *cut = g_utf8_substring(s, 0, w - 3);
+	g_string_append_printf(out, "%s...", cut);
+	g_free(cut);
+}
+
 void report_hanging(GString *out, const char *text, int width, int indent)
 {
-	gsize at = out->len;
-	report_wrapped(out, text, width, indent);
-	if (out->len > at + (gsize)indent) /* the first line starts at the margin */
-		g_string_erase(out, (gssize)at, indent);
+	wrap(out, text, width, 0, indent);
 }
 
 GPtrArray *report_sorted(json_t *array, GCompareFunc cmp)

@@ -21,6 +21,9 @@ struct report_section *report_section_add(GPtrArray *sections, const char *title
 /* What a report says first: the document's description, wrapped, and the
  * command that produced it ("command"), when it has them. */
 void report_about(json_t *doc, GString *out);
+/* @s in a column @w wide (characters): padded, or cut with "..." when
+ * longer. */
+void report_cut(GString *out, const char *s, int w);
 /* @text wrapped at @width columns as report_wrapped (report.h) wraps it,
  * but the first line at the margin and the others indented by @indent. */
 void report_hanging(GString *out, const char *text, int width, int indent);

@@ -16,14 +16,18 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+struct report_opts;
+
 /* A --format: one row of the table in report_formats.c. A format renders
  * the report's sections (text, md, html) or the document itself (json,
  * csv). */
 struct report_format {
 	MCS_NAMED;
 	void (*sections)(GPtrArray *sections, GPtrArray *plots, GString *out);
-	void (*document)(json_t *doc, GString *out);
+	/* @o: the options (--lock-stat); NULL: none */
+	void (*document)(json_t *doc, const struct report_opts *o, GString *out);
 	bool needs_plots; /* made in a temporary directory when --plots is not given */
+	bool measured;	  /* it shows --lock-stat's machine beside the model */
 };
 
 struct lockstat;
@@ -45,8 +49,6 @@ const char *report_format_near(const char *name);
 char *report_format_names(void);
 /* Is @s a --sort value? */
 bool report_sort_valid(const char *s);
-/* Whether @format renders sections (text, md, html), which --lock-stat needs. */
-bool report_format_has_sections(const struct report_format *format);
 /* Render @doc (a result or a sweep result) into @out. */
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err);
 /* The plain-text report of a result, as `memcgsim run` prints it. */

@@ -44,12 +44,21 @@ static void test_golden(void)
 	assert_golden((const char *[]){"report", FIXTURE, "--format", "csv", NULL}, "lockbench.csv");
 	/* the summary (issue 23, item 2): golden, and no line past 78 columns */
 	assert_golden((const char *[]){"report", FIXTURE, "--summary", NULL}, "lockbench.summary.txt");
-	char *sum = mcs_slurp(GOLDEN "lockbench.summary.txt");
-	char **lines = g_strsplit(sum, "\n", -1);
-	for (char **l = lines; *l; l++)
-		g_assert_cmpint(g_utf8_strlen(*l, -1), <=, 78);
-	g_strfreev(lines);
-	g_free(sum);
+	/* with the machine measured beside the baseline and the winner */
+	assert_golden((const char *[]){"report", FIXTURE, "--lock-stat",
+				       MCS_SOURCE_DIR "/tests/fixtures/lockstat/proc_lock_stat.txt",
+				       "--summary", NULL},
+		      "lockbench.lock_stat.summary.txt");
+	static const char *const narrow[] = {GOLDEN "lockbench.summary.txt",
+					     GOLDEN "lockbench.lock_stat.summary.txt"};
+	for (size_t i = 0; i < G_N_ELEMENTS(narrow); i++) {
+		char *sum = mcs_slurp(narrow[i]);
+		char **lines = g_strsplit(sum, "\n", -1);
+		for (char **l = lines; *l; l++)
+			g_assert_cmpint(g_utf8_strlen(*l, -1), <=, 78);
+		g_strfreev(lines);
+		g_free(sum);
+	}
 }
 
 /* What `run` prints is what `report` makes of the result it writes. */
@@ -779,6 +788,51 @@ static void test_lockstat_seconds(void)
 	}
 }
 
+/* The summary shows the first 3 measured classes by measured wait and
+ * says how many it left out: the fixture's result given the file's other
+ * classes too (mmap_sem's -R and -W both match "&mm->mmap_sem"), 5 in all:
+ * mmap_sem-R (325.6 ms of wait), rq->lock/1 (136.3 ms), lb->lock (20.1
+ * ms) shown; mmap_sem-W (16.4 ms) and lb->node_lock (13.5 ms) left out. */
+static void test_lockstat_summary_cut(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-lockstat-XXXXXX", NULL);
+	char *res = g_build_filename(dir, "r.json", NULL);
+	json_t *doc = json_load_file(FIXTURE, 0, NULL);
+	json_t *locks = json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "locks");
+	static const char *const more[] = {"&mm->mmap_sem", "&rq->lock/1", "&lb->node_lock"};
+	for (size_t i = 0; i < G_N_ELEMENTS(more); i++)
+		json_array_append_new(locks, json_pack("{s:s, s:i, s:i, s:{s:f, s:f}, s:{s:f, s:f}}",
+							"class", more[i], "acquisitions", 10,
+							"contentions", 2, "wait_ns", "total", 300.0,
+							"max", 200.0, "hold_ns", "total", 50.0,
+							"max", 9.0));
+	g_assert_cmpint(json_dump_file(doc, res, 0), ==, 0);
+	json_decref(doc);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", res, "--lock-stat",
+						 LOCKSTAT "proc_lock_stat.txt", "--summary", NULL},
+				&out, &err),
+			==, 0);
+	g_assert_nonnull(strstr(
+		out, "Measured: proc_lock_stat.txt, /proc/lock_stat (version 0.4): 5 classes, 5 of\n"
+		     "          them the model's too, 2 left out here (most measured wait first;\n"));
+	g_assert_nonnull(strstr(out, "&mm->mmap_sem-R\n"
+				     "  measured                   34316685          100    3.26 ms"
+				     "    2.77 us\n"
+				     "  global                           10            2  150.00 ns"
+				     "    5.00 ns\n"
+				     "  per-node               (not in this variant)\n"
+				     "&rq->lock/1\n"));
+	g_assert_nonnull(strstr(out, "&lb->lock\n"));
+	g_assert_null(strstr(out, "&mm->mmap_sem-W\n"));
+	g_assert_null(strstr(out, "&lb->node_lock\n"));
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(res);
+	g_free(dir);
+}
+
 /* Malformed inputs: the file, the line and what was expected, exit 2. */
 static void test_lockstat_errors(void)
 {
@@ -820,8 +874,8 @@ static void test_lockstat_errors(void)
 				&out, &err),
 			==, 2);
 	g_assert_cmpstr(err, ==,
-			"memcgsim: --lock-stat: a section of the text, md and html reports, not of "
-			"--format json\n");
+			"memcgsim: --lock-stat: a section of the text, md, html and summary reports, "
+			"not of --format json\n");
 	g_free(out);
 	g_free(err);
 }
@@ -842,6 +896,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/lockstat/proc", test_lockstat_proc);
 	g_test_add_func("/lockstat/perf", test_lockstat_perf);
 	g_test_add_func("/lockstat/seconds", test_lockstat_seconds);
+	g_test_add_func("/lockstat/summary-cut", test_lockstat_summary_cut);
 	g_test_add_func("/lockstat/errors", test_lockstat_errors);
 	return g_test_run();
 }
