@@ -157,16 +157,74 @@ static void rewind_lines(GString *s)
 	L.lines = 0;
 }
 
-static void draw(const struct runner_job *jobs, size_t n)
+/* What job @i takes, as the lines reckon it (live_job_expected_s), or else
+ * the longest that a job of its configuration is reckoned to take; 0: not
+ * known. */
+static double job_expected_s(const struct runner_job *jobs, size_t n, size_t i)
+{
+	if (jobs[i].wall_s > 0)
+		return jobs[i].wall_s;
+	double e = jobs[i].pid > 0 ? live_job_expected_s(&jobs[i], jobs, n) : 0;
+	for (size_t k = 0; e <= 0 && k < n; k++)
+		if (jobs[k].config == jobs[i].config && jobs[k].pid > 0)
+			e = MAX(e, live_job_expected_s(&jobs[k], jobs, n));
+	for (size_t k = 0; e <= 0 && k < n; k++)
+		if (jobs[k].config == jobs[i].config && jobs[k].wall_s > 0)
+			e = MAX(e, jobs[k].wall_s);
+	return e;
+}
+
+/* What the whole run takes: its jobs' times shared among @parallel, at
+ * least the longest; *@lower: a job's is not known yet, so at least that. */
+static double run_expected_s(const struct runner_job *jobs, size_t n, int parallel, bool *lower)
+{
+	double sum = 0, longest = 0;
+	*lower = false;
+	for (size_t i = 0; i < n; i++) {
+		double e = job_expected_s(jobs, n, i);
+		*lower |= e <= 0;
+		sum += MAX(e, 0);
+		longest = MAX(longest, e);
+	}
+	return MAX(longest, sum / (double)MIN((size_t)MAX(parallel, 1), MAX(n, 1)));
+}
+
+/* The count of simulations done and, once the first ones have run for a
+ * while, what the whole run takes on this machine and what is left of it
+ * (only "at least" while a simulation's time is not known). */
+static void head_line(GString *s, const struct runner_job *jobs, size_t n, int parallel)
+{
+	size_t done = 0;
+	gint64 first = 0;
+	for (size_t i = 0; i < n; i++) {
+		done += jobs[i].wall_s > 0;
+		if (jobs[i].started && (!first || jobs[i].started < first))
+			first = jobs[i].started;
+	}
+	GString *head = g_string_new(NULL);
+	g_string_append_printf(head, "memcgsim: %zu of %zu simulations done", done, n);
+	bool lower;
+	double all = run_expected_s(jobs, n, parallel, &lower);
+	if (all > 0 && first) {
+		double elapsed = (double)(g_get_monotonic_time() - first) / 1e6;
+		g_string_append_printf(head, "; the run: %s", lower ? "at least " : "about ");
+		progress_put_duration(head, all);
+		g_string_append(head, " here");
+		if (!lower) { /* what is left of a lower bound tells nothing */
+			g_string_append(head, ", ");
+			progress_put_duration(head, MAX(all - elapsed, 0));
+			g_string_append(head, " left");
+		}
+	}
+	put_cut(s, head->str, line_room());
+	g_string_free(head, TRUE);
+}
+
+static void draw(const struct runner_job *jobs, size_t n, int parallel)
 {
 	GString *s = g_string_new(NULL);
 	rewind_lines(s);
-	size_t done = 0;
-	for (size_t i = 0; i < n; i++)
-		done += jobs[i].wall_s > 0;
-	char *head = g_strdup_printf("memcgsim: %zu of %zu simulations done", done, n);
-	put_cut(s, head, line_room());
-	g_free(head);
+	head_line(s, jobs, n, parallel);
 	L.lines++;
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].pid > 0) {
@@ -234,7 +292,7 @@ pid_t live_wait(struct runner_job *jobs, size_t n, int parallel, int *status, GE
 		if (pid != 0)
 			return pid;
 		if (L.out)
-			draw(jobs, n);
+			draw(jobs, n, parallel);
 		pid_t closed = poll_jobs(jobs, n);
 		if (closed < 0 && errno == EINTR)
 			return -1;

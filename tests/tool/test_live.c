@@ -132,11 +132,36 @@ static void test_live_eta_to_completion(void)
 			      "v1-before", "--format", "json", NULL};
 	GString *out = g_string_new(NULL), *drawn = g_string_new(NULL);
 	g_assert_cmpint(run_on(true, args, out, drawn), ==, 0);
-	GRegex *eta = g_regex_new("memcgsim: 0 of 1 simulations done\033\\[K\r?\n  v1-before "
+	GRegex *eta = g_regex_new("memcgsim: 0 of 1 simulations done[^\n]*\033\\[K\r?\n  v1-before "
 				  "[^\n]* ETA [0-9]+:[0-9][0-9]\033\\[K\r?\n",
 				  0, 0, NULL);
 	g_assert_true(g_regex_match(eta, drawn->str, 0, NULL));
 	g_regex_unref(eta);
+	/* the whole run, from the same pace */
+	g_assert_true(g_regex_match_simple("memcgsim: 0 of 1 simulations done; the run: about "
+					   "[0-9]+:[0-9][0-9] here, [0-9]+:[0-9][0-9] left\033\\[K",
+					   drawn->str, 0, 0));
+	g_string_free(out, TRUE);
+	g_string_free(drawn, TRUE);
+}
+
+/* The whole run's wall time (issue 23, item 6), before any simulation has
+ * finished: the head line says what the run takes on this machine, "at
+ * least" while the second variant, queued (-j1), has no time of its own,
+ * then "about", with what is left, once it runs. */
+static void test_run_eta(void)
+{
+	const char *args[] = {"run",   SCEN,	      "--set",	"stop.duration_ns=300000000",
+			      "--set", "replicas=1", "-j1", "--format",
+			      "json",  NULL};
+	GString *out = g_string_new(NULL), *drawn = g_string_new(NULL);
+	g_assert_cmpint(run_on(true, args, out, drawn), ==, 0);
+	g_assert_true(g_regex_match_simple("memcgsim: 0 of 2 simulations done; the run: at least "
+					   "[0-9]+:[0-9][0-9] here\033\\[K",
+					   drawn->str, 0, 0));
+	g_assert_true(g_regex_match_simple("memcgsim: 1 of 2 simulations done; the run: about "
+					   "[0-9]+:[0-9][0-9] here, [0-9]+:[0-9][0-9] left\033\\[K",
+					   drawn->str, 0, 0));
 	g_string_free(out, TRUE);
 	g_string_free(drawn, TRUE);
 }
@@ -179,6 +204,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/live/lines", test_live_lines);
 	g_test_add_func("/live/eta-to-completion", test_live_eta_to_completion);
+	g_test_add_func("/live/run-eta", test_run_eta);
 	g_test_add_func("/live/sweep-eta", test_sweep_eta);
 	return g_test_run();
 }
