@@ -2,8 +2,8 @@
 /* memcgsim compare A.json B.json: two results, variant by variant. */
 #include "cli_util.h"
 #include "identity.h"
-#include "mcs_json.h"
 #include "mcs_error.h"
+#include "mcs_json.h"
 #include "output.h"
 #include "report.h"
 #include "result.h"
@@ -56,7 +56,6 @@ static bool common_variant(json_t *a, json_t *b)
 	return false;
 }
 
-/* --change FROM:TO: two variants both results have. */
 /* "\"a\", \"b\"": the variants of result @doc; g_free it. */
 static char *variant_names(json_t *doc)
 {
@@ -69,6 +68,7 @@ static char *variant_names(json_t *doc)
 	return g_string_free(s, FALSE);
 }
 
+/* --change FROM:TO: two variants both results have. */
 static bool change_variants(const char *spec, json_t *a, json_t *b, char **from, char **to,
 			    GError **err)
 {

@@ -21,7 +21,6 @@
 #define BRIEF_LINES 3
 #define NAME_W 32 /* a lock or line class, cut to it */
 
-
 /* "LABEL text", wrapped at BRIEF_WIDTH under the label's indent. */
 static void put_wrapped(GString *out, const char *label, const char *text)
 {

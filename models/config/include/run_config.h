@@ -19,8 +19,6 @@ struct kernel_params;
 struct mm_params;
 struct run_config;
 
-/* What a figure of a result's "metrics" (or "cpu_time_ns.<category>") means
- * when designs are compared. Workload types describe their own figures. */
 /* What of the memcg section a workload's work goes through (struct
  * workload_type's reads): the keys that only such work reads (mm.h,
  * mm_key_readers) are said to be unread when a variant sets them and no
@@ -33,6 +31,8 @@ enum run_reads {
 	RUN_READS_PAGE_CGROUP = 1 << 4, /* it works on memcg.page_cgroup's file */
 };
 
+/* What a figure of a result's "metrics" (or "cpu_time_ns.<category>") means
+ * when designs are compared. Workload types describe their own figures. */
 struct run_metric {
 	const char *name;
 	bool higher_is_better; /* a rate: compared by Hmean, else by Amean */
