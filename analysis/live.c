@@ -157,38 +157,6 @@ static void rewind_lines(GString *s)
 	L.lines = 0;
 }
 
-/* What job @i takes, as the lines reckon it (live_job_expected_s), or else
- * the longest that a job of its configuration is reckoned to take; 0: not
- * known. */
-static double job_expected_s(const struct runner_job *jobs, size_t n, size_t i)
-{
-	if (jobs[i].wall_s > 0)
-		return jobs[i].wall_s;
-	double e = jobs[i].pid > 0 ? live_job_expected_s(&jobs[i], jobs, n) : 0;
-	for (size_t k = 0; e <= 0 && k < n; k++)
-		if (jobs[k].config == jobs[i].config && jobs[k].pid > 0)
-			e = MAX(e, live_job_expected_s(&jobs[k], jobs, n));
-	for (size_t k = 0; e <= 0 && k < n; k++)
-		if (jobs[k].config == jobs[i].config && jobs[k].wall_s > 0)
-			e = MAX(e, jobs[k].wall_s);
-	return e;
-}
-
-/* What the whole run takes: its jobs' times shared among @parallel, at
- * least the longest; *@lower: a job's is not known yet, so at least that. */
-static double run_expected_s(const struct runner_job *jobs, size_t n, int parallel, bool *lower)
-{
-	double sum = 0, longest = 0;
-	*lower = false;
-	for (size_t i = 0; i < n; i++) {
-		double e = job_expected_s(jobs, n, i);
-		*lower |= e <= 0;
-		sum += MAX(e, 0);
-		longest = MAX(longest, e);
-	}
-	return MAX(longest, sum / (double)MIN((size_t)MAX(parallel, 1), MAX(n, 1)));
-}
-
 /* The count of simulations done and, once the first ones have run for a
  * while, what the whole run takes on this machine and what is left of it
  * (only "at least" while a simulation's time is not known). */
@@ -203,16 +171,16 @@ static void head_line(GString *s, const struct runner_job *jobs, size_t n, int p
 	}
 	GString *head = g_string_new(NULL);
 	g_string_append_printf(head, "memcgsim: %zu of %zu simulations done", done, n);
-	bool lower;
-	double all = run_expected_s(jobs, n, parallel, &lower);
-	if (all > 0 && first) {
+	bool known;
+	double left = progress_left_s(jobs, n, parallel, &known);
+	if (left > 0 && first) {
 		double elapsed = (double)(g_get_monotonic_time() - first) / 1e6;
-		g_string_append_printf(head, "; the run: %s", lower ? "at least " : "about ");
-		progress_put_duration(head, all);
+		g_string_append_printf(head, "; the run: %s", known ? "about " : "at least ");
+		progress_put_duration(head, elapsed + left);
 		g_string_append(head, " here");
-		if (!lower) { /* what is left of a lower bound tells nothing */
+		if (known) { /* what is left of a lower bound tells nothing */
 			g_string_append(head, ", ");
-			progress_put_duration(head, MAX(all - elapsed, 0));
+			progress_put_duration(head, left);
 			g_string_append(head, " left");
 		}
 	}

@@ -96,10 +96,8 @@ static double job_left(const struct runner_job *j, const struct runner_job *jobs
 	return like > 0 ? like : -1;
 }
 
-void progress_tick(struct progress *p, const struct runner_job *jobs, size_t n, int parallel)
+double progress_left_s(const struct runner_job *jobs, size_t n, int parallel, bool *known)
 {
-	if (!p->out) /* --quiet: nothing to show */
-		return;
 	GHashTable *like_s = g_hash_table_new(NULL, NULL); /* one pass, not one per job */
 	double mean = 0, rest = 0, longest = 0;
 	size_t finished = 0;
@@ -112,19 +110,26 @@ void progress_tick(struct progress *p, const struct runner_job *jobs, size_t n, 
 						    (gpointer)&jobs[i].wall_s);
 		}
 	mean = finished ? mean / (double)finished : 0;
-	p->eta_s = 0;
-	for (size_t i = 0; i < n && p->eta_s >= 0; i++) {
+	*known = true;
+	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].wall_s > 0)
 			continue;
 		double left = job_left(&jobs[i], jobs, n, like_s, mean);
-		if (left < 0)
-			p->eta_s = -1; /* one not known: the count of runs decides */
-		rest += left;
+		*known &= left >= 0;
+		rest += MAX(left, 0);
 		longest = MAX(longest, left);
 	}
 	g_hash_table_destroy(like_s);
-	if (p->eta_s >= 0)
-		p->eta_s = MAX(longest, rest / (double)MAX(parallel, 1));
+	return MAX(longest, rest / (double)MAX(parallel, 1));
+}
+
+void progress_tick(struct progress *p, const struct runner_job *jobs, size_t n, int parallel)
+{
+	if (!p->out) /* --quiet: nothing to show */
+		return;
+	bool known;
+	double left = progress_left_s(jobs, n, parallel, &known);
+	p->eta_s = known ? left : -1; /* one not known: the count of runs decides */
 	if (p->tty)
 		progress_draw(p, NULL, 0);
 }
