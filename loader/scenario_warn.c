@@ -134,6 +134,14 @@ static char *unread_why(const struct run_config *cfg, const char *key)
 	return NULL;
 }
 
+/* The path of a --set "PATH=VALUE" (g_free it); NULL for one that sets a
+ * variant ("variants..."), which is the variant's own doing. */
+static char *set_path(const char *set)
+{
+	const char *eq = strchr(set, '=');
+	return eq && !g_str_has_prefix(set, "variants") ? g_strndup(set, (gsize)(eq - set)) : NULL;
+}
+
 /* A variant's key, or a --set's, that no workload of its runs reads. */
 static void unread_keys(struct scenario *sc, json_t *raw, const char *const *sets)
 {
@@ -155,10 +163,9 @@ static void unread_keys(struct scenario *sc, json_t *raw, const char *const *set
 		}
 	}
 	for (const char *const *s = sets; s && *s; s++) { /* unread in every variant */
-		const char *eq = strchr(*s, '=');
-		if (!eq || g_str_has_prefix(*s, "variants"))
+		char *path = set_path(*s), *why = NULL;
+		if (!path)
 			continue;
-		char *path = g_strndup(*s, (gsize)(eq - *s)), *why = NULL;
 		bool unread = true;
 		for (guint k = 0; unread && k < sc->variants->len; k++) {
 			char *w = unread_why(((struct scenario_variant *)sc->variants->pdata[k])->config,
@@ -207,11 +214,10 @@ static void set_overrides(struct scenario *sc, json_t *raw, const char *const *s
 		json_t *val;
 		json_object_foreach (json_object_get(v, "set"), key, val) {
 			for (const char *const *s = sets; s && *s; s++) {
-				const char *eq = strchr(*s, '=');
-				if (!eq || g_str_has_prefix(*s, "variants"))
+				char *path = set_path(*s);
+				if (!path)
 					continue;
-				char *path = g_strndup(*s, (gsize)(eq - *s));
-				json_t *given = set_value(eq + 1);
+				json_t *given = set_value(*s + strlen(path) + 1);
 				bool same = g_str_equal(path, key) && given && json_equal(given, val);
 				if (paths_overlap(path, key) && !same) {
 					char *was = json_dumps(val, JSON_ENCODE_ANY | JSON_COMPACT);
