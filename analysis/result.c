@@ -523,7 +523,7 @@ json_t *result_machine(const struct sim_machine *m)
 	return json_pack("{s:i, s:i, s:i, s:i, s:f, s:s}", "nodes", m->nodes, "cpus_per_node",
 			 m->cpus_per_node, "threads_per_core", m->threads_per_core, "cores_per_llc",
 			 m->cores_per_llc, "clock_ghz", m->clock_ghz, "contention",
-			 m->contention == SIM_CONTENTION_QUEUED ? "queued" : "idle");
+			 sim_contention_names[m->contention]);
 }
 
 char *result_machine_text(json_t *machine)

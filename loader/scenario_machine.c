@@ -142,7 +142,7 @@ static const struct spec_field machine_fields[] = {
 				     "its idle latency) or queued (lines serve one request at a "
 				     "time, the spinlock slow paths, SMT siblings sharing a core; "
 				     "docs/hardware.md)",
-			      .values = (const char *const[]){"idle", "queued", NULL}},
+			      .values = sim_contention_names},
 	 false, "\"idle\"", 0},
 	{"cpi",
 	 &(const struct spec){.kind = SPEC_NUMBER,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sim_machine.h"
+#include <stddef.h>
 
 const char *const sim_hop_names[SIM_HOP_N] = {"self", "smt", "llc", "socket", "remote"};
+const char *const sim_contention_names[] = {"idle", "queued", NULL};
 
 int sim_machine_cpu_core(const struct sim_machine *m, int cpu)
 {

@@ -31,6 +31,8 @@ enum sim_contention {
 	SIM_CONTENTION_QUEUED, /* lines serve one request at a time, the spinlock slow
 				* paths move their lines, SMT siblings share a core */
 };
+/* machine.contention's values, by enum sim_contention, NULL-terminated. */
+extern const char *const sim_contention_names[];
 
 #define SIM_MACHINE_MAX_NODES 64
 #define SIM_MACHINE_MAX_CPUS 4096
