@@ -291,16 +291,23 @@ struct folio *filemap_read_folio(struct sim_task *t, struct page_file *f, long i
  * of one node differs by 191 bytes a page in maximum resident size). */
 #define FOLIO_MODEL_BYTES 200
 
+/* Bounded memory; and a kswapd a node, which sleeps until woken and never
+ * returns, cannot be in a run to completion: the run would wait for it to
+ * its time limit. */
 static bool folio_lru_check(const struct run_config *cfg, GHashTable *cgroups,
 			    struct spec_check *chk)
 {
 	double total = cfg->memcg->node_memory_mb * cfg->machine.nodes;
-	if (total <= FOLIO_LRU_MAX_MB)
-		return true;
-	return spec_check_fail(chk, "memcg", "node_memory_mb",
-			       "expected at most %g MiB over the %d nodes (a simulated page is a "
-			       "model object; scale memory down), got %g MiB",
-			       FOLIO_LRU_MAX_MB, cfg->machine.nodes, total);
+	if (total > FOLIO_LRU_MAX_MB)
+		return spec_check_fail(chk, "memcg", "node_memory_mb",
+				       "expected at most %g MiB over the %d nodes (a simulated page "
+				       "is a model object; scale memory down), got %g MiB",
+				       FOLIO_LRU_MAX_MB, cfg->machine.nodes, total);
+	if (total > 0 && !cfg->stop_at)
+		return spec_check_fail(chk, "memcg", "node_memory_mb",
+				       "starts a kswapd a node, which never finishes, but stop.type "
+				       "is \"completion\" (stop after a duration)");
+	return true;
 }
 
 static void folio_lru_setup(const struct mm_params *mm)
