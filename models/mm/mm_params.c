@@ -285,6 +285,7 @@ const struct mm_key_readers mm_key_readers[] = {
 	{"memcg.list_lru_scope", RUN_READS_LIST_LRU, "puts objects on a list_lru"},
 	{"memcg.swap", RUN_READS_SWAP, "has anonymous pages that reclaim can swap out"},
 	{"memcg.page_cgroup", RUN_READS_PAGE_CGROUP, "works on memcg.page_cgroup's file"},
+	{"memcg.node_memory_mb", RUN_READS_FOLIOS, "allocates page-cache folios from node memory"},
 	{NULL},
 };
 

@@ -148,7 +148,7 @@ static long readtwice_tasks(const void *params, const struct run_config *cfg)
 const struct workload_type readtwice_workload = {
 	.name = "readtwice",
 	.spec = &readtwice_spec,
-	.reads = RUN_READS_CHARGE | RUN_READS_LRU,
+	.reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_FOLIOS,
 	.check = readtwice_check,
 	.finite = workload_runs_until_stop,
 	.cgroup = workload_tasks_cgroup,

@@ -973,6 +973,16 @@ static void test_unread_key_warnings(void)
 			"pagefault_loop would with memcg.swap)\n");
 	g_free(out);
 	g_free(err);
+	g_assert_cmpint(run((const char *[]){"validate", SCEN, "--set", "memcg.node_memory_mb=64",
+					     NULL},
+			    &out, &err),
+			==, 0);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: warning: --set memcg.node_memory_mb=64 sets a key no workload "
+			"reads: none allocates page-cache folios from node memory (readtwice "
+			"would)\n");
+	g_free(out);
+	g_free(err);
 	g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", "global", "--set",
 					     "stop.duration_ns=100000", "--set", "replicas=1", "--set",
 					     "kernel.critical_section_extra=[{\"lock\": \"&lb->lock\", "

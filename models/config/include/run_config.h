@@ -29,6 +29,7 @@ enum run_reads {
 	RUN_READS_LIST_LRU = 1 << 2,	/* its objects go on a list_lru of its own */
 	RUN_READS_SWAP = 1 << 3,	/* its anonymous pages can be swapped out */
 	RUN_READS_PAGE_CGROUP = 1 << 4, /* it works on memcg.page_cgroup's file */
+	RUN_READS_FOLIOS = 1 << 5,	/* it allocates page-cache folios (the folio LRU) */
 };
 
 /* What a figure of a result's "metrics" (or "cpu_time_ns.<category>") means
