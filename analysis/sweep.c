@@ -754,3 +754,57 @@ json_t *sweep_result_load(const char *dir, size_t max_parsed, GError **err)
 	g_free(path);
 	return r;
 }
+
+/* @text of a warning at point @p, a swept value's "--set PATH=VALUE" said
+ * as the "--param PATH" it is, so that every point's is the same text. */
+static char *point_warning(const struct sweep_plan *pl, size_t p, const char *text)
+{
+	GString *s = g_string_new(text);
+	char **values = sweep_grid_sets(plan_param_array(pl), pl->params->len, p);
+	for (char **v = values; *v; v++) {
+		char *set = g_strconcat("--set ", *v, NULL);
+		char *param = g_strconcat("--param ", *v, NULL);
+		param[strcspn(param, "=")] = '\0';
+		g_string_replace(s, set, param, 0);
+		g_free(param);
+		g_free(set);
+	}
+	g_strfreev(values);
+	return g_string_free(s, FALSE);
+}
+
+GPtrArray *sweep_plan_warnings(const struct sweep_plan *pl)
+{
+	GHashTable *count = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GPtrArray *first = g_ptr_array_new(); /* the texts, first met first */
+	GArray *at = g_array_new(FALSE, FALSE, sizeof(size_t)); /* and their points */
+	for (size_t p = 0; p < pl->points->len; p++) {
+		const struct scenario *sc = pl->points->pdata[p];
+		for (guint w = 0; w < sc->warnings->len; w++) {
+			char *text = point_warning(
+				pl, p, ((const struct scenario_warning *)sc->warnings->pdata[w])->text);
+			gsize n = GPOINTER_TO_SIZE(g_hash_table_lookup(count, text));
+			if (!n) {
+				g_ptr_array_add(first, text);
+				g_array_append_val(at, p);
+			}
+			/* a text met before: the table keeps the first and frees this one */
+			g_hash_table_insert(count, text, GSIZE_TO_POINTER(n + 1));
+		}
+	}
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < first->len; i++) {
+		size_t p = g_array_index(at, size_t, i);
+		gsize more = GPOINTER_TO_SIZE(g_hash_table_lookup(count, first->pdata[i])) - 1;
+		char *label = sweep_grid_label(plan_param_array(pl), pl->params->len, p);
+		char *and = more ? g_strdup_printf(", and %zu more", (size_t)more) : g_strdup("");
+		g_ptr_array_add(out, g_strdup_printf("%s (at sweep point %zu: %s%s)",
+						     (const char *)first->pdata[i], p, label, and));
+		g_free(and);
+		g_free(label);
+	}
+	g_array_free(at, TRUE);
+	g_ptr_array_free(first, TRUE);
+	g_hash_table_destroy(count);
+	return out;
+}

@@ -22,6 +22,20 @@ static bool parse_shard(const char *s, int *k, int *n)
 	return true;
 }
 
+/* What the points' scenarios warn about, each once: at most
+ * SWEEP_WARNINGS_SHOWN, then how many more. */
+#define SWEEP_WARNINGS_SHOWN 5
+static void print_warnings(const struct sweep_plan *pl)
+{
+	GPtrArray *w = sweep_plan_warnings(pl);
+	for (guint i = 0; i < w->len && i < SWEEP_WARNINGS_SHOWN; i++)
+		cli_say("warning: %s", (const char *)w->pdata[i]);
+	if (w->len > SWEEP_WARNINGS_SHOWN)
+		cli_say("warning: ... and %u more warnings at other points",
+			w->len - SWEEP_WARNINGS_SHOWN);
+	g_ptr_array_free(w, TRUE);
+}
+
 static int cmd_sweep(struct cli *c)
 {
 	struct sweep_opts o = {.scenario = c->files[0], .params = (const char *const *)c->params,
@@ -51,6 +65,7 @@ static int cmd_sweep(struct cli *c)
 	if (!pl) {
 		rc = cli_error(err, "");
 	} else {
+		print_warnings(pl);
 		struct sweep_outcome so;
 		bool ok = sweep_run(pl, &so, &err);
 		rc = cli_sweep_status(c->out, &so, ok ? NULL : err);

@@ -74,6 +74,11 @@ struct sweep_plan;
  * outlive the plan. */
 struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err);
 void sweep_plan_free(struct sweep_plan *pl);
+/* What the grid points' scenarios warn about (scenario.h), each text once,
+ * with the first point that has it and how many more do ("TEXT (at sweep
+ * point 0: hold_ns=50, and 3 more)"), in the order first met; free with
+ * g_ptr_array_free(a, TRUE). */
+GPtrArray *sweep_plan_warnings(const struct sweep_plan *pl);
 
 /* Where a sweep's directory stands after sweep_run() or sweep_merge(); all
  * zero when they stopped before counting its runs. */

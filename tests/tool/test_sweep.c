@@ -1013,6 +1013,62 @@ static void test_log_axis_values(void)
 	g_free(top);
 }
 
+/* A sweep says what its points' scenarios warn about, before it runs: each
+ * text once, with the first point and how many more; a swept value as the
+ * --param it is; at most 5, then how many more (issue 23, item 5). */
+static void test_warnings(void)
+{
+	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
+	char *dir = g_build_filename(top, "s", NULL), *many = g_build_filename(top, "m", NULL);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"sweep", SCEN, "--param",
+						 "memcg.list_lru_scope=node,memcg", "--set",
+						 "stop.duration_ns=20000", "--set",
+						 "workloads.0.lock_scope=global", "--replicas", "1",
+						 "--out", dir, "-q", NULL},
+				&out, &err),
+			==, 0);
+	char *want = g_strdup_printf(
+		"memcgsim: warning: --param memcg.list_lru_scope sets a key no workload reads: none "
+		"puts objects on a list_lru (fileread would; memhog, pagefault_loop would with "
+		"memcg.swap) (at sweep point 0: list_lru_scope=node, and 1 more)\n"
+		"memcgsim: warning: --set workloads.0.lock_scope=global overrides variant "
+		"\"per-node\"'s workloads.0.lock_scope = \"node\": its runs keep the variant's name "
+		"(at sweep point 0: list_lru_scope=node, and 1 more)\n"
+		"memcgsim: %s: all 4 runs done; result in %s/result.json\n",
+		dir, dir);
+	g_assert_cmpstr(err, ==, want);
+	g_free(want);
+	g_free(out);
+	g_free(err);
+	/* 12 points, an idle-cgroup warning each, all different */
+	g_assert_cmpint(mcs_cli((const char *[]){"sweep",
+						 MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+						 "--param", "workloads.0.count=lin:1:12:12", "--set",
+						 "workloads.0.size_mb=1", "--replicas", "1", "--out",
+						 many, "-q", NULL},
+				&out, &err),
+			==, 0);
+	char **lines = g_strsplit(err, "\n", -1);
+	g_assert_cmpuint(g_strv_length(lines), ==, 8); /* 5, "... more", the status, "" */
+	g_assert_cmpstr(lines[0], ==,
+			"memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 63 of its 64 cgroups have "
+			"no task and no pages in any variant (job1, job2, job3, ...) (at sweep point "
+			"0: count=1)");
+	g_assert_cmpstr(lines[4], ==,
+			"memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 59 of its 64 cgroups have "
+			"no task and no pages in any variant (job5, job6, job7, ...) (at sweep point "
+			"4: count=5)");
+	g_assert_cmpstr(lines[5], ==, "memcgsim: warning: ... and 7 more warnings at other points");
+	g_strfreev(lines);
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(top);
+	g_free(dir);
+	g_free(many);
+	g_free(top);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1024,6 +1080,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/damaged-run-files", test_damaged_run_files);
 	g_test_add_func("/sweep/cli/errors", test_cli_errors);
 	g_test_add_func("/sweep/cli/statuses", test_statuses);
+	g_test_add_func("/sweep/cli/warnings", test_warnings);
 	g_test_add_func("/sweep/resume/sigkill", test_resume_after_kill);
 	g_test_add_func("/sweep/shard/merge", test_shard_merge);
 	g_test_add_func("/sweep/names/limits", test_names_at_limits);
