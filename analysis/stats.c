@@ -46,7 +46,11 @@ void stats_summarise(const double *x, size_t n, bool lower_is_better, struct sta
 
 /* Welch's statistics of mean(b) - mean(a): the difference, its standard
  * error and the Welch-Satterthwaite degrees of freedom; false when they are
- * undefined (fewer than 2 samples in either). */
+ * undefined (fewer than 2 samples in either). The degrees of freedom are
+ * taken from the variances' shares (no square of a variance, which
+ * overflows for values near double's range, as a hostile result's can be)
+ * and held between min(na, nb) - 1 and na + nb - 2, where they lie: GSL's t
+ * distribution aborts the process on a NaN or a huge one. */
 struct welch {
 	double diff, se, df;
 };
@@ -59,9 +63,10 @@ static bool welch(const double *a, size_t na, const double *b, size_t nb, struct
 	double vb = gsl_stats_variance(b, 1, nb) / (double)nb;
 	w->diff = gsl_stats_mean(b, 1, nb) - gsl_stats_mean(a, 1, na);
 	w->se = sqrt(va + vb);
-	w->df = va + vb == 0 ? 0
-			     : (va + vb) * (va + vb) /
-				       (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	double ra = va / (va + vb), rb = vb / (va + vb);
+	double df = 1 / (ra * ra / (double)(na - 1) + rb * rb / (double)(nb - 1));
+	double lo = (double)MIN(na, nb) - 1, hi = (double)(na + nb - 2);
+	w->df = va + vb == 0 ? 0 : isnan(df) ? lo : CLAMP(df, lo, hi);
 	return true;
 }
 
@@ -72,7 +77,10 @@ double stats_welch_p(const double *a, size_t na, const double *b, size_t nb)
 		return 1;
 	if (w.se == 0)
 		return w.diff == 0 ? 1 : 0;
-	return 2 * gsl_cdf_tdist_Q(fabs(w.diff / w.se), w.df);
+	double t = fabs(w.diff / w.se);
+	if (!isfinite(t)) /* a difference past double's range, or no standard error left */
+		return isnan(t) ? 1 : 0;
+	return 2 * gsl_cdf_tdist_Q(t, w.df);
 }
 
 bool stats_welch_ci95(const double *a, size_t na, const double *b, size_t nb, double *lo,

@@ -3,6 +3,7 @@
  * samples, against hand-computed values. */
 #include "stats.h"
 #include <glib.h>
+#include <math.h>
 
 static void test_summary(void)
 {
@@ -58,6 +59,24 @@ static void test_welch_ci(void)
 	g_assert_false(stats_welch_ci95(a, 1, b, 3, &lo, &hi));
 }
 
+/* Values near double's range (a hostile result's, found by fuzzing: GSL's t
+ * distribution aborted on the NaN degrees of freedom that squaring a
+ * variance of 1e193 gave): a = {2e5 x 3}, b = {2e5, x, 2e5} with x =
+ * 2.08e97: var(b) = x^2 / 3, se = x / 3 = the difference, t = 1, df = 2
+ * (a has no spread): p = 2 Q_t(1; 2) = 1 - 1 / sqrt(3) = 0.4226497. */
+static void test_welch_huge(void)
+{
+	const double a[] = {2e5, 2e5, 2e5}, b[] = {2e5, 2.08e97, 2e5};
+	g_assert_cmpfloat_with_epsilon(stats_welch_p(a, 3, b, 3), 1 - 1 / sqrt(3), 1e-7);
+	double lo, hi;
+	g_assert_true(stats_welch_ci95(a, 3, b, 3, &lo, &hi));
+	/* 2.08e97 / 3 -+ t(0.975, 2) 2.08e97 / 3, t(0.975, 2) = 4.3026527 */
+	g_assert_cmpfloat_with_epsilon(lo / (2.08e97 / 3), 1 - 4.3026527, 1e-6);
+	g_assert_cmpfloat_with_epsilon(hi / (2.08e97 / 3), 1 + 4.3026527, 1e-6);
+	const double big[] = {1e300, -1e300, 1e300}; /* variance past double's range */
+	g_assert_cmpfloat_with_epsilon(stats_welch_p(a, 3, big, 3), 1.0, 1e-12);
+}
+
 /* Below STATS_SPREAD95_MIN samples, min and max; from it on, the 2.5th and
  * 97.5th percentiles: of 1..40, 1 + 0.975 = 1.975 and 39 + 0.025 = 39.025. */
 static void test_spread95(void)
@@ -80,6 +99,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/stats/summary", test_summary);
 	g_test_add_func("/stats/welch", test_welch);
 	g_test_add_func("/stats/welch-ci", test_welch_ci);
+	g_test_add_func("/stats/welch-huge", test_welch_huge);
 	g_test_add_func("/stats/spread95", test_spread95);
 	return g_test_run();
 }
