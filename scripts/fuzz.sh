@@ -4,9 +4,10 @@
 #  scenario (default): the scenario loader (fuzz/fuzz_scenario.c); seeds:
 #    every scenario under scenarios/ and every bad-input case of
 #    tests/invalid/ (its args as leading "#set PATH=VALUE" lines).
-#  result: the readers of result and run files (fuzz/fuzz_result.c); seeds:
-#    tests/golden/*.json, and a run result, a sweep result, its plan and a run file
-#    made here with the fuzzing build's memcgsim.
+#  result: the readers of result and run files and of lock statistics
+#    (fuzz/fuzz_result.c); seeds: tests/golden/*.json, tests/fixtures/lockstat/*,
+#    and a run result, a sweep result, its plan and a run file made here with
+#    the fuzzing build's memcgsim.
 # The seed corpus is assembled here, not committed, so it follows the files
 # as they change. What the fuzzer adds stays in build-fuzz/corpus-run-TARGET/.
 set -euo pipefail
@@ -31,6 +32,7 @@ if [ "$target" = scenario ]; then
 	done
 else
 	cp tests/golden/*.json "$seeds/"
+	for f in tests/fixtures/lockstat/*; do cp "$f" "$seeds/lockstat-$(basename "$f")"; done
 	export ASAN_OPTIONS=detect_leaks=0
 	m=./build-fuzz/memcgsim
 	$m run scenarios/lockbench_scope.json --set replicas=2 --set stop.duration_ns=100000 \
