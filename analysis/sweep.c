@@ -755,12 +755,12 @@ json_t *sweep_result_load(const char *dir, size_t max_parsed, GError **err)
 	return r;
 }
 
-/* @text of a warning at point @p, a swept value's "--set PATH=VALUE" said
- * as the "--param PATH" it is, so that every point's is the same text. */
-static char *point_warning(const struct sweep_plan *pl, size_t p, const char *text)
+/* @text of a warning at a point whose swept values are @values ("PATH=VALUE"),
+ * each value's "--set PATH=VALUE" said as the "--param PATH" it is, so that
+ * every point's is the same text. */
+static char *point_warning(char **values, const char *text)
 {
 	GString *s = g_string_new(text);
-	char **values = sweep_grid_sets(plan_param_array(pl), pl->params->len, p);
 	for (char **v = values; *v; v++) {
 		char *set = g_strconcat("--set ", *v, NULL);
 		char *param = g_strconcat("--param ", *v, NULL);
@@ -769,7 +769,6 @@ static char *point_warning(const struct sweep_plan *pl, size_t p, const char *te
 		g_free(param);
 		g_free(set);
 	}
-	g_strfreev(values);
 	return g_string_free(s, FALSE);
 }
 
@@ -780,9 +779,12 @@ GPtrArray *sweep_plan_warnings(const struct sweep_plan *pl)
 	GArray *at = g_array_new(FALSE, FALSE, sizeof(size_t)); /* and their points */
 	for (size_t p = 0; p < pl->points->len; p++) {
 		const struct scenario *sc = pl->points->pdata[p];
+		char **values = sc->warnings->len
+					? sweep_grid_sets(plan_param_array(pl), pl->params->len, p)
+					: NULL;
 		for (guint w = 0; w < sc->warnings->len; w++) {
 			char *text = point_warning(
-				pl, p, ((const struct scenario_warning *)sc->warnings->pdata[w])->text);
+				values, ((const struct scenario_warning *)sc->warnings->pdata[w])->text);
 			gsize n = GPOINTER_TO_SIZE(g_hash_table_lookup(count, text));
 			if (!n) {
 				g_ptr_array_add(first, text);
@@ -791,6 +793,7 @@ GPtrArray *sweep_plan_warnings(const struct sweep_plan *pl)
 			/* a text met before: the table keeps the first and frees this one */
 			g_hash_table_insert(count, text, GSIZE_TO_POINTER(n + 1));
 		}
+		g_strfreev(values);
 	}
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < first->len; i++) {
