@@ -7,7 +7,7 @@
 #include "sim_irq.h"
 #include "sim_smt.h"
 #include "sim_trace.h"
-#include "sim_wakeq.h"
+#include "sim_sched.h"
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <simgrid/actor.h>
@@ -43,8 +43,7 @@ struct pending_irq {
 struct sim_task {
 	char *name;
 	struct sim_cpu *cpu;
-	sg_sem_t sem;	  /* blocks the task's actor: spinning or waiting for its CPU */
-	struct sim_waiter wake; /* when its actor runs again (sim_wakeq.h) */
+	struct sim_actor actor; /* its SimGrid actor: when it runs again, where it waits */
 	sim_time_t clock; /* the task's own time, >= the engine's */
 	sim_time_t slice_used;
 	int preempt_count;
@@ -72,14 +71,12 @@ static struct {
 	void (*switch_hook)(int cpu);		/* a CPU left its task */
 	void (*preempt_hook)(struct sim_task *t); /* preemption enabled again */
 	uint64_t seed;
-	uint64_t calls;
 	uint64_t skipped; /* flushes that needed no engine call (sim_task_flush) */
 	bool lookahead;	  /* skip them (off: MEMCGSIM_NO_LOOKAHEAD, to check that it changes nothing) */
 	bool local_ok;	  /* CPU-local acquisitions without a flush (off: MEMCGSIM_NO_LOCAL) */
 	uint64_t local, inversions; /* sim_note_local */
-	sim_time_t now;	  /* the simulated present: SimGrid's clock, or ahead of it */
-	struct sim_waiter ctl_wake, dog_wake; /* the controller's, the watchdog's */
-	struct sim_waiter *self;	      /* the running actor's, NULL in setup */
+	struct sim_actor ctl, dog; /* the controller, the watchdog */
+	int live;		   /* tasks SimGrid waits for that have not returned */
 	int ncpus;
 	struct sim_cpu *cpus;
 	GPtrArray *tasks;
@@ -144,12 +141,11 @@ uint64_t sim_seed(void)
 	return W.seed;
 }
 
-/* The engine's time. SimGrid's clock lags it while the running task goes on
- * past flushes that nobody could come between (sim_task_flush); nothing reads
- * SimGrid's clock but the engine calls. */
+/* The engine's time (sim_sched.h): the running task may go on past flushes
+ * that nobody could come between (sim_task_flush). */
 sim_time_t sim_now(void)
 {
-	return W.now;
+	return sim_sched_now();
 }
 
 sim_time_t sim_end(void)
@@ -164,7 +160,7 @@ sim_time_t sim_stop_at(void)
 
 uint64_t sim_engine_calls(void)
 {
-	return W.calls;
+	return sim_sched_calls();
 }
 
 uint64_t sim_engine_flushes_skipped(void)
@@ -278,6 +274,8 @@ void sim_work_done(long units)
 	progress.done += units;
 }
 
+static void progress_tick(uint64_t calls);
+
 void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t limit,
 		     uint64_t seed)
 {
@@ -294,9 +292,8 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 	W.tasks = g_ptr_array_new();
 	W.lookahead = !g_getenv("MEMCGSIM_NO_LOOKAHEAD");
 	W.local_ok = !g_getenv("MEMCGSIM_NO_LOCAL");
-	sim_wakeq_init(W.ncpus + 2);
-	sim_waiter_init(&W.ctl_wake);
-	sim_waiter_init(&W.dog_wake);
+	sim_sched_init(W.ncpus + 2);
+	sim_sched_on_call(progress_tick);
 
 	int argc = 1;
 	char arg0[] = "memcgsim";
@@ -332,9 +329,9 @@ void sim_engine_progress_fd(int fd)
 
 /* Every 1024th engine call: the clock, when the last report is old enough.
  * A full pipe drops the report (the descriptor is non-blocking). */
-static void progress_tick(void)
+static void progress_tick(uint64_t calls)
 {
-	if (progress.fd < 0 || (W.calls & 1023))
+	if (progress.fd < 0 || (calls & 1023))
 		return;
 	gint64 now = g_get_monotonic_time();
 	if (now - progress.last < SIM_PROGRESS_US)
@@ -349,70 +346,14 @@ static void progress_tick(void)
 		return; /* EAGAIN: the reader is behind; the next report will do */
 }
 
-/* The actor of @w runs again: it leaves the queue; the engine's time is at
- * least SimGrid's (a task woken by one running ahead of SimGrid runs at the
- * waker's time). */
-static void engine_resumed(struct sim_waiter *w)
-{
-	W.self = w;
-	sim_wakeq_clear(w);
-	sim_time_t clock = (sim_time_t)simgrid_get_clock();
-	if (clock > W.now)
-		W.now = clock;
-}
-
-/* Sleep until the engine's time @at: SimGrid's clock may lag the engine's,
- * so the duration is from SimGrid's (times are whole picoseconds, exact in a
- * double). */
-static void engine_sleep_until(struct sim_waiter *w, sim_time_t at)
-{
-	W.calls++;
-	progress_tick();
-	sim_wakeq_set(w, at);
-	sg_actor_sleep_for((double)at - simgrid_get_clock());
-	engine_resumed(w);
-}
-
 static void engine_block(struct sim_task *t)
 {
-	W.calls++;
-	progress_tick();
-	sg_sem_acquire(t->sem); /* in the queue only once woken */
-	engine_resumed(&t->wake);
-}
-
-/* Every SimGrid call lets the actors runnable now run before the caller goes
- * on, even one answered at once (a release, daemonize, a start): meanwhile
- * the caller is one of them. Around such a call, in an actor. */
-static struct sim_waiter *engine_call_begin(void)
-{
-	struct sim_waiter *self = W.self;
-	if (self)
-		sim_wakeq_set(self, W.now);
-	return self;
-}
-
-static void engine_call_end(struct sim_waiter *self)
-{
-	if (self)
-		engine_resumed(self);
-}
-
-/* Let the actors runnable now go first. */
-static void engine_yield(void)
-{
-	struct sim_waiter *self = engine_call_begin();
-	sg_actor_yield();
-	engine_call_end(self);
+	sim_sched_block(&t->actor);
 }
 
 void sim_task_wake(struct sim_task *t)
 {
-	W.calls++;
-	sim_wakeq_lower(&t->wake, W.now); /* runnable from now */
-	struct sim_waiter *self = engine_call_begin();
-	sg_sem_release(t->sem);
-	engine_call_end(self);
+	sim_sched_wake(&t->actor);
 }
 
 /* @cpu idled from @from to @to, taking the interrupts that arrived meanwhile
@@ -472,12 +413,9 @@ static void task_wait_for_cpu(struct sim_task *t)
 	sim_task_charge(t, SIM_CAT_SYS, W.m.context_switch);
 }
 
-static void task_main(int argc, char **argv)
+/* The task's body, then it leaves its CPU. */
+static void task_body(struct sim_task *t)
 {
-	struct sim_task *t = sg_actor_self_get_data();
-	if (W.stop_at || t->daemon) /* runnable meanwhile, from its creation */
-		sg_actor_daemonize(sg_actor_self());
-	engine_resumed(&t->wake); /* started */
 	if (t->daemon) { /* an interrupt task: it takes its CPU only when idle */
 		t->fn(t, t->arg);
 		return;
@@ -487,7 +425,7 @@ static void task_main(int argc, char **argv)
 	else
 		cpu_take(t->cpu, t);
 	if (sim_smt_active()) /* the tasks starting now own their CPUs before any runs */
-		engine_yield();
+		sim_sched_yield();
 	t->fn(t, t->arg);
 	if (sim_task_should_stop(t) && g_queue_is_empty(&t->cpu->runq)) {
 		/* The run is over: leave without sleeping; the CPU is idle from
@@ -502,25 +440,39 @@ static void task_main(int argc, char **argv)
 	cpu_put(t->cpu);
 }
 
-struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void *arg)
+/* A run to completion ends with the last task that is no daemon. */
+static void task_main(int argc, char **argv)
+{
+	struct sim_task *t = sg_actor_self_get_data();
+	if (W.stop_at || t->daemon) /* runnable meanwhile, from its creation */
+		sg_actor_daemonize(sg_actor_self());
+	sim_sched_begin(&t->actor, false);
+	task_body(t);
+	bool last = !W.stop_at && !t->daemon && --W.live == 0;
+	sim_sched_end(&t->actor, last);
+}
+
+static struct sim_task *task_create(const char *name, int cpu, sim_task_fn fn, void *arg,
+				    bool daemon)
 {
 	g_assert_cmpint(cpu, >=, 0);
 	g_assert_cmpint(cpu, <, W.ncpus);
 	struct sim_task *t = g_new0(struct sim_task, 1);
 	t->name = g_strdup(name);
 	t->cpu = &W.cpus[cpu];
-	t->sem = sg_sem_init(0);
 	t->fn = fn;
 	t->arg = arg;
-	sim_waiter_init(&t->wake);
-	sim_wakeq_set(&t->wake, W.now); /* runnable from its creation */
+	t->daemon = daemon;
+	W.live += !daemon;
 	g_ptr_array_add(W.tasks, t);
-	struct sim_waiter *self = engine_call_begin();
-	sg_actor_t a = sg_actor_init(name, t->cpu->host);
-	sg_actor_set_data(a, t);
-	sg_actor_start(a, task_main, 0, NULL);
-	engine_call_end(self);
+	sim_actor_init(&t->actor);
+	sim_sched_spawn(&t->actor, name, t->cpu->host, task_main, t);
 	return t;
+}
+
+struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void *arg)
+{
+	return task_create(name, cpu, fn, arg, false);
 }
 
 struct sim_task *sim_task_createf(int cpu, sim_task_fn fn, void *arg, const char *fmt, ...)
@@ -659,7 +611,7 @@ struct sim_task *sim_cpu_curr(int cpu)
 sim_time_t sim_cpu_clock(int cpu)
 {
 	const struct sim_task *t = W.cpus[cpu].curr;
-	return t ? t->clock : W.now;
+	return t ? t->clock : sim_now();
 }
 
 int sim_task_preempt_count(const struct sim_task *t)
@@ -739,14 +691,14 @@ void sim_task_irq_enable(struct sim_task *t)
  * goes in SimGrid's order, as before. */
 void sim_task_flush(struct sim_task *t)
 {
-	if (t->clock <= W.now)
+	if (t->clock <= sim_now())
 		return;
 	if (W.lookahead && t->clock < sim_wakeq_min()) {
-		W.now = t->clock;
+		sim_sched_advance(t->clock);
 		W.skipped++;
 		return;
 	}
-	engine_sleep_until(&t->wake, t->clock);
+	sim_sched_sleep_until(&t->actor, t->clock, true);
 }
 
 static void task_yield(struct sim_task *t)
@@ -789,7 +741,7 @@ void sim_task_sleep(struct sim_task *t, sim_time_t d)
 	g_assert_cmpint(t->preempt_count, ==, 0);
 	sim_task_flush(t);
 	cpu_put(t->cpu);
-	engine_sleep_until(&t->wake, W.now + d);
+	sim_sched_sleep_until(&t->actor, sim_now() + d, true);
 	if (t->cpu->curr)
 		task_wait_for_cpu(t);
 	else
@@ -811,20 +763,20 @@ void sim_task_preempt_enable(struct sim_task *t)
 		W.preempt_hook(t);
 }
 
+/* A timed run: the run ends when the controller does, at its end. */
 static void controller_main(int argc, char **argv)
 {
-	engine_resumed(&W.ctl_wake);
-	engine_sleep_until(&W.ctl_wake, W.stop_at);
+	sim_sched_begin(&W.ctl, true);
+	sim_sched_sleep_until(&W.ctl, W.stop_at, true);
+	sim_sched_end(&W.ctl, true);
 }
 
 /* A run to completion that reaches its limit: stop everything. */
 static void watchdog_main(int argc, char **argv)
 {
 	sg_actor_daemonize(sg_actor_self()); /* runnable meanwhile, from its creation */
-	engine_resumed(&W.dog_wake);
-	sim_wakeq_set(&W.dog_wake, W.limit); /* not one of the models' engine calls */
-	sg_actor_sleep_for((double)W.limit - simgrid_get_clock());
-	engine_resumed(&W.dog_wake);
+	sim_sched_begin(&W.dog, true);
+	sim_sched_sleep_until(&W.dog, W.limit, false); /* not one of the models' engine calls */
 	W.limit_hit = true;
 	W.end = W.limit;
 	sg_actor_kill_all();
@@ -841,10 +793,10 @@ static void irq_task_loop(struct sim_task *t, void *arg)
 		if (next == SIM_TIME_MAX)
 			engine_block(t);
 		else if (next > sim_now())
-			engine_sleep_until(&t->wake, next);
+			sim_sched_sleep_until(&t->actor, next, true);
 		/* Let whatever else is due now go first: a run that ends now ends
 		 * before this arrival, as an idle span leaves it out too. */
-		engine_yield();
+		sim_sched_yield();
 		while (cpu->curr) { /* busy: its task takes the arrivals */
 			cpu->irq_task_waiting = true;
 			engine_block(t);
@@ -872,9 +824,7 @@ static void create_irq_tasks(void)
 			continue;
 		char name[32];
 		g_snprintf(name, sizeof(name), "irq/%d", c);
-		struct sim_task *t = sim_task_create(name, c, irq_task_loop, NULL);
-		t->daemon = true;
-		W.cpus[c].irq_task = t;
+		W.cpus[c].irq_task = task_create(name, c, irq_task_loop, NULL, true);
 	}
 }
 
@@ -883,18 +833,16 @@ bool sim_engine_run(void)
 	bool completed = true;
 	create_irq_tasks();
 	if (W.stop_at) {
-		sim_wakeq_set(&W.ctl_wake, W.now);
-		sg_actor_create("controller", W.cpus[0].host, controller_main, 0, NULL);
+		sim_actor_init(&W.ctl);
+		sim_sched_spawn(&W.ctl, "controller", W.cpus[0].host, controller_main, NULL);
 		simgrid_run();
-		engine_resumed(&W.ctl_wake);
-		W.self = NULL;
+		sim_sched_finish(&W.ctl);
 		W.end = W.aborted ? W.end : W.stop_at;
 	} else {
-		sim_wakeq_set(&W.dog_wake, W.now);
-		sg_actor_create("watchdog", W.cpus[0].host, watchdog_main, 0, NULL);
+		sim_actor_init(&W.dog);
+		sim_sched_spawn(&W.dog, "watchdog", W.cpus[0].host, watchdog_main, NULL);
 		simgrid_run(); /* until the last task returns; daemons are killed */
-		engine_resumed(&W.dog_wake);
-		W.self = NULL;
+		sim_sched_finish(&W.dog);
 		completed = !W.limit_hit && !W.aborted;
 		if (completed)
 			W.end = W.last_exit;
@@ -913,7 +861,7 @@ void sim_engine_fini(void)
 {
 	for (guint i = 0; i < W.tasks->len; i++) {
 		struct sim_task *t = W.tasks->pdata[i];
-		sg_sem_destroy(t->sem);
+		sim_actor_destroy(&t->actor);
 		g_free(t->name);
 		g_free(t->model);
 		g_free(t);
@@ -925,7 +873,9 @@ void sim_engine_fini(void)
 	}
 	sim_irq_fini();
 	sim_smt_fini();
-	sim_wakeq_fini();
+	sim_actor_destroy(&W.ctl);
+	sim_actor_destroy(&W.dog);
+	sim_sched_fini();
 	g_free(W.cpus);
 	memset(&W, 0, sizeof(W));
 }

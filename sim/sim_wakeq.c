@@ -6,7 +6,14 @@
 static struct {
 	struct sim_waiter **heap;
 	int len, cap;
+	uint64_t seq; /* entries made so far */
 } Q;
+
+/* @a is due before @b: earlier, or as early and entered first. */
+static bool wakeq_before(const struct sim_waiter *a, const struct sim_waiter *b)
+{
+	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
+}
 
 void sim_wakeq_init(int capacity)
 {
@@ -14,6 +21,7 @@ void sim_wakeq_init(int capacity)
 	Q.cap = capacity > 16 ? capacity : 16;
 	Q.heap = g_new(struct sim_waiter *, Q.cap);
 	Q.len = 0;
+	Q.seq = 0;
 }
 
 void sim_wakeq_fini(void)
@@ -26,6 +34,7 @@ void sim_wakeq_fini(void)
 void sim_waiter_init(struct sim_waiter *w)
 {
 	w->at = SIM_TIME_MAX;
+	w->seq = 0;
 	w->pos = -1;
 }
 
@@ -40,7 +49,7 @@ static void wakeq_up(int i)
 	struct sim_waiter *w = Q.heap[i];
 	while (i > 0) {
 		int parent = (i - 1) / 2;
-		if (Q.heap[parent]->at <= w->at)
+		if (!wakeq_before(w, Q.heap[parent]))
 			break;
 		wakeq_put(i, Q.heap[parent]);
 		i = parent;
@@ -55,9 +64,9 @@ static void wakeq_down(int i)
 		int child = 2 * i + 1;
 		if (child >= Q.len)
 			break;
-		if (child + 1 < Q.len && Q.heap[child + 1]->at < Q.heap[child]->at)
+		if (child + 1 < Q.len && wakeq_before(Q.heap[child + 1], Q.heap[child]))
 			child++;
-		if (Q.heap[child]->at >= w->at)
+		if (!wakeq_before(Q.heap[child], w))
 			break;
 		wakeq_put(i, Q.heap[child]);
 		i = child;
@@ -67,6 +76,7 @@ static void wakeq_down(int i)
 
 void sim_wakeq_set(struct sim_waiter *w, sim_time_t at)
 {
+	w->seq = Q.seq++;
 	if (w->pos < 0) {
 		if (Q.len == Q.cap) {
 			Q.cap *= 2;
@@ -77,12 +87,9 @@ void sim_wakeq_set(struct sim_waiter *w, sim_time_t at)
 		wakeq_up(w->pos);
 		return;
 	}
-	sim_time_t old = w->at;
-	w->at = at;
-	if (at < old)
-		wakeq_up(w->pos);
-	else
-		wakeq_down(w->pos);
+	w->at = at; /* later in the order than before, or earlier in time */
+	wakeq_up(w->pos);
+	wakeq_down(w->pos);
 }
 
 void sim_wakeq_lower(struct sim_waiter *w, sim_time_t at)
@@ -101,7 +108,7 @@ void sim_wakeq_clear(struct sim_waiter *w)
 	if (last == w)
 		return;
 	wakeq_put(i, last);
-	if (i > 0 && Q.heap[(i - 1) / 2]->at > last->at)
+	if (i > 0 && wakeq_before(last, Q.heap[(i - 1) / 2]))
 		wakeq_up(i);
 	else
 		wakeq_down(i);
@@ -110,6 +117,11 @@ void sim_wakeq_clear(struct sim_waiter *w)
 sim_time_t sim_wakeq_min(void)
 {
 	return Q.len ? Q.heap[0]->at : SIM_TIME_MAX;
+}
+
+struct sim_waiter *sim_wakeq_first(void)
+{
+	return Q.len ? Q.heap[0] : NULL;
 }
 
 int sim_wakeq_len(void)

@@ -12,13 +12,18 @@
  * So sim_wakeq_min() is the earliest time at which any other actor can touch
  * shared state, and a task whose own clock is strictly earlier runs on
  * without asking SimGrid to order it (sim_task_flush): it would be the next
- * actor to run in any case. An indexed binary min-heap: O(log n) a change. */
+ * actor to run in any case. Actors due at the same time are in the order
+ * they were entered (a sequence number breaks the tie), which the hand-over
+ * scheduler follows (sim_sched.h). An indexed binary min-heap: O(log n) a
+ * change. */
 #pragma once
 #include "sim_time.h"
 #include <stdbool.h>
+#include <stdint.h>
 
 struct sim_waiter {
 	sim_time_t at; /* when the actor runs again, while pos >= 0 */
+	uint64_t seq;  /* when it was entered at @at: the earlier first */
 	int pos;       /* index in the heap, -1 when not in it */
 };
 
@@ -34,4 +39,7 @@ void sim_wakeq_lower(struct sim_waiter *w, sim_time_t at);
 void sim_wakeq_clear(struct sim_waiter *w);
 /* The earliest time in the queue; SIM_TIME_MAX when it is empty. */
 sim_time_t sim_wakeq_min(void);
+/* The waiter due first (the earliest entered of those due first); NULL
+ * when the queue is empty. */
+struct sim_waiter *sim_wakeq_first(void);
 int sim_wakeq_len(void);

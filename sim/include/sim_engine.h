@@ -13,9 +13,11 @@
  *
  * A flush makes no engine call either when no other actor can run before the
  * task's clock (every other one sleeps until later or waits to be woken):
- * SimGrid would run this task next in any case, so its clock becomes the
- * engine's at once (the lookahead, sim_wakeq.h). Results are the same bytes
- * with it and without it; only the engine calls differ.
+ * it would run next in any case, so its clock becomes the engine's at once
+ * (the lookahead, sim_wakeq.h). Results are the same bytes with it and
+ * without it; only the engine calls differ. Otherwise the task hands the
+ * processor to the actor due first (sim_sched.h: SimGrid's semaphores; with
+ * MEMCGSIM_ENGINE=sleep, SimGrid's timed sleeps, as before 0.1.0+).
  *
  * The rule for models: flush before writing shared state or taking a lock
  * (the lock functions do it); a lockless read (a counter the kernel reads
@@ -64,7 +66,8 @@ sim_time_t sim_now(void);
 sim_time_t sim_end(void);
 sim_time_t sim_stop_at(void);
 sim_time_t sim_cpu_time(int cpu, enum sim_cat cat);
-/* Engine calls (sleeps, blocks, wakes) the layer has made so far. */
+/* Engine calls the layer has made so far: hand-overs (sim_sched.h), or
+ * under MEMCGSIM_ENGINE=sleep SimGrid's sleeps, blocks and wakes. */
 uint64_t sim_engine_calls(void);
 /* Flushes that made no engine call: no other actor could run before the
  * task's clock (sim_task_flush). With MEMCGSIM_NO_LOOKAHEAD set in the
