@@ -110,7 +110,7 @@ static void test_bad_input_leaves_nothing(void)
 			==, 2);
 	g_assert_cmpstr(err, ==,
 			SCEN ": --variant: no variant \"nope\" (the scenario has \"global\", "
-			     "\"per-node\")\n");
+			     "\"per-node\"; --variant all runs them all)\n");
 	g_assert_false(g_file_test(res, G_FILE_TEST_EXISTS));
 	g_free(out);
 	g_free(err);
@@ -265,7 +265,8 @@ static void test_hostile_outputs(void)
 	expect_err((const char *[]){"run", SCEN, "--seed", " 5", NULL}, 2,
 		   "memcgsim: --seed: expected a non-negative integer, got \" 5\"\n");
 	expect_err((const char *[]){"run", SCEN, "--variant", "global", "--variant", "per-node", NULL},
-		   2, "memcgsim: --variant: given twice (\"global\", then \"per-node\"); give one\n");
+		   2, "memcgsim: --variant: given twice (\"global\", then \"per-node\"); give one, a "
+		   "list NAME,NAME... for more\n");
 	want = g_strdup_printf("%s:1:1: (root): cannot read: not a regular file (a FIFO)\n", fifo);
 	expect_err((const char *[]){"validate", fifo, NULL}, 2, want);
 	g_free(want);
@@ -456,7 +457,8 @@ static void test_bundled_names(void)
 	g_free(err);
 	/* by its "name" too */
 	g_assert_cmpint(run((const char *[]){"validate", "list_lru-swap", NULL}, &out, &err), ==, 0);
-	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants\n");
+	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants; a run "
+				  "without --variant runs v1-before, v1-after\n");
 	g_free(out);
 	g_free(err);
 	expect_err((const char *[]){"run", "nosuch", NULL}, 2,
@@ -871,7 +873,8 @@ static void test_scenario_warnings(void)
 			    &out, &err),
 			==, 0);
 	g_assert_cmpstr(out, ==,
-			MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants\n");
+			MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants; a run "
+				  "without --variant runs v1-before, v1-after\n");
 	g_assert_cmpstr(err, ==,
 			"memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 32 of its 64 cgroups have "
 			"no task and no pages in any variant (job32, job33, job34, ...)\n");
@@ -1033,7 +1036,7 @@ static void test_tasks_per_cgroup(void)
 	expect_err((const char *[]){"validate", swap, "--set", "memcg.cgroups.0.count=2", "--set",
 				    "workloads.0.count=4", NULL},
 		   2,
-		   MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json:18:35: workloads.0.cgroup: "
+		   MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json:19:35: workloads.0.cgroup: "
 				  "task 2's cgroup \"job2\" is not in memcg.cgroups\n");
 }
 
