@@ -1155,6 +1155,12 @@ static void test_variant_choice(void)
 	g_free(want);
 	g_free(out);
 	g_free(err);
+	g_assert_cmpint(run((const char *[]){"list", with, NULL}, &out, &err), ==, 0);
+	g_assert_cmpstr(out, ==,
+			"short                \nlong                 \nmiddle               \n\n"
+			"A run without --variant runs short, long; --variant all runs every one.\n");
+	g_free(out);
+	g_free(err);
 	json_decref(plain);
 	json_decref(all);
 	json_decref(none);
