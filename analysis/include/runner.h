@@ -61,9 +61,9 @@ struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
 /* Called in the parent as each job finishes (in completion order). */
 typedef void (*runner_done_fn)(struct runner_job *job, void *ctx);
 
-/* Run @n jobs, at most @parallel at a time, started in runner_start_order.
- * False (with @err) when one died;
- * the others already running are waited for, no new one is started. False
+/* Run @n jobs, at most @parallel at a time, started in runner_start_order
+ * of their work estimates. False (with @err) when one died; the others
+ * already running are waited for, no new one is started. False
  * (MCS_ERROR_INPUT) when the wall time's estimate passed the limit
  * (runner_wall_limit): the running jobs are killed. The children die with
  * the parent (a killed sweep leaves no orphan behind). Each job's result
