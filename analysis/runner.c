@@ -7,6 +7,7 @@
 #include "sim_trace.h"
 #include "run.h"
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -183,14 +184,41 @@ static bool jobs_interrupted(struct runner_job *jobs, size_t n, GError **err)
 	return false;
 }
 
-bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
-		 GError **err)
+/* A job's estimated work and its place, for runner_start_order. */
+struct job_work {
+	double work;
+	size_t index;
+};
+
+static int work_cmp(const void *pa, const void *pb)
+{
+	const struct job_work *a = pa, *b = pb;
+	double wa = a->work < 0 ? INFINITY : a->work, wb = b->work < 0 ? INFINITY : b->work;
+	if (wa != wb)
+		return wa > wb ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+void runner_start_order(const double *work, size_t n, size_t *order)
+{
+	struct job_work *w = g_new(struct job_work, MAX(n, 1));
+	for (size_t i = 0; i < n; i++)
+		w[i] = (struct job_work){work[i], i};
+	qsort(w, n, sizeof(*w), work_cmp);
+	for (size_t i = 0; i < n; i++)
+		order[i] = w[i].index;
+	g_free(w);
+}
+
+/* runner_jobs, starting jobs[@order[0]], jobs[@order[1]], ... */
+static bool jobs_run(struct runner_job *jobs, size_t n, const size_t *order, int parallel,
+		     runner_done_fn done, void *ctx, GError **err)
 {
 	size_t next = 0, running = 0;
 	bool ok = true;
 	while (running || (ok && next < n)) {
 		while (ok && next < n && running < (size_t)MAX(parallel, 1) && !output_interrupted()) {
-			ok = job_start(&jobs[next++], err);
+			ok = job_start(&jobs[order[next++]], err);
 			running += ok;
 		}
 		if (!running)
@@ -226,6 +254,22 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 	return output_interrupted() ? jobs_interrupted(jobs, n, err) : ok;
 }
 
+bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
+		 GError **err)
+{
+	double *work = g_new(double, MAX(n, 1));
+	size_t *order = g_new(size_t, MAX(n, 1));
+	for (size_t i = 0; i < n; i++) {
+		double horizon;
+		work[i] = run_estimate_cpu_s(jobs[i].config, &horizon);
+	}
+	runner_start_order(work, n, order);
+	bool ok = jobs_run(jobs, n, order, parallel, done, ctx, err);
+	g_free(order);
+	g_free(work);
+	return ok;
+}
+
 json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *violation,
 		       GError **err)
 {
@@ -246,13 +290,12 @@ struct runner_job runner_draw_job(const struct scenario_variant *v, int d)
 				   .point = -1};
 }
 
-bool runner_check_work(const struct scenario *sc, const char *only, bool force, const char *where,
-		       GError **err)
+bool runner_check_work(const struct scenario *sc, bool force, const char *where, GError **err)
 {
 	for (guint i = 0; !force && i < sc->variants->len; i++) {
 		const struct scenario_variant *v = sc->variants->pdata[i];
 		double horizon = 0, cpu_s = run_estimate_cpu_s(v->config, &horizon);
-		if ((only && !g_str_equal(only, v->name)) || cpu_s <= RUN_MAX_CPU_S)
+		if (cpu_s <= RUN_MAX_CPU_S)
 			continue;
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "variant %s%s: a run would simulate at least %.4g CPU-seconds (%.4g s on "
@@ -273,8 +316,8 @@ struct variant_jobs {
 	GPtrArray *names;  /* the names of those variants */
 };
 
-static bool variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc, const char *only,
-			      const char *trace, GError **err)
+static bool variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc, const char *trace,
+			      GError **err)
 {
 	bool ok = true;
 	vj->jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
@@ -283,8 +326,6 @@ static bool variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc
 	vj->names = g_ptr_array_new();
 	for (guint i = 0; i < sc->variants->len; i++) {
 		const struct scenario_variant *v = sc->variants->pdata[i];
-		if (only && !g_str_equal(only, v->name))
-			continue;
 		for (int r = 0; r < v->replicas; r++) {
 			struct runner_job j = {.config = v->config,
 					       .seed = scenario_replica_seed(v->seed, r),
@@ -377,11 +418,11 @@ static bool trace_write(const char *path, const struct variant_jobs *vj, GError 
 	return output_commit(&o, err);
 }
 
-json_t *runner_run(const struct scenario *sc, const char *only, int parallel, const char *trace,
-		   bool *violation, GError **err)
+json_t *runner_run(const struct scenario *sc, int parallel, const char *trace, bool *violation,
+		   GError **err)
 {
 	struct variant_jobs vj;
-	bool ok = variant_jobs_init(&vj, sc, only, trace, err);
+	bool ok = variant_jobs_init(&vj, sc, trace, err);
 	struct runner_job *js = (struct runner_job *)(void *)vj.jobs->data;
 	/* the file's cap, shared by its parts; MEMCGSIM_TRACE_MAX_EVENTS may
 	 * lower it (the tests do) */

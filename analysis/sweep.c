@@ -278,6 +278,8 @@ static bool plan_point(struct sweep_plan *pl, const char *text, gsize len, char 
 		return false;
 	}
 	g_ptr_array_add(pl->points, at);
+	if (!scenario_choose(at, pl->o->variant, err)) /* the same at every point */
+		return false;
 	plan_runs(pl, at);
 	if (pl->nruns > SWEEP_MAX_RUNS) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
@@ -301,7 +303,7 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 	for (size_t p = 0; ok && p < npoints; p++) {
 		ok = plan_point(pl, text, len, sets, p, err);
 		char *where = g_strdup_printf(" at sweep point %zu", p);
-		ok = ok && runner_check_work(pl->points->pdata[p], NULL, o->force, where, err);
+		ok = ok && runner_check_work(pl->points->pdata[p], o->force, where, err);
 		g_free(where);
 		if (ok && p > 0) /* checked: its runs need its variants alone */
 			scenario_drop_source(pl->points->pdata[p]);

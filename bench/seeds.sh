@@ -11,7 +11,8 @@
 # without SimGrid (build/bench_plain: two events per acquisition), the floor
 # of what an event costs here; and, with --default, the default
 # comparison's wall time (`memcgsim run scenarios/seeds/list_lru_swap.json`,
-# as scripts/run-default.sh runs it, the build excluded).
+# as scripts/run-default.sh runs it: the published pair, its default_variants;
+# the build excluded).
 # A benchmark, not a test: nothing fails on a slow figure.
 #
 # Usage: bench/seeds.sh [--default] [--bin PATH] [--only GLOB] [--skip GLOB] [--set PATH=VALUE]...

@@ -45,6 +45,11 @@ static bool list_variants(const char *arg, bool names_only, GString *out, GError
 			g_string_append_printf(out, "%-20s %s\n", v->name,
 					       v->description ? v->description : "");
 	}
+	for (char **d = sc->default_variants; !names_only && d && *d; d++)
+		g_string_append_printf(out, "%s%s%s", d == sc->default_variants
+							  ? "\nA run without --variant runs "
+							  : ", ",
+				       *d, d[1] ? "" : "; --variant all runs every one.\n");
 	scenario_free(sc);
 	return true;
 }

@@ -160,7 +160,7 @@ static int cmd_run(struct cli *c)
 	if (!run_outputs(c, &trace, &err))
 		return cli_error(err, "memcgsim: ");
 	struct scenario *sc = cli_scenario_load(c, &err);
-	if (!sc || !runner_check_work(sc, c->variant, c->force, "", &err)) {
+	if (!sc || !runner_check_work(sc, c->force, "", &err)) {
 		const char *prefix = sc ? "memcgsim: " : ""; /* a scenario's error says where */
 		g_free(trace);
 		if (sc)
@@ -171,7 +171,7 @@ static int cmd_run(struct cli *c)
 	if (!c->quiet && isatty(STDERR_FILENO))
 		live_enable(stderr);
 	runner_wall_limit(!c->force);
-	json_t *result = runner_run(sc, c->variant, c->jobs, trace, &violation, &err);
+	json_t *result = runner_run(sc, c->jobs, trace, &violation, &err);
 	g_free(trace);
 	if (result)
 		print_untaken_extras(sc, result);
@@ -197,26 +197,10 @@ static int cmd_run(struct cli *c)
 	return violation ? EXIT_VIOLATION : 0;
 }
 
-/* --variant, once: a second one is an error, not silently the last. */
-static gboolean parse_variant(const char *name, const char *value, gpointer data, GError **err)
-{
-	(void)name;
-	(void)data;
-	if (cli_args.variant) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "--variant: given twice (\"%s\", then \"%s\"); give one", cli_args.variant,
-			    value);
-		return FALSE;
-	}
-	cli_args.variant = g_strdup(value);
-	return TRUE;
-}
-
 static const GOptionEntry run_options[] = {
 	CLI_OPT_SET,
 	CLI_OPT_FILES("FILE"),
-	{"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_variant, "Run only this variant",
-	 "NAME"},
+	CLI_OPT_VARIANT,
 	CLI_OPT_FORMAT("Output format: text, json or summary (under 80 columns)"),
 	CLI_OPT_OUTPUT,
 	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,

@@ -39,7 +39,7 @@ static void print_warnings(const struct sweep_plan *pl)
 static int cmd_sweep(struct cli *c)
 {
 	struct sweep_opts o = {.scenario = c->files[0], .params = (const char *const *)c->params,
-			       .replicas = c->replicas, .jobs = c->jobs, .out = c->out,
+			       .replicas = c->replicas, .variant = c->variant, .jobs = c->jobs, .out = c->out,
 			       .resume = c->resume, .shard_k = 1, .shard_n = 1,
 			       .tty = isatty(STDERR_FILENO), .force = c->force,
 			       .mix_builds = c->mix_builds, .quiet = c->quiet};
@@ -83,6 +83,7 @@ static const GOptionEntry sweep_options[] = {
 	 "PATH[,PATH...]=VALUES"},
 	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
 	 "Replicas per variant and point (default: the scenario's)", "R"},
+	CLI_OPT_VARIANT,
 	CLI_OPT_DRAW_COSTS,
 	CLI_OPT_JOBS,
 	CLI_OPT_TIMEOUT,

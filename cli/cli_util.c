@@ -127,22 +127,13 @@ struct scenario *cli_scenario_load(struct cli *c, GError **err)
 	g_ptr_array_free(sets, TRUE);
 	if (!sc)
 		return NULL;
-	if (c->variant && !scenario_variant_find(sc, c->variant)) {
-		GString *names = g_string_new(NULL);
-		for (guint i = 0; i < sc->variants->len; i++)
-			g_string_append_printf(names, "%s\"%s\"", i ? ", " : "",
-					       ((struct scenario_variant *)sc->variants->pdata[i])->name);
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s: --variant: no variant \"%s\" (the scenario has %s)", c->files[0],
-			    c->variant, names->str);
-		g_string_free(names, TRUE);
+	if (!scenario_choose(sc, c->variant, err)) {
 		scenario_free(sc);
 		return NULL;
 	}
 	for (guint i = 0; i < sc->warnings->len; i++) { /* of the variants that run */
 		const struct scenario_warning *w = sc->warnings->pdata[i];
-		if (!w->variant || !c->variant || g_str_equal(w->variant, c->variant))
-			cli_say("warning: %s", w->text);
+		cli_say("warning: %s", w->text);
 	}
 	return sc;
 }
@@ -225,6 +216,21 @@ char *cli_output_target(const char *path)
 	char *target = g_strdup(real ? real : path);
 	free(real);
 	return target;
+}
+
+gboolean cli_parse_variant(const char *name, const char *value, gpointer data, GError **err)
+{
+	(void)name;
+	(void)data;
+	if (cli_args.variant) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--variant: given twice (\"%s\", then \"%s\"); give one, a list "
+			    "NAME,NAME... for more",
+			    cli_args.variant, value);
+		return FALSE;
+	}
+	cli_args.variant = g_strdup(value);
+	return TRUE;
 }
 
 gboolean cli_parse_resolution(const char *name, const char *value, gpointer data, GError **err)

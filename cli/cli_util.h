@@ -54,6 +54,14 @@ gboolean cli_parse_resolution(const char *name, const char *value, gpointer data
 	 "minimum; half the cost draws' interval when wider): PCT, or METRIC=PCT for one metric "  \
 	 "(repeatable)",                                                                           \
 	 "[METRIC=]PCT"}
+/* --variant, once (a second is an error, not silently the last): the
+ * variants that run, scenario_choose()'s choice. */
+gboolean cli_parse_variant(const char *name, const char *value, gpointer data, GError **err);
+#define CLI_OPT_VARIANT                                                                            \
+	{"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_parse_variant,                      \
+	 "Run only these variants, in the scenario's order (the first is the baseline), or all "   \
+	 "(default: the scenario's default_variants, else every variant)",                         \
+	 "NAME[,NAME...]|all"}
 #define CLI_OPT_SUMMARY                                                                            \
 	{"summary", 0, 0, G_OPTION_ARG_NONE, &cli_args.summary,                                    \
 	 "The report in under 80 columns, to paste: --format summary", NULL}
@@ -84,8 +92,10 @@ bool cli_draw_costs_valid(const struct cli *c);
 /* The overrides, with --seed N as one more "seed=N" and --draw-costs N as
  * "draw_costs=N"; NULL-terminated. */
 GPtrArray *cli_collect_sets(struct cli *c);
-/* The scenario files[0] with the overrides (cli_collect_sets), checked to
- * have --variant when that is given; NULL with @err when it is not one. */
+/* The scenario files[0] with the overrides (cli_collect_sets), only the
+ * variants that run kept (--variant, or the scenario's default:
+ * scenario_choose), and their warnings said; NULL with @err when it is not
+ * one, or --variant names a variant it does not have. */
 struct scenario *cli_scenario_load(struct cli *c, GError **err);
 /* Say how a sweep or a merge into @dir ended: @err (freed), if any, how many
  * of its runs are done, where its result is, whether a run failed; clear

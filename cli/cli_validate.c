@@ -8,11 +8,17 @@
 static int cmd_validate(struct cli *c)
 {
 	GError *err = NULL;
+	/* every variant is checked, and warned about, whichever a run runs */
+	c->variant = g_strdup(SCENARIO_ALL_VARIANTS);
 	struct scenario *sc = cli_scenario_load(c, &err);
 	if (!sc)
 		return cli_error(err, "");
-	printf("%s: ok, %u variant%s\n", c->files[0], sc->variants->len,
+	printf("%s: ok, %u variant%s", c->files[0], sc->variants->len,
 	       sc->variants->len == 1 ? "" : "s");
+	for (char **d = sc->default_variants; d && *d; d++)
+		printf("%s%s", d == sc->default_variants ? "; a run without --variant runs " : ", ",
+		       *d);
+	printf("\n");
 	scenario_free(sc);
 	return 0;
 }

@@ -83,6 +83,14 @@ static const struct spec_field top_fields[] = {
 	{"memcg", &mm_params_spec, false, "{}", 0},
 	{"stop", &scenario_stop_spec, true, NULL, 0},
 	{"variants", &variants_spec, false, "[]", 0},
+	{"default_variants",
+	 &(const struct spec){.kind = SPEC_ARRAY,
+			      .doc = "the variants a run without --variant runs, by name (the "
+				     "baseline is the first of the variants that run); without it, "
+				     "every variant. --variant all runs every one",
+			      .min = 1, .max = SCENARIO_MAX_VARIANTS,
+			      .items = &variant_name_spec},
+	 false, NULL, 0},
 	{"published",
 	 &(const struct spec){.kind = SPEC_OBJECT,
 			      .doc = "published measurements to show beside the model's: their "
@@ -263,6 +271,7 @@ void scenario_free(struct scenario *sc)
 		g_ptr_array_free(sc->variants, TRUE);
 	if (sc->warnings)
 		g_ptr_array_free(sc->warnings, TRUE);
+	g_strfreev(sc->default_variants);
 	json_decref(sc->base);
 	if (sc->locs)
 		g_hash_table_destroy(sc->locs);
@@ -320,6 +329,8 @@ static bool build_variants(struct scenario *sc, json_t *raw, const char *const *
 	json_t *v;
 	json_array_foreach (vs, i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
+		if (!scenario_variant_name_check(sc->locs, v, i, err))
+			return false;
 		if (scenario_variant_find(sc, name)) {
 			char *path = g_strdup_printf("variants.%zu.name", i);
 			spec_fail(sc->locs, v, "name", path, err, "duplicate variant name \"%s\"",
@@ -442,7 +453,8 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 	if (ok) {
 		sc->base = jpos_copy(sc->locs, raw);
 		ok = complete(sc->base, sc->locs, err) && check_doc(sc->base, sc->locs, err) &&
-		     build_variants(sc, raw, sets, err) && check_draws(sc, raw, err) &&
+		     build_variants(sc, raw, sets, err) && scenario_defaults_check(sc, err) &&
+		     check_draws(sc, raw, err) &&
 		     check_result(sc, err);
 	}
 	if (ok)

@@ -30,3 +30,10 @@ void scenario_config_free(struct run_config *cfg);
  * as written (@raw) and the command line's @sets. */
 struct scenario;
 void scenario_warnings(struct scenario *sc, json_t *raw, const char *const *sets);
+
+/* Which variants run (scenario_variants.c). A variant's name is not one of
+ * --variant's words: not "all", and no ','. */
+bool scenario_variant_name_check(GHashTable *locs, json_t *variant, size_t i, GError **err);
+/* default_variants: only at the top (not in a variant's set), each a
+ * variant of the scenario, once; decoded into sc->default_variants. */
+bool scenario_defaults_check(struct scenario *sc, GError **err);

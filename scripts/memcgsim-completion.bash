@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for memcgsim(1): its commands; each command's options (read
 # from its --help, so they stay in step with the program); scenario files
-# and the bundled scenarios' names; a scenario's variant names after
-# --variant; result files and directories where those are expected.
+# and the bundled scenarios' names; a scenario's variant names and all
+# after --variant (a name after each comma of a list); result files and
+# directories where those are expected.
 # Installed as share/bash-completion/completions/memcgsim.
 
 # The options of memcgsim command $1, and (in _memcgsim_valued) those that
@@ -47,8 +48,16 @@ _memcgsim()
 			*) scen=$w; break ;;
 			esac
 		done
-		[[ -n $scen ]] &&
-			COMPREPLY=($(compgen -W "$(memcgsim list --names "$scen" 2>/dev/null)" -- "$cur"))
+		[[ -n $scen ]] || return
+		local names
+		names=$(memcgsim list --names "$scen" 2>/dev/null)
+		# NAME,NAME...: complete the name after the last comma; "all"
+		# only alone
+		if [[ $cur == *,* ]]; then
+			COMPREPLY=($(compgen -P "${cur%,*}," -W "$names" -- "${cur##*,}"))
+		else
+			COMPREPLY=($(compgen -W "all $names" -- "$cur"))
+		fi
 		return
 		;;
 	--format)

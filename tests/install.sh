@@ -59,6 +59,9 @@ complete_words() {
 [ "$(complete_words memcgsim run --var)" = --variant ] || fail "completion of options"
 [ "$(complete_words memcgsim run -j 2 list_lru_swap --variant v1-)" = $'v1-before\nv1-after' ] ||
 	fail "completion of --variant"
+[ "$(complete_words memcgsim run list_lru_swap --variant a)" = all ] || fail "completion of --variant all"
+[ "$(complete_words memcgsim run list_lru_swap --variant v1-before,6.1)" = $'v1-before,6.12\nv1-before,6.13' ] ||
+	fail "completion of a --variant list"
 names=$(complete_words memcgsim run lru_lock_read) # whole: grep -q would cut the pipe
 grep -qx lru_lock_readtwice_32cpu <<<"$names" || fail "completion of bundled scenario names"
 [ "$(complete_words memcgsim compare --format h)" = html ] || fail "completion of --format"

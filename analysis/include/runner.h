@@ -61,27 +61,36 @@ struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
 /* Called in the parent as each job finishes (in completion order). */
 typedef void (*runner_done_fn)(struct runner_job *job, void *ctx);
 
-/* Run @n jobs, at most @parallel at a time. False (with @err) when one died;
- * the others already running are waited for, no new one is started. False
+/* Run @n jobs, at most @parallel at a time, started in runner_start_order
+ * of their work estimates. False (with @err) when one died; the others
+ * already running are waited for, no new one is started. False
  * (MCS_ERROR_INPUT) when the wall time's estimate passed the limit
  * (runner_wall_limit): the running jobs are killed. The children die with
- * the parent (a killed sweep leaves no orphan behind). */
+ * the parent (a killed sweep leaves no orphan behind). Each job's result
+ * stays in its own slot: what the caller gathers does not depend on the
+ * order, nor on @parallel. */
 bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
 		 GError **err);
+/* The order in which runner_jobs starts @n jobs whose estimated work is
+ * @work[i] (run_estimate_cpu_s: simulated CPU-seconds; below 0: not known):
+ * the most work first, so that the last to start are the shortest and the
+ * CPUs finish together (longest processing time first, Graham 1969); a job
+ * of unknown work before all the others (it may be the longest); equal
+ * estimates in their given order. @order gets the @n indices. */
+void runner_start_order(const double *work, size_t n, size_t *order);
 /* Run one simulation of @config with @seed in a child process. Returns the
  * replica result, or NULL with @err set when the child died; *violation is
  * set when the run reported a failure (exit status 1). */
 json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *violation,
 		       GError **err);
-/* Run every variant (or only @only, when not NULL) with all its replicas
- * and cost draws (kept apart in its result: "per_replica", "draws"),
- * @parallel simulations at a time; the result does not depend on @parallel.
- * @trace: a Chrome trace of each variant's first replica (NULL: none). */
-/* Refuse (MCS_ERROR_INPUT) a variant of @sc (only @only, when set) whose
- * estimated work passes RUN_MAX_CPU_S, unless @force; @where names the
- * sweep point ("" for a run). The estimate is in the message. */
-bool runner_check_work(const struct scenario *sc, const char *only, bool force, const char *where,
-		       GError **err);
-
-json_t *runner_run(const struct scenario *sc, const char *only, int parallel, const char *trace,
-		   bool *violation, GError **err);
+/* Refuse (MCS_ERROR_INPUT) a variant of @sc whose estimated work passes
+ * RUN_MAX_CPU_S, unless @force; @where names the sweep point ("" for a
+ * run). The estimate is in the message. */
+bool runner_check_work(const struct scenario *sc, bool force, const char *where, GError **err);
+/* Run every variant of @sc (scenario_choose() keeps those that run) with
+ * all its replicas and cost draws (kept apart in its result: "per_replica",
+ * "draws"), @parallel simulations at a time; the result does not depend on
+ * @parallel. @trace: a Chrome trace of each variant's first replica (NULL:
+ * none). */
+json_t *runner_run(const struct scenario *sc, int parallel, const char *trace, bool *violation,
+		   GError **err);

@@ -54,6 +54,7 @@ struct sweep_opts {
 	const char *const *sets;   /* --set and --seed, NULL-terminated */
 	const char *const *params; /* --param, NULL-terminated */
 	int replicas;		   /* 0: the scenario's */
+	const char *variant;	   /* --variant: which run (scenario_choose); NULL: the default */
 	int jobs;
 	const char *out;
 	bool resume;

@@ -52,6 +52,9 @@ struct scenario {
 	json_t *base;	    /* validated, defaults filled in */
 	GPtrArray *variants; /* struct scenario_variant *, at least one */
 	GPtrArray *warnings; /* struct scenario_warning * */
+	/* The variants a run without --variant runs (default_variants), in
+	 * the file's order; NULL: every variant. */
+	char **default_variants;
 };
 
 /* @sets: "PATH=VALUE" overrides from the command line, applied last. */
@@ -64,6 +67,16 @@ void scenario_free(struct scenario *sc);
  * variants, for a sweep that holds a scenario at every grid point. */
 void scenario_drop_source(struct scenario *sc);
 const struct scenario_variant *scenario_variant_find(const struct scenario *sc, const char *name);
+/* --variant's word for every variant of a scenario. */
+#define SCENARIO_ALL_VARIANTS "all"
+/* Keep only the variants of @sc that run (scenario_variants.c), and their
+ * warnings: those @choice names ("NAME[,NAME...]", in the scenario's order
+ * whatever the list's: the first that runs is the baseline), every one for
+ * "all", and for NULL the scenario's default_variants, or every one when it
+ * has none. False (MCS_ERROR_INPUT, "FILE: --variant: ...") when @choice
+ * names no variant of @sc, an empty name, one twice, or "all" in a list;
+ * @sc is then as it was. */
+bool scenario_choose(struct scenario *sc, const char *choice, GError **err);
 
 const struct spec *scenario_spec(void);
 json_t *scenario_json_schema(void);

@@ -110,7 +110,7 @@ static void test_bad_input_leaves_nothing(void)
 			==, 2);
 	g_assert_cmpstr(err, ==,
 			SCEN ": --variant: no variant \"nope\" (the scenario has \"global\", "
-			     "\"per-node\")\n");
+			     "\"per-node\"; --variant all runs them all)\n");
 	g_assert_false(g_file_test(res, G_FILE_TEST_EXISTS));
 	g_free(out);
 	g_free(err);
@@ -265,7 +265,8 @@ static void test_hostile_outputs(void)
 	expect_err((const char *[]){"run", SCEN, "--seed", " 5", NULL}, 2,
 		   "memcgsim: --seed: expected a non-negative integer, got \" 5\"\n");
 	expect_err((const char *[]){"run", SCEN, "--variant", "global", "--variant", "per-node", NULL},
-		   2, "memcgsim: --variant: given twice (\"global\", then \"per-node\"); give one\n");
+		   2, "memcgsim: --variant: given twice (\"global\", then \"per-node\"); give one, a "
+		   "list NAME,NAME... for more\n");
 	want = g_strdup_printf("%s:1:1: (root): cannot read: not a regular file (a FIFO)\n", fifo);
 	expect_err((const char *[]){"validate", fifo, NULL}, 2, want);
 	g_free(want);
@@ -456,7 +457,8 @@ static void test_bundled_names(void)
 	g_free(err);
 	/* by its "name" too */
 	g_assert_cmpint(run((const char *[]){"validate", "list_lru-swap", NULL}, &out, &err), ==, 0);
-	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants\n");
+	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants; a run "
+				  "without --variant runs v1-before, v1-after\n");
 	g_free(out);
 	g_free(err);
 	expect_err((const char *[]){"run", "nosuch", NULL}, 2,
@@ -871,7 +873,8 @@ static void test_scenario_warnings(void)
 			    &out, &err),
 			==, 0);
 	g_assert_cmpstr(out, ==,
-			MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants\n");
+			MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants; a run "
+				  "without --variant runs v1-before, v1-after\n");
 	g_assert_cmpstr(err, ==,
 			"memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 32 of its 64 cgroups have "
 			"no task and no pages in any variant (job32, job33, job34, ...)\n");
@@ -1033,8 +1036,185 @@ static void test_tasks_per_cgroup(void)
 	expect_err((const char *[]){"validate", swap, "--set", "memcg.cgroups.0.count=2", "--set",
 				    "workloads.0.count=4", NULL},
 		   2,
-		   MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json:18:35: workloads.0.cgroup: "
+		   MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json:19:35: workloads.0.cgroup: "
 				  "task 2's cgroup \"job2\" is not in memcg.cgroups\n");
+}
+
+/* Three variants of the microsecond scenario, 1, 5 and 3 simulated us long
+ * (so that their work estimates differ), written as DIR/@file; with
+ * @defaults, a run without --variant runs "short" and "long". g_free it. */
+static char *three_variants(const char *dir, const char *file, bool defaults)
+{
+	char *path = g_build_filename(dir, file, NULL);
+	char *text = g_strdup_printf(
+		"{\"name\": \"three\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
+		" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
+		"\"hold_ns\": 10}],\n"
+		" \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000},\n%s"
+		" \"variants\": [{\"name\": \"short\"},\n"
+		"   {\"name\": \"long\", \"set\": {\"stop.duration_ns\": 5000}},\n"
+		"   {\"name\": \"middle\", \"set\": {\"stop.duration_ns\": 3000}}]}\n",
+		defaults ? " \"default_variants\": [\"short\", \"long\"],\n" : "");
+	g_assert_true(g_file_set_contents(path, text, -1, NULL));
+	g_free(text);
+	return path;
+}
+
+/* The run's JSON result (exit 0, nothing on stderr). */
+static json_t *json_run(const char *const *args)
+{
+	char *out, *err;
+	g_assert_cmpint(run(args, &out, &err), ==, 0);
+	g_assert_cmpstr(err, ==, "");
+	json_t *doc = json_loads(out, 0, NULL);
+	g_assert_nonnull(doc);
+	g_free(out);
+	g_free(err);
+	return doc;
+}
+
+/* The names of @doc's variants, "a b c". g_free it. */
+static char *variant_names(json_t *variants)
+{
+	GString *s = g_string_new(NULL);
+	size_t i;
+	json_t *v;
+	json_array_foreach (variants, i, v)
+		g_string_append_printf(s, "%s%s", i ? " " : "",
+				       json_string_value(json_object_get(v, "name")));
+	return g_string_free(s, FALSE);
+}
+
+static void assert_variants(json_t *doc, const char *want)
+{
+	char *names = variant_names(json_object_get(doc, "variants"));
+	g_assert_cmpstr(names, ==, want);
+	g_free(names);
+}
+
+/* Which variants run (issue 34, item 1): a run without --variant runs the
+ * scenario's default_variants, or every variant when it has none; --variant
+ * all every one, a list those it names in the scenario's order, each with
+ * the figures it has in a run of all; an unknown name is an error, with the
+ * nearest. And (item 5) the jobs, started longest first, give the same
+ * bytes at -j1 and -j2. */
+static void test_variant_choice(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-variant-XXXXXX", NULL);
+	char *with = three_variants(dir, "with.json", true), *without = three_variants(dir, "without.json", false);
+	json_t *plain = json_run((const char *[]){"run", with, "--format", "json", "-q", NULL});
+	assert_variants(plain, "short long");
+	json_t *all = json_run((const char *[]){"run", with, "--variant", "all", "--format", "json", "-q", NULL});
+	assert_variants(all, "short long middle");
+	json_t *none = json_run((const char *[]){"run", without, "--format", "json", "-q", NULL});
+	assert_variants(none, "short long middle");
+	g_assert_true(json_equal(json_object_get(none, "variants"), json_object_get(all, "variants")));
+	json_t *listed = json_run((const char *[]){"run", with, "--variant", "middle,short", "--format",
+						   "json", "-q", NULL});
+	assert_variants(listed, "short middle"); /* the scenario's order: short is the baseline */
+	json_t *va = json_object_get(all, "variants"), *vl = json_object_get(listed, "variants");
+	g_assert_true(json_equal(json_array_get(vl, 0), json_array_get(va, 0)));
+	g_assert_true(json_equal(json_array_get(vl, 1), json_array_get(va, 2)));
+	g_assert_true(json_equal(json_array_get(json_object_get(plain, "variants"), 1),
+				 json_array_get(va, 1)));
+	char *cmd = g_strdup_printf("memcgsim run %s --variant middle,short", with);
+	g_assert_cmpstr(json_string_value(json_object_get(listed, "command")), ==, cmd);
+	g_free(cmd);
+	/* the longest simulations start first; the bytes are the same */
+	char *j1, *j2, *err;
+	g_assert_cmpint(run((const char *[]){"run", with, "--variant", "all", "--format", "json", "-q",
+					     "-j1", NULL}, &j1, &err), ==, 0);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", with, "--variant", "all", "--format", "json", "-q",
+					     "-j2", NULL}, &j2, &err), ==, 0);
+	g_free(err);
+	g_assert_cmpstr(j1, ==, j2);
+	g_free(j1);
+	g_free(j2);
+	char *want = g_strdup_printf("%s: --variant: no variant \"lon\" (did you mean \"long\"? the "
+				     "scenario has \"short\", \"long\", \"middle\"; --variant all "
+				     "runs them all)\n", with);
+	expect_err((const char *[]){"run", with, "--variant", "short,lon", NULL}, 2, want);
+	g_free(want);
+	want = g_strdup_printf("%s: --variant: \"short,,long\": an empty name (expected "
+			       "NAME[,NAME...], or all)\n", with);
+	expect_err((const char *[]){"run", with, "--variant", "short,,long", NULL}, 2, want);
+	g_free(want);
+	want = g_strdup_printf("%s: --variant: \"long,long\": a name given twice (expected "
+			       "NAME[,NAME...], or all)\n", with);
+	expect_err((const char *[]){"run", with, "--variant", "long,long", NULL}, 2, want);
+	g_free(want);
+	want = g_strdup_printf("%s: --variant: \"all,short\": \"all\" runs every variant: give it "
+			       "alone (expected NAME[,NAME...], or all)\n", with);
+	expect_err((const char *[]){"run", with, "--variant", "all,short", NULL}, 2, want);
+	g_free(want);
+	char *out;
+	g_assert_cmpint(run((const char *[]){"validate", with, NULL}, &out, &err), ==, 0);
+	want = g_strdup_printf("%s: ok, 3 variants; a run without --variant runs short, long\n", with);
+	g_assert_cmpstr(out, ==, want);
+	g_free(want);
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"list", with, NULL}, &out, &err), ==, 0);
+	g_assert_cmpstr(out, ==,
+			"short                \nlong                 \nmiddle               \n\n"
+			"A run without --variant runs short, long; --variant all runs every one.\n");
+	g_free(out);
+	g_free(err);
+	json_decref(plain);
+	json_decref(all);
+	json_decref(none);
+	json_decref(listed);
+	g_free(with);
+	g_free(without);
+	mcs_rm_tree(dir);
+	g_free(dir);
+}
+
+/* A sweep follows the same rule: the default variants at every point, or
+ * --variant's. */
+static void test_variant_sweep(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-variant-XXXXXX", NULL);
+	char *with = three_variants(dir, "with.json", true);
+	const char *choices[] = {NULL, "all", "middle"}, *want[] = {"short long", "short long middle",
+								     "middle"};
+	for (size_t c = 0; c < G_N_ELEMENTS(choices); c++) {
+		char *out_dir = g_strdup_printf("%s/s%zu", dir, c), *out, *err;
+		const char *args[] = {"sweep", with, "--param", "workloads.0.hold_ns=10,20", "-q",
+				      "--out", out_dir, "--variant", choices[c], NULL};
+		if (!choices[c])
+			args[7] = NULL;
+		g_assert_cmpint(run(args, &out, &err), ==, 0);
+		g_free(out);
+		g_free(err);
+		char *file = g_build_filename(out_dir, "result.json", NULL);
+		json_t *doc = json_load_file(file, 0, NULL);
+		g_assert_nonnull(doc);
+		json_t *points = json_object_get(doc, "points");
+		g_assert_cmpuint(json_array_size(points), ==, 2);
+		for (size_t p = 0; p < 2; p++) {
+			json_t *pr = json_object_get(json_array_get(points, p), "result");
+			char *names = variant_names(json_object_get(pr, "variants"));
+			g_assert_cmpstr(names, ==, want[c]);
+			g_free(names);
+		}
+		json_decref(doc);
+		g_free(file);
+		g_free(out_dir);
+	}
+	char *e = g_strdup_printf("%s: --variant: no variant \"x\" (the scenario has \"short\", "
+				  "\"long\", \"middle\"; --variant all runs them all)\n", with);
+	char *out_dir = g_build_filename(dir, "bad", NULL);
+	expect_err((const char *[]){"sweep", with, "--param", "workloads.0.hold_ns=10,20", "-q",
+				    "--out", out_dir, "--variant", "x", NULL},
+		   2, e);
+	g_assert_false(g_file_test(out_dir, G_FILE_TEST_EXISTS));
+	g_free(out_dir);
+	g_free(e);
+	g_free(with);
+	mcs_rm_tree(dir);
+	g_free(dir);
 }
 
 int main(int argc, char **argv)
@@ -1052,6 +1232,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/scenario-warnings", test_scenario_warnings);
 	g_test_add_func("/cli/unread-key-warnings", test_unread_key_warnings);
 	g_test_add_func("/cli/tasks-per-cgroup", test_tasks_per_cgroup);
+	g_test_add_func("/cli/variant/choice", test_variant_choice);
+	g_test_add_func("/cli/variant/sweep", test_variant_sweep);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);
 	g_test_add_func("/cli/hostile-outputs", test_hostile_outputs);
 	g_test_add_func("/cli/sigterm", test_sigterm);
