@@ -165,7 +165,7 @@ bool stats_batch_means(const double *x, size_t n, struct stats_batch *b)
 {
 	memset(b, 0, sizeof(*b));
 	size_t m = n / STATS_BATCH_GROUP, lead = n % STATS_BATCH_GROUP;
-	if (m < 4)
+	if (m < 4 || n > STATS_BATCH_MAX) /* MSER takes m^2 steps: a hostile file's */
 		return false;
 	double *y = g_new0(double, m);
 	for (size_t j = 0; j < m; j++)

@@ -35,8 +35,10 @@ double stats_ci95(const double *x, size_t n);
  * the variance k s^2 (s^2 the batches' sample variance: the non-overlapping
  * batch means estimate, Law & Kelton ch. 9) with k - 1 degrees of freedom.
  * The warm-up's increments and what comes after the last fine batch (the
- * exit) are constants to it. False when there are fewer than 4 batches. */
+ * exit) are constants to it. False when there are fewer than 4 batches,
+ * or more than STATS_BATCH_MAX increments (a run records 100). */
 #define STATS_BATCH_GROUP 5
+#define STATS_BATCH_MAX 10000
 struct stats_batch {
 	size_t warmup;	   /* batches truncated */
 	size_t k;	   /* batches left, the steady part */
