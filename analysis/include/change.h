@@ -72,8 +72,8 @@ size_t change_draws(json_t *variants);
 const char *change_draws_spread(size_t n);
 /* "within model uncertainty", "no material difference (...)",
  * "significant (across 3 seeds)", "not significant (Welch p 0.31 across 3
- * seeds)", with batch means "significant (batch means within the run, 95%
- * CI [1.20%, 3.40%])" or "not significant (p 0.31, batch means within the
- * run, 95% CI [...])", or, with fewer than 2 replicas a variant and no
+ * seeds)", with batch means "significant (p 0.00, batch means within the
+ * run, 95% CI [1.95%, 4.05%])" or "not significant (p 0.15, batch means
+ * within the run, 95% CI [...])", or, with fewer than 2 replicas a variant and no
  * batches, "not significant (no test across seeds: ...)"; g_free it. */
 char *change_verdict(const struct change *c);
