@@ -20,19 +20,45 @@ double change_pct(double base, double v, bool higher_is_better)
 	return snap(higher_is_better ? v * 100 / base - 100 : 100 - v * 100 / base);
 }
 
-/* Welch's interval of the difference of the means, as a change in % of
- * the baseline's mean @mean_base. */
+/* The interval [@lo, @hi] of the difference, as a change in % of the
+ * baseline's mean @mean_base. */
+static void interval_pct(double lo, double hi, double mean_base, bool higher_is_better,
+			 struct change *c)
+{
+	double sign = higher_is_better ? 1 : -1;
+	double a = snap(sign * lo * 100 / mean_base), b = snap(sign * hi * 100 / mean_base);
+	c->seeds_lo = MIN(a, b);
+	c->seeds_hi = MAX(a, b);
+}
+
+/* Welch's interval of the difference of the means. */
 static void seeds_interval(const double *xb, size_t nb, const double *xv, size_t nv,
 			   double mean_base, bool higher_is_better, struct change *c)
 {
 	double lo, hi;
 	c->seeds = mean_base != 0 && stats_welch_ci95(xb, nb, xv, nv, &lo, &hi);
-	if (!c->seeds)
-		return;
-	double sign = higher_is_better ? 1 : -1;
-	double a = snap(sign * lo * 100 / mean_base), b = snap(sign * hi * 100 / mean_base);
-	c->seeds_lo = MIN(a, b);
-	c->seeds_hi = MAX(a, b);
+	if (c->seeds)
+		interval_pct(lo, hi, mean_base, higher_is_better, c);
+}
+
+/* One replica each: the test and interval of the two runs' batch means,
+ * when both recorded batches of @metric. */
+static void batches_interval(json_t *base, json_t *v, const char *metric, double xb, double xv,
+			     bool higher_is_better, struct change *c)
+{
+	size_t nb, nv;
+	double *ib = result_batch_increments(base, metric, &nb);
+	double *iv = result_batch_increments(v, metric, &nv);
+	struct stats_batch bb, bv;
+	double lo, hi;
+	if (ib && iv && xb != 0 && stats_batch_means(ib, nb, &bb) &&
+	    stats_batch_means(iv, nv, &bv) && stats_batch_welch(&bb, xb, &bv, xv, &c->p, &lo, &hi)) {
+		c->seeds = true;
+		c->batches = MIN(bb.k, bv.k);
+		interval_pct(lo, hi, xb, higher_is_better, c);
+	}
+	g_free(ib);
+	g_free(iv);
 }
 
 /* The paired changes of the cost draws both variants have, and where the
@@ -160,6 +186,8 @@ void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
 	c->replicas = MIN(nb, nv);
 	c->p = stats_welch_p(xb, nb, xv, nv);
 	seeds_interval(xb, nb, xv, nv, sb.amean, d->higher_is_better, c);
+	if (nb == 1 && nv == 1)
+		batches_interval(base, v, metric, xb[0], xv[0], d->higher_is_better, c);
 	draws_interval(base, v, metric, d->higher_is_better, c);
 	double spread = c->draws ? (c->draws_hi - c->draws_lo) / 2 : 0;
 	double least = min_resolution(metric, &c->resolution_why);
@@ -194,9 +222,13 @@ char *change_verdict(const struct change *c)
 	if (!c->material)
 		return g_strdup_printf("no material difference (%.2f%% < resolution %.2f%%, %s)",
 				       fabs(c->pct), c->resolution, c->resolution_why);
+	if (c->batches)
+		return g_strdup_printf("%s%.2f, batch means within the run, 95%% CI [%.2f%%, %.2f%%])",
+				       c->significant ? "significant (p " : "not significant (p ",
+				       c->p, c->seeds_lo, c->seeds_hi);
 	if (c->significant)
-		return g_strdup("significant");
+		return g_strdup_printf("significant (across %zu seeds)", c->replicas);
 	if (c->replicas < 2)
 		return g_strdup("not significant (no test across seeds: fewer than 2 replicas)");
-	return g_strdup_printf("not significant (Welch p %.2f)", c->p);
+	return g_strdup_printf("not significant (Welch p %.2f across %zu seeds)", c->p, c->replicas);
 }

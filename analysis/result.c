@@ -478,6 +478,21 @@ double *result_samples(json_t *variant, const char *key, size_t *n)
 	return samples_of(variant, "per_replica", key, n);
 }
 
+double *result_batch_increments(json_t *variant, const char *key, size_t *n)
+{
+	json_t *per = json_object_get(variant, "per_replica");
+	json_t *cum = json_object_get(
+		json_object_get(json_object_get(json_array_get(per, 0), "batches"), "metrics"), key);
+	*n = json_array_size(cum);
+	if (json_array_size(per) != 1 || !*n)
+		return NULL;
+	double *x = g_new(double, *n);
+	for (size_t i = 0; i < *n; i++) /* from the run's start; result_check saw numbers */
+		x[i] = json_number_value(json_array_get(cum, i)) -
+		       (i ? json_number_value(json_array_get(cum, i - 1)) : 0);
+	return x;
+}
+
 double *result_draw_samples(json_t *variant, const char *key, size_t *n)
 {
 	return samples_of(variant, "draws", key, n);

@@ -97,11 +97,53 @@ static bool line_class(struct check *c, json_t *l)
 	       each(c, l, "sites", point_site, false);
 }
 
+/* Array @key of @o (a path of its own, for the message) holds numbers. */
+static bool number_array(struct check *c, json_t *a, const char *key)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach (a, i, v)
+		if (!json_is_number(v)) {
+			char *p = g_strdup_printf("%s.%zu", key, i);
+			fail(c, p, "a number");
+			g_free(p);
+			return false;
+		}
+	return true;
+}
+
+/* A run's batches (docs/results.md): the units done at each boundary and,
+ * per figure, its values there, as many as the units. */
+static bool batches(struct check *c, json_t *r)
+{
+	json_t *b = json_object_get(r, "batches");
+	if (!b)
+		return true;
+	json_t *units = json_object_get(b, "units"), *metrics = json_object_get(b, "metrics");
+	if (!json_is_object(b) || !json_is_array(units) || !json_is_object(metrics))
+		return fail(c, "batches", "an object with an array \"units\" and an object \"metrics\"");
+	if (!number_array(c, units, "batches.units"))
+		return false;
+	const char *k;
+	json_t *v;
+	json_object_foreach (metrics, k, v) {
+		char *p = g_strdup_printf("batches.metrics.%s", k);
+		bool ok = json_is_array(v) && json_array_size(v) == json_array_size(units)
+				  ? number_array(c, v, p)
+				  : fail(c, p, "an array of numbers, one a unit");
+		g_free(p);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 static bool replica(struct check *c, json_t *r)
 {
 	return member(c, r, "sim_time_ns", is_number, "a number", true) &&
 	       numbers(c, r, "cpu_time_ns") && numbers(c, r, "metrics") &&
-	       each(c, r, "locks", lock, true) && each(c, r, "cachelines", line_class, false);
+	       each(c, r, "locks", lock, true) && each(c, r, "cachelines", line_class, false) &&
+	       batches(c, r);
 }
 
 /* A cost draw's run: a replica with the costs it drew. */

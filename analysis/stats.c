@@ -55,32 +55,50 @@ struct welch {
 	double diff, se, df;
 };
 
+/* Welch's statistics of two estimates: @va and @vb the variances of the
+ * estimates, @dfa and @dfb their degrees of freedom. */
+static void welch_of(double diff, double va, double dfa, double vb, double dfb, struct welch *w)
+{
+	w->diff = diff;
+	w->se = sqrt(va + vb);
+	double ra = va / (va + vb), rb = vb / (va + vb);
+	double df = 1 / (ra * ra / dfa + rb * rb / dfb);
+	double lo = MIN(dfa, dfb), hi = dfa + dfb;
+	w->df = va + vb == 0 ? 0 : isnan(df) ? lo : CLAMP(df, lo, hi);
+}
+
 static bool welch(const double *a, size_t na, const double *b, size_t nb, struct welch *w)
 {
 	if (na < 2 || nb < 2)
 		return false;
 	double va = gsl_stats_variance(a, 1, na) / (double)na;
 	double vb = gsl_stats_variance(b, 1, nb) / (double)nb;
-	w->diff = gsl_stats_mean(b, 1, nb) - gsl_stats_mean(a, 1, na);
-	w->se = sqrt(va + vb);
-	double ra = va / (va + vb), rb = vb / (va + vb);
-	double df = 1 / (ra * ra / (double)(na - 1) + rb * rb / (double)(nb - 1));
-	double lo = (double)MIN(na, nb) - 1, hi = (double)(na + nb - 2);
-	w->df = va + vb == 0 ? 0 : isnan(df) ? lo : CLAMP(df, lo, hi);
+	welch_of(gsl_stats_mean(b, 1, nb) - gsl_stats_mean(a, 1, na), va, (double)(na - 1), vb,
+		 (double)(nb - 1), w);
 	return true;
+}
+
+static double welch_p(const struct welch *w)
+{
+	if (w->se == 0)
+		return w->diff == 0 ? 1 : 0;
+	double t = fabs(w->diff / w->se);
+	if (!isfinite(t)) /* a difference past double's range, or no standard error left */
+		return isnan(t) ? 1 : 0;
+	return 2 * gsl_cdf_tdist_Q(t, w->df);
+}
+
+static void welch_ci95(const struct welch *w, double *lo, double *hi)
+{
+	double half = w->se == 0 ? 0 : gsl_cdf_tdist_Qinv(0.025, w->df) * w->se;
+	*lo = w->diff - half;
+	*hi = w->diff + half;
 }
 
 double stats_welch_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	struct welch w;
-	if (!welch(a, na, b, nb, &w))
-		return 1;
-	if (w.se == 0)
-		return w.diff == 0 ? 1 : 0;
-	double t = fabs(w.diff / w.se);
-	if (!isfinite(t)) /* a difference past double's range, or no standard error left */
-		return isnan(t) ? 1 : 0;
-	return 2 * gsl_cdf_tdist_Q(t, w.df);
+	return welch(a, na, b, nb, &w) ? welch_p(&w) : 1;
 }
 
 bool stats_welch_ci95(const double *a, size_t na, const double *b, size_t nb, double *lo,
@@ -89,9 +107,19 @@ bool stats_welch_ci95(const double *a, size_t na, const double *b, size_t nb, do
 	struct welch w;
 	if (!welch(a, na, b, nb, &w))
 		return false;
-	double half = w.se == 0 ? 0 : gsl_cdf_tdist_Qinv(0.025, w.df) * w.se;
-	*lo = w.diff - half;
-	*hi = w.diff + half;
+	welch_ci95(&w, lo, hi);
+	return true;
+}
+
+bool stats_batch_welch(const struct stats_batch *a, double xa, const struct stats_batch *b,
+		       double xb, double *p, double *lo, double *hi)
+{
+	if (a->k < 2 || b->k < 2 || !isfinite(a->var) || !isfinite(b->var))
+		return false;
+	struct welch w;
+	welch_of(xb - xa, a->var, a->df, b->var, b->df, &w);
+	*p = welch_p(&w);
+	welch_ci95(&w, lo, hi);
 	return true;
 }
 
@@ -111,4 +139,48 @@ double stats_ci95(const double *x, size_t n)
 	if (n < 2)
 		return 0;
 	return gsl_cdf_tdist_Qinv(0.025, (double)(n - 1)) * gsl_stats_sd(x, 1, n) / sqrt((double)n);
+}
+
+/* MSER (White 1997) on the @m batch sums @y: the truncation d in 0..m/2
+ * that minimises the squared standard error of the mean of what is left,
+ * sum((y_i - mean)^2) / (m - d)^2; the first of equal ones. */
+static size_t mser(const double *y, size_t m)
+{
+	size_t best = 0;
+	double least = INFINITY;
+	for (size_t d = 0; d <= m / 2 && m - d >= 2; d++) {
+		double mean = gsl_stats_mean(y + d, 1, m - d), ss = 0;
+		for (size_t i = d; i < m; i++)
+			ss += (y[i] - mean) * (y[i] - mean);
+		double v = ss / ((double)(m - d) * (double)(m - d));
+		if (v < least) {
+			least = v;
+			best = d;
+		}
+	}
+	return best;
+}
+
+bool stats_batch_means(const double *x, size_t n, struct stats_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	size_t m = n / STATS_BATCH_GROUP, lead = n % STATS_BATCH_GROUP;
+	if (m < 4 || n > STATS_BATCH_MAX) /* MSER takes m^2 steps: a hostile file's */
+		return false;
+	double *y = g_new0(double, m);
+	for (size_t j = 0; j < m; j++)
+		for (size_t i = 0; i < STATS_BATCH_GROUP; i++)
+			y[j] += x[lead + j * STATS_BATCH_GROUP + i];
+	b->warmup = mser(y, m);
+	b->k = m - b->warmup;
+	for (size_t i = 0; i < lead + b->warmup * STATS_BATCH_GROUP; i++)
+		b->before += x[i];
+	for (size_t j = b->warmup; j < m; j++)
+		b->steady += y[j];
+	b->var = (double)b->k * gsl_stats_variance(y + b->warmup, 1, b->k);
+	b->se = sqrt(b->var);
+	b->df = (double)(b->k - 1);
+	b->half = b->se == 0 ? 0 : gsl_cdf_tdist_Qinv(0.025, b->df) * b->se;
+	g_free(y);
+	return true;
 }

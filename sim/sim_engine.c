@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE /* memfd_create */
 #include "sim_engine.h"
+#include "sim_batch.h"
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -272,6 +273,7 @@ void sim_work_plan(long units)
 void sim_work_done(long units)
 {
 	progress.done += units;
+	sim_batch_work(progress.done, progress.planned); /* reads, never calls the engine */
 }
 
 static void progress_tick(uint64_t calls);
@@ -282,6 +284,7 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 	memset(&W, 0, sizeof(W));
 	W.m = *m;
 	progress.planned = progress.done = 0; /* this simulation's work (the fd stays) */
+	sim_batch_reset();
 	if (!W.m.threads_per_core) /* a machine given without its topology */
 		sim_machine_flat(&W.m);
 	m = &W.m;

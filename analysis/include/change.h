@@ -12,8 +12,10 @@
  * lie (stats_spread95: the 2.5th-97.5th percentiles, or min-max below
  * STATS_SPREAD95_MIN draws). A change whose draw interval covers 0 is
  * within model uncertainty, and never significant; otherwise it is
- * significant when Welch's t-test across seeds gives p < 0.05. Values are
- * taken at the reports' resolution, 0.01%. */
+ * significant when Welch's t-test across seeds gives p < 0.05. With one
+ * replica a variant, the interval and the test come from the batch means
+ * within each run (stats_batch_means), when both runs recorded batches of
+ * the figure. Values are taken at the reports' resolution, 0.01%. */
 #pragma once
 #include <glib.h>
 #include <jansson.h>
@@ -24,9 +26,13 @@ struct change {
 	double pct;		   /* of the main statistic: Hmean for a rate, else Amean */
 	double base_mean, mean;	   /* that statistic of the baseline and of the variant */
 	size_t replicas;	   /* the fewer of the two variants' */
-	double p;		   /* Welch's t-test across seeds, two-sided */
-	bool seeds;		   /* the seeds' interval is defined (2 replicas each) */
+	double p;		   /* Welch's t-test, two-sided: across seeds, or of the batch means */
+	/* The change's 95% interval is defined: across seeds (2 replicas each),
+	 * or, with one replica each, from the batch means within the two runs
+	 * (batches > 0: the fewer steady batches of the two). */
+	bool seeds;
 	double seeds_lo, seeds_hi; /* in % */
+	size_t batches;
 	size_t draws;		   /* cost draws paired (0: none) */
 	bool percentiles;	   /* the draws' interval: 2.5th-97.5th percentiles, or min-max */
 	double draws_lo, draws_hi; /* in % */
@@ -64,7 +70,10 @@ void change_of(json_t *base, json_t *v, const char *metric, struct change *c);
 size_t change_draws(json_t *variants);
 /* How the interval of @n draws is taken: "min-max" or "2.5th-97.5th percentile". */
 const char *change_draws_spread(size_t n);
-/* "within model uncertainty", "significant", "not significant (Welch p
- * 0.31)" or, with fewer than 2 replicas a variant, "not significant (no
- * test across seeds: ...)"; g_free it. */
+/* "within model uncertainty", "no material difference (...)",
+ * "significant (across 3 seeds)", "not significant (Welch p 0.31 across 3
+ * seeds)", with batch means "significant (p 0.00, batch means within the
+ * run, 95% CI [1.95%, 4.05%])" or "not significant (p 0.15, batch means
+ * within the run, 95% CI [...])", or, with fewer than 2 replicas a variant and no
+ * batches, "not significant (no test across seeds: ...)"; g_free it. */
 char *change_verdict(const struct change *c);

@@ -35,6 +35,10 @@ void result_variant_draws(json_t *variant, json_t *draws);
 /* Per-replica values of a metric (or of a cpu_time_ns category when
  * @key starts with "cpu_time_ns."), as a newly allocated array of doubles. */
 double *result_samples(json_t *variant, const char *key, size_t *n);
+/* The increments of @key (as result_samples names it) over the fine batches
+ * of @variant's run (its replica's "batches"), from the run's start; NULL
+ * unless the variant has one replica and it has batches of @key. */
+double *result_batch_increments(json_t *variant, const char *key, size_t *n);
 /* The same over the variant's cost draws, in draw order (none: *n = 0). */
 double *result_draw_samples(json_t *variant, const char *key, size_t *n);
 /* The result document of a scenario whose base is @base: @variants

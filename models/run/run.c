@@ -8,6 +8,7 @@
 #include "mm.h"
 #include "rcu.h"
 #include "spinlock.h"
+#include "sim_batch.h"
 #include "sim_engine.h"
 #include "sim_smt.h"
 #include "workload.h"
@@ -197,6 +198,36 @@ static json_t *run_failure(const struct run *r, json_t *out)
 	return s;
 }
 
+/* The run's work in equal batches (sim_batch.h), for the batch-means
+ * intervals: the units done and each figure at every boundary, the
+ * figures named as the comparisons name them (docs/results.md); NULL
+ * unless a run to completion passed every boundary. */
+static json_t *batches_json(const struct run *r)
+{
+	if (r->cfg->stop_at || !r->completed || sim_batch_count() != SIM_BATCH_N)
+		return NULL;
+	json_t *units = json_array(), *figs[SIM_BATCH_FIGS];
+	for (int f = 0; f < SIM_BATCH_FIGS; f++)
+		figs[f] = json_array();
+	for (int i = 0; i < SIM_BATCH_N; i++) {
+		json_array_append_new(units, json_integer(sim_batch_units(i)));
+		for (int f = 0; f < SIM_BATCH_FIGS; f++)
+			json_array_append_new(figs[f], mcs_json_ns(sim_batch_fig(i, f)));
+	}
+	json_t *metrics = json_object();
+	json_object_set_new(metrics, "elapsed_ns", figs[SIM_BATCH_ELAPSED]);
+	for (int cat = 0; cat < SIM_CAT_N; cat++) {
+		char *key = g_strdup_printf("cpu_time_ns.%s", sim_cat_names[cat]);
+		json_object_set_new(metrics, key, figs[SIM_BATCH_CPU + cat]);
+		g_free(key);
+	}
+	if (sim_smt_active())
+		json_object_set_new(metrics, "smt_stretch_ns", figs[SIM_BATCH_SMT]);
+	else
+		json_decref(figs[SIM_BATCH_SMT]);
+	return json_pack("{s:o, s:o}", "units", units, "metrics", metrics);
+}
+
 /* The replica's result (docs/results.md), gathered before the teardown. */
 static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 {
@@ -228,6 +259,9 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 	*violation = !r->completed || lockdep_deadlocked();
 	if (!mm_results(out))
 		*violation = true;
+	json_t *batches = batches_json(r);
+	if (batches)
+		json_object_set_new(out, "batches", batches);
 	if (*violation)
 		json_object_set_new(out, "failure", run_failure(r, out));
 	return out;

@@ -92,7 +92,8 @@ void sim_engine_progress_fd(int fd);
 /* A run to completion's work, for its ETA: workloads add the units they
  * plan at setup (memhog: its pages) and the units done as they go; the
  * report then says "NS SHARE\n", SHARE the part done (0 to 1). Nothing in
- * the simulation reads them. */
+ * the simulation reads them; the run's batches of equal work follow them
+ * (sim_batch.h). */
 void sim_work_plan(long units);
 void sim_work_done(long units);
 

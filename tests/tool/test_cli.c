@@ -733,7 +733,7 @@ static void test_resolution_option(void)
 					       {"--resolution", "acquisitions_per_us=3"}};
 	static const char *const want[] = {
 		"no material difference (0.41% < resolution 1.00%, the model's stated minimum).\n",
-		"not significant (Welch p 0.94).\n",
+		"not significant (Welch p 0.94 across 2 seeds).\n",
 		"no material difference (0.41% < resolution 3.00%, --resolution "
 		"acquisitions_per_us=3).\n"};
 	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {

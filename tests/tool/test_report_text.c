@@ -38,20 +38,20 @@ static void test_verdict(void)
 	char *v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
 				    variant("c", 44, 45, 46)));
 	g_assert_cmpstr(v, ==,
-			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant.\n");
+			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant (across 3 seeds).\n");
 	g_free(v);
 	/* 60 and 55 against 50: the baseline stays best, c is 10% worse */
 	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 59, 60, 61),
 			      variant("c", 54, 55, 56)));
 	g_assert_cmpstr(v, ==,
 			"a stays best on x_ns; the closest, c, is 10.00% worse (55.00 ns against "
-			"50.00 ns): significant.\n");
+			"50.00 ns): significant (across 3 seeds).\n");
 	g_free(v);
 	/* 50.5 against 50, spread over +-10: p far above 0.05 */
 	v = verdict(json_pack("[o, o]", variant("a", 40, 50, 60), variant("b", 40.5, 50.5, 60.5)));
 	g_assert_cmpstr(v, ==,
 			"b is 1.00% worse than a on x_ns (50.50 ns against 50.00 ns): not "
-			"significant (Welch p 0.95).\n");
+			"significant (Welch p 0.95 across 3 seeds).\n");
 	g_free(v);
 	/* 0.5% better, the seeds in lockstep (Welch p 0.00): below the model's
 	 * 1% resolution, so no material difference, not significant */
@@ -68,7 +68,7 @@ static void test_verdict(void)
 	v = verdict(json_pack("[o, o]", variant("a", 99.9, 100, 100.1),
 			      variant("b", 99.4, 99.5, 99.6)));
 	g_assert_cmpstr(v, ==,
-			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): significant.\n");
+			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): significant (across 3 seeds).\n");
 	g_free(v);
 	g_assert_true(change_resolution_set("x_ns=0.6", &err));
 	g_assert_true(change_resolution_set("y_ns=50", &err)); /* another metric's */
@@ -81,13 +81,13 @@ static void test_verdict(void)
 	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
 			      variant("c", 44, 45, 46)));
 	g_assert_cmpstr(v, ==,
-			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant.\n");
+			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant (across 3 seeds).\n");
 	g_free(v);
 	g_assert_true(change_resolution_set("30", &err)); /* x_ns keeps its own */
 	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
 			      variant("c", 44, 45, 46)));
 	g_assert_cmpstr(v, ==,
-			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant.\n");
+			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant (across 3 seeds).\n");
 	g_free(v);
 	change_resolution_reset();
 	g_assert_true(change_resolution_set("30", &err));
@@ -216,7 +216,7 @@ static void test_compare(void)
 				     "lockbench.result: global\n"));
 	g_assert_true(g_str_has_suffix(out, "\n== verdict ==\nper-node: faster beats "
 					    "lockbench.result by 10.00% on acquisitions_per_us "
-					    "(13.52 /us against 12.29 /us): significant.\n"));
+					    "(13.52 /us against 12.29 /us): significant (across 3 seeds).\n"));
 	g_assert_cmpstr(err, ==, "");
 	g_free(out);
 	g_free(err);

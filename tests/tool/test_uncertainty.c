@@ -408,7 +408,7 @@ static void test_report_marker(void)
 	g_assert_nonnull(strstr(a, "variant new (3 replicas, 5 cost draws)"));
 	g_assert_nonnull(strstr(b, hmean_star));
 	g_assert_nonnull(strstr(b, "acquisitions_per_us  new         10.00%  [   7.73%,   12.27%]  "
-				   "[   1.00%,   10.00%]  significant\n"));
+				   "[   1.00%,   10.00%]  significant (across 3 seeds)\n"));
 	g_assert_null(strstr(b, "  within model uncertainty\n")); /* a verdict; the legend names it */
 	g_assert_nonnull(strstr(c, hmean_star));
 	g_assert_null(strstr(c, "cost draws"));
