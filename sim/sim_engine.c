@@ -354,9 +354,12 @@ static void engine_block(struct sim_task *t)
 	sim_sched_block(&t->actor);
 }
 
+/* A task spinning on its CPU (sim_task_block) changes nothing others see
+ * as it resumes: it runs when it is first due. One that waits off its CPU
+ * takes the CPU at once, before its waker goes on, as SimGrid ran it. */
 void sim_task_wake(struct sim_task *t)
 {
-	sim_sched_wake(&t->actor);
+	sim_sched_wake(&t->actor, !t->blocked);
 }
 
 /* @cpu idled from @from to @to, taking the interrupts that arrived meanwhile
@@ -385,6 +388,7 @@ static void cpu_take(struct sim_cpu *cpu, struct sim_task *t)
 {
 	sim_time_t free_at = cpu_idle_span(cpu, cpu->idle_since, sim_now());
 	cpu->curr = t;
+	sim_smt_busy(cpu->id, true);
 	t->clock = free_at; /* after any handler still running */
 	t->slice_used = 0;
 }
@@ -396,6 +400,7 @@ static void cpu_put(struct sim_cpu *cpu)
 		W.switch_hook(cpu->id); /* a context switch, or going idle */
 	struct sim_task *next = g_queue_pop_head(&cpu->runq);
 	cpu->curr = next;
+	sim_smt_busy(cpu->id, next != NULL);
 	if (!next) {
 		cpu->idle_since = sim_now();
 		if (cpu->irq_task_waiting) { /* interrupts may be due */
@@ -434,6 +439,7 @@ static void task_body(struct sim_task *t)
 		/* The run is over: leave without sleeping; the CPU is idle from
 		 * the task's clock on, which the accounting clips to the end. */
 		t->cpu->curr = NULL;
+		sim_smt_busy(t->cpu->id, false);
 		t->cpu->idle_since = t->clock;
 		return;
 	}

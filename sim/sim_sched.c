@@ -68,7 +68,7 @@ static void sleep_call_end(struct sim_actor *self)
 		resumed(self, simgrid_now());
 }
 
-static void sleep_wake(struct sim_actor *a)
+static void sleep_wake(struct sim_actor *a, bool first)
 {
 	sim_wakeq_lower(&a->wake, S.now); /* runnable from now, or still asleep */
 	S.calls++;
@@ -133,10 +133,11 @@ static sim_time_t handover_wait(struct sim_actor *a, sim_time_t at, bool counted
 
 /* A wake is a semaphore's release: an actor that is not blocked (the
  * waker itself, one asleep or runnable already) keeps it for its next block.
- * As SimGrid does, a blocked actor woken runs first, then its waker: what
- * the woken does at the present (take its CPU, which its SMT sibling's next
- * costs depend on) is done before the waker goes on. */
-static void handover_wake(struct sim_actor *a)
+ * With @first, as SimGrid does, the blocked actor woken runs first, then its
+ * waker: what the woken does at the present (take its CPU, which its SMT
+ * sibling's next costs depend on) is done before the waker goes on. Without,
+ * it runs when it is first in the queue. */
+static void handover_wake(struct sim_actor *a, bool first)
 {
 	struct sim_actor *self = S.self;
 	if (a == self || a->wake.pos >= 0) {
@@ -144,7 +145,7 @@ static void handover_wake(struct sim_actor *a)
 		return;
 	}
 	sim_wakeq_set(&a->wake, S.now);
-	if (!self)
+	if (!self || !first)
 		return;
 	sim_wakeq_set(&self->wake, S.now);
 	resumed(self, handover_wait(self, S.now, true));
@@ -282,9 +283,9 @@ void sim_sched_block(struct sim_actor *a)
 	sched_wait(a, SIM_TIME_MAX, true);
 }
 
-void sim_sched_wake(struct sim_actor *a)
+void sim_sched_wake(struct sim_actor *a, bool first)
 {
-	S.scheme->wake(a);
+	S.scheme->wake(a, first);
 }
 
 void sim_sched_yield(void)

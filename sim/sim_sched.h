@@ -45,9 +45,10 @@ struct sim_sched {
 	 * the queue, until woken), counted as an engine call when @counted and
 	 * it calls SimGrid; returns the engine's time when it runs again. */
 	sim_time_t (*wait)(struct sim_actor *a, sim_time_t at, bool counted);
-	/* Wake @a: a blocked actor may run from now; one that is not keeps
-	 * the wake for its next block, as a semaphore would. */
-	void (*wake)(struct sim_actor *a);
+	/* Wake @a: a blocked actor may run from now (before its waker goes
+	 * on when @first); one that is not keeps the wake for its next block,
+	 * as a semaphore would. */
+	void (*wake)(struct sim_actor *a, bool first);
 	/* The running actor @self, queued at the present, lets those due now
 	 * run first; returns the engine's time when it runs again. */
 	sim_time_t (*yield)(struct sim_actor *self);
@@ -83,7 +84,7 @@ uint64_t sim_sched_calls(void);
  * sleep (@counted false). */
 void sim_sched_sleep_until(struct sim_actor *a, sim_time_t at, bool counted);
 void sim_sched_block(struct sim_actor *a);
-void sim_sched_wake(struct sim_actor *a);
+void sim_sched_wake(struct sim_actor *a, bool first);
 void sim_sched_yield(void);
 
 /* Create the actor @name of @a on @host, running @main with @data. */

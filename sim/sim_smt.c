@@ -15,6 +15,7 @@ static struct {
 	double f, f_spin; /* a busy sibling's worth, and a spinning one's */
 	sim_time_t *spin_from, *spin_until; /* each CPU's last spinlock wait */
 	int *siblings; /* each CPU's threads - 1 siblings, in a row (smt_busy_threads) */
+	bool *busy;    /* each CPU has a task (sim_smt_busy) */
 	sim_time_t stop_at;
 	sim_time_t total;
 } S;
@@ -41,6 +42,7 @@ void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at)
 			if (first + j * S.cores_per_node != cpu)
 				*out++ = first + j * S.cores_per_node;
 	}
+	S.busy = g_new0(bool, ncpus);
 	S.stop_at = stop_at;
 	S.f = f;
 	S.f_spin = m->smt_spin_throughput > 0 ? m->smt_spin_throughput : f;
@@ -56,6 +58,7 @@ void sim_smt_fini(void)
 	g_free(S.spin_from);
 	g_free(S.spin_until);
 	g_free(S.siblings);
+	g_free(S.busy);
 	memset(&S, 0, sizeof(S));
 }
 
@@ -74,6 +77,12 @@ static bool smt_spinning(int cpu)
 	return S.spin_from[cpu] <= now && now < S.spin_until[cpu];
 }
 
+void sim_smt_busy(int cpu, bool busy)
+{
+	if (S.busy)
+		S.busy[cpu] = busy;
+}
+
 bool sim_smt_active(void)
 {
 	return S.active;
@@ -90,7 +99,7 @@ static int smt_busy_threads(int cpu, int *spinning)
 	*spinning = 0;
 	for (int j = 0; j < S.threads - 1; j++) {
 		int sibling = sib[j];
-		if (sim_cpu_idle(sibling))
+		if (!S.busy[sibling])
 			continue;
 		busy++;
 		*spinning += S.spin_from && smt_spinning(sibling);

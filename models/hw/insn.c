@@ -65,10 +65,26 @@ const struct insn_desc insn_table[INSN_N] = {
 				     "estimated from the 6.12 source, not counted" DOC},
 };
 
+/* Each step's price, worked out once for the machine's counts, CPI and
+ * clock (kept beside it: another run's machine differs in them). */
+static struct {
+	double insns, cpi, ghz;
+	sim_time_t cost;
+	bool set;
+} insn_cache[INSN_N];
+
 sim_time_t insn_cost(enum insn_id id)
 {
 	const struct sim_machine *m = sim_machine();
 	if (m->contention != SIM_CONTENTION_QUEUED || m->clock_ghz <= 0)
 		return 0;
-	return sim_round(m->insns[id] * m->cpi / m->clock_ghz * (double)SIM_NS);
+	typeof(insn_cache[0]) *c = &insn_cache[id];
+	if (!c->set || c->insns != m->insns[id] || c->cpi != m->cpi || c->ghz != m->clock_ghz) {
+		c->insns = m->insns[id];
+		c->cpi = m->cpi;
+		c->ghz = m->clock_ghz;
+		c->cost = sim_round(m->insns[id] * m->cpi / m->clock_ghz * (double)SIM_NS);
+		c->set = true;
+	}
+	return c->cost;
 }

@@ -34,6 +34,9 @@ void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at);
 void sim_smt_fini(void);
 /* Does the run share cores (contention "queued", threads_per_core > 1)? */
 bool sim_smt_active(void);
+/* The engine says when @cpu gets a task and when it goes idle: its
+ * siblings' stretch reads it at every charge. */
+void sim_smt_busy(int cpu, bool busy);
 /* How long a busy charge of @d on @cpu, made at @at, takes: @d x k / f_k
  * rounded to the nearest picosecond (halves away from zero), or @d. */
 sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at);
