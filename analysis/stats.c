@@ -184,3 +184,61 @@ bool stats_batch_means(const double *x, size_t n, struct stats_batch *b)
 	g_free(y);
 	return true;
 }
+
+/* The lag-@j sample autocovariance of the @n values @x about @mean (divided
+ * by n, as the lag window's estimate wants: positive semi-definite). */
+static double autocov(const double *x, size_t n, double mean, size_t j)
+{
+	double s = 0;
+	for (size_t i = 0; i + j < n; i++)
+		s += (x[i] - mean) * (x[i + j] - mean);
+	return s / (double)n;
+}
+
+/* Politis (2003), Politis and White (2004): the smallest lag m after which
+ * the next STATS_FLATTOP_K sample autocorrelations are all within 2
+ * sqrt(log10(n) / n); searched up to sqrt(n) + K (at most 105 lags of
+ * n <= STATS_BATCH_MAX: bounded work), that bound when none is. */
+static size_t flattop_m(const double *x, size_t n, double mean, double g0)
+{
+	size_t top = (size_t)ceil(sqrt((double)n)) + STATS_FLATTOP_K, run = 0;
+	double bound = 2 * sqrt(log10((double)n) / (double)n);
+	for (size_t j = 1; j <= top + STATS_FLATTOP_K && j < n; j++) {
+		run = fabs(autocov(x, n, mean, j) / g0) < bound ? run + 1 : 0;
+		if (run == STATS_FLATTOP_K)
+			return MIN(j - STATS_FLATTOP_K, top);
+	}
+	return top;
+}
+
+/* The trapezoid flat-top window (Politis and Romano 1995): 1 to M / 2,
+ * falling linearly to 0 at M. */
+static double flattop_w(size_t j, size_t big_m)
+{
+	double t = (double)j / (double)big_m;
+	return t <= 0.5 ? 1 : t < 1 ? 2 * (1 - t) : 0;
+}
+
+bool stats_batch_spectral(const double *x, size_t n, struct stats_batch *b)
+{
+	if (!stats_batch_means(x, n, b))
+		return false;
+	size_t from = n % STATS_BATCH_GROUP + b->warmup * STATS_BATCH_GROUP, k = n - from;
+	const double *y = x + from;
+	double mean = gsl_stats_mean(y, 1, k), g0 = autocov(y, k, mean, 0);
+	if (!(g0 > 0) || !isfinite(g0)) /* constant, or past double's range */
+		return true;
+	size_t big_m = MIN(2 * flattop_m(y, k, mean, g0), k - 1);
+	double lrv = g0;
+	for (size_t j = 1; j < big_m; j++)
+		lrv += 2 * flattop_w(j, big_m) * autocov(y, k, mean, j);
+	double var = (double)k * lrv;
+	if (!(var > 0) || !isfinite(var)) /* a flat top can be negative: batch means */
+		return true;
+	b->lag = big_m;
+	b->var = var;
+	b->se = sqrt(var);
+	b->df = MAX(1.5 * (double)k / (double)big_m, 1);
+	b->half = gsl_cdf_tdist_Qinv(0.025, b->df) * b->se;
+	return true;
+}

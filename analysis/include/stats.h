@@ -47,8 +47,18 @@ struct stats_batch {
 	double var, se;	   /* the variance of that sum (k s^2), its square root */
 	double df;	   /* k - 1 */
 	double half;	   /* of its 95% interval: t(0.975, k - 1) se */
+	size_t lag;	   /* stats_batch_spectral's window M; 0: the batch means stand */
 };
 bool stats_batch_means(const double *x, size_t n, struct stats_batch *b);
+/* The same steady part (MSER-5 on the batches), its sum's variance the
+ * long-run variance of the steady fine increments times their number n:
+ * the flat-top lag-window estimate (Politis and Romano 1995, trapezoid
+ * kernel), its window M = 2m, m by Politis and White's (2004) empirical
+ * rule over STATS_FLATTOP_K lags, 1.5 n / M equivalent degrees of freedom
+ * (docs/results.md). When that estimate is not positive (a flat top can be
+ * negative), @b keeps the batch means (lag 0). False as stats_batch_means. */
+#define STATS_FLATTOP_K 5
+bool stats_batch_spectral(const double *x, size_t n, struct stats_batch *b);
 /* Welch's test and 95% interval of @xb - @xa, two figures of independent
  * runs with their batch means @a and @b (the variances of the two sums
  * added, the Welch-Satterthwaite degrees of freedom); false when either
