@@ -245,16 +245,6 @@ void sim_sched_advance(sim_time_t to)
 	S.now = to;
 }
 
-struct sim_actor *sim_sched_self(void)
-{
-	return S.self;
-}
-
-void sim_sched_set_self(struct sim_actor *a)
-{
-	S.self = a;
-}
-
 uint64_t sim_sched_calls(void)
 {
 	return S.calls;

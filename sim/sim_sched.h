@@ -73,9 +73,6 @@ void sim_actor_destroy(struct sim_actor *a);
  * actor can run before (the lookahead). */
 sim_time_t sim_sched_now(void);
 void sim_sched_advance(sim_time_t to);
-/* The actor running now (NULL outside the run). */
-struct sim_actor *sim_sched_self(void);
-void sim_sched_set_self(struct sim_actor *a);
 /* Engine calls: the times an actor left the processor, or made SimGrid
  * run others first. */
 uint64_t sim_sched_calls(void);
