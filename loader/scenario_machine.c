@@ -139,9 +139,12 @@ static const struct spec_field machine_fields[] = {
 	{"contention",
 	 &(const struct spec){.kind = SPEC_ENUM,
 			      .doc = "how contended lines and locks are priced: idle (each access "
-				     "its idle latency) or queued (lines serve one request at a "
-				     "time, the spinlock slow paths, SMT siblings sharing a core; "
-				     "docs/hardware.md)",
+				     "its idle latency), queued (lines serve one request at a "
+				     "time, the spinlock slow paths, SMT siblings sharing a core) "
+				     "or transfer (queued, with every access from a CPU without "
+				     "the line a transfer slowed by the requests piled up ahead, "
+				     "the last holder keeping the line until it leaves, and "
+				     "independent misses overlapping; docs/hardware.md)",
 			      .values = sim_contention_names},
 	 false, "\"idle\"", 0},
 	{"cpi",
@@ -305,9 +308,11 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 	m->clock_ghz = mcs_json_num(mj, "clock_ghz");
 	m->smt_throughput = mcs_json_num(mj, "smt_throughput");
 	m->smt_spin_throughput = mcs_json_num(mj, "smt_spin_throughput");
-	m->contention = strcmp(json_string_value(json_object_get(mj, "contention")), "queued") == 0
-				? SIM_CONTENTION_QUEUED
-				: SIM_CONTENTION_IDLE;
+	const char *contention = json_string_value(json_object_get(mj, "contention"));
+	m->contention = SIM_CONTENTION_IDLE;
+	for (int i = 0; sim_contention_names[i]; i++)
+		if (strcmp(contention, sim_contention_names[i]) == 0)
+			m->contention = (enum sim_contention)i;
 	m->sched_slice = sim_from_ns(mcs_json_num(mj, "sched_slice_ns"));
 	for (int i = 0; i < COST_N; i++)
 		m->cost[i] = sim_from_ns(mcs_json_num(costs, cost_table[i].key));

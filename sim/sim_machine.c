@@ -3,7 +3,7 @@
 #include <stddef.h>
 
 const char *const sim_hop_names[SIM_HOP_N] = {"self", "smt", "llc", "socket", "remote"};
-const char *const sim_contention_names[] = {"idle", "queued", NULL};
+const char *const sim_contention_names[] = {"idle", "queued", "transfer", NULL};
 
 int sim_machine_cpu_core(const struct sim_machine *m, int cpu)
 {

@@ -23,7 +23,7 @@ static struct {
 void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at)
 {
 	memset(&S, 0, sizeof(S));
-	S.active = m->contention == SIM_CONTENTION_QUEUED && m->threads_per_core > 1;
+	S.active = m->contention != SIM_CONTENTION_IDLE && m->threads_per_core > 1;
 	if (!S.active)
 		return;
 	g_assert_cmpint(m->threads_per_core, <=, SMT_MAX_THREADS);

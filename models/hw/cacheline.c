@@ -5,11 +5,14 @@
 #include <string.h>
 
 /* "queued": the last services of a line that queued, oldest first (their
- * ends rise), with where each request came from. */
+ * ends rise), with where each request came from. "transfer" also keeps, for
+ * each, the CPU served and how long it holds the line: from the end of its
+ * service until the line leaves it for the next request (SIM_TIME_MAX while
+ * none is made). */
 #define LINE_QUEUE_SLOTS 32
 struct line_queue {
-	sim_time_t end[LINE_QUEUE_SLOTS];
-	int llc[LINE_QUEUE_SLOTS], socket[LINE_QUEUE_SLOTS];
+	sim_time_t end[LINE_QUEUE_SLOTS], leave[LINE_QUEUE_SLOTS];
+	int llc[LINE_QUEUE_SLOTS], socket[LINE_QUEUE_SLOTS], cpu[LINE_QUEUE_SLOTS];
 	unsigned n; /* services recorded; slot n % LINE_QUEUE_SLOTS is the next */
 };
 
@@ -27,7 +30,8 @@ static struct {
 	GPtrArray *queues;  /* every line's struct line_queue, freed with the classes */
 	/* The run's machine, read once at the first access (line_machine()). */
 	bool ready;
-	bool queued;	    /* contention "queued" */
+	bool queued;	    /* contention "queued" or "transfer": lines are servers */
+	bool transfer;	    /* contention "transfer" */
 	uint64_t llc_bytes; /* machine.llc_bytes */
 	int nllcs;
 	struct line_cpu *cpus;
@@ -94,6 +98,7 @@ void line_init(struct cacheline *l, struct line_class *cls, int home_node)
 	l->last_cpu = -1;
 	l->home = home_node;
 	l->llc = -1;
+	l->kept_by = -1;
 }
 
 static uint64_t llc_bit(int llc)
@@ -110,7 +115,8 @@ static void line_machine(void)
 	const struct sim_machine *m = sim_machine();
 	int n = sim_ncpus();
 	L.ready = true;
-	L.queued = m->contention == SIM_CONTENTION_QUEUED;
+	L.queued = m->contention != SIM_CONTENTION_IDLE;
+	L.transfer = m->contention == SIM_CONTENTION_TRANSFER;
 	L.llc_bytes = m->llc_bytes;
 	L.nllcs = sim_nllcs();
 	L.streamed = g_new0(uint64_t, L.nllcs);
@@ -299,7 +305,7 @@ struct line_counts line_class_counts(const struct line_class *c)
 
 bool line_queued(void)
 {
-	return L.ready ? L.queued : sim_machine()->contention == SIM_CONTENTION_QUEUED;
+	return L.ready ? L.queued : sim_machine()->contention != SIM_CONTENTION_IDLE;
 }
 
 /* A store's invalidations beyond the farthest copy's: line_inval_ns for
@@ -338,12 +344,27 @@ static struct line_queue *line_queue_of(struct cacheline *l)
 	return l->queue;
 }
 
-static void queue_push(struct line_queue *q, sim_time_t end, int llc, int socket)
+static void queue_push(struct line_queue *q, sim_time_t end, int cpu)
 {
 	unsigned i = q->n++ % LINE_QUEUE_SLOTS;
 	q->end[i] = end;
-	q->llc[i] = llc;
-	q->socket[i] = socket;
+	q->leave[i] = SIM_TIME_MAX;
+	q->cpu[i] = cpu;
+	q->llc[i] = L.cpus[cpu].llc;
+	q->socket[i] = L.cpus[cpu].socket;
+}
+
+/* The requests pending at @at, the one being served included: the recorded
+ * services that end after it. */
+static int queue_pending(const struct line_queue *q, sim_time_t at)
+{
+	int k = 0;
+	for (unsigned j = 0; j < MIN(q->n, LINE_QUEUE_SLOTS); j++) {
+		if (q->end[(q->n - 1 - j) % LINE_QUEUE_SLOTS] <= at)
+			break;
+		k++;
+	}
+	return k;
 }
 
 /* The service of a request from @me that found the line busy at @at: @d
@@ -371,8 +392,8 @@ static sim_time_t queued_service(int d, int m_llc, int m_socket)
  * for a time before the last one's (a planned critical section's accesses
  * are priced at its future grant, then an earlier arrival comes) is served
  * in the gap before it, at its idle cost, and leaves the schedule alone. */
-static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim_time_t at,
-			     sim_time_t idle, sim_time_t hold, sim_time_t *wait)
+static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, sim_time_t at,
+			       sim_time_t idle, sim_time_t hold, sim_time_t *wait)
 {
 	int socket = me->socket;
 	sim_time_t service = idle;
@@ -381,17 +402,12 @@ static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim
 		return service;
 	if (l->busy_until > at) {
 		struct line_queue *q = line_queue_of(l);
-		if (!q->n) { /* the service in progress, from the line's last CPU */
-			int from = l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0);
-			queue_push(q, l->busy_until, L.cpus[from].llc, L.cpus[from].socket);
-		}
+		if (!q->n) /* the service in progress, from the line's last CPU */
+			queue_push(q, l->busy_until, l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0));
 		uint64_t llcs = llc_bit(me->llc), sockets = llc_bit(socket);
-		int d = 1;
-		for (unsigned k = 0; k < MIN(q->n, LINE_QUEUE_SLOTS); k++) {
-			unsigned i = (q->n - 1 - k) % LINE_QUEUE_SLOTS;
-			if (q->end[i] <= at)
-				break;
-			d++;
+		int d = 1 + queue_pending(q, at);
+		for (int k = 0; k < d - 1; k++) {
+			unsigned i = (q->n - 1 - (unsigned)k) % LINE_QUEUE_SLOTS;
 			llcs |= llc_bit(q->llc[i]);
 			sockets |= llc_bit(q->socket[i]);
 		}
@@ -402,8 +418,64 @@ static sim_time_t line_serve(struct cacheline *l, const struct line_cpu *me, sim
 	l->asked_at = at;
 	l->busy_until = at + *wait + service + hold;
 	if (l->queue)
-		queue_push(l->queue, l->busy_until, me->llc, socket);
+		queue_push(l->queue, l->busy_until, me->cpu);
 	return service;
+}
+
+/* "transfer": a request from @me at @at for a line another cache must give
+ * up (or its LLC serve), costing @idle on an idle line: the request's leg,
+ * the home's snoop of the holder and the line's way back, of which the last
+ * is half (the assumption of docs/hardware.md). A busy line makes it wait
+ * (*wait) for the services queued ahead, whose legs overlapped the request's
+ * own, then serves it in the line's way back plus line_pileup_ns for each
+ * request that was pending ahead of it (the k in "queued behind k"). The
+ * line stays with its holder until the holder's snoop: @idle / 2 after an
+ * idle request, line_pileup_ns x k after the queued service begins; until
+ * then the holder may use it again (line_kept). */
+static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me, sim_time_t at,
+				 sim_time_t idle, sim_time_t hold, sim_time_t *wait)
+{
+	sim_time_t service = idle, leave = at + idle - idle / 2;
+	*wait = 0;
+	if (at < l->asked_at)
+		return service;
+	int from = l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0);
+	if (l->busy_until > at) {
+		struct line_queue *q = line_queue_of(l);
+		if (!q->n)
+			queue_push(q, l->busy_until, from);
+		sim_time_t pile = queue_pending(q, at) * cost(COST_LINE_PILEUP);
+		*wait = l->busy_until - at;
+		service = idle / 2 + pile;
+		leave = l->busy_until + pile;
+	}
+	if (l->owner >= 0 && l->owner != me->cpu) { /* the holder keeps it until @leave */
+		l->kept_by = l->owner;
+		l->kept_until = leave;
+		if (l->queue && l->queue->n)
+			l->queue->leave[(l->queue->n - 1) % LINE_QUEUE_SLOTS] = leave;
+	}
+	l->asked_at = at;
+	l->busy_until = at + *wait + service + hold;
+	if (l->queue)
+		queue_push(l->queue, l->busy_until, me->cpu);
+	return service;
+}
+
+/* "transfer": does @cpu still hold @l at @at, though a request made since
+ * will take it (its snoop has not reached @cpu yet)? The last holder's time
+ * is on the line; earlier holders' are in its queue's services. */
+static bool line_kept(const struct cacheline *l, int cpu, sim_time_t at)
+{
+	if (l->kept_by == cpu)
+		return at < l->kept_until;
+	const struct line_queue *q = l->queue;
+	for (unsigned j = 0; q && j < MIN(q->n, LINE_QUEUE_SLOTS); j++) {
+		unsigned i = (q->n - 1 - j) % LINE_QUEUE_SLOTS;
+		if (q->cpu[i] == cpu)
+			return q->end[i] <= at && at < q->leave[i];
+	}
+	return false;
 }
 
 /* Where @cpu's next access happens: the end of its last one, or its
@@ -438,6 +510,20 @@ static void line_update(struct cacheline *l, const struct line_cpu *me, enum lin
 	l->streamed = L.streamed[me->llc];
 }
 
+/* "transfer": @cpu uses the line it still holds (line_kept): a hit, which
+ * leaves the line's state and its planned services alone. */
+static sim_time_t line_kept_access(int cpu, struct cacheline *l, enum line_op op,
+				   const char *site, sim_time_t at, sim_time_t *wait)
+{
+	sim_time_t c = cost(COST_LINE_SAME_CPU) + (op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0);
+	if (wait)
+		*wait = 0;
+	line_count(l, op, LINE_HIT, SIM_HOP_SELF, 1, c, 0, site);
+	L.cursor[cpu] = at + c;
+	L.spent[cpu] += c;
+	return c;
+}
+
 sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const char *site,
 			  sim_time_t at, sim_time_t *wait)
 {
@@ -446,6 +532,8 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 	line_machine();
 	line_evict_stale(l);
 	const struct line_cpu *me = &L.cpus[cpu];
+	if (L.transfer && l->owner != cpu && line_kept(l, cpu, at))
+		return line_kept_access(cpu, l, op, site, at, wait);
 	enum sim_hop hop;
 	enum line_source src = line_locate(l, me, op, &hop);
 	sim_time_t rmw = op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0;
@@ -453,7 +541,7 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 	if ((src == LINE_PEER || src == LINE_LLC_HIT) && L.queued) {
 		if (op != LINE_LOAD && l->owner < 0)
 			c += inval_extra(l, me);
-		c = line_serve(l, me, at, c, rmw, &waited);
+		c = (L.transfer ? transfer_serve : queued_serve)(l, me, at, c, rmw, &waited);
 	}
 	c += rmw + waited;
 	if (wait)
@@ -466,6 +554,50 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 		L.waited[cpu] += waited;
 	}
 	return c;
+}
+
+/* "transfer": when access @i of a step that starts at @at may be made:
+ * after the access it needs, or (independent) at its turn to issue, once a
+ * fill buffer is free. */
+static sim_time_t group_start(const struct line_req *r, int i, const sim_time_t *end,
+			      sim_time_t at)
+{
+	if (r[i].after >= 0)
+		return end[r[i].after];
+	sim_time_t start = at + i * cost(COST_LINE_ISSUE);
+	return i >= LINE_MLP ? MAX(start, end[i - LINE_MLP]) : start;
+}
+
+sim_time_t line_access_group(int cpu, const struct line_req *r, int n, sim_time_t at,
+			     sim_time_t *wait)
+{
+	g_assert(n >= 0 && n <= LINE_GROUP_MAX);
+	line_machine();
+	sim_time_t end[LINE_GROUP_MAX], last = at, waited = 0, w;
+	if (!L.transfer) { /* one after the other */
+		for (int i = 0; i < n; i++) {
+			last += line_access_at(cpu, r[i].l, r[i].op, r[i].site, last, &w);
+			waited += w;
+		}
+	} else {
+		sim_time_t spent = L.spent[cpu], waited_before = L.waited[cpu];
+		for (int i = 0; i < n; i++) {
+			g_assert(r[i].after < i);
+			sim_time_t start = group_start(r, i, end, at);
+			end[i] = start + line_access_at(cpu, r[i].l, r[i].op, r[i].site, start, &w);
+			if (end[i] >= last) {
+				last = end[i];
+				waited = w;
+			}
+		}
+		/* the step's time, not the sum of its overlapped accesses */
+		L.cursor[cpu] = last;
+		L.spent[cpu] = spent + (last - at);
+		L.waited[cpu] = waited_before + waited;
+	}
+	if (wait)
+		*wait = waited;
+	return last - at;
 }
 
 void line_cpu_spent(int cpu, sim_time_t *spent, sim_time_t *waited)

@@ -76,7 +76,7 @@ static struct {
 sim_time_t insn_cost(enum insn_id id)
 {
 	const struct sim_machine *m = sim_machine();
-	if (m->contention != SIM_CONTENTION_QUEUED || m->clock_ghz <= 0)
+	if (m->contention == SIM_CONTENTION_IDLE || m->clock_ghz <= 0)
 		return 0;
 	typeof(insn_cache[0]) *c = &insn_cache[id];
 	if (!c->set || c->insns != m->insns[id] || c->cpi != m->cpi || c->ghz != m->clock_ghz) {

@@ -30,6 +30,10 @@ enum sim_contention {
 	SIM_CONTENTION_IDLE,   /* every access costs its idle latency (the issue 10 model) */
 	SIM_CONTENTION_QUEUED, /* lines serve one request at a time, the spinlock slow
 				* paths move their lines, SMT siblings share a core */
+	SIM_CONTENTION_TRANSFER, /* as queued, but each access from a CPU without the line
+				  * is a transfer slowed by the requests piled up ahead;
+				  * the last holder keeps the line until it leaves, and
+				  * independent misses overlap (issue 35) */
 };
 /* machine.contention's values, by enum sim_contention, NULL-terminated. */
 extern const char *const sim_contention_names[];

@@ -100,15 +100,18 @@ struct line_class {
 
 struct cacheline {
 	struct line_class *cls;
-	int owner;	  /* the CPU holding it modified; -1: no cache does */
-	int last_cpu;	  /* the last CPU to touch it; -1: never touched */
+	/* CPUs, nodes and LLC domains fit 16 bits (SIM_MACHINE_MAX_CPUS) */
+	int16_t owner;	  /* the CPU holding it modified; -1: no cache does */
+	int16_t last_cpu; /* the last CPU to touch it; -1: never touched */
+	int16_t home;	  /* NUMA node of its memory */
+	int16_t llc;	  /* the LLC domain of its last access */
+	int16_t kept_by;  /* "transfer": the holder a request will take it from ... */
 	uint64_t sharers; /* LLC domains with a clean copy (bit llc % 64) */
 	uint64_t cores;	  /* cores with a clean copy (bit core % 64) */
-	int home;	  /* NUMA node of its memory */
-	int llc;	  /* the LLC domain of its last access */
 	uint64_t streamed; /* what that LLC had streamed then (bytes) */
 	sim_time_t busy_until; /* line_atomic(), or "queued": the last service's end */
 	sim_time_t asked_at;   /* "queued": when the last service was asked for */
+	sim_time_t kept_until; /* "transfer": ... which keeps it until then (line_kept) */
 	struct line_queue *queue; /* "queued": the pending services, once it queued */
 };
 
@@ -127,6 +130,29 @@ sim_time_t line_access(int cpu, struct cacheline *l, enum line_op op, const char
  * cost includes. Under "idle", @at is not used and the wait is 0. */
 sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const char *site,
 			  sim_time_t at, sim_time_t *wait);
+/* One access of a step (line_access_group): @after is the index of an
+ * earlier access of the step whose result this one needs (a pointer it
+ * loads, a value it stores), -1 if none. */
+struct line_req {
+	struct cacheline *l;
+	enum line_op op;
+	const char *site;
+	int after;
+};
+/* The most accesses a step may make (line_access_group). */
+#define LINE_GROUP_MAX 64
+/* The misses a core keeps in flight at once (an Intel server core's ten L1D
+ * fill buffers; docs/hardware.md). */
+#define LINE_MLP 10
+/* "transfer": @n accesses of one step by @cpu from @at, each made as soon as
+ * what it needs is there: an independent one line_issue_ns after the one
+ * before it (at most LINE_MLP in flight), a dependent one when the access it
+ * needs ends. Returns the step's time, from @at to its last access's end;
+ * *@wait (may be NULL) is what that last access waited for its line. Under
+ * "idle" and "queued" the accesses are made one after the other, as n
+ * line_access_at calls would make them. */
+sim_time_t line_access_group(int cpu, const struct line_req *r, int n, sim_time_t at,
+			     sim_time_t *wait);
 /* "queued": where @cpu's next access happens, the end of its last one or its
  * running task's clock, whichever is later. */
 sim_time_t line_cpu_clock(int cpu);

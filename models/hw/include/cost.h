@@ -56,14 +56,17 @@ enum cost_id {
 	COST_LINE_QUEUE_SOCKET, /* ... the line's move to another LLC domain of the socket */
 	COST_LINE_QUEUE_REMOTE, /* ... the line's move to another socket */
 	COST_LINE_INVAL,	/* a store's invalidation of each further sharer in its LLC */
+	/* machine.contention "transfer" only (cacheline.h): */
+	COST_LINE_PILEUP,	/* what each request pending ahead adds to a line's service */
+	COST_LINE_ISSUE,	/* the spacing of independent misses a core overlaps */
 	COST_N
 };
 
-/* The costs only machine.contention "queued" uses: a cost draw leaves them
- * alone under "idle". */
+/* The costs only machine.contention "queued" and "transfer" use: a cost draw
+ * leaves them alone under "idle". */
 static inline bool cost_queued_only(enum cost_id id)
 {
-	return id >= COST_LINE_QUEUE_LLC && id <= COST_LINE_INVAL;
+	return id >= COST_LINE_QUEUE_LLC && id <= COST_LINE_ISSUE;
 }
 
 /* Indexed by enum cost_id. */

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* machine.contention "transfer" against hand-computed values: a transfer
+ * queued behind k requests costs the pile-up rule's time, a CPU that uses
+ * its line again before anyone asks (or before the asker's snoop reaches
+ * it) pays nothing for the line, independent misses overlap and dependent
+ * ones do not, and a tight loop's short interval comes out of the keeping.
+ *
+ * The test machine: 2 sockets (nodes) of 4 CPUs, one thread a core, one LLC
+ * a socket. Costs: hit 0, a transfer in the socket 40 ns (so the line's way
+ * back is 20), across 150, a locked RMW 5, line_pileup_ns 2, line_issue_ns
+ * 1. */
+#include "cacheline.h"
+#include "cost.h"
+#include "test_util.h"
+
+static struct sim_machine transfer_machine(void)
+{
+	struct sim_machine m = mcs_test_machine(2, 4);
+	m.threads_per_core = 1;
+	m.cores_per_llc = 4;
+	m.nodes_per_socket = 1;
+	m.contention = SIM_CONTENTION_TRANSFER;
+	m.cost[COST_LINE_SAME_CPU] = 0;
+	m.cost[COST_LINE_LLC] = 40 * SIM_NS;
+	m.cost[COST_LINE_SOCKET] = 40 * SIM_NS;
+	m.cost[COST_LINE_REMOTE] = 150 * SIM_NS;
+	m.cost[COST_LOCKED_RMW] = 5 * SIM_NS;
+	m.cost[COST_PREEMPT] = 0;
+	m.cost[COST_LINE_INVAL] = 0;
+	m.cost[COST_LINE_PILEUP] = 2 * SIM_NS;
+	m.cost[COST_LINE_ISSUE] = 1 * SIM_NS;
+	return m;
+}
+
+static struct sim_machine M;
+
+static void engine_up(void)
+{
+	M = transfer_machine();
+	sim_engine_init(&M, 0, SIM_S, 1);
+}
+
+static void engine_down(void)
+{
+	line_class_reset_all();
+	sim_engine_fini();
+}
+
+#define NS(x) ((sim_time_t)(x) * SIM_NS)
+
+/* CPU 0 has the line (its first RMW, at 0, finds it fresh: 5 ns). CPUs 1, 2
+ * and 3 ask for it at 0, in that order:
+ *  - CPU 1 finds it idle in CPU 0's cache: the idle transfer 40 + 5 = 45;
+ *  - CPU 2 waits for CPU 1's service (45), queued behind k = 1 request: the
+ *    way back 20 + 1 x 2, + 5: 45 + 27 = 72;
+ *  - CPU 3 waits until 72, behind k = 2: 20 + 4 + 5, ending at 101.
+ * CPU 1 still holds the line until CPU 2's snoop, 45 + 2 = 47: its RMW at
+ * 46 is a hit (5); at 47 the line has gone, and it queues behind CPU 2's
+ * and CPU 3's services (k = 2): 101 - 47 + 24 + 5 = 83. */
+static void test_pileup_and_keep(void)
+{
+	engine_up();
+	struct cacheline l;
+	line_init(&l, line_class_get("line"), 0);
+	sim_time_t w;
+	g_assert_cmpint(line_access_at(0, &l, LINE_RMW, "a", 0, &w), ==, NS(5));
+	g_assert_cmpint(line_access_at(0, &l, LINE_RMW, "a", NS(5), &w), ==, NS(5));
+	g_assert_cmpint(line_access_at(1, &l, LINE_RMW, "a", 0, &w), ==, NS(45));
+	g_assert_cmpint(w, ==, 0);
+	g_assert_cmpint(line_access_at(2, &l, LINE_RMW, "a", 0, &w), ==, NS(72));
+	g_assert_cmpint(w, ==, NS(45));
+	g_assert_cmpint(line_access_at(3, &l, LINE_RMW, "a", 0, &w), ==, NS(101));
+	g_assert_cmpint(w, ==, NS(72));
+	g_assert_cmpint(line_access_at(1, &l, LINE_RMW, "a", NS(46), &w), ==, NS(5));
+	g_assert_cmpint(line_access_at(1, &l, LINE_RMW, "a", NS(47), &w), ==, NS(83));
+	g_assert_cmpint(w, ==, NS(54));
+	struct line_counts n = line_class_counts(line_class_get("line"));
+	g_assert_cmpint(n.from[LINE_RMW][LINE_HIT], ==, 3);
+	g_assert_cmpint(n.transfers, ==, 4);
+	engine_down();
+}
+
+/* Five stores by CPU 0 to five lines CPU 4 (the other socket) holds:
+ * independent, they overlap: the last is made 4 x 1 ns after the first and
+ * takes the idle 150: 154. Each needing the one before (a pointer chase):
+ * five latencies, 750. Under "queued" the same five independent stores are
+ * made one after the other: 750. */
+static sim_time_t five_stores(enum sim_contention c, bool chase)
+{
+	M = transfer_machine();
+	M.contention = c;
+	sim_engine_init(&M, 0, SIM_S, 1);
+	struct cacheline l[5];
+	struct line_req r[5];
+	for (int i = 0; i < 5; i++) {
+		line_init(&l[i], line_class_get("line"), 0);
+		line_access_at(4, &l[i], LINE_STORE, "own", 0, NULL);
+		r[i] = (struct line_req){&l[i], LINE_STORE, "step", chase ? i - 1 : -1};
+	}
+	sim_time_t wait, t = line_access_group(0, r, 5, NS(1000), &wait);
+	g_assert_cmpint(wait, ==, 0);
+	sim_time_t spent, waited;
+	line_cpu_spent(0, &spent, &waited);
+	g_assert_cmpint(spent, ==, t);
+	engine_down();
+	return t;
+}
+
+static void test_overlap(void)
+{
+	g_assert_cmpint(five_stores(SIM_CONTENTION_TRANSFER, false), ==, NS(154));
+}
+
+static void test_chase(void)
+{
+	g_assert_cmpint(five_stores(SIM_CONTENTION_TRANSFER, true), ==, NS(750));
+}
+
+static void test_queued_serial(void)
+{
+	g_assert_cmpint(five_stores(SIM_CONTENTION_QUEUED, false), ==, NS(750));
+}
+
+/* Twelve independent misses: ten in flight at most, so the eleventh is made
+ * when the first ends (at 150) and the twelfth when the second does (151):
+ * 151 + 150 = 301. */
+static void test_mlp(void)
+{
+	engine_up();
+	struct cacheline l[12];
+	struct line_req r[12];
+	for (int i = 0; i < 12; i++) {
+		line_init(&l[i], line_class_get("line"), 0);
+		line_access_at(4, &l[i], LINE_STORE, "own", 0, NULL);
+		r[i] = (struct line_req){&l[i], LINE_LOAD, "step", -1};
+	}
+	g_assert_cmpint(line_access_group(0, r, 12, 0, NULL), ==, NS(301));
+	engine_down();
+}
+
+/* A tight loop of increments by two CPUs of one socket, 100 each. Every
+ * service of the line is its way back (20) + the pile-up of the one request
+ * ahead (p) + the RMW (5); the holder keeps the line for p after the next
+ * service begins and increments it again every 5 ns meanwhile. With p = 0:
+ * one increment a visit, 25 ns apart, so 2 increments take 50. With p = 12:
+ * the holder's own increment, then 3 more at +0, +5 and +10 (the fourth
+ * would start at 15 > 12): 4 increments a visit of 20 + 12 + 5 = 37 ns,
+ * 8 increments every 74. */
+static struct cacheline counter;
+static sim_time_t done[256];
+static int ndone;
+
+static void incrementer(struct sim_task *t, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 100; i++) {
+		line_atomic(t, &counter, SIM_CAT_SYS, "atomic_inc");
+		done[ndone++] = sim_task_clock(t);
+	}
+}
+
+static void tight_loop(sim_time_t pileup, int every, sim_time_t span)
+{
+	M = transfer_machine();
+	M.cost[COST_LINE_PILEUP] = pileup;
+	sim_engine_init(&M, 0, SIM_S, 1);
+	line_init(&counter, line_class_get("counter"), 0);
+	ndone = 0;
+	sim_task_create("inc", 0, incrementer, NULL);
+	sim_task_create("inc", 1, incrementer, NULL);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(ndone, ==, 200);
+	for (int i = 40; i + every < 160; i++)
+		g_assert_cmpint(done[i + every] - done[i], ==, span);
+	engine_down();
+}
+
+static void test_tight_loop_nokeep(void)
+{
+	tight_loop(0, 2, NS(50));
+}
+
+static void test_tight_loop_keep(void)
+{
+	tight_loop(NS(12), 8, NS(74));
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	mcs_test_add_subprocess("/transfer/pileup-and-keep", test_pileup_and_keep);
+	mcs_test_add_subprocess("/transfer/overlap/independent", test_overlap);
+	mcs_test_add_subprocess("/transfer/overlap/chase", test_chase);
+	mcs_test_add_subprocess("/transfer/overlap/queued-serial", test_queued_serial);
+	mcs_test_add_subprocess("/transfer/overlap/mlp", test_mlp);
+	mcs_test_add_subprocess("/transfer/tight-loop/no-keep", test_tight_loop_nokeep);
+	mcs_test_add_subprocess("/transfer/tight-loop/keep", test_tight_loop_keep);
+	return g_test_run();
+}
