@@ -137,17 +137,20 @@ struct lockbench {
 	struct lockbench_task *tasks;
 };
 
-/* The hold, and a store to each of the lock's data lines. */
+/* The hold, and a store to each of the lock's data lines: stores that do
+ * not depend on each other (under "transfer" they overlap). */
 static sim_time_t lockbench_section(struct sim_task *t, void *arg)
 {
 	struct lockbench_task *lt = arg;
 	struct lockbench *lb = lt->lb;
 	sim_time_t hold = sim_rng_sample(lt->hold_rng, &lb->hold);
 	struct cacheline *data = &lb->data[(lt->lock - lb->locks) * lb->data_lines];
+	struct line_req r[LINE_GROUP_MAX];
 	for (int i = 0; i < lb->data_lines; i++)
-		hold += line_access(sim_task_cpu(t), &data[i], LINE_STORE,
-				    "lockbench_critical_section");
-	return hold;
+		r[i] = (struct line_req){&data[i], LINE_STORE, "lockbench_critical_section", -1};
+	int cpu = sim_task_cpu(t);
+	return hold + line_access_group(cpu, r, lb->data_lines,
+					line_queued() ? line_cpu_clock(cpu) : 0, NULL);
 }
 
 static void lockbench_critical_section(struct sim_task *t, struct lockbench_task *lt)
