@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cacheline.h"
 #include "cost.h"
+#include "sim_rng.h"
 #include <math.h>
 #include <string.h>
 
@@ -9,10 +10,12 @@
  * each, the CPU served and how long it holds the line: from the end of its
  * service until the line leaves it for the next request (SIM_TIME_MAX while
  * none is made). */
-#define LINE_QUEUE_SLOTS 32
+#define LINE_QUEUE_SLOTS 128
+#define LINE_QUEUED_DEPTH 32 /* "queued" counts at most this many (its fit's) */
 struct line_queue {
 	sim_time_t end[LINE_QUEUE_SLOTS], leave[LINE_QUEUE_SLOTS];
 	int llc[LINE_QUEUE_SLOTS], socket[LINE_QUEUE_SLOTS], cpu[LINE_QUEUE_SLOTS];
+	bool exclusive[LINE_QUEUE_SLOTS]; /* a store's or RMW's: the CPU got it to write */
 	unsigned n; /* services recorded; slot n % LINE_QUEUE_SLOTS is the next */
 };
 
@@ -39,6 +42,7 @@ static struct {
 	sim_time_t *cursor; /* "queued": each CPU's last access's end */
 	sim_time_t *spent, *waited; /* "queued": each CPU's accesses' cost so far, and
 				     * the part of it spent queued at lines */
+	struct sim_rng *keep_rng; /* "transfer": line_kept's draws */
 } L;
 
 static void class_free(gpointer p)
@@ -87,6 +91,8 @@ void line_class_reset_all(void)
 	g_free(L.cursor);
 	g_free(L.spent);
 	g_free(L.waited);
+	if (L.keep_rng)
+		sim_rng_free(L.keep_rng);
 	memset(&L, 0, sizeof(L));
 }
 
@@ -127,6 +133,8 @@ static void line_machine(void)
 	L.cursor = g_new0(sim_time_t, n);
 	L.spent = g_new0(sim_time_t, n);
 	L.waited = g_new0(sim_time_t, n);
+	if (L.transfer)
+		L.keep_rng = sim_rng_new(sim_seed(), "line.keep");
 }
 
 void line_stream(int cpu, uint64_t bytes)
@@ -344,10 +352,11 @@ static struct line_queue *line_queue_of(struct cacheline *l)
 	return l->queue;
 }
 
-static void queue_push(struct line_queue *q, sim_time_t end, int cpu)
+static void queue_push(struct line_queue *q, sim_time_t end, int cpu, bool exclusive)
 {
 	unsigned i = q->n++ % LINE_QUEUE_SLOTS;
 	q->end[i] = end;
+	q->exclusive[i] = exclusive;
 	q->leave[i] = SIM_TIME_MAX;
 	q->cpu[i] = cpu;
 	q->llc[i] = L.cpus[cpu].llc;
@@ -355,11 +364,11 @@ static void queue_push(struct line_queue *q, sim_time_t end, int cpu)
 }
 
 /* The requests pending at @at, the one being served included: the recorded
- * services that end after it. */
-static int queue_pending(const struct line_queue *q, sim_time_t at)
+ * services that end after it, at most @max. */
+static int queue_pending(const struct line_queue *q, sim_time_t at, unsigned max)
 {
 	int k = 0;
-	for (unsigned j = 0; j < MIN(q->n, LINE_QUEUE_SLOTS); j++) {
+	for (unsigned j = 0; j < MIN(q->n, max); j++) {
 		if (q->end[(q->n - 1 - j) % LINE_QUEUE_SLOTS] <= at)
 			break;
 		k++;
@@ -392,8 +401,8 @@ static sim_time_t queued_service(int d, int m_llc, int m_socket)
  * for a time before the last one's (a planned critical section's accesses
  * are priced at its future grant, then an earlier arrival comes) is served
  * in the gap before it, at its idle cost, and leaves the schedule alone. */
-static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, sim_time_t at,
-			       sim_time_t idle, sim_time_t hold, sim_time_t *wait)
+static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, enum line_op op,
+			       sim_time_t at, sim_time_t idle, sim_time_t hold, sim_time_t *wait)
 {
 	int socket = me->socket;
 	sim_time_t service = idle;
@@ -403,9 +412,10 @@ static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, s
 	if (l->busy_until > at) {
 		struct line_queue *q = line_queue_of(l);
 		if (!q->n) /* the service in progress, from the line's last CPU */
-			queue_push(q, l->busy_until, l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0));
+			queue_push(q, l->busy_until, l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0),
+				   l->owner >= 0);
 		uint64_t llcs = llc_bit(me->llc), sockets = llc_bit(socket);
-		int d = 1 + queue_pending(q, at);
+		int d = 1 + queue_pending(q, at, LINE_QUEUED_DEPTH);
 		for (int k = 0; k < d - 1; k++) {
 			unsigned i = (q->n - 1 - (unsigned)k) % LINE_QUEUE_SLOTS;
 			llcs |= llc_bit(q->llc[i]);
@@ -418,7 +428,7 @@ static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, s
 	l->asked_at = at;
 	l->busy_until = at + *wait + service + hold;
 	if (l->queue)
-		queue_push(l->queue, l->busy_until, me->cpu);
+		queue_push(l->queue, l->busy_until, me->cpu, op != LINE_LOAD);
 	return service;
 }
 
@@ -428,23 +438,30 @@ static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, s
  * is half (the assumption of docs/hardware.md). A busy line makes it wait
  * (*wait) for the services queued ahead, whose legs overlapped the request's
  * own, then serves it in the line's way back plus line_pileup_ns for each
- * request that was pending ahead of it (the k in "queued behind k"). The
- * line stays with its holder until the holder's snoop: @idle / 2 after an
- * idle request, line_pileup_ns x k after the queued service begins; until
- * then the holder may use it again (line_kept). */
-static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me, sim_time_t at,
-				 sim_time_t idle, sim_time_t hold, sim_time_t *wait)
+ * request that was waiting behind the one in service when it was made (k;
+ * the home slows as they pile up). The line stays with its holder until the
+ * holder's snoop: @idle / 2 after an idle request, line_pileup_ns x k after
+ * the queued service begins; until then the holder may use it again
+ * (line_kept). */
+static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me,
+				 enum line_op op, sim_time_t at, sim_time_t idle, sim_time_t hold,
+				 sim_time_t *wait)
 {
 	sim_time_t service = idle, leave = at + idle - idle / 2;
 	*wait = 0;
-	if (at < l->asked_at)
+	if (at < l->asked_at) { /* served in the gap: it takes the line from every holder */
+		l->kept_by = -1;
+		if (l->queue && l->queue->n)
+			l->queue->leave[(l->queue->n - 1) % LINE_QUEUE_SLOTS] = at;
 		return service;
+	}
 	int from = l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0);
 	if (l->busy_until > at) {
 		struct line_queue *q = line_queue_of(l);
 		if (!q->n)
-			queue_push(q, l->busy_until, from);
-		sim_time_t pile = queue_pending(q, at) * cost(COST_LINE_PILEUP);
+			queue_push(q, l->busy_until, from, l->owner >= 0);
+		sim_time_t pile =
+			(queue_pending(q, at, LINE_QUEUE_SLOTS) - 1) * cost(COST_LINE_PILEUP);
 		*wait = l->busy_until - at;
 		service = idle / 2 + pile;
 		leave = l->busy_until + pile;
@@ -458,24 +475,43 @@ static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me,
 	l->asked_at = at;
 	l->busy_until = at + *wait + service + hold;
 	if (l->queue)
-		queue_push(l->queue, l->busy_until, me->cpu);
+		queue_push(l->queue, l->busy_until, me->cpu, op != LINE_LOAD);
 	return service;
 }
 
-/* "transfer": does @cpu still hold @l at @at, though a request made since
- * will take it (its snoop has not reached @cpu yet)? The last holder's time
- * is on the line; earlier holders' are in its queue's services. */
-static bool line_kept(const struct cacheline *l, int cpu, sim_time_t at)
+/* "transfer": until when @cpu holds @l, though a request made since will
+ * take it (its snoop has not reached @cpu yet); 0 if it does not. The last
+ * holder's time is on the line; earlier holders' are in its queue's
+ * services. */
+static sim_time_t line_kept_until(const struct cacheline *l, int cpu, sim_time_t at)
 {
 	if (l->kept_by == cpu)
-		return at < l->kept_until;
+		return l->kept_until;
 	const struct line_queue *q = l->queue;
 	for (unsigned j = 0; q && j < MIN(q->n, LINE_QUEUE_SLOTS); j++) {
 		unsigned i = (q->n - 1 - j) % LINE_QUEUE_SLOTS;
-		if (q->cpu[i] == cpu)
-			return q->end[i] <= at && at < q->leave[i];
+		if (q->leave[i] <= at) /* it and every older one had gone by @at */
+			return 0;
+		if (q->cpu[i] == cpu) /* kept only to write: it got the line for a store */
+			return q->exclusive[i] && q->end[i] <= at ? q->leave[i] : 0;
 	}
-	return false;
+	return 0;
+}
+
+/* "transfer": may @cpu's access at @at, costing @c on a line it holds, use
+ * @l before the snoop takes it? Yes if the access ends before the snoop,
+ * no if it starts after; one that straddles the snoop is kept with the
+ * share of it made before (a draw): the snoop's delay varies from one
+ * hand-over to the next, and a holder that loops on the line keeps it, on
+ * average, for the delay's mean over @c accesses. */
+static bool line_kept(const struct cacheline *l, int cpu, sim_time_t at, sim_time_t c)
+{
+	sim_time_t until = line_kept_until(l, cpu, at);
+	if (at >= until)
+		return false;
+	if (at + c <= until)
+		return true;
+	return sim_rng_uniform01(L.keep_rng) < (double)(until - at) / (double)c;
 }
 
 /* Where @cpu's next access happens: the end of its last one, or its
@@ -512,10 +548,15 @@ static void line_update(struct cacheline *l, const struct line_cpu *me, enum lin
 
 /* "transfer": @cpu uses the line it still holds (line_kept): a hit, which
  * leaves the line's state and its planned services alone. */
+static sim_time_t line_hit_cost(enum line_op op)
+{
+	return cost(COST_LINE_SAME_CPU) + (op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0);
+}
+
 static sim_time_t line_kept_access(int cpu, struct cacheline *l, enum line_op op,
 				   const char *site, sim_time_t at, sim_time_t *wait)
 {
-	sim_time_t c = cost(COST_LINE_SAME_CPU) + (op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0);
+	sim_time_t c = line_hit_cost(op);
 	if (wait)
 		*wait = 0;
 	line_count(l, op, LINE_HIT, SIM_HOP_SELF, 1, c, 0, site);
@@ -532,7 +573,8 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 	line_machine();
 	line_evict_stale(l);
 	const struct line_cpu *me = &L.cpus[cpu];
-	if (L.transfer && l->owner != cpu && line_kept(l, cpu, at))
+	if (L.transfer && op != LINE_LOAD && l->owner != cpu &&
+	    line_kept(l, cpu, at, line_hit_cost(op)))
 		return line_kept_access(cpu, l, op, site, at, wait);
 	enum sim_hop hop;
 	enum line_source src = line_locate(l, me, op, &hop);
@@ -541,7 +583,7 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 	if ((src == LINE_PEER || src == LINE_LLC_HIT) && L.queued) {
 		if (op != LINE_LOAD && l->owner < 0)
 			c += inval_extra(l, me);
-		c = (L.transfer ? transfer_serve : queued_serve)(l, me, at, c, rmw, &waited);
+		c = (L.transfer ? transfer_serve : queued_serve)(l, me, op, at, c, rmw, &waited);
 	}
 	c += rmw + waited;
 	if (wait)

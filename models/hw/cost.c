@@ -179,13 +179,13 @@ const struct sim_cost_desc cost_table[COST_N] = {
 			     "T. Downs, concurrency-hierarchy-bench, i7-6700HQ ticket spin: "
 			     "107.6, 115.3, 122.3 ns a handoff with 1, 2, 3 spinners; "
 			     "docs/validation.md"},
-	[COST_LINE_PILEUP] = {"line_pileup_ns", 0.25,
+	[COST_LINE_PILEUP] = {"line_pileup_ns", 0.35,
 			      "contention transfer: what each request already pending for a line "
 			      "adds to the service of the next (the home agent or directory slows "
 			      "as requests pile up); the line's last holder keeps it, and may use it "
 			      "again, for that long after the next service begins",
-			      "fitted by memcgsim calibrate to the skylake-sp curves (perfbook "
-			      "count_atomic, Gambhir's fetch_add); docs/hardware.md, range 0-2"},
+			      "fitted to the skylake-sp curves (perfbook count_atomic, Gambhir's "
+			      "fetch_add): every point within 25% for 0.3-0.45; docs/validation.md"},
 	[COST_LINE_ISSUE] = {"line_issue_ns", 1.0,
 			     "contention transfer: the spacing at which a core issues misses that do "
 			     "not depend on each other (they overlap, up to LINE_MLP outstanding)",

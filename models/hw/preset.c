@@ -53,6 +53,8 @@ static const struct preset westmere_2s = {
 		NS("line_queue_socket_ns", 14.3, 11.9, 27.0),
 		NS("line_queue_remote_ns", 36.3, 29.4, 38.5),
 		NS("line_inval_ns", 7.4, 3.7, 14.5),
+		NS("line_pileup_ns", 0.35, 0.3, 0.45),
+		NS("line_issue_ns", 1.0, 0.4, 5.0),
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};
 
@@ -80,6 +82,8 @@ static const struct preset broadwell_2s = {
 		NS("line_queue_socket_ns", 15.1, 12.6, 28.5),
 		NS("line_queue_remote_ns", 58.0, 47.0, 61.5),
 		NS("line_inval_ns", 7.4, 3.7, 14.5),
+		NS("line_pileup_ns", 0.35, 0.3, 0.45),
+		NS("line_issue_ns", 1.0, 0.4, 5.0),
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};
 
@@ -110,6 +114,8 @@ static const struct preset cascadelake_2s = {
 		NS("line_queue_socket_ns", 18.0, 15.0, 34.0),
 		NS("line_queue_remote_ns", 66.0, 53.5, 70.0),
 		NS("line_inval_ns", 7.4, 3.7, 14.5),
+		NS("line_pileup_ns", 0.35, 0.3, 0.45),
+		NS("line_issue_ns", 1.0, 0.4, 5.0),
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};
 
@@ -137,6 +143,8 @@ static const struct preset milan_2s = {
 		NS("line_queue_socket_ns", 53.0, 43.0, 56.2),
 		NS("line_queue_remote_ns", 97.1, 78.7, 103.0),
 		NS("line_inval_ns", 7.4, 3.7, 14.5),
+		NS("line_pileup_ns", 0.35, 0.3, 0.45),
+		NS("line_issue_ns", 1.0, 0.4, 5.0),
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};
 

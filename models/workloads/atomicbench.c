@@ -16,6 +16,7 @@ struct atomicbench_params {
 	double think_ns;
 	int placement; /* enum workload_placement */
 	long lines;
+	double start_ns;
 };
 
 #define AT(member) SPEC_AT(struct atomicbench_params, member)
@@ -42,6 +43,7 @@ static const struct spec_field atomicbench_fields[] = {
 			      .min = 1,
 			      .max = LINE_GROUP_MAX},
 	 false, "1", AT(lines)},
+	{"start_ns", &workload_start_ns_spec, false, "0", AT(start_ns)},
 	{NULL},
 };
 #undef AT
@@ -61,7 +63,7 @@ static bool atomicbench_check(const void *params, const struct run_config *cfg,
 
 struct atomicbench {
 	int cpus, lines;
-	sim_time_t think;
+	sim_time_t think, *start; /* each task's delay before its first increment */
 	struct cacheline counter[LINE_GROUP_MAX];
 	uint64_t ops;
 };
@@ -83,6 +85,9 @@ static void atomicbench_increments(struct sim_task *t, struct atomicbench *ab)
 static void atomicbench_loop(struct sim_task *t, void *arg)
 {
 	struct atomicbench *ab = arg;
+	sim_time_t start = ab->start[sim_task_cpu(t)];
+	if (start > 0)
+		sim_task_sleep(t, start);
 	while (!sim_task_should_stop(t)) {
 		if (ab->think)
 			sim_task_run(t, SIM_CAT_USER, ab->think);
@@ -103,9 +108,14 @@ static void *atomicbench_setup(const void *params, int index)
 	ab->think = sim_from_ns(p->think_ns);
 	for (int i = 0; i < ab->lines; i++)
 		line_init(&ab->counter[i], line_class_get("atomic counter"), 0);
-	for (int i = 0; i < ab->cpus; i++)
-		sim_task_createf(workload_cpu_for(i, p->placement), atomicbench_loop, ab,
-				 "atomicbench.%d.%d", index, i);
+	ab->start = g_new0(sim_time_t, sim_ncpus());
+	for (int i = 0; i < ab->cpus; i++) {
+		char *name = g_strdup_printf("atomicbench.%d.%d", index, i);
+		int cpu = workload_cpu_for(i, p->placement);
+		ab->start[cpu] = workload_start_delay(name, p->start_ns);
+		sim_task_create(name, cpu, atomicbench_loop, ab);
+		g_free(name);
+	}
 	return ab;
 }
 
@@ -119,6 +129,13 @@ static void atomicbench_metrics(void *state, json_t *metrics)
 	json_object_set_new(metrics, "ns_per_op_per_thread",
 			    json_real(ops ? ns * ab->cpus / ops : 0));
 	json_object_set_new(metrics, "ops_per_us", json_real(ops / sim_to_us(sim_end())));
+}
+
+static void atomicbench_destroy(void *state)
+{
+	struct atomicbench *ab = state;
+	g_free(ab->start);
+	g_free(ab);
 }
 
 static long atomicbench_tasks(const void *params, const struct run_config *cfg)
@@ -139,5 +156,5 @@ const struct workload_type atomicbench_workload = {
 						   {"ns_per_op_per_thread", false, "ns"},
 						   {"ops_per_us", true, "/us"},
 						   {NULL, false, NULL}},
-	.destroy = g_free,
+	.destroy = atomicbench_destroy,
 };

@@ -73,14 +73,7 @@ static const struct spec_field lockbench_fields[] = {
 			      .min = 0,
 			      .max = 64},
 	 false, "0", AT(data_lines)},
-	{"start_ns",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "each task starts after a delay drawn uniformly from [0, start_ns) "
-				     "(off its CPU), so the tasks first reach the lock in a random order, "
-				     "not the CPUs' (0: all start at once, in CPU order)",
-			      .min = 0,
-			      .max = 1e12},
-	 false, "0", AT(start_ns)},
+	{"start_ns", &workload_start_ns_spec, false, "0", AT(start_ns)},
 	{NULL},
 };
 #undef AT
@@ -206,13 +199,7 @@ static void *lockbench_setup(const void *params, int index)
 		stream = g_strdup_printf("%s.hold", name);
 		lt->hold_rng = sim_rng_new(sim_seed(), stream);
 		g_free(stream);
-		if (p->start_ns > 0) { /* its own stream: the others' draws stay as they were */
-			stream = g_strdup_printf("%s.start", name);
-			struct sim_rng *rng = sim_rng_new(sim_seed(), stream);
-			lt->start = (sim_time_t)(sim_rng_uniform01(rng) * p->start_ns * SIM_NS);
-			sim_rng_free(rng);
-			g_free(stream);
-		}
+		lt->start = workload_start_delay(name, p->start_ns);
 		sim_task_create(name, cpu, lockbench_loop, lt);
 		g_free(name);
 	}

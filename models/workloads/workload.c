@@ -146,6 +146,26 @@ const struct spec workload_placement_spec = {
 	       "thread of every core, node by node, then the second threads (CPU i as Linux "
 	       "numbers a multi-socket Intel server)",
 	.values = (const char *const[]){"spread", "pack", "cores", NULL}};
+const struct spec workload_start_ns_spec = {
+	.kind = SPEC_NUMBER,
+	.doc = "each task starts after a delay drawn uniformly from [0, start_ns) (off its CPU), "
+	       "so the tasks first reach the shared line or lock in a random order, not the "
+	       "CPUs' (0: all start at once, in CPU order)",
+	.min = 0,
+	.max = 1e12};
+
+sim_time_t workload_start_delay(const char *name, double start_ns)
+{
+	if (start_ns <= 0)
+		return 0;
+	char *stream = g_strdup_printf("%s.start", name);
+	struct sim_rng *rng = sim_rng_new(sim_seed(), stream);
+	sim_time_t d = (sim_time_t)(sim_rng_uniform01(rng) * start_ns * SIM_NS);
+	sim_rng_free(rng);
+	g_free(stream);
+	return d;
+}
+
 const struct spec workload_cgroup_spec = {
 	.kind = SPEC_STRING,
 	.doc = "cgroup of task i: a memcg.cgroups name; \"%d\" is replaced by i",

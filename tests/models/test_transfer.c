@@ -7,11 +7,12 @@
  *
  * The test machine: 2 sockets (nodes) of 4 CPUs, one thread a core, one LLC
  * a socket. Costs: hit 0, a transfer in the socket 40 ns (so the line's way
- * back is 20), across 150, a locked RMW 5, line_pileup_ns 2, line_issue_ns
- * 1. */
+ * back is 20), across 150, a locked RMW 5, line_pileup_ns 2 (unless a test
+ * says), line_issue_ns 1. */
 #include "cacheline.h"
 #include "cost.h"
 #include "test_util.h"
+#include <math.h>
 
 static struct sim_machine transfer_machine(void)
 {
@@ -32,11 +33,14 @@ static struct sim_machine transfer_machine(void)
 	return m;
 }
 
+#define NS(x) ((sim_time_t)(x) * SIM_NS)
+
 static struct sim_machine M;
 
-static void engine_up(void)
+static void engine_up(sim_time_t pileup)
 {
 	M = transfer_machine();
+	M.cost[COST_LINE_PILEUP] = pileup;
 	sim_engine_init(&M, 0, SIM_S, 1);
 }
 
@@ -46,20 +50,21 @@ static void engine_down(void)
 	sim_engine_fini();
 }
 
-#define NS(x) ((sim_time_t)(x) * SIM_NS)
 
-/* CPU 0 has the line (its first RMW, at 0, finds it fresh: 5 ns). CPUs 1, 2
- * and 3 ask for it at 0, in that order:
+/* CPU 0 has the line (its first RMW, at 0, finds it fresh: 5 ns). With
+ * line_pileup_ns 5, CPUs 1, 2, 3 ask for it at 0 and CPU 0 again at 1:
  *  - CPU 1 finds it idle in CPU 0's cache: the idle transfer 40 + 5 = 45;
- *  - CPU 2 waits for CPU 1's service (45), queued behind k = 1 request: the
- *    way back 20 + 1 x 2, + 5: 45 + 27 = 72;
- *  - CPU 3 waits until 72, behind k = 2: 20 + 4 + 5, ending at 101.
- * CPU 1 still holds the line until CPU 2's snoop, 45 + 2 = 47: its RMW at
- * 46 is a hit (5); at 47 the line has gone, and it queues behind CPU 2's
- * and CPU 3's services (k = 2): 101 - 47 + 24 + 5 = 83. */
+ *  - CPU 2 waits for CPU 1's service (45); none waits besides: the way back
+ *    20 + 5: 45 + 25 = 70;
+ *  - CPU 3 waits until 70, with CPU 2 waiting behind the service (k = 1):
+ *    20 + 5 + 5, ending at 100;
+ *  - CPU 0 waits until 100, with k = 2: 20 + 10 + 5: 99 + 35 = 134.
+ * CPU 2 holds the line from 70 until CPU 3's snoop, 70 + 5: its RMW at 70
+ * ends by then, a hit (5); at 75 the line has gone, and it queues behind
+ * CPU 3's service and CPU 0's request (k = 1): 135 - 75 + 30 = 90. */
 static void test_pileup_and_keep(void)
 {
-	engine_up();
+	engine_up(NS(5));
 	struct cacheline l;
 	line_init(&l, line_class_get("line"), 0);
 	sim_time_t w;
@@ -67,16 +72,18 @@ static void test_pileup_and_keep(void)
 	g_assert_cmpint(line_access_at(0, &l, LINE_RMW, "a", NS(5), &w), ==, NS(5));
 	g_assert_cmpint(line_access_at(1, &l, LINE_RMW, "a", 0, &w), ==, NS(45));
 	g_assert_cmpint(w, ==, 0);
-	g_assert_cmpint(line_access_at(2, &l, LINE_RMW, "a", 0, &w), ==, NS(72));
+	g_assert_cmpint(line_access_at(2, &l, LINE_RMW, "a", 0, &w), ==, NS(70));
 	g_assert_cmpint(w, ==, NS(45));
-	g_assert_cmpint(line_access_at(3, &l, LINE_RMW, "a", 0, &w), ==, NS(101));
-	g_assert_cmpint(w, ==, NS(72));
-	g_assert_cmpint(line_access_at(1, &l, LINE_RMW, "a", NS(46), &w), ==, NS(5));
-	g_assert_cmpint(line_access_at(1, &l, LINE_RMW, "a", NS(47), &w), ==, NS(83));
-	g_assert_cmpint(w, ==, NS(54));
+	g_assert_cmpint(line_access_at(3, &l, LINE_RMW, "a", 0, &w), ==, NS(100));
+	g_assert_cmpint(w, ==, NS(70));
+	g_assert_cmpint(line_access_at(0, &l, LINE_RMW, "a", NS(1), &w), ==, NS(134));
+	g_assert_cmpint(w, ==, NS(99));
+	g_assert_cmpint(line_access_at(2, &l, LINE_RMW, "a", NS(70), &w), ==, NS(5));
+	g_assert_cmpint(line_access_at(2, &l, LINE_RMW, "a", NS(75), &w), ==, NS(90));
+	g_assert_cmpint(w, ==, NS(60));
 	struct line_counts n = line_class_counts(line_class_get("line"));
 	g_assert_cmpint(n.from[LINE_RMW][LINE_HIT], ==, 3);
-	g_assert_cmpint(n.transfers, ==, 4);
+	g_assert_cmpint(n.transfers, ==, 5);
 	engine_down();
 }
 
@@ -126,7 +133,7 @@ static void test_queued_serial(void)
  * 151 + 150 = 301. */
 static void test_mlp(void)
 {
-	engine_up();
+	engine_up(NS(2));
 	struct cacheline l[12];
 	struct line_req r[12];
 	for (int i = 0; i < 12; i++) {
@@ -138,16 +145,17 @@ static void test_mlp(void)
 	engine_down();
 }
 
-/* A tight loop of increments by two CPUs of one socket, 100 each. Every
- * service of the line is its way back (20) + the pile-up of the one request
- * ahead (p) + the RMW (5); the holder keeps the line for p after the next
- * service begins and increments it again every 5 ns meanwhile. With p = 0:
- * one increment a visit, 25 ns apart, so 2 increments take 50. With p = 12:
- * the holder's own increment, then 3 more at +0, +5 and +10 (the fourth
- * would start at 15 > 12): 4 increments a visit of 20 + 12 + 5 = 37 ns,
- * 8 increments every 74. */
+/* A tight loop of increments, 100 a CPU, on CPUs of one socket, with
+ * line_pileup_ns 10. Every service of the line is its way back (20) + the
+ * pile-up of the requests waiting besides the one in service + the RMW (5);
+ * the holder keeps the line for the pile-up after the next service begins,
+ * and increments it again every 5 ns meanwhile. Two CPUs: no request waits
+ * besides the one in service, so one increment a visit, 25 ns apart, 2 in
+ * 50. Three: one waits (k = 1), each visit takes 20 + 10 + 5 = 35 and its
+ * holder then makes 2 more increments (at +0 and +5, both over by +10): 3
+ * a visit, 9 in a round of the three CPUs, 105 ns. */
 static struct cacheline counter;
-static sim_time_t done[256];
+static sim_time_t done[512];
 static int ndone;
 
 static void incrementer(struct sim_task *t, void *arg)
@@ -159,30 +167,50 @@ static void incrementer(struct sim_task *t, void *arg)
 	}
 }
 
-static void tight_loop(sim_time_t pileup, int every, sim_time_t span)
+static void tight_loop_run(int cpus, sim_time_t pileup)
 {
 	M = transfer_machine();
 	M.cost[COST_LINE_PILEUP] = pileup;
 	sim_engine_init(&M, 0, SIM_S, 1);
 	line_init(&counter, line_class_get("counter"), 0);
 	ndone = 0;
-	sim_task_create("inc", 0, incrementer, NULL);
-	sim_task_create("inc", 1, incrementer, NULL);
+	for (int i = 0; i < cpus; i++)
+		sim_task_create("inc", i, incrementer, NULL);
 	g_assert_true(sim_engine_run());
-	g_assert_cmpint(ndone, ==, 200);
-	for (int i = 40; i + every < 160; i++)
+	g_assert_cmpint(ndone, ==, 100 * cpus);
+}
+
+static void tight_loop(int cpus, int every, sim_time_t span)
+{
+	tight_loop_run(cpus, NS(10));
+	for (int i = 20 * cpus; i + every < 80 * cpus; i++)
 		g_assert_cmpint(done[i + every] - done[i], ==, span);
 	engine_down();
 }
 
 static void test_tight_loop_nokeep(void)
 {
-	tight_loop(0, 2, NS(50));
+	tight_loop(2, 2, NS(50));
 }
 
 static void test_tight_loop_keep(void)
 {
-	tight_loop(NS(12), 8, NS(74));
+	tight_loop(3, 9, NS(105));
+}
+
+/* With line_pileup_ns 12.5 the third increment of a holder's window starts
+ * at +10 and would end at +15, after the snoop at +12.5: it is kept half the
+ * time. A visit then has 1 + 2 + 0.5 increments on average: 300 increments
+ * over about 86 visits (the draws' spread is 4.6 increments, about 1.3
+ * visits: the bound 3.5 +- 0.25 is more than five times that). */
+static void test_tight_loop_straddle(void)
+{
+	tight_loop_run(3, 12500); /* 12.5 ns */
+	struct line_counts n = line_class_counts(line_class_get("counter"));
+	double per_visit = 300.0 / (double)n.transfers;
+	g_test_message("%.3f increments a visit", per_visit);
+	g_assert_cmpfloat(fabs(per_visit - 3.5), <, 0.25);
+	engine_down();
 }
 
 int main(int argc, char **argv)
@@ -195,5 +223,6 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/transfer/overlap/mlp", test_mlp);
 	mcs_test_add_subprocess("/transfer/tight-loop/no-keep", test_tight_loop_nokeep);
 	mcs_test_add_subprocess("/transfer/tight-loop/keep", test_tight_loop_keep);
+	mcs_test_add_subprocess("/transfer/tight-loop/straddle", test_tight_loop_straddle);
 	return g_test_run();
 }

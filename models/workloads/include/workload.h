@@ -68,4 +68,8 @@ bool workload_check_dist(int kind, double cv, const char *path, const char *cv_k
 extern const struct spec workload_dist_spec, workload_cv_spec, workload_placement_spec;
 extern const struct spec workload_cgroup_spec, workload_count_spec, workload_per_cgroup_spec,
 	workload_start_spread_spec;
-extern const struct spec workload_size_spec, workload_time_spec;
+extern const struct spec workload_size_spec, workload_time_spec, workload_start_ns_spec;
+/* The delay before task @name's first iteration, drawn uniformly from
+ * [0, @start_ns) on a stream of its own (workload_start_ns_spec); 0 if
+ * @start_ns is 0. */
+sim_time_t workload_start_delay(const char *name, double start_ns);
