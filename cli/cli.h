@@ -71,3 +71,4 @@ extern const struct cli_command cli_merge_command;
 extern const struct cli_command cli_report_command;
 extern const struct cli_command cli_compare_command;
 extern const struct cli_command cli_list_command;
+extern const struct cli_command cli_calibrate_command;

@@ -17,7 +17,7 @@
 # Prints each violation and exits 1 when there is one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-layers="sim models loader analysis report cli bench fuzz"
+layers="sim models loader analysis report calib cli bench fuzz"
 status=0
 
 # The folder a source or header belongs to: its directory, less a final include/.

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* memcgsim calibrate: the shipped presets are the command's output on the
+ * shipped data, it recovers a parameter from curves the model itself made,
+ * and bad fit files get exact errors. */
+#include "test_util.h"
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <jansson.h>
+#include <string.h>
+
+#define DATA MCS_SOURCE_DIR "/data/contention/"
+
+/* The shipped fits give the shipped presets' values. */
+static void shipped(const char *fit, const char *row)
+{
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"calibrate", fit, "-j", "2", NULL}, &out, &err),
+			==, 0);
+	g_assert_cmpstr(err, ==, "");
+	g_assert_nonnull(strstr(out, row));
+	g_assert_nonnull(strstr(out, "The preset's values are this fit's.\n"));
+	g_free(out);
+	g_free(err);
+}
+
+static void test_shipped_cascadelake(void)
+{
+	shipped(DATA "fit-cascadelake-2s.json",
+		"line_pileup_ns               0.35  0.3 - 0.4                  0 - 1 by 0.05 "
+		"         0.35\n");
+}
+
+static void test_shipped_broadwell(void)
+{
+	shipped(DATA "fit-broadwell-2s.json",
+		"line_pileup_ns                0.4  0 - 0.75                   0 - 1 by 0.05 "
+		"         0.4\n");
+}
+
+/* The model's ns per increment (a thread's) at @cpus CPUs with
+ * line_pileup_ns @p, from a run of the command. */
+static double model_point(int cpus, const char *p)
+{
+	char *cpus_set = g_strdup_printf("workloads.0.cpus=%d", cpus);
+	char *p_set = g_strdup_printf("machine.costs.line_pileup_ns=%s", p);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"run",
+						 MCS_SOURCE_DIR "/scenarios/validation/atomic_counter.json",
+						 "--variant", "perfbook", "--set",
+						 "machine.contention=transfer", "--set",
+						 "workloads.0.start_ns=1000", "--set", cpus_set, "--set",
+						 p_set, "--format", "json", NULL},
+				&out, &err),
+			==, 0);
+	json_t *doc = json_loads(out, 0, NULL);
+	double v = json_number_value(json_object_get(
+		json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "metrics"),
+		"ns_per_op_per_thread"));
+	json_decref(doc);
+	g_free(out);
+	g_free(err);
+	g_free(cpus_set);
+	g_free(p_set);
+	return v;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = g_build_filename(dir, name, NULL);
+	g_assert_true(g_file_set_contents(path, text, -1, NULL));
+	g_free(path);
+}
+
+/* A curve the model made at line_pileup_ns 0.6 (4, 16 and 40 threads):
+ * the fit over 0-1 by 0.1 finds 0.6, with every point exact. */
+static void test_recovers(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-calibrate-XXXXXX", NULL);
+	GString *curve = g_string_new(NULL);
+	g_string_append_printf(
+		curve,
+		"{\"format\": \"memcgsim-measurement-1\", \"name\": \"made\", \"source\": \"the "
+		"model\", \"model\": {\"scenario\": \"%s/scenarios/validation/atomic_counter.json\", "
+		"\"variant\": \"perfbook\", \"set\": {\"machine.contention\": \"transfer\", "
+		"\"workloads.0.start_ns\": 1000}, \"x\": \"workloads.0.cpus\", \"metric\": "
+		"\"ns_per_op_per_thread\"}, \"points\": [",
+		MCS_SOURCE_DIR);
+	const int xs[] = {4, 16, 40};
+	for (int i = 0; i < 3; i++)
+		g_string_append_printf(curve, "%s{\"x\": %d, \"value\": %.17g}", i ? ", " : "", xs[i],
+				       model_point(xs[i], "0.6"));
+	g_string_append(curve, "]}");
+	write_file(dir, "made.json", curve->str);
+	write_file(dir, "fit.json",
+		   "{\"format\": \"memcgsim-fit-1\", \"preset\": \"cascadelake-2s\", \"family\": "
+		   "\"skylake-sp\", \"bound\": 0.25, \"params\": [{\"key\": \"line_pileup_ns\", "
+		   "\"lo\": 0, \"hi\": 1, \"step\": 0.1}], \"curves\": [\"made.json\"]}");
+	char *fit = g_build_filename(dir, "fit.json", NULL), *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"calibrate", fit, "-j", "2", NULL}, &out, &err),
+			==, 0);
+	g_assert_nonnull(strstr(out, "\nline_pileup_ns                0.6  "));
+	g_assert_nonnull(strstr(out, "largest error: +0.0% (made at x = "));
+	g_free(out);
+	g_free(err);
+	g_free(fit);
+	g_string_free(curve, TRUE);
+	char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+	g_assert_cmpint(system(cmd), ==, 0);
+	g_free(cmd);
+	g_free(dir);
+}
+
+/* Bad fit files: the file, line:column, the member, what was expected;
+ * exit 2 and nothing on standard output. */
+static void bad_fit(const char *text, const char *want)
+{
+	char *dir = g_dir_make_tmp("memcgsim-calibrate-XXXXXX", NULL);
+	write_file(dir, "fit.json", text);
+	char *fit = g_build_filename(dir, "fit.json", NULL), *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"calibrate", fit, NULL}, &out, &err), ==, 2);
+	GString *expected = g_string_new(want); /* FIT: the fit file; DIR: its folder */
+	g_string_replace(expected, "FIT", fit, 0);
+	g_string_replace(expected, "DIR", dir, 0);
+	g_assert_cmpstr(err, ==, expected->str);
+	g_assert_cmpstr(out, ==, "");
+	g_string_free(expected, TRUE);
+	g_free(out);
+	g_free(err);
+	g_unlink(fit);
+	g_rmdir(dir);
+	g_free(fit);
+	g_free(dir);
+}
+
+static void test_errors(void)
+{
+	bad_fit("{\"format\": \"x\"}", "FIT:1:12: format: expected \"memcgsim-fit-1\"\n");
+	bad_fit("{\"format\": \"memcgsim-fit-1\", \"preset\": \"p\", \"family\": \"f\", "
+		"\"bound\": 0.25, \"params\": []}",
+		"FIT:1:85: params: expected a non-empty array\n");
+	bad_fit("{\"format\": \"memcgsim-fit-1\", \"preset\": \"p\", \"family\": \"f\", "
+		"\"bound\": 0.25, \"params\": [{\"key\": \"k\", \"lo\": 1, \"hi\": 0, \"step\": "
+		"0.1}]}",
+		"FIT:1:125: params.0.step: expected lo <= hi and a step > 0 giving at most 1000 "
+		"values\n");
+	bad_fit("{\"format\": \"memcgsim-fit-1\", \"preset\": \"p\", \"family\": \"f\", "
+		"\"bound\": 0.25, \"params\": [{\"key\": \"k\", \"lo\": 0, \"hi\": 1, \"step\": "
+		"0.1}], \"curves\": [\"nothere.json\"]}",
+		"DIR/nothere.json:1:1: (root): cannot read: No such file or directory\n");
+	bad_fit("{\"format\": \"memcgsim-fit-1\",", "FIT:1:28: (root): string or '}' expected "
+						    "near end of file\n");
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/calibrate/shipped/cascadelake-2s", test_shipped_cascadelake);
+	g_test_add_func("/calibrate/shipped/broadwell-2s", test_shipped_broadwell);
+	g_test_add_func("/calibrate/recovers", test_recovers);
+	g_test_add_func("/calibrate/errors", test_errors);
+	return g_test_run();
+}
