@@ -5,7 +5,9 @@
  * Throughput against the number of CPUs is the line's service curve
  * (docs/validation.md). With `lines` > 1 an operation increments that many
  * separate shared lines, increments that do not depend on each other
- * (folly's atomics_fetch_add: five). */
+ * (folly's atomics_fetch_add: five). With `op` "cas" an operation is
+ * folly's atomic_cas: read the counter, compare-and-swap it, again until
+ * the swap finds what was read. */
 #include "cacheline.h"
 #include "run_config.h"
 #include "workload.h"
@@ -17,7 +19,10 @@ struct atomicbench_params {
 	int placement; /* enum workload_placement */
 	long lines;
 	double start_ns;
+	int op; /* ATOMICBENCH_FETCH_ADD or ATOMICBENCH_CAS */
 };
+
+enum { ATOMICBENCH_FETCH_ADD, ATOMICBENCH_CAS };
 
 #define AT(member) SPEC_AT(struct atomicbench_params, member)
 static const struct spec_field atomicbench_fields[] = {
@@ -44,6 +49,12 @@ static const struct spec_field atomicbench_fields[] = {
 			      .max = LINE_GROUP_MAX},
 	 false, "1", AT(lines)},
 	{"start_ns", &workload_start_ns_spec, false, "0", AT(start_ns)},
+	{"op",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "fetch_add: a locked increment of each line; cas: a load of the "
+				     "one line and a compare-and-swap, again until it succeeds",
+			      .values = (const char *const[]){"fetch_add", "cas", NULL}},
+	 false, "\"fetch_add\"", AT(op)},
 	{NULL},
 };
 #undef AT
@@ -57,12 +68,16 @@ static const struct spec atomicbench_spec = {
 static bool atomicbench_check(const void *params, const struct run_config *cfg,
 			      const char *path, struct spec_check *chk)
 {
-	return workload_check_cpus(((const struct atomicbench_params *)params)->cpus, cfg, path,
-				   chk);
+	const struct atomicbench_params *p = params;
+	if (p->op == ATOMICBENCH_CAS && p->lines != 1)
+		return spec_check_fail(chk, path, "lines", "expected 1 with op \"cas\", got %ld",
+				       p->lines);
+	return workload_check_cpus(p->cpus, cfg, path, chk);
 }
 
 struct atomicbench {
-	int cpus, lines;
+	int cpus, lines, op;
+	sim_time_t swapped_at; /* "cas": when the last successful swap took effect */
 	sim_time_t think, *start; /* each task's delay before its first increment */
 	struct cacheline counter[LINE_GROUP_MAX];
 	uint64_t ops;
@@ -82,6 +97,29 @@ static void atomicbench_increments(struct sim_task *t, struct atomicbench *ab)
 	sim_task_charge(t, SIM_CAT_SYS, c - wait);
 }
 
+/* folly's atomic_cas: a load of the counter, then a compare-and-swap,
+ * which fails when another CPU's swap took effect after the load; again
+ * until one succeeds. */
+static void atomicbench_cas(struct sim_task *t, struct atomicbench *ab)
+{
+	int cpu = sim_task_cpu(t);
+	struct cacheline *l = &ab->counter[0];
+	for (;;) {
+		sim_task_flush(t);
+		sim_task_charge(t, SIM_CAT_SYS,
+				line_access_at(cpu, l, LINE_LOAD, "atomic_load", sim_task_clock(t),
+					       NULL));
+		sim_time_t read = sim_task_clock(t);
+		sim_task_flush(t);
+		sim_task_charge(t, SIM_CAT_SYS,
+				line_access_at(cpu, l, LINE_RMW, "cmpxchg", sim_task_clock(t), NULL));
+		if (ab->swapped_at <= read) {
+			ab->swapped_at = sim_task_clock(t);
+			return;
+		}
+	}
+}
+
 static void atomicbench_loop(struct sim_task *t, void *arg)
 {
 	struct atomicbench *ab = arg;
@@ -91,7 +129,9 @@ static void atomicbench_loop(struct sim_task *t, void *arg)
 	while (!sim_task_should_stop(t)) {
 		if (ab->think)
 			sim_task_run(t, SIM_CAT_USER, ab->think);
-		if (ab->lines == 1)
+		if (ab->op == ATOMICBENCH_CAS)
+			atomicbench_cas(t, ab);
+		else if (ab->lines == 1)
 			line_atomic(t, &ab->counter[0], SIM_CAT_SYS, "atomic_inc");
 		else
 			atomicbench_increments(t, ab);
@@ -105,6 +145,7 @@ static void *atomicbench_setup(const void *params, int index)
 	struct atomicbench *ab = g_new0(struct atomicbench, 1);
 	ab->cpus = (int)p->cpus;
 	ab->lines = (int)p->lines;
+	ab->op = p->op;
 	ab->think = sim_from_ns(p->think_ns);
 	for (int i = 0; i < ab->lines; i++)
 		line_init(&ab->counter[i], line_class_get("atomic counter"), 0);
