@@ -18,6 +18,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 layers="sim models loader analysis report calib cli bench fuzz"
+# (a tree without one of them, as the test's small trees, checks the others)
+layers=$(for d in $layers; do if [ -d "$d" ]; then echo "$d"; fi; done)
 status=0
 
 # The folder a source or header belongs to: its directory, less a final include/.
