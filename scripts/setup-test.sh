@@ -6,4 +6,4 @@
 # and dpkg-dev for the man page and .deb checks. No daemon is started by
 # the packages: the tests start their own. Idempotent; run as root.
 set -euo pipefail
-"$(dirname "$0")/apt-missing.sh" --no-daemons chromium parallel slurm-wlm munge groff-base dpkg-dev
+"$(dirname "$0")/apt-missing.sh" --no-daemons chromium parallel slurm-wlm munge groff-base dpkg-dev jq
