@@ -18,6 +18,18 @@ static const struct spec costs_spec = {
 	.kind = SPEC_OBJECT,
 	.doc = "cost table, in ns; every key optional, defaults from docs/costs.md",
 	.fields = cost_fields};
+static const struct spec private_ns_spec = {
+	.kind = SPEC_NUMBER,
+	.doc = "the bottom-up bound of this flat cost's private work, ns: what the cost "
+	       "charges above it is unexplained time (docs/flat-costs.md); 0: no bound",
+	.min = 0,
+	.max = 1e9};
+static struct spec_field private_fields[COST_N + 1];
+static const struct spec private_spec = {
+	.kind = SPEC_OBJECT,
+	.doc = "flat per-call costs' bounds of their private work, in ns, by cost key; a cost "
+	       "without one is all private",
+	.fields = private_fields};
 static struct spec insn_specs[INSN_N];
 static struct spec_field insn_fields[INSN_N + 1];
 static char *insn_defaults[INSN_N];
@@ -156,6 +168,7 @@ static const struct spec_field machine_fields[] = {
 	 false, "0.7", 0},
 	{"sched_slice_ns", &slice_spec, false, "750000", 0},
 	{"costs", &costs_spec, false, "{}", 0},
+	{"private_ns", &private_spec, false, "{}", 0},
 	{"insns", &insns_spec, false, "{}", 0},
 	{"interrupts", &interrupts_spec, false, "[]", 0},
 	{NULL}};
@@ -195,6 +208,7 @@ void scenario_machine_spec_init(void)
 		cost_specs[i] = (struct spec){
 			.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e9};
 		cost_fields[i] = (struct spec_field){d->key, &cost_specs[i], false, cost_defaults[i], 0};
+		private_fields[i] = (struct spec_field){d->key, &private_ns_spec, false, NULL, 0};
 	}
 	for (int i = 0; i < INSN_N; i++) {
 		const struct insn_desc *d = &insn_table[i];
@@ -314,8 +328,12 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 		if (strcmp(contention, sim_contention_names[i]) == 0)
 			m->contention = (enum sim_contention)i;
 	m->sched_slice = sim_from_ns(mcs_json_num(mj, "sched_slice_ns"));
-	for (int i = 0; i < COST_N; i++)
+	json_t *private = json_object_get(mj, "private_ns");
+	for (int i = 0; i < COST_N; i++) {
 		m->cost[i] = sim_from_ns(mcs_json_num(costs, cost_table[i].key));
+		json_t *bound = json_object_get(private, cost_table[i].key);
+		m->cost_private[i] = json_is_number(bound) ? sim_from_ns(json_number_value(bound)) : 0;
+	}
 	m->context_switch = m->cost[COST_CONTEXT_SWITCH];
 	json_t *insns = json_object_get(mj, "insns");
 	for (int i = 0; i < INSN_N; i++)

@@ -84,10 +84,11 @@ void report_per_page(json_t *variant, GString *out)
 	json_t *cpu = json_object_get(variant, "cpu_time_ns");
 	g_string_append_printf(out,
 			       "\nWhere a swapped page's time goes (per page swapped out, %.0f pages): "
-			       "sys %.2f us, spin %.2f us, user %.2f us\n",
+			       "sys %.2f us, spin %.2f us, user %.2f us, unexplained %.2f us\n",
 			       pages, mcs_json_num(cpu, "sys") / pages / 1e3,
 			       mcs_json_num(cpu, "spin") / pages / 1e3,
-			       mcs_json_num(cpu, "user") / pages / 1e3);
+			       mcs_json_num(cpu, "user") / pages / 1e3,
+			       mcs_json_num(cpu, "unexplained") / pages / 1e3);
 	json_int_t replicas = json_integer_value(json_object_get(variant, "replicas"));
 	double merged = pages * (double)MAX(replicas, 1);
 	lock_rows(json_object_get(variant, "locks"), merged, out);

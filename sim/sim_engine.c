@@ -20,7 +20,7 @@
 #include <xbt/config.h>
 #include <xbt/log.h>
 
-const char *const sim_cat_names[SIM_CAT_N] = {"user", "sys", "spin", "irq", "idle"};
+const char *const sim_cat_names[SIM_CAT_N] = {"user", "sys", "spin", "irq", "idle", "unexplained"};
 
 struct sim_cpu {
 	int id;
@@ -592,9 +592,20 @@ static void task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
  * spinning and idling take the time they take. */
 void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 {
+	sim_task_charge_split(t, cat, d, cat, 0);
+}
+
+void sim_task_charge_split(struct sim_task *t, enum sim_cat cat, sim_time_t d,
+			   enum sim_cat rest_cat, sim_time_t rest)
+{
+	sim_time_t total = d + rest;
 	if (cat != SIM_CAT_SPIN && cat != SIM_CAT_IDLE)
-		d = sim_smt_stretch(t->cpu->id, d, t->clock);
-	task_charge(t, cat, d);
+		total = sim_smt_stretch(t->cpu->id, total, t->clock);
+	sim_time_t first = rest > 0 ? sim_round((double)total * (double)d / (double)(d + rest))
+				    : total;
+	task_charge(t, cat, first);
+	if (total > first)
+		task_charge(t, rest_cat, total - first);
 }
 
 bool sim_task_in_irq(const struct sim_task *t)
@@ -721,12 +732,20 @@ static void task_yield(struct sim_task *t)
 
 void sim_task_run(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 {
-	while (d > 0) {
+	sim_task_run_split(t, cat, d, cat, 0);
+}
+
+void sim_task_run_split(struct sim_task *t, enum sim_cat cat, sim_time_t d, enum sim_cat rest_cat,
+			sim_time_t rest)
+{
+	while (d + rest > 0) {
 		sim_time_t room = W.m.sched_slice - t->slice_used;
-		sim_time_t chunk = d < room ? d : room;
-		sim_task_charge(t, cat, chunk);
+		sim_time_t chunk = d + rest < room ? d + rest : room;
+		sim_time_t first = MIN(d, chunk); /* the chunk's part of @d */
+		sim_task_charge_split(t, cat, first, rest_cat, chunk - first);
 		t->slice_used += chunk;
-		d -= chunk;
+		d -= first;
+		rest -= chunk - first;
 		if (t->slice_used >= W.m.sched_slice) {
 			t->slice_used = 0;
 			if (t->preempt_count == 0 && !sim_task_should_stop(t))

@@ -35,7 +35,7 @@ static long inode_drop_page(struct sim_task *t, struct inode *inode)
 	lv->nr_file -= m->nrpages; /* its LRU entry is skipped when reclaim reaches it */
 	long pages = m->nrpages;
 	m->nrpages = 0;
-	sim_task_charge(t, SIM_CAT_SYS, pages * cost(COST_RECLAIM_FILE_PAGE));
+	cost_charge_flat(t, SIM_CAT_SYS, COST_RECLAIM_FILE_PAGE, pages);
 	mem_cgroup_uncharge(t, m->memcg, pages);
 	inode->sb->stat.inode_pages_dropped += pages;
 	return pages;
@@ -228,7 +228,7 @@ void fs_read_file(struct sim_task *t, struct super_block *sb, struct mem_cgroup 
 		  struct folio_batch *fb)
 {
 	int nid = sim_cpu_node(sim_task_cpu(t));
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_FILE_READ));
+	cost_charge_flat(t, SIM_CAT_SYS, COST_FILE_READ, 1);
 	line_stream(sim_task_cpu(t), PAGE_SIZE_BYTES); /* the file's page, copied out */
 	obj_cgroup_charge(t, memcg->objcg, sb->dentry_bytes + sb->inode_bytes); /* d_alloc, iget */
 	struct inode *inode = g_new0(struct inode, 1);

@@ -214,3 +214,23 @@ void cost_draw(struct sim_machine *m, const struct cost_range *range, uint64_t s
 	}
 	m->context_switch = m->cost[COST_CONTEXT_SWITCH];
 }
+
+/* Of one call of @id: the private part (*private) and the rest. */
+static sim_time_t cost_split(enum cost_id id, sim_time_t *private)
+{
+	sim_time_t c = cost(id), bound = sim_machine()->cost_private[id];
+	*private = bound > 0 ? MIN(c, bound) : c;
+	return c - *private;
+}
+
+void cost_charge_flat(struct sim_task *t, enum sim_cat cat, enum cost_id id, long n)
+{
+	sim_time_t private, rest = cost_split(id, &private);
+	sim_task_charge_split(t, cat, n * private, SIM_CAT_UNEXPLAINED, n * rest);
+}
+
+void cost_run_flat(struct sim_task *t, enum sim_cat cat, enum cost_id id, long n)
+{
+	sim_time_t private, rest = cost_split(id, &private);
+	sim_task_run_split(t, cat, n * private, SIM_CAT_UNEXPLAINED, n * rest);
+}

@@ -310,7 +310,7 @@ static void memcg_rstat_updated(struct sim_task *t, long val)
  * per-CPU add) is the fitted memcg_skmem_ns. */
 static void mod_memcg_state_sock(struct sim_task *t, long val)
 {
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_SKMEM));
+	cost_charge_flat(t, SIM_CAT_SYS, COST_MEMCG_SKMEM, 1);
 	memcg_rstat_updated(t, val);
 }
 

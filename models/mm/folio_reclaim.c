@@ -91,7 +91,7 @@ static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n)
 			keep[nkeep++] = f;
 			continue;
 		}
-		sim_task_charge(t, SIM_CAT_SYS, cost(COST_RECLAIM_FILE_PAGE));
+		cost_charge_flat(t, SIM_CAT_SYS, COST_RECLAIM_FILE_PAGE, 1);
 		spin_lock_hold_fn(t, &f->file->i_pages, remove_mapping_section, f->file, SIM_CAT_SYS,
 				  SPIN_IRQ, "__remove_mapping");
 		g_hash_table_remove(f->file->pages, GINT_TO_POINTER((int)f->index + 1));

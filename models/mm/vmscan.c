@@ -11,13 +11,13 @@ static long shrink_folio_list(struct sim_task *t, struct mem_cgroup *memcg, int 
 {
 	long freed;
 	if (file) {
-		sim_task_charge(t, SIM_CAT_SYS, nr * cost(COST_RECLAIM_FILE_PAGE));
+		cost_charge_flat(t, SIM_CAT_SYS, COST_RECLAIM_FILE_PAGE, nr);
 		freed = nr;
 		memcg->stat.file_dropped += nr;
 		if (memcg_tree->file_pages_dropped)
 			memcg_tree->file_pages_dropped(t, memcg, nid, nr);
 	} else {
-		sim_task_charge(t, SIM_CAT_SYS, nr * cost(COST_RECLAIM_PAGE));
+		cost_charge_flat(t, SIM_CAT_SYS, COST_RECLAIM_PAGE, nr);
 		freed = swap_writeout_folios(t, memcg, nid, nr);
 		memcg->stat.pswpout += freed;
 	}

@@ -72,7 +72,7 @@ static void kbuild_loop(struct sim_task *t, void *arg)
 	struct page_cgroup_map *map = mm_page_cgroup_map();
 	for (long j = 0; j < k->jobs; j++) {
 		for (long f = 0; f < k->faults; f++) {
-			sim_task_charge(t, SIM_CAT_SYS, cost(COST_READ_FAULT));
+			cost_charge_flat(t, SIM_CAT_SYS, COST_READ_FAULT, 1);
 			mem_cgroup_update_page_stat(t, map, header_page(k, j, f, map->nr_pages),
 						    MEMCG_NR_FILE_MAPPED, +1, "page_add_file_rmap");
 		}

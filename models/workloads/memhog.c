@@ -54,9 +54,9 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		sim_task_sleep(t, mt->start);
 	for (long done = 0; done < mt->pages;) {
 		long n = MIN(MEMCG_CHARGE_BATCH, mt->pages - done);
-		sim_task_run(t, SIM_CAT_USER, n * cost(COST_MEMSET_PAGE));
+		cost_run_flat(t, SIM_CAT_USER, COST_MEMSET_PAGE, n);
 		line_stream(sim_task_cpu(t), (uint64_t)n * PAGE_SIZE_BYTES); /* memset */
-		sim_task_charge(t, SIM_CAT_SYS, n * cost(COST_ANON_FAULT)); /* do_anonymous_page */
+		cost_charge_flat(t, SIM_CAT_SYS, COST_ANON_FAULT, n); /* do_anonymous_page */
 		sim_work_done(n); /* the ETA's measure, not the model's */
 		mem_cgroup_charge(t, mt->memcg, n);
 		lru_add_pages(t, mt->memcg, nid, n, 0);

@@ -81,9 +81,9 @@ static int task_nid(struct sim_task *t)
 static void fault_region(struct sim_task *t, struct pf_task *pt)
 {
 	for (long p = 0; p < pt->region_pages && !sim_task_should_stop(t); p++) {
-		sim_task_charge(t, SIM_CAT_SYS, cost(COST_ANON_FAULT));
+		cost_charge_flat(t, SIM_CAT_SYS, COST_ANON_FAULT, 1);
 		if (!mem_cgroup_disabled()) {
-			sim_task_charge(t, SIM_CAT_SYS, cost(COST_MEMCG_COMMIT));
+			cost_charge_flat(t, SIM_CAT_SYS, COST_MEMCG_COMMIT, 1);
 			mem_cgroup_charge(t, pt->memcg, 1); /* mem_cgroup_newpage_charge */
 		}
 		if (++pt->pvec == PAGEVEC_SIZE_2632) {
@@ -101,7 +101,7 @@ static void unmap_region(struct sim_task *t, struct pf_task *pt, long pages)
 {
 	mem_cgroup_uncharge_start(&pt->batch);
 	for (long p = 0; p < pages; p++) {
-		sim_task_charge(t, SIM_CAT_SYS, cost(COST_ZAP_PAGE));
+		cost_charge_flat(t, SIM_CAT_SYS, COST_ZAP_PAGE, 1);
 		mem_cgroup_uncharge_page(t, &pt->batch, pt->memcg);
 	}
 	mem_cgroup_uncharge_end(t, &pt->batch);

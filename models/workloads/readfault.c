@@ -57,7 +57,7 @@ static void readfault_loop(struct sim_task *t, void *arg)
 	for (long it = 0; it < rf->iterations; it++) {
 		for (long p = 0; p < map->nr_pages; p++) {
 			sim_time_t start = sim_task_clock(t);
-			sim_task_charge(t, SIM_CAT_SYS, cost(COST_READ_FAULT));
+			cost_charge_flat(t, SIM_CAT_SYS, COST_READ_FAULT, 1);
 			mem_cgroup_update_page_stat(t, map, p, MEMCG_NR_FILE_MAPPED, +1,
 						    "page_add_file_rmap");
 			rf->fault_time += sim_task_clock(t) - start;

@@ -86,7 +86,7 @@ static void dd_read(struct sim_task *t, void *arg)
 	struct reader *r = arg;
 	for (long index = 0; !sim_task_should_stop(t); index++) {
 		filemap_read_folio(t, r->file, index);
-		sim_task_run(t, SIM_CAT_SYS, cost(COST_FILE_READ_PAGE));
+		cost_run_flat(t, SIM_CAT_SYS, COST_FILE_READ_PAGE, 1);
 		line_stream(sim_task_cpu(t), PAGE_SIZE_BYTES); /* copy_page_to_iter */
 		if (sim_task_clock(t) >= r->warmup)
 			r->bytes += PAGE_SIZE_BYTES;

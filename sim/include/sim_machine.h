@@ -62,6 +62,9 @@ struct sim_machine {
 	sim_time_t sched_slice; /* time slice when tasks share a CPU */
 	sim_time_t context_switch; /* switching a CPU between two runnable tasks */
 	sim_time_t cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/hw/include/cost.h) */
+	/* machine.private_ns: a flat cost's bottom-up bound of its private work,
+	 * by id; 0 where none is given (cost_charge_flat) */
+	sim_time_t cost_private[SIM_MACHINE_MAX_COSTS];
 	/* "queued": the kernel steps' instructions, by id (models/hw/include/insn.h),
 	 * and the cycles an instruction takes with its data in L1 */
 	double insns[SIM_MACHINE_MAX_INSNS];

@@ -213,6 +213,30 @@ static void test_tight_loop_straddle(void)
 	engine_down();
 }
 
+/* A flat cost above its private bound (machine.private_ns): two calls of
+ * anon_fault_ns 1000 with a bound of 300 charge 600 ns of sys and 1400 of
+ * unexplained time; a cost without a bound, all of it as sys. */
+static void flat_charger(struct sim_task *t, void *arg)
+{
+	(void)arg;
+	cost_charge_flat(t, SIM_CAT_SYS, COST_ANON_FAULT, 2);
+	cost_charge_flat(t, SIM_CAT_SYS, COST_ZAP_PAGE, 1);
+}
+
+static void test_unexplained(void)
+{
+	M = transfer_machine();
+	M.cost[COST_ANON_FAULT] = NS(1000);
+	M.cost_private[COST_ANON_FAULT] = NS(300);
+	M.cost[COST_ZAP_PAGE] = NS(500);
+	sim_engine_init(&M, 0, SIM_S, 1);
+	sim_task_create("flat", 0, flat_charger, NULL);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, NS(1100));
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_UNEXPLAINED), ==, NS(1400));
+	engine_down();
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -224,5 +248,6 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/transfer/tight-loop/no-keep", test_tight_loop_nokeep);
 	mcs_test_add_subprocess("/transfer/tight-loop/keep", test_tight_loop_keep);
 	mcs_test_add_subprocess("/transfer/tight-loop/straddle", test_tight_loop_straddle);
+	mcs_test_add_subprocess("/flat/unexplained", test_unexplained);
 	return g_test_run();
 }

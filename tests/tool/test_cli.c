@@ -1036,7 +1036,7 @@ static void test_tasks_per_cgroup(void)
 	expect_err((const char *[]){"validate", swap, "--set", "memcg.cgroups.0.count=2", "--set",
 				    "workloads.0.count=4", NULL},
 		   2,
-		   MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json:19:35: workloads.0.cgroup: "
+		   MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json:20:35: workloads.0.cgroup: "
 				  "task 2's cgroup \"job2\" is not in memcg.cgroups\n");
 }
 

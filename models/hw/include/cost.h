@@ -69,6 +69,14 @@ static inline bool cost_queued_only(enum cost_id id)
 	return id >= COST_LINE_QUEUE_LLC && id <= COST_LINE_ISSUE;
 }
 
+/* @n calls of the flat cost @id charged to @t: as @cat up to the bound of
+ * its private work (machine.private_ns), the rest as unexplained time
+ * (SIM_CAT_UNEXPLAINED). With no bound, all of it as @cat. */
+void cost_charge_flat(struct sim_task *t, enum sim_cat cat, enum cost_id id, long n);
+/* The same with sim_task_run (a stretch of work that interrupts and
+ * preemption may split). */
+void cost_run_flat(struct sim_task *t, enum sim_cat cat, enum cost_id id, long n);
+
 /* Indexed by enum cost_id. */
 extern const struct sim_cost_desc cost_table[COST_N];
 

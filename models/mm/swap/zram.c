@@ -23,7 +23,7 @@ void zram_write_page(struct sim_task *t, long slot)
 	struct zram *zram = &swap_active->zram;
 	(void)slot;
 	/* page_same_filled reads the page: zram's work, then its stream */
-	sim_task_charge(t, SIM_CAT_SYS, cost(COST_ZRAM_WRITE));
+	cost_charge_flat(t, SIM_CAT_SYS, COST_ZRAM_WRITE, 1);
 	line_stream(sim_task_cpu(t), PAGE_SIZE_BYTES);
 	/* same_pages, then (the slot lock, zram_free_page and the flags
 	 * between, a few ns) pages_stored: taken as two RMWs back to back */
