@@ -75,8 +75,11 @@ static bool job_start(struct calib_cache *k, struct calib_job *j, const struct c
 {
 	int out = temp_fd(&j->out_path, err), errfd = out < 0 ? -1 : temp_fd(&j->err_path, err);
 	if (errfd < 0) {
-		if (out >= 0)
+		if (out >= 0) {
 			close(out);
+			unlink(j->out_path);
+			g_free(j->out_path);
+		}
 		return false;
 	}
 	GPtrArray *argv = run_argv(k, j->curve, j->point, params, values, n);
@@ -86,6 +89,12 @@ static bool job_start(struct calib_cache *k, struct calib_job *j, const struct c
 	g_ptr_array_free(argv, TRUE);
 	close(out);
 	close(errfd);
+	if (!ok) { /* nothing will read them */
+		unlink(j->out_path);
+		unlink(j->err_path);
+		g_free(j->out_path);
+		g_free(j->err_path);
+	}
 	k->runs += ok;
 	return ok;
 }
