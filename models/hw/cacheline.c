@@ -363,6 +363,13 @@ static void queue_push(struct line_queue *q, sim_time_t end, int cpu, bool exclu
 	q->socket[i] = L.cpus[cpu].socket;
 }
 
+/* The line leaves the CPU of the last recorded service at @t. */
+static void queue_last_leaves(struct line_queue *q, sim_time_t t)
+{
+	if (q && q->n)
+		q->leave[(q->n - 1) % LINE_QUEUE_SLOTS] = t;
+}
+
 /* The requests pending at @at, the one being served included: the recorded
  * services that end after it, at most @max. */
 static int queue_pending(const struct line_queue *q, sim_time_t at, unsigned max)
@@ -374,6 +381,29 @@ static int queue_pending(const struct line_queue *q, sim_time_t at, unsigned max
 		k++;
 	}
 	return k;
+}
+
+/* @l's queue, once it is busy: with the service in progress recorded first,
+ * from the line's holder (or its last CPU). */
+static struct line_queue *line_queue_busy(struct cacheline *l)
+{
+	struct line_queue *q = line_queue_of(l);
+	if (!q->n)
+		queue_push(q, l->busy_until, l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0),
+			   l->owner >= 0);
+	return q;
+}
+
+/* The line's schedule once @me's request at @at is planned: served after
+ * *@wait in @service, busy for @hold more (a locked RMW), recorded in the
+ * queue once the line has one. */
+static void line_plan(struct cacheline *l, const struct line_cpu *me, enum line_op op,
+		      sim_time_t at, sim_time_t wait, sim_time_t service, sim_time_t hold)
+{
+	l->asked_at = at;
+	l->busy_until = at + wait + service + hold;
+	if (l->queue)
+		queue_push(l->queue, l->busy_until, me->cpu, op != LINE_LOAD);
 }
 
 /* The service of a request from @me that found the line busy at @at: @d
@@ -410,10 +440,7 @@ static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, e
 	if (at < l->asked_at)
 		return service;
 	if (l->busy_until > at) {
-		struct line_queue *q = line_queue_of(l);
-		if (!q->n) /* the service in progress, from the line's last CPU */
-			queue_push(q, l->busy_until, l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0),
-				   l->owner >= 0);
+		struct line_queue *q = line_queue_busy(l);
 		uint64_t llcs = llc_bit(me->llc), sockets = llc_bit(socket);
 		int d = 1 + queue_pending(q, at, LINE_QUEUED_DEPTH);
 		for (int k = 0; k < d - 1; k++) {
@@ -425,10 +452,7 @@ static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, e
 		service = queued_service(d, __builtin_popcountll(llcs),
 					 __builtin_popcountll(sockets));
 	}
-	l->asked_at = at;
-	l->busy_until = at + *wait + service + hold;
-	if (l->queue)
-		queue_push(l->queue, l->busy_until, me->cpu, op != LINE_LOAD);
+	line_plan(l, me, op, at, *wait, service, hold);
 	return service;
 }
 
@@ -451,15 +475,11 @@ static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me,
 	*wait = 0;
 	if (at < l->asked_at) { /* served in the gap: it takes the line from every holder */
 		l->kept_by = -1;
-		if (l->queue && l->queue->n)
-			l->queue->leave[(l->queue->n - 1) % LINE_QUEUE_SLOTS] = at;
+		queue_last_leaves(l->queue, at);
 		return service;
 	}
-	int from = l->owner >= 0 ? l->owner : MAX(l->last_cpu, 0);
 	if (l->busy_until > at) {
-		struct line_queue *q = line_queue_of(l);
-		if (!q->n)
-			queue_push(q, l->busy_until, from, l->owner >= 0);
+		struct line_queue *q = line_queue_busy(l);
 		sim_time_t pile =
 			(queue_pending(q, at, LINE_QUEUE_SLOTS) - 1) * cost(COST_LINE_PILEUP);
 		*wait = l->busy_until - at;
@@ -469,13 +489,9 @@ static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me,
 	if (l->owner >= 0 && l->owner != me->cpu) { /* the holder keeps it until @leave */
 		l->kept_by = l->owner;
 		l->kept_until = leave;
-		if (l->queue && l->queue->n)
-			l->queue->leave[(l->queue->n - 1) % LINE_QUEUE_SLOTS] = leave;
+		queue_last_leaves(l->queue, leave);
 	}
-	l->asked_at = at;
-	l->busy_until = at + *wait + service + hold;
-	if (l->queue)
-		queue_push(l->queue, l->busy_until, me->cpu, op != LINE_LOAD);
+	line_plan(l, me, op, at, *wait, service, hold);
 	return service;
 }
 
