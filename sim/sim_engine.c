@@ -595,6 +595,11 @@ void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 	sim_task_charge_split(t, cat, d, cat, 0);
 }
 
+void sim_task_stall(struct sim_task *t, enum sim_cat cat, sim_time_t d)
+{
+	task_charge(t, cat, d);
+}
+
 void sim_task_charge_split(struct sim_task *t, enum sim_cat cat, sim_time_t d,
 			   enum sim_cat rest_cat, sim_time_t rest)
 {

@@ -82,7 +82,7 @@ static const struct preset broadwell_2s = {
 		NS("line_queue_socket_ns", 15.1, 12.6, 28.5),
 		NS("line_queue_remote_ns", 58.0, 47.0, 61.5),
 		NS("line_inval_ns", 7.4, 3.7, 14.5),
-		NS("line_pileup_ns", 0.4, 0.0, 0.75),
+		NS("line_pileup_ns", 0.25, 0.0, 0.55),
 		NS("line_issue_ns", 1.0, 0.4, 5.0),
 		KERNEL_PRIMITIVES,
 		{NULL, 0, 0, 0, PRESET_PLAIN}}};

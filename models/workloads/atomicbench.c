@@ -6,8 +6,8 @@
  * (docs/validation.md). With `lines` > 1 an operation increments that many
  * separate shared lines, increments that do not depend on each other
  * (folly's atomics_fetch_add: five). With `op` "cas" an operation is
- * folly's atomic_cas: read the counter, compare-and-swap it, again until
- * the swap finds what was read. */
+ * folly's atomic_cas: read the counter, then compare-and-swap it until a
+ * swap finds what was read (a failed one reads it again). */
 #include "cacheline.h"
 #include "run_config.h"
 #include "workload.h"
@@ -52,7 +52,8 @@ static const struct spec_field atomicbench_fields[] = {
 	{"op",
 	 &(const struct spec){.kind = SPEC_ENUM,
 			      .doc = "fetch_add: a locked increment of each line; cas: a load of the "
-				     "one line and a compare-and-swap, again until it succeeds",
+				     "one line, then a compare-and-swap until one succeeds, each "
+				     "retry comparing against what the failed one found",
 			      .values = (const char *const[]){"fetch_add", "cas", NULL}},
 	 false, "\"fetch_add\"", AT(op)},
 	{NULL},
@@ -91,28 +92,28 @@ static void atomicbench_increments(struct sim_task *t, struct atomicbench *ab)
 	for (int i = 0; i < ab->lines; i++)
 		r[i] = (struct line_req){&ab->counter[i], LINE_RMW, "atomic_inc", -1};
 	sim_task_flush(t);
-	sim_time_t wait, c = line_access_group(sim_task_cpu(t), r, ab->lines, sim_task_clock(t),
-					       &wait);
-	sim_task_charge(t, SIM_CAT_SYS, wait);
-	sim_task_charge(t, SIM_CAT_SYS, c - wait);
+	sim_task_stall(t, SIM_CAT_SYS,
+		       line_access_group(sim_task_cpu(t), r, ab->lines, sim_task_clock(t), NULL));
 }
 
-/* folly's atomic_cas: a load of the counter, then a compare-and-swap,
- * which fails when another CPU's swap took effect after the load; again
- * until one succeeds. */
+/* folly's atomic_cas (SmallLocksBenchmark's write(AtomicCas&)): a load of
+ * the counter, then compare_exchange_strong until it swaps. A failed
+ * cmpxchg returns what it found, so the retry compares against that
+ * without loading again; it fails when another CPU's swap took effect
+ * after what it compares against was read. */
 static void atomicbench_cas(struct sim_task *t, struct atomicbench *ab)
 {
 	int cpu = sim_task_cpu(t);
 	struct cacheline *l = &ab->counter[0];
+	sim_task_flush(t);
+	sim_task_stall(t, SIM_CAT_SYS,
+		       line_access_at(cpu, l, LINE_LOAD, "atomic_load", sim_task_clock(t), NULL));
 	for (;;) {
-		sim_task_flush(t);
-		sim_task_charge(t, SIM_CAT_SYS,
-				line_access_at(cpu, l, LINE_LOAD, "atomic_load", sim_task_clock(t),
-					       NULL));
 		sim_time_t read = sim_task_clock(t);
 		sim_task_flush(t);
-		sim_task_charge(t, SIM_CAT_SYS,
-				line_access_at(cpu, l, LINE_RMW, "cmpxchg", sim_task_clock(t), NULL));
+		sim_task_stall(t, SIM_CAT_SYS,
+			       line_access_at(cpu, l, LINE_RMW, "cmpxchg", sim_task_clock(t), NULL));
+		sim_task_flush(t); /* it fails or swaps when it is served, in that order */
 		if (ab->swapped_at <= read) {
 			ab->swapped_at = sim_task_clock(t);
 			return;
@@ -131,7 +132,7 @@ static void atomicbench_loop(struct sim_task *t, void *arg)
 			sim_task_run(t, SIM_CAT_USER, ab->think);
 		if (ab->op == ATOMICBENCH_CAS)
 			atomicbench_cas(t, ab);
-		else if (ab->lines == 1)
+		else if (ab->lines == 1 && !line_queued())
 			line_atomic(t, &ab->counter[0], SIM_CAT_SYS, "atomic_inc");
 		else
 			atomicbench_increments(t, ab);

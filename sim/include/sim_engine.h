@@ -123,6 +123,10 @@ bool sim_task_should_stop(const struct sim_task *t);
  * (not spin or idle) takes longer while SMT siblings share the core
  * (sim_smt.h). */
 void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d);
+/* Spend @d in @cat stalled on memory (a cache line's transfer, or its wait
+ * behind other requests for it): as sim_task_charge, but never stretched
+ * by SMT siblings, whose work does not delay the line's arrival. */
+void sim_task_stall(struct sim_task *t, enum sim_cat cat, sim_time_t d);
 /* Spend @d in category @cat, preemptible at time-slice ends when other tasks
  * wait for this CPU and the task holds no spinlock. */
 void sim_task_run(struct sim_task *t, enum sim_cat cat, sim_time_t d);

@@ -330,6 +330,30 @@ static void test_smt_idle_contention(void)
 	sim_engine_fini();
 }
 
+/* A stall (a wait for a cache line) beside a busy sibling: X, not
+ * stretched; the sibling's own work is (X x 2 / 1.6 = 1.25 us), and the
+ * stall counts as sys time. */
+static void smt_stall(struct sim_task *t, void *arg)
+{
+	sim_task_stall(t, SIM_CAT_SYS, SMT_X);
+	*(sim_time_t *)arg = sim_task_clock(t);
+}
+
+static void test_smt_stall(void)
+{
+	struct sim_machine m = smt_machine(1.6, SIM_CONTENTION_QUEUED);
+	sim_time_t done[2];
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("a", 0, smt_stall, &done[0]);
+	sim_task_create("b", 2, smt_sys, &done[1]);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(done[0], ==, SMT_X);
+	g_assert_cmpint(done[1], ==, 1250 * SIM_NS);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, SMT_X);
+	g_assert_cmpint(sim_smt_stretch_total(), ==, 250 * SIM_NS);
+	sim_engine_fini();
+}
+
 /* f = 2 (the default without a preset): no sharing. */
 static void test_smt_no_sharing(void)
 {
@@ -491,6 +515,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/engine/smt/alone", test_smt_alone);
 	mcs_test_add_subprocess("/engine/smt/idle_contention", test_smt_idle_contention);
 	mcs_test_add_subprocess("/engine/smt/no_sharing", test_smt_no_sharing);
+	mcs_test_add_subprocess("/engine/smt/stall", test_smt_stall);
 	mcs_test_add_subprocess("/engine/smt/spinner", test_smt_spinner);
 	mcs_test_add_subprocess("/engine/smt/four_threads", test_smt_four_threads);
 	mcs_test_add_subprocess("/engine/smt/preset", test_smt_preset);

@@ -33,8 +33,8 @@ static void test_shipped_cascadelake(void)
 static void test_shipped_broadwell(void)
 {
 	shipped(DATA "fit-broadwell-2s.json",
-		"line_pileup_ns                0.4  0 - 0.75                   0 - 1 by 0.05 "
-		"         0.4\n");
+		"line_pileup_ns               0.25  0 - 0.55                   0 - 1 by 0.05 "
+		"         0.25\n");
 }
 
 /* The model's ns per increment (a thread's) at @cpus CPUs with
