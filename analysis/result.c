@@ -64,12 +64,13 @@ static json_t *find_same(json_t *array, const char *key, json_t *like, size_t *a
 	return mcs_json_find(array, key, json_string_value(json_object_get(like, key)), at);
 }
 
-static void merge_points(json_t *into, json_t *from, bool with_wait)
+/* Merge points (each named by @key) @from into @into. */
+static void merge_points(json_t *into, json_t *from, const char *key, bool with_wait)
 {
 	size_t i;
 	json_t *p;
 	json_array_foreach (from, i, p) {
-		json_t *q = find_same(into, "site", p, NULL);
+		json_t *q = find_same(into, key, p, NULL);
 		if (!q) {
 			json_array_append_new(into, json_deep_copy(p));
 			continue;
@@ -122,9 +123,13 @@ static void merge_lock(json_t *into, json_t *from)
 	keep_extreme(into, "hold_ns.min", from, false);
 	keep_extreme(into, "hold_ns.max", from, true);
 	merge_points(json_object_get(into, "contention_points"),
-		     json_object_get(from, "contention_points"), true);
+		     json_object_get(from, "contention_points"), "site", true);
 	merge_points(json_object_get(into, "contending_points"),
-		     json_object_get(from, "contending_points"), false);
+		     json_object_get(from, "contending_points"), "site", false);
+	json_t *convoys = json_object_get(from, "convoys");
+	if (convoys && !json_object_get(into, "convoys"))
+		json_object_set_new(into, "convoys", json_array());
+	merge_points(json_object_get(into, "convoys"), convoys, "waiting_for", true);
 }
 
 /* The wait-time distribution for plots: the fraction of contended waits at

@@ -39,6 +39,8 @@ static int is_string(const json_t *v) { return json_is_string(v); }
 static int is_number(const json_t *v) { return json_is_number(v); }
 static int is_object(const json_t *v) { return json_is_object(v); }
 static int is_array(const json_t *v) { return json_is_array(v); }
+static int is_count(const json_t *v) { return json_is_integer(v) && json_integer_value(v) >= 0; }
+static int is_time(const json_t *v) { return json_is_number(v) && json_number_value(v) >= 0; }
 
 /* Every element of array @key of @o passes @fn (on objects). */
 static bool each(struct check *c, json_t *o, const char *key, check_fn fn, bool required)
@@ -79,6 +81,14 @@ static bool point_site(struct check *c, json_t *p)
 	return member(c, p, "site", is_string, "a string", true);
 }
 
+static bool convoy(struct check *c, json_t *p)
+{
+	return member(c, p, "waiting_for", is_string, "a string", true) &&
+	       member(c, p, "count", is_count, "a count (an integer, 0 or more)", true) &&
+	       member(c, p, "wait_total_ns", is_time, "a time in ns, 0 or more", true) &&
+	       member(c, p, "wait_max_ns", is_time, "a time in ns, 0 or more", true);
+}
+
 static bool lock(struct check *c, json_t *l)
 {
 	return member(c, l, "class", is_string, "a string", true) &&
@@ -87,7 +97,8 @@ static bool lock(struct check *c, json_t *l)
 	       member(c, l, "hold_ns", is_object, "an object", true) &&
 	       member(c, l, "wait_cdf", is_array, "an array", false) &&
 	       each(c, l, "contention_points", point_site, false) &&
-	       each(c, l, "contending_points", point_site, false);
+	       each(c, l, "contending_points", point_site, false) &&
+	       each(c, l, "convoys", convoy, false);
 }
 
 static bool line_class(struct check *c, json_t *l)

@@ -6,6 +6,7 @@
 #include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
+#include <string.h>
 
 #define LOCK_STAT_POINTS 4
 
@@ -65,6 +66,54 @@ static void lock_time_split(GPtrArray *sorted, GString *out)
 	}
 }
 
+/* Nested locks: the time each class's holders spent waiting for another
+ * lock taken inside it, the pairs with the most waiting first. */
+struct convoy_row {
+	const char *held;
+	json_t *point;
+};
+
+static gint by_convoy_wait(gconstpointer a, gconstpointer b)
+{
+	const struct convoy_row *x = a, *y = b;
+	double u = mcs_json_num(x->point, "wait_total_ns"), v = mcs_json_num(y->point, "wait_total_ns");
+	if (u != v)
+		return u > v ? -1 : 1;
+	int c = strcmp(x->held, y->held);
+	return c ? c
+		 : strcmp(json_string_value(json_object_get(x->point, "waiting_for")),
+			  json_string_value(json_object_get(y->point, "waiting_for")));
+}
+
+static void lock_convoys(json_t *locks, GString *out)
+{
+	GArray *rows = g_array_new(FALSE, FALSE, sizeof(struct convoy_row));
+	size_t i, j;
+	json_t *l, *p;
+	json_array_foreach (locks, i, l)
+		json_array_foreach (json_object_get(l, "convoys"), j, p)
+			g_array_append_val(
+			    rows, ((struct convoy_row){json_string_value(json_object_get(l, "class")),
+						       p}));
+	if (rows->len) {
+		g_array_sort(rows, by_convoy_wait);
+		g_string_append(out, "\nConvoys (nested locks): time spent holding a lock while "
+				     "waiting for another taken inside it\n");
+		g_string_append_printf(out, "%40s %40s %12s %14s %12s %12s\n", "holding",
+				       "waiting for", "waits", "total (us)", "avg (ns)", "max (ns)");
+		for (guint k = 0; k < rows->len; k++) {
+			struct convoy_row *r = &g_array_index(rows, struct convoy_row, k);
+			double n = mcs_json_num(r->point, "count");
+			double total = mcs_json_num(r->point, "wait_total_ns");
+			g_string_append_printf(
+			    out, "%40s %40s %12.0f %14.2f %12.1f %12.1f\n", r->held,
+			    json_string_value(json_object_get(r->point, "waiting_for")), n,
+			    total / 1e3, n > 0 ? total / n : 0, mcs_json_num(r->point, "wait_max_ns"));
+		}
+	}
+	g_array_free(rows, TRUE);
+}
+
 void report_lock_stat(json_t *locks, GString *out)
 {
 	const int width = 40 + 12 * 15;
@@ -104,6 +153,7 @@ void report_lock_stat(json_t *locks, GString *out)
 	}
 	report_dashes(out, width);
 	lock_time_split(sorted, out);
+	lock_convoys(locks, out);
 	g_ptr_array_free(sorted, TRUE);
 }
 

@@ -86,6 +86,19 @@ static const struct spec_field kernel_fields[] = {
 			      .fields = vm_fields,
 			      .size = sizeof(struct kernel_vm)},
 	 false, NULL, AT(vm)},
+	{"version",
+	 &(const struct spec){
+		 .kind = SPEC_ENUM,
+		 .doc = "the kernel tree the variant stands for: where a modelled path differs "
+			"between eras, the run follows this one's (docs/calibration.md lists "
+			"each). mm-2024-06: the mm tree of June 2024 (between 6.9 and 6.11-rc; "
+			"a process's exit frees its swap slots one at a time through the "
+			"per-CPU slot cache, as 6.10 and 6.11 do); 6.12: the batched exit "
+			"(__swap_entries_free); the other versions run 6.12's paths until "
+			"their audit says otherwise",
+		 .values = (const char *const[]){"2.6.32", "5.11", "6.0", "6.1", "mm-2024-06",
+						 "6.12", "6.13", NULL}},
+	 false, "\"6.12\"", AT(version)},
 	{"critical_section_extra",
 	 &(const struct spec){
 		 .kind = SPEC_ARRAY,
@@ -107,8 +120,16 @@ const struct spec kernel_params_spec = {.kind = SPEC_OBJECT,
 					.fields = kernel_fields,
 					.size = sizeof(struct kernel_params)};
 
+static enum kernel_version version = KERNEL_6_12;
+
+enum kernel_version kernel_version(void)
+{
+	return version;
+}
+
 void kernel_setup(const struct kernel_params *k)
 {
+	version = k->version;
 	spinlock_use(k->spinlock);
 	spinlock_debug(k->debug_locks);
 	if (k->vm)
@@ -124,4 +145,5 @@ void kernel_setup(const struct kernel_params *k)
 void kernel_teardown(void)
 {
 	spinlock_use(NULL);
+	version = KERNEL_6_12;
 }

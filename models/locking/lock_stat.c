@@ -12,6 +12,7 @@ static void class_free(gpointer p)
 	struct lock_class *c = p;
 	g_hash_table_destroy(c->contention_points);
 	g_hash_table_destroy(c->contending_points);
+	g_hash_table_destroy(c->convoys);
 	sim_hist_free(&c->wait_hist);
 	g_free(c->name);
 	g_free(c);
@@ -37,6 +38,7 @@ struct lock_class *lock_class_get(const char *name)
 	c->wait_min = c->hold_min = SIM_TIME_MAX;
 	c->contention_points = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	c->contending_points = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	c->convoys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	g_ptr_array_add(classes, c);
 	g_hash_table_insert(by_name, c->name, c);
 	return c;
@@ -97,6 +99,15 @@ void lock_stat_waited(struct lock_class *c, const char *site, sim_time_t wait)
 		p->wait_max = wait;
 }
 
+void lock_stat_convoy(struct lock_class *held, const struct lock_class *waited, sim_time_t wait)
+{
+	struct lock_point *p = point_get(held->convoys, waited->name);
+	p->count++;
+	p->wait_total += wait;
+	if (wait > p->wait_max)
+		p->wait_max = wait;
+}
+
 void lock_stat_held_lines(struct lock_class *c, sim_time_t lines, sim_time_t queue)
 {
 	c->hold_lines += lines;
@@ -142,13 +153,14 @@ GPtrArray *lock_stat_top_points(GHashTable *points, guint max)
 	return a;
 }
 
-static json_t *points_to_json(GHashTable *points, bool with_wait)
+/* @points as a result's array, each named by @key (docs/results.md). */
+static json_t *points_to_json(GHashTable *points, const char *key, bool with_wait)
 {
 	json_t *a = json_array();
 	GPtrArray *top = lock_stat_top_points(points, G_MAXUINT);
 	for (guint i = 0; i < top->len; i++) {
 		const struct lock_point *p = top->pdata[i];
-		json_t *o = json_pack("{s:s, s:I}", "site", p->site, "count", (json_int_t)p->count);
+		json_t *o = json_pack("{s:s, s:I}", key, p->site, "count", (json_int_t)p->count);
 		if (with_wait) {
 			json_object_set_new(o, "wait_total_ns", mcs_json_ns(p->wait_total));
 			json_object_set_new(o, "wait_max_ns", mcs_json_ns(p->wait_max));
@@ -189,8 +201,12 @@ json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
 							   : 0)));
 	}
 	json_object_set_new(o, "irqoff_ns", mcs_json_ns(c->irqoff_total));
-	json_object_set_new(o, "contention_points", points_to_json(c->contention_points, true));
-	json_object_set_new(o, "contending_points", points_to_json(c->contending_points, false));
+	json_object_set_new(o, "contention_points",
+			    points_to_json(c->contention_points, "site", true));
+	json_object_set_new(o, "contending_points",
+			    points_to_json(c->contending_points, "site", false));
+	if (g_hash_table_size(c->convoys))
+		json_object_set_new(o, "convoys", points_to_json(c->convoys, "waiting_for", true));
 	LOCK_STAT_LATE_COUNTS(COUNT)
 #undef COUNT
 	if (with_hist && c->wait_hist.bucket) {

@@ -264,6 +264,16 @@ void lock_release(struct sim_task *t, struct lock_class *cls)
 	}
 }
 
+void lockdep_convoys(struct sim_task *t, const struct lock_class *cls, sim_time_t wait)
+{
+	struct lockdep_task *lt = task_state(t);
+	if (wait <= 0)
+		return;
+	for (int i = 0; i < lt->depth; i++)
+		if (lt->held[i].cls != cls)
+			lock_stat_convoy(lt->held[i].cls, cls, wait);
+}
+
 void lockdep_self_deadlock(struct sim_task *t, struct lock_class *cls, const char *site,
 			   const char *holder_site)
 {

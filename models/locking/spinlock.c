@@ -399,6 +399,7 @@ static void spin_waited(struct sim_task *t, struct spinlock *l, struct spin_entr
 			sim_time_t from)
 {
 	lock_stat_waited(l->cls, e->site, e->grant - from);
+	lockdep_convoys(t, l->cls, e->grant - from);
 	sim_trace_span(t, e->cpu, "wait", l->cls->name, from, e->grant);
 }
 
@@ -482,8 +483,7 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 	} else if (pred->free_at != UNKNOWN) { /* release planned: spin until then */
 		e->grant = pred->free_at + handoff;
 		sim_task_charge(t, SIM_CAT_SPIN, e->grant - now);
-		lock_stat_waited(l->cls, site, e->grant - now);
-		sim_trace_span(t, e->cpu, "wait", l->cls->name, now, e->grant);
+		spin_waited(t, l, e, now);
 	} else { /* spin until the holder ahead releases and hands over */
 		e->blocked = true;
 		sim_task_block(t, SIM_CAT_SPIN);
@@ -491,8 +491,7 @@ static struct spin_entry *spin_enqueue(struct sim_task *t, struct spinlock *l, e
 		sim_time_t woken = sim_task_clock(t);
 		e->grant = woken + handoff;
 		sim_task_charge(t, SIM_CAT_SPIN, e->grant - woken);
-		lock_stat_waited(l->cls, site, e->grant - now);
-		sim_trace_span(t, e->cpu, "wait", l->cls->name, now, e->grant);
+		spin_waited(t, l, e, now);
 	}
 	return e;
 }

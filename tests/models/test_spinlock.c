@@ -9,6 +9,7 @@
 #include "sim_engine.h"
 #include "test_util.h"
 #include "spinlock.h"
+#include <stdlib.h>
 
 static struct spinlock lock;
 static bool a_dynamic;
@@ -106,6 +107,71 @@ static void test_dynamic_holder(void)
 	run_timeline(true, 0);
 }
 
+/* Nested locks: a convoy. The lock's instructions 15.4 ns, lines free.
+ * H (CPU 1) holds `inner` from 0: granted 15.4, released 515.4.
+ * A (CPU 0) at 10 takes `outer` (granted 25.4) and inside it `inner` for
+ *   100 ns: it waits for H, granted 515.4 + 15.4 = 530.8 (a wait of 505.4
+ *   while holding `outer`), releases both at 630.8.
+ * C (CPU 2) at 20 wants `outer`: granted 630.8 + 15.4 = 646.2, a wait of
+ *   626.2 holding nothing, so no convoy. */
+static struct spinlock outer, inner;
+static sim_time_t nested_done[3];
+
+static void nested_h(struct sim_task *t, void *arg)
+{
+	spin_lock_hold(t, &inner, 500 * SIM_NS, SIM_CAT_SYS, SPIN_PLAIN, "h");
+	nested_done[1] = sim_task_clock(t);
+}
+
+static void nested_a(struct sim_task *t, void *arg)
+{
+	sim_task_charge(t, SIM_CAT_USER, 10 * SIM_NS);
+	struct spin_entry *e = spin_lock(t, &outer, SPIN_PLAIN, "a_outer");
+	spin_lock_hold(t, &inner, 100 * SIM_NS, SIM_CAT_SYS, SPIN_PLAIN, "a_inner");
+	spin_unlock(t, &outer, e);
+	nested_done[0] = sim_task_clock(t);
+}
+
+static void nested_c(struct sim_task *t, void *arg)
+{
+	sim_task_charge(t, SIM_CAT_USER, 20 * SIM_NS);
+	spin_lock_hold(t, &outer, 50 * SIM_NS, SIM_CAT_SYS, SPIN_PLAIN, "c_outer");
+	nested_done[2] = sim_task_clock(t) - 50 * SIM_NS;
+}
+
+static void test_convoy(void)
+{
+	struct sim_machine m = timeline_machine(2, true);
+	sim_engine_init(&m, 0, SIM_S, 1);
+	struct lock_class *co = lock_class_get("&outer"), *ci = lock_class_get("&inner");
+	spin_lock_init(&outer, co);
+	spin_lock_init(&inner, ci);
+	sim_task_create("a", 0, nested_a, NULL);
+	sim_task_create("h", 1, nested_h, NULL);
+	sim_task_create("c", 2, nested_c, NULL);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(nested_done[1], ==, 515400);
+	g_assert_cmpint(nested_done[0], ==, 630800);
+	g_assert_cmpint(nested_done[2], ==, 646200);
+	g_assert_cmpint(ci->wait_total, ==, 505400);
+	g_assert_cmpint(co->wait_total, ==, 626200);
+	g_assert_cmpint(g_hash_table_size(co->convoys), ==, 1);
+	g_assert_cmpint(g_hash_table_size(ci->convoys), ==, 0);
+	json_t *j = lock_stat_to_json(co, false);
+	char *s = json_dumps(json_object_get(j, "convoys"), JSON_COMPACT | JSON_REAL_PRECISION(6));
+	g_assert_cmpstr(s, ==,
+			"[{\"waiting_for\":\"&inner\",\"count\":1,\"wait_total_ns\":505.4,"
+			"\"wait_max_ns\":505.4}]");
+	free(s);
+	json_decref(j);
+	g_assert_null(json_object_get(j = lock_stat_to_json(ci, false), "convoys"));
+	json_decref(j);
+	spin_lock_destroy(&outer);
+	spin_lock_destroy(&inner);
+	lock_class_reset_all();
+	sim_engine_fini();
+}
+
 /* One task, one 100 ns hold, planned or dynamic, on an idle lock: what the
  * test-environment hypotheses add. lock_stat (kernel.debug_locks): 80 ns of
  * lock_acquire before the attempt (granted at 80 + 15.4), 50 + 90 ns of
@@ -167,6 +233,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/spinlock/fifo/planned-holds", test_planned);
 	mcs_test_add_subprocess("/spinlock/fifo/preempt-pair", test_preempt);
 	mcs_test_add_subprocess("/spinlock/fifo/dynamic-holder-blocked-waiters", test_dynamic_holder);
+	mcs_test_add_subprocess("/spinlock/nested/convoy", test_convoy);
 	mcs_test_add_subprocess("/spinlock/env/lock_stat/planned", test_lock_stat);
 	mcs_test_add_subprocess("/spinlock/env/lock_stat/dynamic", test_lock_stat_dynamic);
 	mcs_test_add_subprocess("/spinlock/env/vm/planned", test_vm);

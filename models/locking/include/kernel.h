@@ -22,15 +22,31 @@ struct kernel_vm {
 	double deschedule_us; /* how long, each time */
 };
 
+/* kernel.version: the tree a variant stands for, oldest first, so that
+ * paths can ask "before 6.12?". Each model path that differs between eras
+ * says which it follows (docs/calibration.md, the era audit). */
+enum kernel_version {
+	KERNEL_2_6_32,
+	KERNEL_5_11,
+	KERNEL_6_0,
+	KERNEL_6_1,
+	KERNEL_MM_2024_06, /* the mm tree of June 2024, between 6.9 and 6.11-rc */
+	KERNEL_6_12,
+	KERNEL_6_13,
+};
+
 /* The kernel section. */
 struct kernel_params {
 	const struct spinlock_ops *spinlock;
 	int debug_locks; /* SPIN_DEBUG_* (spinlock.h) */
 	struct kernel_vm *vm; /* NULL: bare metal */
 	SPEC_LIST(struct kernel_hold_extra *) hold_extra;
+	int version; /* enum kernel_version */
 };
 extern const struct spec kernel_params_spec;
 
 /* The run's kernel: its spinlock and the critical-section extras. */
 void kernel_setup(const struct kernel_params *k);
 void kernel_teardown(void);
+/* The run's kernel.version (6.12 outside a run). */
+enum kernel_version kernel_version(void);

@@ -54,6 +54,10 @@ struct lock_class {
 	struct line_class *line;   /* its locks' lines (spinlock.c) */
 	GHashTable *contention_points; /* site -> struct lock_point */
 	GHashTable *contending_points;
+	/* convoys: while this class was held, its holder waited for another
+	 * (nested locks): that class's name -> struct lock_point (site: the
+	 * name), the waits' count and time */
+	GHashTable *convoys;
 };
 
 /* The class named @name, created on first use; classes keep creation order. */
@@ -69,6 +73,8 @@ void lock_stat_held(struct lock_class *c, sim_time_t hold, sim_time_t irqoff);
  * lines), and a hand-over's length. */
 void lock_stat_held_lines(struct lock_class *c, sim_time_t lines, sim_time_t queue);
 void lock_stat_handover(struct lock_class *c, sim_time_t d);
+/* A holder of @held waited @wait for @waited (a lock taken inside it). */
+void lock_stat_convoy(struct lock_class *held, const struct lock_class *waited, sim_time_t wait);
 /* Points sorted by count (then name), at most @max. */
 GPtrArray *lock_stat_top_points(GHashTable *points, guint max);
 

@@ -16,6 +16,9 @@ void lockdep_fini(void);
  * trylock cannot deadlock: it adds no ordering (it is still held). */
 void lock_acquire(struct sim_task *t, struct lock_class *cls, const char *site, bool trylock);
 void lock_release(struct sim_task *t, struct lock_class *cls);
+/* @t waited @wait for @cls (just acquired): a convoy of every other lock
+ * it holds (lock_stat_convoy). */
+void lockdep_convoys(struct sim_task *t, const struct lock_class *cls, sim_time_t wait);
 /* A handler on @t's CPU spins on @cls, which @t itself holds at @holder_site. */
 void lockdep_self_deadlock(struct sim_task *t, struct lock_class *cls, const char *site,
 			   const char *holder_site) G_GNUC_NORETURN;

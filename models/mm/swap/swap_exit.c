@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A process's swap entries at its exit, Linux 6.12: zap_pte_range batches
+/* A process's swap entries at its exit, Linux 6.12 (kernel.version 6.12 and
+ * 6.13); before 6.12 (mm-2024-06: 6.10, 6.11) every slot takes the per-slot
+ * path below, the batch fast path not yet there. 6.12: zap_pte_range batches
  * swap ptes whose slots are consecutive (swap_pte_batch, within one page
  * table: 512 ptes) and calls free_swap_and_cache_nr (mm/swapfile.c) on each
  * batch. A batch of more than one slot that stays inside one cluster, each
@@ -20,6 +22,7 @@
 #include "swap.h"
 #include "cost.h"
 #include "insn.h"
+#include "kernel.h"
 
 #define PTRS_PER_PTE 512L
 
@@ -96,7 +99,8 @@ static void free_swap_and_cache_nr(struct sim_task *t, struct mem_cgroup *memcg,
 				   long n)
 {
 	struct swap_device *si = swap_active;
-	if (n == 1 || n > SWAPFILE_CLUSTER - first % SWAPFILE_CLUSTER) {
+	if (n == 1 || n > SWAPFILE_CLUSTER - first % SWAPFILE_CLUSTER ||
+	    kernel_version() < KERNEL_6_12) {
 		for (long s = first; s < first + n; s++) { /* __swap_entry_free */
 			swap_cluster_update(t, s, "__swap_entry_free");
 			free_swap_slot(t, memcg, s);
