@@ -178,7 +178,7 @@ static bool apply_set(json_t *doc, GHashTable *locs, const char *arg, GError **e
 	if (ok) {
 		json_t *holder = json_object(); /* positions inside VALUE, then moved */
 		jpos_scan(locs, "--set", text, strlen(text), holder, "v", value, at.col);
-		ok = spec_set_path(scenario_spec(), doc, path, value, locs, &at, err);
+		ok = spec_set_path(scenario_spec(), doc, path, value, text, locs, &at, err);
 		json_decref(holder);
 	}
 	g_free(path);
@@ -204,7 +204,7 @@ static bool apply_variant(json_t *doc, GHashTable *locs, json_t *set, GError **e
 	json_object_foreach (set, path, v) {
 		const struct jpos *at = jpos_get(locs, set, path);
 		struct jpos here = at ? *at : (struct jpos){"?", 0, 0};
-		if (!spec_set_path(scenario_spec(), doc, path, jpos_copy(locs, v), locs, &here,
+		if (!spec_set_path(scenario_spec(), doc, path, jpos_copy(locs, v), NULL, locs, &here,
 				   err))
 			return false;
 	}

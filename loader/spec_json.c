@@ -407,7 +407,7 @@ static void node_set(json_t *node, const char *key, json_t *value)
 }
 
 bool spec_set_path(const struct spec *s, json_t *doc, const char *path, json_t *value,
-		   GHashTable *locs, const struct jpos *at, GError **err)
+		   const char *text, GHashTable *locs, const struct jpos *at, GError **err)
 {
 	char **parts = g_strsplit(path, ".", -1);
 	json_t *node = doc;
@@ -434,6 +434,10 @@ bool spec_set_path(const struct spec *s, json_t *doc, const char *path, json_t *
 			break;
 		}
 		if (!parts[i + 1]) {
+			if (text && ms->kind == SPEC_ENUM && json_is_number(value)) {
+				json_decref(value);
+				value = json_string(text);
+			}
 			node_set(node, parts[i], value);
 			jpos_set(locs, node, parts[i], at->source, at->line, at->col);
 			value = NULL;

@@ -65,7 +65,19 @@ check page_cgroup_dd page_cgroup_dd.json
 check page_cgroup_kbuild page_cgroup_kbuild.json
 check readtwice_32cpu seeds/lru_lock_readtwice_32cpu.json
 check swap seeds/list_lru_swap.json --set workloads.0.size_mb=48
-check swap_longer seeds/list_lru_swap.json --variant v1-before --set workloads.0.size_mb=160
+check swap_longer seeds/list_lru_swap.json --variant v1-before --set workloads.0.size_mb=160 \
+	--set kernel.version=6.12
+# v1's own tree (mm-2024-06): its exit frees every slot under the one si->lock,
+# where all 64 exiting tasks queue at once. Which of two tasks arriving at the
+# same picosecond queues first decides which socket the next holder is on, and
+# so what each holder's stores to the lock's own line cost while the head
+# waiter spins on it (47.5 or 148.8 ns): the two engines' tie orders differ in
+# a way seeds do not (elapsed 1.957 s against 2.001 s, +2.2%, seeds 1-3
+# within 0.6%; si->lock's hold 13.3 against 14.1 us; measured 2026-12-03).
+# Bounded here at 3%, not the 1% of the others.
+BOUND_PCT=3.0
+check swap_longer_2024 seeds/list_lru_swap.json --variant v1-before --set workloads.0.size_mb=160
+BOUND_PCT=1.0
 check inode_dentry seeds/list_lru_inode_dentry.json --set workloads.0.count=16 \
 	--set workloads.1.count=16 --set workloads.1.files=2000
 check charge_2009 seeds/memcg_charge_2009.json --set stop.duration_ns=100000000

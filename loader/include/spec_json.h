@@ -14,9 +14,11 @@
  * reads "SOURCE:LINE:COLUMN: PATH: message". */
 bool spec_validate(const struct spec *s, json_t *doc, GHashTable *locs, GError **err);
 /* Set @value (stolen) at dotted @path of @doc, checking the path against @s;
- * @at is where the override was written. */
+ * @at is where the override was written. @text (or NULL) is how it was
+ * written: a number given for a key whose values are names is set as that
+ * text (kernel.version=6.12). */
 bool spec_set_path(const struct spec *s, json_t *doc, const char *path, json_t *value,
-		   GHashTable *locs, const struct jpos *at, GError **err);
+		   const char *text, GHashTable *locs, const struct jpos *at, GError **err);
 /* Report an error at member @key of @parent ("" and NULL for the document). */
 bool spec_fail(GHashTable *locs, const json_t *parent, const char *key, const char *path,
 	       GError **err, const char *fmt, ...) G_GNUC_PRINTF(6, 7);

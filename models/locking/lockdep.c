@@ -183,6 +183,11 @@ static struct lock_dep *dep_find(struct lock_class *from, struct lock_class *to)
 	return g_hash_table_lookup(D.deps, &key);
 }
 
+bool lockdep_depends(struct lock_class *from, struct lock_class *to)
+{
+	return D.deps && dep_find(from, to);
+}
+
 static void dep_add(const struct held_lock *h, struct lock_class *to, const char *site)
 {
 	struct lock_dep *d = g_new0(struct lock_dep, 1);

@@ -2,6 +2,8 @@
 /* The swap-out of one folio and the exit, against Linux 6.12's source: the
  * list_lru operations of a node's stores, and how many times each shared
  * lock and line is taken, per folio and per freed batch. */
+#include "kernel.h"
+#include "lockdep.h"
 #include "memcg.h"
 #include "shrinker.h"
 #include "swap.h"
@@ -225,6 +227,73 @@ static void test_exit_613(void)
 	exit_case(ZSWAP_INVALIDATE_CHECK_EMPTY);
 }
 
+/* The mm tree of June 2024 (kernel.version mm-2024-06; read in 6.10.0 and
+ * 6.11.11's mm/swapfile.c and mm/swap_slots.c): no batch path, so each of
+ * the 128 slots goes through __swap_entry_free (the cluster lock) and
+ * free_swap_slot (zswap_invalidate's xa_erase, then the per-CPU slots_ret).
+ * The 65th finds 64 there: swapcache_free_entries takes si->lock once and
+ * frees those 64 one at a time, swap_entry_free each: the cluster lock,
+ * mem_cgroup_uncharge_swap (ctrl->lock), swap_range_free (zram's
+ * notification, 3 RMWs; clear_shadow_from_swap_cache in an i_pages section
+ * of its own; nr_swap_pages). Slots 0-63 fill the first xa_node: its
+ * last shadow cleared, it leaves the shadow list (1 del) under the list's
+ * lock, inside i_pages, inside si->lock. The other 64 slots stay in the
+ * slot cache. */
+static void exit_task_2024(struct sim_task *t, void *arg)
+{
+	static const struct {
+		const char *cls;
+		uint64_t want;
+	} table[] = {
+		{"&ci->lock", 128 + 64},
+		{"&si->lock", 1},
+		{"&ctrl->lock", 64},
+		{"&xa->xa_lock (zswap_trees)", 128},
+		{"&xa->xa_lock (swapper_spaces)", 64},
+		{"&nlru->lock (shadow_nodes)", 1},
+	};
+	uint64_t before[G_N_ELEMENTS(table)];
+	g_assert_cmpint(swap_writeout_folios(t, job, 0, 128), ==, 128);
+	for (guint i = 0; i < G_N_ELEMENTS(table); i++)
+		before[i] = acquisitions(table[i].cls);
+	long deleted = swap_active->shadow_nodes.stat.deleted;
+	uint64_t zram = rmws("zram->stats");
+	swap_exit_entries(t, job);
+	for (guint i = 0; i < G_N_ELEMENTS(table); i++)
+		if (acquisitions(table[i].cls) - before[i] != table[i].want)
+			g_error("exit: %s: %" G_GUINT64_FORMAT " acquisitions, the kernel's %" G_GUINT64_FORMAT,
+				table[i].cls, acquisitions(table[i].cls) - before[i], table[i].want);
+	g_assert_cmpint(swap_active->shadow_nodes.stat.deleted - deleted, ==, 1);
+	g_assert_cmpint(rmws("zram->stats") - zram, ==, 3 * 64);
+	g_assert_cmpint(rmws("nr_swap_pages"), ==, 2 + 64);
+	g_assert_cmpint(swap_active->stat.slots_freed, ==, 64);
+	g_assert_cmpint(swap_active->stat.shadows_cleared, ==, 64);
+	g_assert_cmpint(list_lru_count_node(&swap_active->shadow_nodes, 0), ==, 1);
+	/* the nesting, in the kernel's order */
+	struct lock_class *si = lock_class_get("&si->lock"),
+			  *pages = lock_class_get("&xa->xa_lock (swapper_spaces)"),
+			  *lru = lock_class_get("&nlru->lock (shadow_nodes)"),
+			  *ci = lock_class_get("&ci->lock"), *ctrl = lock_class_get("&ctrl->lock");
+	g_assert_true(lockdep_depends(si, ci));
+	g_assert_true(lockdep_depends(si, ctrl));
+	g_assert_true(lockdep_depends(si, pages));
+	g_assert_true(lockdep_depends(si, lru));
+	g_assert_true(lockdep_depends(pages, lru));
+	g_assert_false(lockdep_depends(lru, pages));
+	g_assert_false(lockdep_depends(pages, si));
+	g_assert_false(lockdep_depends(lock_class_get("&xa->xa_lock (zswap_trees)"), si));
+}
+
+static void test_exit_2024(void)
+{
+	setup(SWAP_SHADOW_ROOT, ZSWAP_INVALIDATE_ERASE);
+	kernel_setup(&(struct kernel_params){.version = KERNEL_MM_2024_06});
+	sim_task_create("t", 0, exit_task_2024, NULL);
+	g_assert_true(sim_engine_run());
+	kernel_teardown();
+	teardown();
+}
+
 /* --- the shrinker on unaccounted nodes ----------------------------------- */
 
 /* Mainline: 640 folios of the job leave 10 shadow-only nodes, all on the
@@ -285,6 +354,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/swap/locks-per-folio", test_locks_per_folio);
 	mcs_test_add_subprocess("/swap/exit/6.12", test_exit_612);
 	mcs_test_add_subprocess("/swap/exit/6.13", test_exit_613);
+	mcs_test_add_subprocess("/swap/exit/mm-2024-06", test_exit_2024);
 	mcs_test_add_subprocess("/swap/shrinker/unaccounted", test_shrinker_unaccounted);
 	mcs_test_add_subprocess("/swap/free-clusters/column-order", test_column_order);
 	return g_test_run();

@@ -125,6 +125,23 @@ static void test_bad_input_leaves_nothing(void)
 	g_free(dir);
 }
 
+/* A version name that reads as a number is taken as written: --set
+ * kernel.version=6.12 (JSON 6.12) and 6.0 (JSON 6, whose text is not "6"). */
+static void test_set_version_number(void)
+{
+	const char *const versions[] = {"kernel.version=6.12", "kernel.version=6.0"};
+	for (size_t i = 0; i < G_N_ELEMENTS(versions); i++) {
+		char *out, *err;
+		g_assert_cmpint(
+		    run((const char *[]){"validate", SCEN, "--set", versions[i], NULL}, &out, &err),
+		    ==, 0);
+		g_assert_cmpstr(err, ==, "");
+		g_assert_cmpstr(out, ==, SCEN ": ok, 2 variants\n");
+		g_free(out);
+		g_free(err);
+	}
+}
+
 static char *run_json(const char *seed, const char *jobs_option)
 {
 	char *out, *err;
@@ -1221,6 +1238,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/cli/usage", test_version);
+	g_test_add_func("/cli/set-version-number", test_set_version_number);
 	g_test_add_func("/cli/model-recorded", test_model_recorded);
 	g_test_add_func("/cli/bad-input-leaves-nothing", test_bad_input_leaves_nothing);
 	g_test_add_func("/cli/determinism", test_determinism);

@@ -22,6 +22,8 @@ void lockdep_convoys(struct sim_task *t, const struct lock_class *cls, sim_time_
 /* A handler on @t's CPU spins on @cls, which @t itself holds at @holder_site. */
 void lockdep_self_deadlock(struct sim_task *t, struct lock_class *cls, const char *site,
 			   const char *holder_site) G_GNUC_NORETURN;
+/* The order lockdep has seen: was @to taken while @from was held? */
+bool lockdep_depends(struct lock_class *from, struct lock_class *to);
 /* The reports of the run so far, one multi-line string each. */
 GPtrArray *lockdep_reports(void);
 bool lockdep_deadlocked(void);

@@ -17,8 +17,12 @@
  * goes through __swap_entry_free (the cluster lock), free_swap_slot
  * (zswap_invalidate, the per-CPU slots_ret under its free_lock) and, every
  * SWAP_SLOTS_CACHE_SIZE slots, swapcache_free_entries: si->lock across
- * them all, swap_entry_range_free for each. Freed slots are not handed out
- * again (the allocator takes only fresh clusters). */
+ * them all, swap_entry_range_free for each, inside the cache's free_lock
+ * (interrupts off). Before 6.12 (6.10, 6.11.11 read) the same per slot, as
+ * swap_entry_free: swap_range_free has no zeromap yet (6.12's), and
+ * zswap_invalidate is free_swap_slot's, outside si->lock, as here. Freed
+ * slots are not handed out again (the allocator takes only fresh
+ * clusters). */
 #include "swap.h"
 #include "cost.h"
 #include "insn.h"
@@ -64,7 +68,8 @@ static void swap_entry_range_free(struct sim_task *t, struct swap_device *si,
 	sim_task_charge(t, SIM_CAT_SYS,
 			spin_held_access(t, held, held->line, LINE_STORE, "swap_range_free"));
 	for (long s = first; s < first + n; s++) {
-		sim_task_charge(t, SIM_CAT_SYS, cost(COST_LOCKED_RMW)); /* zeromap clear_bit */
+		if (kernel_version() >= KERNEL_6_12) /* zeromap clear_bit */
+			sim_task_charge(t, SIM_CAT_SYS, cost(COST_LOCKED_RMW));
 		zram_slot_free_notify(t, s);
 	}
 	clear_shadow_from_swap_cache(t, first, first + n - 1);
@@ -75,7 +80,8 @@ static void swap_entry_range_free(struct sim_task *t, struct swap_device *si,
 static void swapcache_free_entries(struct sim_task *t, struct swap_device *si,
 				   struct swap_slots_cache *cache)
 {
-	struct spin_entry *e = spin_lock(t, &si->lock, SPIN_PLAIN, "swapcache_free_entries");
+	/* free_swap_slot's spin_lock_irq(&cache->free_lock) is held */
+	struct spin_entry *e = spin_lock(t, &si->lock, SPIN_IRQ, "swapcache_free_entries");
 	for (int i = 0; i < cache->n_ret; i++)
 		swap_entry_range_free(t, si, &si->lock, cache->ret_memcg[i], cache->ret[i], 1);
 	spin_unlock(t, &si->lock, e);
