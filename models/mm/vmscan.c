@@ -46,26 +46,33 @@ static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, i
 	return freed;
 }
 
-/* shrink_lruvec: file pages first (swappiness is not modelled), in batches. */
+/* shrink_lruvec: file pages first (swappiness is not modelled), in batches,
+ * until this lruvec alone has reclaimed the target (its own count, as 6.10
+ * to 6.12 compare it: each lruvec is asked for the whole target). */
 static void shrink_lruvec(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 			  struct scan_control *sc)
 {
 	struct lruvec *lv = &memcg->nodeinfo[nid];
 	long nr[2] = {lv->nr_file >> sc->priority, lv->nr_anon >> sc->priority};
+	long nr_reclaimed = 0;
 	if (!swap_available())
 		nr[1] = 0;
 	sim_time_t start = sim_task_clock(t);
 	for (int file = 1; file >= 0; file--) {
 		long *left = &nr[!file];
-		while (*left > 0 && sc->nr_reclaimed < sc->nr_to_reclaim) {
+		while (*left > 0 && nr_reclaimed < sc->nr_to_reclaim) {
 			long batch = MIN(*left, SWAP_CLUSTER_MAX);
 			*left -= batch;
-			sc->nr_reclaimed += shrink_inactive_list(t, memcg, nid, batch, file, sc);
+			nr_reclaimed += shrink_inactive_list(t, memcg, nid, batch, file, sc);
 		}
 	}
+	sc->nr_reclaimed += nr_reclaimed;
 	sim_trace_span(t, sim_task_cpu(t), "reclaim", "shrink_lruvec", start, sim_task_clock(t));
 }
 
+/* shrink_node_memcgs: the target's memcgs on node @nid, stopping once the
+ * target is met (6.11's partial walk; 6.10 walks them all: the same for a
+ * leaf memcg, every case here). */
 static void shrink_node_memcgs(struct sim_task *t, int nid, struct scan_control *sc)
 {
 	struct mem_cgroup *target = sc->target_mem_cgroup;
@@ -91,7 +98,9 @@ long try_to_free_mem_cgroup_pages(struct sim_task *t, struct mem_cgroup *memcg, 
 	int nodes = memcg_tree->nodes, local = sim_cpu_node(sim_task_cpu(t));
 	memcg->stat.reclaim_calls++;
 	for (sc.priority = DEF_PRIORITY; sc.priority >= 0; sc.priority--) {
-		for (int i = 0; i < nodes && sc.nr_reclaimed < sc.nr_to_reclaim; i++)
+		/* shrink_zones: every node of the fallback zonelist, local first,
+		 * with no check between them (6.10 to 6.12) */
+		for (int i = 0; i < nodes; i++)
 			shrink_node_memcgs(t, (local + i) % nodes, &sc);
 		if (sc.nr_reclaimed >= sc.nr_to_reclaim)
 			break;
