@@ -71,10 +71,22 @@ check() {
 
 # The swap benchmark, swapping (72 MiB memhogs over 64 MiB limits), with
 # the swap cluster, address-space and zswap-tree locks local. Measured when
-# the test was written: elapsed moves by 0.003% (v1-after), spin by 0.85%.
-check swap-v1-before 2 seeds/list_lru_swap.json --variant v1-before \
+# the test was written: elapsed moves by 0.003% (v1-after), spin by 0.85%;
+# since reclaim visits both nodes a pass (2026-12-03), elapsed 0.11% and
+# spin 3.09% (v1-after: 291 against 300 ms of a 5.5 s run's busy time, the
+# waits' order at si->lock and the list lock): bound 4%.
+check swap-v1-before 4 seeds/list_lru_swap.json --variant v1-before \
+	--set workloads.0.size_mb=72 --set kernel.version=6.12
+check swap-v1-after 4 seeds/list_lru_swap.json --variant v1-after \
+	--set workloads.0.size_mb=72 --set kernel.version=6.12
+# v1's own tree (mm-2024-06): the exits free every slot under the one
+# si->lock, where all 64 tasks queue; a task running ahead of the present
+# takes its place in that queue in another order, and the order decides
+# what the holders' stores to the lock's own line cost (tests/handover.sh).
+# Measured 2026-12-03: 2.80% (v1-before), 1.74% (v1-after). Bound 4%.
+check swap-v1-before-2024 4 seeds/list_lru_swap.json --variant v1-before \
 	--set workloads.0.size_mb=72
-check swap-v1-after 2 seeds/list_lru_swap.json --variant v1-after \
+check swap-v1-after-2024 4 seeds/list_lru_swap.json --variant v1-after \
 	--set workloads.0.size_mb=72
 
 [ "$fails" = 0 ] || { echo "$fails failed"; exit 1; }
