@@ -42,7 +42,10 @@ static void seeds_interval(const double *xb, size_t nb, const double *xv, size_t
 }
 
 /* One replica each: the test and interval of the two runs' batch means,
- * when both recorded batches of @metric. */
+ * when both recorded batches of @metric. The interval covers the steady
+ * parts; what lies outside them (the warm-up, and from the first exit on)
+ * is taken as it came: when the two runs differ there by more than the
+ * interval's half-width, the change is not decided within the runs. */
 static void batches_interval(json_t *base, json_t *v, const char *metric, double xb, double xv,
 			     bool higher_is_better, struct change *c)
 {
@@ -50,12 +53,19 @@ static void batches_interval(json_t *base, json_t *v, const char *metric, double
 	double *ib = result_batch_increments(base, metric, &nb);
 	double *iv = result_batch_increments(v, metric, &nv);
 	struct stats_batch bb, bv;
-	double lo, hi;
+	double lo, hi, p;
 	if (ib && iv && xb != 0 && stats_batch_means(ib, nb, &bb) &&
-	    stats_batch_means(iv, nv, &bv) && stats_batch_welch(&bb, xb, &bv, xv, &c->p, &lo, &hi)) {
-		c->seeds = true;
-		c->batches = MIN(bb.k, bv.k);
-		interval_pct(lo, hi, xb, higher_is_better, c);
+	    stats_batch_means(iv, nv, &bv) && stats_batch_welch(&bb, xb, &bv, xv, &p, &lo, &hi)) {
+		double outside = (xv - bv.steady) - (xb - bb.steady);
+		if (fabs(outside) > (hi - lo) / 2) {
+			c->unsteady = true;
+			c->unsteady_pct = snap(fabs(outside) * 100 / fabs(xb));
+		} else {
+			c->p = p;
+			c->seeds = true;
+			c->batches = MIN(bb.k, bv.k);
+			interval_pct(lo, hi, xb, higher_is_better, c);
+		}
 	}
 	g_free(ib);
 	g_free(iv);
@@ -222,6 +232,11 @@ char *change_verdict(const struct change *c)
 	if (!c->material)
 		return g_strdup_printf("no material difference (%.2f%% < resolution %.2f%%, %s)",
 				       fabs(c->pct), c->resolution, c->resolution_why);
+	if (c->unsteady)
+		return g_strdup_printf("not decided (one replica: %.2f%% of the baseline differs "
+				       "outside the runs' steady parts, the warm-up and the exits, "
+				       "which batch means do not cover; give --replicas 3)",
+				       c->unsteady_pct);
 	if (c->batches)
 		return g_strdup_printf("%s%.2f, batch means within the run, 95%% CI [%.2f%%, %.2f%%])",
 				       c->significant ? "significant (p " : "not significant (p ",

@@ -491,6 +491,10 @@ double *result_batch_increments(json_t *variant, const char *key, size_t *n)
 	*n = json_array_size(cum);
 	if (json_array_size(per) != 1 || !*n)
 		return NULL;
+	json_t *steady = json_object_get(json_object_get(json_array_get(per, 0), "batches"),
+					 "steady");
+	if (steady) /* after the first exit began: excluded, as the exit is */
+		*n = MIN(*n, (size_t)json_integer_value(steady));
 	double *x = g_new(double, *n);
 	for (size_t i = 0; i < *n; i++) /* from the run's start; result_check saw numbers */
 		x[i] = json_number_value(json_array_get(cum, i)) -

@@ -135,6 +135,10 @@ static bool batches(struct check *c, json_t *r)
 		return fail(c, "batches", "an object with an array \"units\" and an object \"metrics\"");
 	if (!number_array(c, units, "batches.units"))
 		return false;
+	json_t *steady = json_object_get(b, "steady");
+	if (steady && (!json_is_integer(steady) || json_integer_value(steady) < 0 ||
+		       (size_t)json_integer_value(steady) > json_array_size(units)))
+		return fail(c, "batches.steady", "an integer from 0 to the number of units");
 	const char *k;
 	json_t *v;
 	json_object_foreach (metrics, k, v) {

@@ -4,6 +4,7 @@
 
 static struct {
 	int count;
+	int steady; /* boundaries passed when the first exit began; -1: none yet */
 	long next; /* units done at the next boundary (0: not yet computed) */
 	long units[SIM_BATCH_N];
 	sim_time_t fig[SIM_BATCH_N][SIM_BATCH_FIGS];
@@ -12,6 +13,7 @@ static struct {
 void sim_batch_reset(void)
 {
 	B.count = 0;
+	B.steady = -1;
 	B.next = 0;
 }
 
@@ -59,6 +61,17 @@ void sim_batch_work(long done, long planned)
 int sim_batch_count(void)
 {
 	return B.count;
+}
+
+void sim_batch_steady_end(void)
+{
+	if (B.steady < 0)
+		B.steady = B.count;
+}
+
+int sim_batch_steady(void)
+{
+	return B.steady < 0 ? B.count : B.steady;
 }
 
 long sim_batch_units(int i)

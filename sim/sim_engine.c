@@ -276,6 +276,11 @@ void sim_work_done(long units)
 	sim_batch_work(progress.done, progress.planned); /* reads, never calls the engine */
 }
 
+void sim_work_exit(void)
+{
+	sim_batch_steady_end();
+}
+
 static void progress_tick(uint64_t calls);
 
 void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t limit,

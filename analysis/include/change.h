@@ -33,6 +33,11 @@ struct change {
 	bool seeds;
 	double seeds_lo, seeds_hi; /* in % */
 	size_t batches;
+	/* One replica each, but the two runs differ outside their steady parts
+	 * (the warm-up, the exits) by more than the batch means' half-interval:
+	 * that part of the change (in %) has no interval, and no test is made. */
+	bool unsteady;
+	double unsteady_pct;
 	size_t draws;		   /* cost draws paired (0: none) */
 	bool percentiles;	   /* the draws' interval: 2.5th-97.5th percentiles, or min-max */
 	double draws_lo, draws_hi; /* in % */

@@ -36,7 +36,8 @@ void result_variant_draws(json_t *variant, json_t *draws);
  * @key starts with "cpu_time_ns."), as a newly allocated array of doubles. */
 double *result_samples(json_t *variant, const char *key, size_t *n);
 /* The increments of @key (as result_samples names it) over the fine batches
- * of @variant's run (its replica's "batches"), from the run's start; NULL
+ * of @variant's run (its replica's "batches"), from the run's start to its
+ * steady part's end (the batches' "steady": the first task's exit); NULL
  * unless the variant has one replica and it has batches of @key. */
 double *result_batch_increments(json_t *variant, const char *key, size_t *n);
 /* The same over the variant's cost draws, in draw order (none: *n = 0). */

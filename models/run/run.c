@@ -225,7 +225,8 @@ static json_t *batches_json(const struct run *r)
 		json_object_set_new(metrics, "smt_stretch_ns", figs[SIM_BATCH_SMT]);
 	else
 		json_decref(figs[SIM_BATCH_SMT]);
-	return json_pack("{s:o, s:o}", "units", units, "metrics", metrics);
+	return json_pack("{s:o, s:i, s:o}", "units", units, "steady", sim_batch_steady(), "metrics",
+			 metrics);
 }
 
 /* The replica's result (docs/results.md), gathered before the teardown. */

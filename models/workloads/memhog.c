@@ -62,6 +62,7 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		lru_add_pages(t, mt->memcg, nid, n, 0);
 		done += n;
 	}
+	sim_work_exit(); /* the first ends the run's steady part */
 	mm_exit_swap(t, mt->memcg); /* do_exit -> exit_mmap -> zap_pte_range */
 }
 

@@ -34,6 +34,11 @@ void sim_batch_reset(void);
 void sim_batch_work(long done, long planned);
 /* Boundaries passed so far (SIM_BATCH_N once the planned work is done). */
 int sim_batch_count(void);
+/* The first task to finish its work begins its exit (sim_work_exit): the
+ * steady part ends at the boundaries passed by then. */
+void sim_batch_steady_end(void);
+/* Boundaries passed before the first exit began (the count, if none has). */
+int sim_batch_steady(void);
 /* The units done when boundary @i (0-based) was passed. */
 long sim_batch_units(int i);
 /* Figure @fig at boundary @i (0-based). */

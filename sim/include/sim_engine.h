@@ -108,6 +108,9 @@ void sim_engine_progress_fd(int fd);
  * (sim_batch.h). */
 void sim_work_plan(long units);
 void sim_work_done(long units);
+/* A task has done all the work it planned and begins its exit: the first
+ * such ends the run's steady part (sim_batch_steady). */
+void sim_work_exit(void);
 
 struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void *arg);
 /* The same, the name from @fmt ("memhog.%d.%d"). */

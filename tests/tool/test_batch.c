@@ -220,6 +220,25 @@ static void test_verdicts(void)
 	s = verdict_of(base, old);
 	g_assert_cmpstr(s, ==, "not significant (no test across seeds: fewer than 2 replicas)");
 	g_free(s);
+	/* The same steady part, an exit 40 ns longer: the runs differ outside
+	 * their steady parts by 40 ns, more than the half interval (12.547), so
+	 * one replica each decides nothing: 40 / 1200 = 3.33%. */
+	json_t *late = hand_variant("e", 10, 12, 42, true);
+	s = verdict_of(base, late);
+	g_assert_cmpstr(s, ==,
+			"not decided (one replica: 3.33% of the baseline differs outside the "
+			"runs' steady parts, the warm-up and the exits, which batch means do not "
+			"cover; give --replicas 3)");
+	g_free(s);
+	json_decref(late);
+	/* The steady part ends at the first exit: "steady" boundaries. */
+	json_object_set_new(
+	    json_object_get(json_array_get(json_object_get(base, "per_replica"), 0), "batches"),
+	    "steady", json_integer(90));
+	size_t n;
+	double *inc = result_batch_increments(base, "elapsed_ns", &n);
+	g_assert_cmpuint(n, ==, 90);
+	g_free(inc);
 	json_decref(base);
 	json_decref(better);
 	json_decref(close);
@@ -238,6 +257,15 @@ static void test_check(void)
 						"batches"),
 				"metrics"),
 		"elapsed_ns");
+	json_t *batches = json_object_get(
+	    json_array_get(json_object_get(v, "per_replica"), 0), "batches");
+	json_object_set_new(batches, "steady", json_integer(101));
+	g_assert_false(result_check(doc, &err));
+	g_assert_cmpstr(err->message, ==,
+			"variants.0.per_replica.0.batches.steady: expected an integer from 0 to "
+			"the number of units");
+	g_clear_error(&err);
+	json_object_set_new(batches, "steady", json_integer(100));
 	json_array_set_new(fig, 3, json_string("x"));
 	g_assert_false(result_check(doc, &err));
 	g_assert_cmpstr(err->message, ==,
