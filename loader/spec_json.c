@@ -133,13 +133,30 @@ static char *quoted_list(const char *const *values)
 	return g_string_free(g, FALSE);
 }
 
+/* The name among @values a number reads as (6.12 for "6.12", 6.0 for
+ * "6.0"), or NULL. */
+static const char *number_as_name(const json_t *v, const char *const *values)
+{
+	char g[32], f[32];
+	g_snprintf(g, sizeof(g), "%.15g", json_number_value(v));
+	g_snprintf(f, sizeof(f), "%.1f", json_number_value(v));
+	for (int i = 0; values[i]; i++)
+		if (strcmp(values[i], g) == 0)
+			return values[i];
+	for (int i = 0; values[i]; i++)
+		if (strcmp(values[i], f) == 0)
+			return values[i];
+	return NULL;
+}
+
 /* "expected one of ..., got X", with the nearest value when one is close. */
 static bool fail_one_of(struct vctx *c, const struct at *a, const char *const *values)
 {
 	char *list = quoted_list(values);
 	char *got = spec_describe(a->v);
-	const char *near = json_is_string(a->v) ? mcs_near_miss(json_string_value(a->v), values)
-						: NULL;
+	const char *near = json_is_string(a->v)	   ? mcs_near_miss(json_string_value(a->v), values)
+			   : json_is_number(a->v) ? number_as_name(a->v, values)
+						  : NULL;
 	if (near)
 		fail_at(c, a, "expected one of %s, got %s (did you mean \"%s\"?)", list, got, near);
 	else

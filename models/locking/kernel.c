@@ -93,9 +93,10 @@ static const struct spec_field kernel_fields[] = {
 			"between eras, the run follows this one's (docs/calibration.md lists "
 			"each). mm-2024-06: the mm tree of June 2024 (between 6.9 and 6.11-rc; "
 			"a process's exit frees its swap slots one at a time through the "
-			"per-CPU slot cache, as 6.10 and 6.11 do); 6.12: the batched exit "
-			"(__swap_entries_free); the other versions run 6.12's paths until "
-			"their audit says otherwise",
+			"per-CPU slot cache, as 6.10 and 6.11 do, and so does every version "
+			"before 6.12 here); 6.12: the batched exit (__swap_entries_free); "
+			"other paths run 6.12's whatever the version until their audit says "
+			"otherwise",
 		 .values = (const char *const[]){"2.6.32", "5.11", "6.0", "6.1", "mm-2024-06",
 						 "6.12", "6.13", NULL}},
 	 false, "\"6.12\"", AT(version)},
