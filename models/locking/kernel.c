@@ -95,6 +95,8 @@ static const struct spec_field kernel_fields[] = {
 			"a process's exit frees its swap slots one at a time through the "
 			"per-CPU slot cache, as 6.10 and 6.11 do, and so does every version "
 			"before 6.12 here); 6.12: the batched exit (__swap_entries_free); "
+			"2.6.32: a memcg charge takes a css reference and an uncharge drops "
+			"one a page, atomics on the memcg's line; "
 			"other paths run 6.12's whatever the version until their audit says "
 			"otherwise",
 		 .values = (const char *const[]){"2.6.32", "5.11", "6.0", "6.1", "mm-2024-06",

@@ -3,6 +3,7 @@
  * design (mm/memcontrol.c of each era). */
 #include "charge.h"
 #include "cost.h"
+#include "kernel.h"
 #include "vmscan.h"
 #include <stdlib.h>
 
@@ -230,11 +231,24 @@ static bool try_charge_memcg(struct sim_task *t, struct mem_cgroup *memcg, long 
 	}
 }
 
+/* Linux 2.6.32 (kernel.version): a charge takes a reference on the memcg's
+ * css (css_tryget: a locked cmpxchg on css.refcnt, in the line that starts
+ * struct mem_cgroup with the memory counter's fields), an uncharge drops
+ * one a page (css_put), batched or not; later kernels' references are
+ * per-CPU (percpu_ref) or not taken per page. */
+static void css_ref(struct sim_task *t, struct mem_cgroup *memcg, long nr, const char *site)
+{
+	if (kernel_version() == KERNEL_2_6_32 && nr > 0)
+		line_atomic_n(t, page_counter_line(&memcg->memory, PC_USAGE), nr, SIM_CAT_SPIN,
+			      site);
+}
+
 bool mem_cgroup_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
 {
 	if (mem_cgroup_disabled() || !memcg->parent) /* the root is not charged */
 		return true;
 	memcg->stat.charged += nr;
+	css_ref(t, memcg, 1, "css_tryget"); /* __mem_cgroup_try_charge */
 	return try_charge_memcg(t, memcg, nr);
 }
 
@@ -244,6 +258,7 @@ void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
 		return;
 	memcg->stat.uncharged += nr;
 	counters_uncharge(t, memcg, nr);
+	css_ref(t, memcg, nr, "css_put");
 }
 
 void mem_cgroup_uncharge_start(struct memcg_batch_info *b)
@@ -275,6 +290,7 @@ void mem_cgroup_uncharge_page(struct sim_task *t, struct memcg_batch_info *b,
 		memcg->stat.uncharged++;
 		b->memcg = memcg;
 		b->nr_pages++;
+		css_ref(t, memcg, 1, "css_put"); /* not batched */
 		return;
 	}
 	mem_cgroup_uncharge(t, memcg, 1);

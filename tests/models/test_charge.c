@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The charging designs (models/charge*.c) against hand-computed counts. */
 #include "charge.h"
+#include "kernel.h"
 #include "lock_stat.h"
 #include "shrinker.h"
 #include "test_util.h"
@@ -182,6 +183,47 @@ static void test_uncharge_batch(void)
 	teardown();
 }
 
+/* Linux 2.6.32's css references (kernel.version): the unmap of 64 charged
+ * pages, its uncharges batched (one res_counter section), takes one
+ * reference a charge (64 css_tryget) and drops one a page (64 css_put, not
+ * batched): 128 locked RMWs at the two sites on the memcg's counter line,
+ * besides the 65 lock sections; 6.12 takes none. */
+static void css_refs(enum kernel_version v, uint64_t want)
+{
+	struct charge_params p = charge_defaults;
+	p.counter = &charge_res_counter;
+	p.stock_batch = 0;
+	p.uncharge_batch = true;
+	p.use_hierarchy = false;
+	struct mem_cgroup *c = setup(&p);
+	kernel_setup(&(struct kernel_params){.version = v});
+	sim_task_create("t", 0, unmap_64, c);
+	g_assert_true(sim_engine_run());
+	struct line_class *cls = page_counter_line(&c->memory, PC_USAGE)->cls;
+	uint64_t refs = 0;
+	GPtrArray *sites = line_sites_sorted(cls);
+	for (guint i = 0; i < sites->len; i++) {
+		const struct line_site *s = sites->pdata[i];
+		if (g_str_equal(s->site, "css_tryget") || g_str_equal(s->site, "css_put"))
+			refs += s->n.ops[LINE_RMW];
+	}
+	g_ptr_array_free(sites, TRUE);
+	g_assert_cmpint(refs, ==, want);
+	g_assert_cmpint(lock_class_get("&counter->lock")->acquisitions, ==, 64 + 1);
+	kernel_teardown();
+	teardown();
+}
+
+static void test_css_refs_2632(void)
+{
+	css_refs(KERNEL_2_6_32, 64 + 64);
+}
+
+static void test_css_refs_612(void)
+{
+	css_refs(KERNEL_6_12, 0);
+}
+
 /* CPU 0 adds to usage, CPU 1 (the other socket) reads the limits, N = 10
  * times in turn. Sharing a line (<= 6.0), every read fetches the line CPU 0
  * wrote and every RMW after the first invalidates CPU 1's copy: 2N - 1
@@ -235,6 +277,8 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/charge/res_counter/flat", test_res_counter_flat);
 	mcs_test_add_subprocess("/charge/res_counter/hierarchy", test_res_counter_hierarchy);
 	mcs_test_add_subprocess("/charge/uncharge-batch", test_uncharge_batch);
+	mcs_test_add_subprocess("/charge/css-refs/2.6.32", test_css_refs_2632);
+	mcs_test_add_subprocess("/charge/css-refs/6.12", test_css_refs_612);
 	mcs_test_add_subprocess("/charge/layout/shared", test_layout_shared);
 	mcs_test_add_subprocess("/charge/layout/split", test_layout_split);
 	return g_test_run();
