@@ -94,19 +94,41 @@ static void fault_region(struct sim_task *t, struct pf_task *pt)
 	}
 }
 
-/* munmap: zap_pte_range uncharges every mapped page (page_remove_rmap); the
- * gathered pages are freed a pagevec at a time (free_pages_and_swap_cache ->
- * release_pages, off the zone LRU under its lock). */
+/* The mmu_gather's @n gathered pages freed (tlb_flush_mmu ->
+ * free_pages_and_swap_cache -> release_pages, a pagevec at a time, off the
+ * zone LRU under its lock). */
+static void tlb_flush_gathered(struct sim_task *t, struct pf_task *pt, long n)
+{
+	for (long p = 0; p < n; p += PAGEVEC_SIZE_2632)
+		release_pages_anon(t, pt->memcg, task_nid(t), MIN(PAGEVEC_SIZE_2632, n - p));
+}
+
+/* munmap, as 2.6.32/2.6.33 walk it: unmap_vmas calls unmap_page_range once
+ * per ZAP_BLOCK_SIZE (1,024 pages without CONFIG_PREEMPT), which brackets
+ * its walk with mem_cgroup_uncharge_start/end (the batch's extent, when the
+ * design batches); zap_pte_range uncharges every mapped page
+ * (page_remove_rmap) and gathers it (tlb_remove_page); the gather is freed
+ * when it holds FREE_PTE_NR (506) and at each block's end
+ * (tlb_finish_mmu). */
+#define ZAP_BLOCK_PAGES_2632 1024
+#define FREE_PTE_NR_2632 506
 static void unmap_region(struct sim_task *t, struct pf_task *pt, long pages)
 {
-	mem_cgroup_uncharge_start(&pt->batch);
-	for (long p = 0; p < pages; p++) {
-		cost_charge_flat(t, SIM_CAT_SYS, COST_ZAP_PAGE, 1);
-		mem_cgroup_uncharge_page(t, &pt->batch, pt->memcg);
+	for (long done = 0; done < pages;) {
+		long n = MIN(ZAP_BLOCK_PAGES_2632, pages - done), gathered = 0;
+		mem_cgroup_uncharge_start(&pt->batch);
+		for (long p = 0; p < n; p++) {
+			cost_charge_flat(t, SIM_CAT_SYS, COST_ZAP_PAGE, 1);
+			mem_cgroup_uncharge_page(t, &pt->batch, pt->memcg);
+			if (++gathered == FREE_PTE_NR_2632) {
+				tlb_flush_gathered(t, pt, gathered);
+				gathered = 0;
+			}
+		}
+		mem_cgroup_uncharge_end(t, &pt->batch);
+		tlb_flush_gathered(t, pt, gathered);
+		done += n;
 	}
-	mem_cgroup_uncharge_end(t, &pt->batch);
-	for (long p = 0; p < pages; p += PAGEVEC_SIZE_2632)
-		release_pages_anon(t, pt->memcg, task_nid(t), MIN(PAGEVEC_SIZE_2632, pages - p));
 }
 
 static void pagefault_loop_task(struct sim_task *t, void *arg)

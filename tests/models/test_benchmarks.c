@@ -204,6 +204,28 @@ static void test_pagefault_loop(gconstpointer variant)
 	json_decref(r);
 }
 
+/* One task, a region of 2,048 pages, uncharges batched (2.6.33): each
+ * round's unmap is two ZAP_BLOCK_SIZE blocks of 1,024 pages, each its own
+ * uncharge batch (res and memsw: 2 lock sections) and each freeing its
+ * gather at 506 and 1,012 pages and at its end (37 + 37 + 1 pagevecs of
+ * 14: 75 lru_lock sections). F faults make R = floor(F / 2048) rounds the
+ * stop does not cut: &counter->lock 2F (the charges, res and memsw) + 2 x 2
+ * x R; the zone's lru lock floor(F / 14) to add + 150 R to release. */
+static void test_unmap_blocks(void)
+{
+	const char *sets[] = {"workloads.0.count=1", "workloads.0.region_mb=8",
+			      "stop.duration_ns=100e6", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2009.json",
+				"child-uncharge-batch", sets);
+	double f = mcs_json_num(json_object_get(r, "metrics"), "page_faults");
+	double rounds = floor(f / 2048);
+	g_assert_cmpfloat(rounds, >=, 2);
+	g_assert_cmpfloat(lock_acquisitions(r, "&counter->lock"), ==, 2 * f + 2 * 2 * rounds);
+	g_assert_cmpfloat(lock_acquisitions(r, "&pgdat->lru_lock"), ==,
+			  floor(f / 14) + 150 * rounds);
+	json_decref(r);
+}
+
 /* One task, a region of 14 pages: every round fills the lru_add pagevec
  * once and frees one pagevec at munmap, so F faults take the zone's lru
  * lock floor(F / 14) times to add, and once to release for each round
@@ -281,6 +303,7 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/benchmarks/pagefault-loop/no-memcg", "no-memcg",
 			     test_pagefault_loop);
 	g_test_add_data_func("/benchmarks/pagefault-loop/root", "root", test_pagefault_loop);
+	g_test_add_func("/benchmarks/pagefault-loop/unmap-blocks", test_unmap_blocks);
 	g_test_add_func("/benchmarks/netperf/root", test_netperf_root);
 	g_test_add_func("/benchmarks/netperf/rstat-threshold", test_rstat_threshold);
 	g_test_add_data_func("/benchmarks/zone-lru/no-memcg", "no-memcg", test_zone_lru);
