@@ -63,7 +63,13 @@ check() {
 check irq_latency irq_latency.json
 check page_cgroup_dd page_cgroup_dd.json
 check page_cgroup_kbuild page_cgroup_kbuild.json
+# 5.10/5.11's charging (a stock of 32 pages, usage beside the limits, since
+# 2026-12-03): the engines' tie orders move bytes_read by 1.08% (0.63%
+# before); no seed moves this scenario at all. Bounded here at 1.5%: at 32
+# CPUs the model resolves readtwice to about 1.1%, not 1%.
+BOUND_PCT=1.5
 check readtwice_32cpu seeds/lru_lock_readtwice_32cpu.json
+BOUND_PCT=1.0
 check swap seeds/list_lru_swap.json --set workloads.0.size_mb=48
 check swap_longer seeds/list_lru_swap.json --variant v1-before --set workloads.0.size_mb=160 \
 	--set kernel.version=6.12
