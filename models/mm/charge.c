@@ -299,24 +299,26 @@ void mem_cgroup_uncharge_page(struct sim_task *t, struct memcg_batch_info *b,
 /* memcg_rstat_updated (mm/memcontrol.c, Linux 6.0), after __mod_memcg_state
  * added @val to its per-CPU counter: the per-CPU stats_updates gathers
  * abs(val) (and cgroup_rstat_updated, per-CPU, returns at once once the
- * cgroup is on the CPU's updated list); past MEMCG_CHARGE_BATCH (32) it is
- * folded into the global stats_flush_threshold, with an atomic_add only
- * while that is at most num_online_cpus (the flusher resets it, every 2 s
- * or when a reader finds it high; no flush is modelled). */
-#define MEMCG_RSTAT_BATCH 32
+ * cgroup is on the CPU's updated list); past MEMCG_CHARGE_BATCH (the
+ * stock's batch: 32 in 6.0, 64 from 6.1's "memcg: increase
+ * MEMCG_CHARGE_BATCH to 64"; 32 without a stock) it is folded into the
+ * global stats_flush_threshold, with an atomic_add only while that is at
+ * most num_online_cpus (the flusher resets it, every 2 s or when a reader
+ * finds it high; no flush is modelled). */
 static void memcg_rstat_updated(struct sim_task *t, long val)
 {
 	struct memcg_tree *T = memcg_tree;
 	long *x = &T->stats_updates[sim_task_cpu(t)];
+	const long batch = charge->stock_batch ? charge->stock_batch : 32;
 	*x += labs(val);
-	if (*x <= MEMCG_RSTAT_BATCH)
+	if (*x <= batch)
 		return;
 	const char *site = "memcg_rstat_updated";
 	line_touch(t, &T->stats_flush_threshold_line, LINE_LOAD, site); /* atomic_read */
 	if (T->stats_flush_threshold <= sim_ncpus()) {
 		/* added at the read: the kernel's race (another CPU's add
 		 * between this read and add) is not modelled */
-		T->stats_flush_threshold += *x / MEMCG_RSTAT_BATCH;
+		T->stats_flush_threshold += *x / batch;
 		line_atomic(t, &T->stats_flush_threshold_line, SIM_CAT_SPIN, site);
 	}
 	*x = 0;

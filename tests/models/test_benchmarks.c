@@ -267,6 +267,34 @@ static void test_rstat_threshold(void)
 	json_decref(r);
 }
 
+/* The fold follows the stock's batch (MEMCG_CHARGE_BATCH: 32 in 6.0, 64
+ * with patch C): a message makes 4 updates of 3 pages (a charge and an
+ * uncharge on each side), so M messages fold about 4M / 11 times at 32 (33
+ * > 32) and 4M / 22 at 64 (66 > 64), each fold a read of the threshold:
+ * less up to one unfolded remainder per CPU (72), more up to one message
+ * in flight per CPU. */
+static void rstat_folds(const char *variant, double calls_per_fold)
+{
+	const char *sets[] = {"stop.duration_ns=1e6", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", variant,
+				sets);
+	double m = mcs_json_num(json_object_get(r, "metrics"), "messages");
+	double loads = site_ops(r, "stats_flush_threshold", "memcg_rstat_updated", "load");
+	g_assert_cmpfloat(loads, >=, 4 * m / calls_per_fold - 72);
+	g_assert_cmpfloat(loads, <=, 4 * (m + 72) / calls_per_fold);
+	json_decref(r);
+}
+
+static void test_rstat_folds_32(void)
+{
+	rstat_folds("6.0-rc1", 11);
+}
+
+static void test_rstat_folds_64(void)
+{
+	rstat_folds("C", 22);
+}
+
 /* netperf in the root at 4.096 us a side a message: each pair's receiver
  * finishes its first message at 8.192 us and one every 4.096 us after, so
  * 243 in 1 ms: 243 x 10240 x 8 bits / 1 ms = 19906.56 x 10^6 bits/s. */
@@ -306,6 +334,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/benchmarks/pagefault-loop/unmap-blocks", test_unmap_blocks);
 	g_test_add_func("/benchmarks/netperf/root", test_netperf_root);
 	g_test_add_func("/benchmarks/netperf/rstat-threshold", test_rstat_threshold);
+	g_test_add_func("/benchmarks/netperf/rstat-folds-32", test_rstat_folds_32);
+	g_test_add_func("/benchmarks/netperf/rstat-folds-64", test_rstat_folds_64);
 	g_test_add_data_func("/benchmarks/zone-lru/no-memcg", "no-memcg", test_zone_lru);
 	g_test_add_data_func("/benchmarks/zone-lru/root", "root", test_zone_lru);
 	g_test_add_data_func("/benchmarks/swap/v1-before", "v1-before", test_swap);
