@@ -305,11 +305,12 @@ void mem_cgroup_uncharge_page(struct sim_task *t, struct memcg_batch_info *b,
  * global stats_flush_threshold, with an atomic_add only while that is at
  * most num_online_cpus (the flusher resets it, every 2 s or when a reader
  * finds it high; no flush is modelled). */
+#define MEMCG_CHARGE_BATCH_6_0 32
 static void memcg_rstat_updated(struct sim_task *t, long val)
 {
 	struct memcg_tree *T = memcg_tree;
 	long *x = &T->stats_updates[sim_task_cpu(t)];
-	const long batch = charge->stock_batch ? charge->stock_batch : 32;
+	const long batch = charge->stock_batch ? charge->stock_batch : MEMCG_CHARGE_BATCH_6_0;
 	*x += labs(val);
 	if (*x <= batch)
 		return;

@@ -171,6 +171,45 @@ static void test_locks_per_folio(void)
 
 /* --- the exit ------------------------------------------------------------ */
 
+/* The exit of 128 folios just swapped out, against what the kernel takes:
+ * each class's acquisitions (exit_classes' order), the shadow nodes taken
+ * off the list, the slots freed (zram's notification: 3 RMWs each; their
+ * shadows cleared), nr_swap_pages's RMWs (2 at the swap-out, then the
+ * exit's) and the nodes left on the list. */
+static const char *const exit_classes[] = {"&ci->lock", "&si->lock", "&ctrl->lock",
+					   "&xa->xa_lock (zswap_trees)",
+					   "&xa->xa_lock (swapper_spaces)",
+					   "&nlru->lock (shadow_nodes)"};
+
+struct exit_want {
+	uint64_t acquisitions[G_N_ELEMENTS(exit_classes)];
+	long dels, freed;
+	uint64_t counter_rmws;
+	long on_list;
+};
+
+static void exit_check(struct sim_task *t, const struct exit_want *w)
+{
+	uint64_t before[G_N_ELEMENTS(exit_classes)];
+	g_assert_cmpint(swap_writeout_folios(t, job, 0, 128), ==, 128);
+	for (guint i = 0; i < G_N_ELEMENTS(exit_classes); i++)
+		before[i] = acquisitions(exit_classes[i]);
+	long deleted = swap_active->shadow_nodes.stat.deleted;
+	uint64_t zram = rmws("zram->stats");
+	swap_exit_entries(t, job);
+	for (guint i = 0; i < G_N_ELEMENTS(exit_classes); i++)
+		if (acquisitions(exit_classes[i]) - before[i] != w->acquisitions[i])
+			g_error("exit: %s: %" G_GUINT64_FORMAT " acquisitions, the kernel's %" G_GUINT64_FORMAT,
+				exit_classes[i], acquisitions(exit_classes[i]) - before[i],
+				w->acquisitions[i]);
+	g_assert_cmpint(swap_active->shadow_nodes.stat.deleted - deleted, ==, w->dels);
+	g_assert_cmpint(rmws("zram->stats") - zram, ==, 3 * w->freed);
+	g_assert_cmpint(rmws("nr_swap_pages"), ==, 2 + w->counter_rmws);
+	g_assert_cmpint(swap_active->stat.slots_freed, ==, w->freed);
+	g_assert_cmpint(swap_active->stat.shadows_cleared, ==, w->freed);
+	g_assert_cmpint(list_lru_count_node(&swap_active->shadow_nodes, 0), ==, w->on_list);
+}
+
 /* 128 folios swapped out back to back sit in one cluster and one page
  * table: zap_pte_range batches all 128, so free_swap_and_cache_nr takes __swap_entries_free's fast path
  * once: the cluster lock, zswap_invalidate per slot (6.12: 128 xa_erase;
@@ -182,30 +221,11 @@ static int exit_mode;
 
 static void exit_task(struct sim_task *t, void *arg)
 {
-	static const char *const cls[] = {"&ci->lock", "&si->lock", "&ctrl->lock",
-					  "&xa->xa_lock (zswap_trees)",
-					  "&xa->xa_lock (swapper_spaces)",
-					  "&nlru->lock (shadow_nodes)"};
-	const uint64_t want[] = {2, 1, 1, exit_mode == ZSWAP_INVALIDATE_ERASE ? 128 : 0, 1, 2};
-	uint64_t before[G_N_ELEMENTS(cls)];
-	g_assert_cmpint(swap_writeout_folios(t, job, 0, 128), ==, 128);
-	for (guint i = 0; i < G_N_ELEMENTS(cls); i++)
-		before[i] = acquisitions(cls[i]);
-	long deleted = swap_active->shadow_nodes.stat.deleted;
-	uint64_t zram = rmws("zram->stats");
-	swap_exit_entries(t, job);
-	for (guint i = 0; i < G_N_ELEMENTS(cls); i++)
-		if (acquisitions(cls[i]) - before[i] != want[i])
-			g_error("exit: %s: %" G_GUINT64_FORMAT " acquisitions, the kernel's %" G_GUINT64_FORMAT,
-				cls[i], acquisitions(cls[i]) - before[i], want[i]);
-	g_assert_cmpint(swap_active->shadow_nodes.stat.deleted - deleted, ==, 2);
-	g_assert_cmpint(rmws("zram->stats") - zram, ==, 3 * 128);
-	g_assert_cmpint(rmws("nr_swap_pages"), ==, 2 + 1);
-	g_assert_cmpint(swap_active->stat.slots_freed, ==, 128);
-	g_assert_cmpint(swap_active->stat.shadows_cleared, ==, 128);
+	const struct exit_want w = {
+		{2, 1, 1, exit_mode == ZSWAP_INVALIDATE_ERASE ? 128 : 0, 1, 2}, 2, 128, 1, 0};
+	exit_check(t, &w);
 	for (long i = 0; i < swap_active->nr_nodes; i++)
 		g_assert_null(swap_active->nodes[i]);
-	g_assert_cmpint(list_lru_count_node(&swap_active->shadow_nodes, 0), ==, 0);
 }
 
 static void exit_case(int mode)
@@ -241,34 +261,8 @@ static void test_exit_613(void)
  * slot cache. */
 static void exit_task_2024(struct sim_task *t, void *arg)
 {
-	static const struct {
-		const char *cls;
-		uint64_t want;
-	} table[] = {
-		{"&ci->lock", 128 + 64},
-		{"&si->lock", 1},
-		{"&ctrl->lock", 64},
-		{"&xa->xa_lock (zswap_trees)", 128},
-		{"&xa->xa_lock (swapper_spaces)", 64},
-		{"&nlru->lock (shadow_nodes)", 1},
-	};
-	uint64_t before[G_N_ELEMENTS(table)];
-	g_assert_cmpint(swap_writeout_folios(t, job, 0, 128), ==, 128);
-	for (guint i = 0; i < G_N_ELEMENTS(table); i++)
-		before[i] = acquisitions(table[i].cls);
-	long deleted = swap_active->shadow_nodes.stat.deleted;
-	uint64_t zram = rmws("zram->stats");
-	swap_exit_entries(t, job);
-	for (guint i = 0; i < G_N_ELEMENTS(table); i++)
-		if (acquisitions(table[i].cls) - before[i] != table[i].want)
-			g_error("exit: %s: %" G_GUINT64_FORMAT " acquisitions, the kernel's %" G_GUINT64_FORMAT,
-				table[i].cls, acquisitions(table[i].cls) - before[i], table[i].want);
-	g_assert_cmpint(swap_active->shadow_nodes.stat.deleted - deleted, ==, 1);
-	g_assert_cmpint(rmws("zram->stats") - zram, ==, 3 * 64);
-	g_assert_cmpint(rmws("nr_swap_pages"), ==, 2 + 64);
-	g_assert_cmpint(swap_active->stat.slots_freed, ==, 64);
-	g_assert_cmpint(swap_active->stat.shadows_cleared, ==, 64);
-	g_assert_cmpint(list_lru_count_node(&swap_active->shadow_nodes, 0), ==, 1);
+	const struct exit_want w = {{128 + 64, 1, 64, 128, 64, 1}, 1, 64, 64, 1};
+	exit_check(t, &w);
 	/* the nesting, in the kernel's order */
 	struct lock_class *si = lock_class_get("&si->lock"),
 			  *pages = lock_class_get("&xa->xa_lock (swapper_spaces)"),
