@@ -84,7 +84,10 @@ check swap-v1-after 4 seeds/list_lru_swap.json --variant v1-after \
 # takes its place in that queue in another order, and the order decides
 # what the holders' stores to the lock's own line cost (tests/handover.sh).
 # Measured 2026-12-03: 2.80% (v1-before), 1.74% (v1-after). Bound 4%.
-check swap-v1-before-2024 4 seeds/list_lru_swap.json --variant v1-before \
+# Since v1-before's shadow nodes are on the root lists (2026-12-03 evening):
+# 7.47%, its spin (1.601 against 1.482 s: si->lock's waits 1.566 against
+# 1.446 s, the exits' order; sim_time_ns 1.70%). Bound 9% for it.
+check swap-v1-before-2024 9 seeds/list_lru_swap.json --variant v1-before \
 	--set workloads.0.size_mb=72
 check swap-v1-after-2024 4 seeds/list_lru_swap.json --variant v1-after \
 	--set workloads.0.size_mb=72

@@ -358,19 +358,22 @@ static void se_within(json_t *v, bool spectral, struct se_figs *f)
 }
 
 /* One run's standard error of elapsed_ns's steady sum against the sd of
- * elapsed_ns across 20 replicas. Measured (2026-12-03, since reclaim visits
- * both nodes a pass): sd 176,671 ns; batch means 3.09 to 3.82 ms, 18.98 x
- * the sd; the flat-top estimator fell back to them in 19 of the 20 runs
- * (27.77 x). Neither agrees: the runs' increments are most of them a
+ * elapsed_ns across 20 replicas. Measured (2026-12-03 evening, since
+ * v1-before's shadow nodes are on the root lists, so its shrinker frees
+ * none): sd 224,711 ns; batch means 1.71 to 3.23 ms, 10.80 x the sd; the
+ * flat-top estimator fell back to them in 17 of the 20 runs (19.92 x).
+ * Neither agrees: the runs' increments are most of them a
  * deterministic reclaim cycle the same in every seed, which no estimator
  * on one run can tell from chance, so the run's own interval stays the
  * batch means', the wider (docs/results.md). The sd of 20 replicas is
  * itself within 0.69 to 1.31 of the true one (chi-square, 19 degrees of
  * freedom, 95%): the ratios are held where that puts them, batch means
- * within [12, 30] (conservative: never below 1), and the flat-top, as
+ * within [7, 17] (conservative: never below 1), and the flat-top, as
  * docs/results.md predicted for this series, noisy: at least 1.5 x, and
- * falling back in most runs (at least 15 of 20). (Before the node walk:
- * sd 199,052 ns, batch means 9.90 x, the flat-top 3.66 x, 1 fallback.) */
+ * falling back in most runs (at least 15 of 20). (On memcg lists, with the
+ * node walk: sd 176,671 ns, batch means 18.98 x, the flat-top 27.77 x, 19
+ * fallbacks; before the node walk: sd 199,052 ns, batch means 9.90 x, the
+ * flat-top 3.66 x, 1 fallback.) */
 static void test_against_replicas(void)
 {
 	json_t *doc = run_small("20", "1");
@@ -394,8 +397,8 @@ static void test_against_replicas(void)
 		g_printerr("%.0f %.0f | %.0f %.0f %.0f %.2f | %.0f %.0f %.0f %.2f %zu\n", s.amean,
 			   s.stddev, bm.mean, bm.min, bm.max, bm.mean / s.stddev, sp.mean, sp.min,
 			   sp.max, sp.mean / s.stddev, sp.fell);
-	g_assert_cmpfloat(bm.mean / s.stddev, >=, 12);
-	g_assert_cmpfloat(bm.mean / s.stddev, <=, 30);
+	g_assert_cmpfloat(bm.mean / s.stddev, >=, 7);
+	g_assert_cmpfloat(bm.mean / s.stddev, <=, 17);
 	g_assert_cmpfloat(bm.min / s.stddev, >=, 1);
 	g_assert_cmpfloat(sp.mean / s.stddev, >=, 1.5);
 	g_assert_cmpuint(sp.fell, >=, 15);
