@@ -167,6 +167,17 @@ static const struct spec_field machine_fields[] = {
 			      .max = 10},
 	 false, "0.7", 0},
 	{"sched_slice_ns", &slice_spec, false, "750000", 0},
+	{"migration",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "whether tasks move between CPUs: balance (the fair class's "
+				     "newly idle balance, a CPU that goes idle pulling the task "
+				     "that has waited longest on the nearest CPU with tasks waiting, "
+				     "and select_idle_sibling, a task woken while its CPU is busy "
+				     "running on an idle CPU of that CPU's LLC; its lines stay "
+				     "where it used them) or off (each task stays on the CPU it was "
+				     "created on)",
+			      .values = (const char *const[]){"off", "balance", NULL}},
+	 false, "\"balance\"", 0},
 	{"costs", &costs_spec, false, "{}", 0},
 	{"private_ns", &private_spec, false, "{}", 0},
 	{"insns", &insns_spec, false, "{}", 0},
@@ -328,6 +339,7 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 		if (strcmp(contention, sim_contention_names[i]) == 0)
 			m->contention = (enum sim_contention)i;
 	m->sched_slice = sim_from_ns(mcs_json_num(mj, "sched_slice_ns"));
+	m->migration = strcmp(json_string_value(json_object_get(mj, "migration")), "balance") == 0;
 	json_t *private = json_object_get(mj, "private_ns");
 	for (int i = 0; i < COST_N; i++) {
 		m->cost[i] = sim_from_ns(mcs_json_num(costs, cost_table[i].key));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE /* memfd_create */
 #include "sim_engine.h"
+#include "sim_balance.h"
 #include "sim_batch.h"
 #include <errno.h>
 #include <string.h>
@@ -76,6 +77,8 @@ static struct {
 	bool lookahead;	  /* skip them (off: MEMCGSIM_NO_LOOKAHEAD, to check that it changes nothing) */
 	bool local_ok;	  /* CPU-local acquisitions without a flush (off: MEMCGSIM_NO_LOCAL) */
 	uint64_t local, inversions; /* sim_note_local */
+	int waiting;	     /* tasks in the CPUs' run queues */
+	uint64_t migrations; /* tasks moved to another CPU (machine.migration) */
 	struct sim_actor ctl, dog; /* the controller, the watchdog */
 	int live;		   /* tasks SimGrid waits for that have not returned */
 	int ncpus;
@@ -185,6 +188,11 @@ void sim_note_local(bool inversion)
 uint64_t sim_engine_local(void)
 {
 	return W.local;
+}
+
+uint64_t sim_engine_migrations(void)
+{
+	return W.migrations;
 }
 
 uint64_t sim_engine_inversions(void)
@@ -398,12 +406,63 @@ static void cpu_take(struct sim_cpu *cpu, struct sim_task *t)
 	t->slice_used = 0;
 }
 
+static int cpu_waiting(int c)
+{
+	return (int)g_queue_get_length(&W.cpus[c].runq);
+}
+
+/* idle_cpu(): nothing but the idle task, whose interrupts do not count. */
+static bool cpu_is_idle(int c)
+{
+	struct sim_cpu *cpu = &W.cpus[c];
+	return !cpu->curr || cpu->curr == cpu->irq_task;
+}
+
+/* The task moves to @cpu: its lines stay where it used them, and its next
+ * accesses to them from @cpu are transfers (the line model's). */
+static void task_migrate(struct sim_task *t, struct sim_cpu *cpu)
+{
+	t->cpu = cpu;
+	W.migrations++;
+}
+
+/* The fair class's newly idle balance (sim_balance.h): @cpu, with nothing
+ * of its own to run, pulls the task that has waited longest on the nearest
+ * CPU with tasks waiting (detach_tasks takes the least recently run). */
+static struct sim_task *newidle_balance(struct sim_cpu *cpu)
+{
+	if (!W.m.migration || !W.waiting)
+		return NULL;
+	int src = sim_balance_busiest(cpu->id, cpu_waiting);
+	if (src < 0)
+		return NULL;
+	struct sim_task *t = g_queue_pop_head(&W.cpus[src].runq);
+	W.waiting--;
+	task_migrate(t, cpu);
+	return t;
+}
+
+/* A task woken off its CPU runs where select_idle_sibling puts it: its own
+ * CPU if idle, else an idle one of that CPU's LLC. */
+static void task_select_cpu(struct sim_task *t)
+{
+	if (!W.m.migration || cpu_is_idle(t->cpu->id))
+		return;
+	int c = sim_balance_idle_sibling(t->cpu->id, cpu_is_idle);
+	if (c != t->cpu->id)
+		task_migrate(t, &W.cpus[c]);
+}
+
 /* The current task leaves @cpu at the engine's current time. */
 static void cpu_put(struct sim_cpu *cpu)
 {
 	if (W.switch_hook)
 		W.switch_hook(cpu->id); /* a context switch, or going idle */
 	struct sim_task *next = g_queue_pop_head(&cpu->runq);
+	if (next)
+		W.waiting--;
+	else
+		next = newidle_balance(cpu);
 	cpu->curr = next;
 	sim_smt_busy(cpu->id, next != NULL);
 	if (!next) {
@@ -422,6 +481,7 @@ static void cpu_put(struct sim_cpu *cpu)
 static void task_wait_for_cpu(struct sim_task *t)
 {
 	g_queue_push_tail(&t->cpu->runq, t);
+	W.waiting++;
 	engine_block(t); /* cpu_put() made us current before waking us */
 	sim_task_charge(t, SIM_CAT_SYS, W.m.context_switch);
 }
@@ -670,6 +730,7 @@ void sim_task_wait(struct sim_task *t)
 	sim_task_flush(t);
 	cpu_put(t->cpu);
 	engine_block(t);
+	task_select_cpu(t);
 	if (t->cpu->curr)
 		task_wait_for_cpu(t);
 	else
@@ -780,6 +841,7 @@ void sim_task_sleep(struct sim_task *t, sim_time_t d)
 	sim_task_flush(t);
 	cpu_put(t->cpu);
 	sim_sched_sleep_until(&t->actor, sim_now() + d, true);
+	task_select_cpu(t);
 	if (t->cpu->curr)
 		task_wait_for_cpu(t);
 	else

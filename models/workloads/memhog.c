@@ -49,7 +49,6 @@ struct memhog {
 static void memhog_loop(struct sim_task *t, void *arg)
 {
 	struct memhog_task *mt = arg;
-	int nid = sim_cpu_node(sim_task_cpu(t));
 	if (mt->start)
 		sim_task_sleep(t, mt->start);
 	for (long done = 0; done < mt->pages;) {
@@ -59,7 +58,8 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		cost_charge_flat(t, SIM_CAT_SYS, COST_ANON_FAULT, n); /* do_anonymous_page */
 		sim_work_done(n); /* the ETA's measure, not the model's */
 		mem_cgroup_charge(t, mt->memcg, n);
-		lru_add_pages(t, mt->memcg, nid, n, 0);
+		/* the folios come from the node the task runs on (it may move) */
+		lru_add_pages(t, mt->memcg, sim_cpu_node(sim_task_cpu(t)), n, 0);
 		done += n;
 	}
 	sim_work_exit(); /* the first ends the run's steady part */

@@ -95,6 +95,8 @@ bool sim_local_ok(void);
 void sim_note_local(bool inversion);
 uint64_t sim_engine_local(void);
 uint64_t sim_engine_inversions(void);
+/* Tasks moved to another CPU so far (machine.migration, sim_balance.h). */
+uint64_t sim_engine_migrations(void);
 /* While the run goes on, write the simulated time it has reached ("NS\n",
  * in ns) to @fd about every SIM_PROGRESS_US of wall time (-1: never). The
  * check rides on the engine calls the run makes anyway and makes none, so

@@ -13,6 +13,7 @@
  * SMT siblings). */
 #pragma once
 #include "sim_time.h"
+#include <stdbool.h>
 
 /* A cost parameter: machine.costs.<key>, in ns, with its default, what it is
  * and where the number comes from. The models' costs are listed in
@@ -61,6 +62,10 @@ struct sim_machine {
 	double smt_spin_throughput;
 	sim_time_t sched_slice; /* time slice when tasks share a CPU */
 	sim_time_t context_switch; /* switching a CPU between two runnable tasks */
+	/* Tasks move between CPUs as the fair class's newly idle balance and
+	 * wake-up placement move them (machine.migration, sim_balance.h);
+	 * false: each stays on the CPU it was created on. */
+	bool migration;
 	sim_time_t cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/hw/include/cost.h) */
 	/* machine.private_ns: a flat cost's bottom-up bound of its private work,
 	 * by id; 0 where none is given (cost_charge_flat) */

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sim_balance: where the scheduler moves a task (machine.migration
+ * "balance"), after the fair class's two paths that move tasks in a run
+ * like the seed scenarios' (kernel/sched/fair.c; idle_balance in 2.6.32,
+ * newidle_balance in 5.x to 6.9, sched_balance_newidle from 6.10):
+ * - a CPU that goes idle pulls a task waiting on the nearest busy CPU,
+ *   walking its sched domains from the smallest (SMT core, LLC, NUMA node,
+ *   socket, machine) and stopping at the first that has one;
+ * - a task woken while its CPU is busy runs on an idle CPU of that CPU's
+ *   LLC if there is one (select_idle_sibling), a whole idle core first.
+ * The periodic balance between busy CPUs is not modelled (docs/hardware.md,
+ * "Task migration"). The engine keeps the run queues; this module only
+ * chooses, from what @waiting and @idle tell it. */
+#pragma once
+#include <stdbool.h>
+
+/* The CPU whose waiting task newly idle @cpu pulls: in the smallest domain
+ * of @cpu with a CPU that has tasks waiting, the one with most waiting,
+ * ties to the first from @cpu + 1 on (for_each_cpu_wrap); -1 if none.
+ * @waiting(c): the tasks waiting for CPU c. */
+int sim_balance_busiest(int cpu, int (*waiting)(int c));
+
+/* select_idle_sibling for a task woken while @prev is busy: the first whole
+ * idle core of @prev's LLC from @prev + 1 on, else its first idle CPU, else
+ * @prev. @idle(c): no task owns CPU c. */
+int sim_balance_idle_sibling(int prev, bool (*idle)(int c));

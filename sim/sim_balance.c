@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Where the scheduler moves a task (sim_balance.h). */
+#include "sim_balance.h"
+#include "sim_engine.h"
+
+/* The sched domains of a CPU, smallest first: the span of level @l is the
+ * CPUs whose key at that level is the CPU's own. */
+enum balance_level { LEVEL_CORE, LEVEL_LLC, LEVEL_NODE, LEVEL_SOCKET, LEVEL_MACHINE, LEVEL_N };
+
+static int level_key(enum balance_level l, int cpu)
+{
+	switch (l) {
+	case LEVEL_CORE:
+		return sim_cpu_core(cpu);
+	case LEVEL_LLC:
+		return sim_cpu_llc(cpu);
+	case LEVEL_NODE:
+		return sim_cpu_node(cpu);
+	case LEVEL_SOCKET:
+		return sim_cpu_socket(cpu);
+	default:
+		return 0;
+	}
+}
+
+int sim_balance_busiest(int cpu, int (*waiting)(int c))
+{
+	int n = sim_ncpus();
+	for (enum balance_level l = LEVEL_CORE; l < LEVEL_N; l++) {
+		int best = -1, most = 0, key = level_key(l, cpu);
+		for (int i = 1; i < n; i++) {
+			int c = (cpu + i) % n;
+			if (level_key(l, c) != key)
+				continue;
+			int w = waiting(c);
+			if (w > most) {
+				most = w;
+				best = c;
+			}
+		}
+		if (best >= 0)
+			return best;
+	}
+	return -1;
+}
+
+/* Whether every SMT thread of @cpu's core is idle: CPU c's siblings are
+ * c + j x cores_per_node within its node (sim_machine.h). */
+static bool core_idle(int cpu, bool (*idle)(int c))
+{
+	const struct sim_machine *m = sim_machine();
+	int cores = sim_machine_cores_per_node(m), node = cpu / m->cpus_per_node;
+	int first = node * m->cpus_per_node + (cpu - node * m->cpus_per_node) % cores;
+	for (int j = 0; j < m->threads_per_core; j++)
+		if (!idle(first + j * cores))
+			return false;
+	return true;
+}
+
+int sim_balance_idle_sibling(int prev, bool (*idle)(int c))
+{
+	int n = sim_ncpus(), llc = sim_cpu_llc(prev), first_idle = -1;
+	for (int i = 1; i < n; i++) {
+		int c = (prev + i) % n;
+		if (sim_cpu_llc(c) != llc || !idle(c))
+			continue;
+		if (core_idle(c, idle))
+			return c;
+		if (first_idle < 0)
+			first_idle = c;
+	}
+	return first_idle >= 0 ? first_idle : prev;
+}
