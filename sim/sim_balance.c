@@ -6,6 +6,10 @@
 /* The sched domains of a CPU, smallest first: the span of level @l is the
  * CPUs whose key at that level is the CPU's own. */
 enum balance_level { LEVEL_CORE, LEVEL_LLC, LEVEL_NODE, LEVEL_SOCKET, LEVEL_MACHINE, LEVEL_N };
+G_STATIC_ASSERT(LEVEL_N == SIM_BALANCE_LEVELS);
+
+/* sd_init's busy_factor: a busy CPU balances a domain 16 times less often. */
+#define BALANCE_BUSY_FACTOR 16
 
 static int level_key(enum balance_level l, int cpu)
 {
@@ -70,4 +74,30 @@ int sim_balance_idle_sibling(int prev, bool (*idle)(int c))
 			first_idle = c;
 	}
 	return first_idle >= 0 ? first_idle : prev;
+}
+
+int sim_balance_periodic(int cpu, sim_time_t now, sim_time_t next[SIM_BALANCE_LEVELS],
+			 int (*running)(int c), int (*waiting)(int c))
+{
+	int n = sim_ncpus(), mine = running(cpu);
+	for (enum balance_level l = LEVEL_CORE; l < LEVEL_N; l++) {
+		if (now < next[l])
+			continue;
+		int key = level_key(l, cpu), weight = 1, best = -1, most = mine + 1;
+		for (int i = 1; i < n; i++) {
+			int c = (cpu + i) % n;
+			if (level_key(l, c) != key)
+				continue;
+			weight++;
+			int r = running(c);
+			if (r > most && waiting(c) > 0) {
+				most = r;
+				best = c;
+			}
+		}
+		next[l] = now + (sim_time_t)weight * BALANCE_BUSY_FACTOR * SIM_MS;
+		if (best >= 0)
+			return best;
+	}
+	return -1;
 }

@@ -35,6 +35,7 @@ struct sim_cpu {
 	GArray *pending; /* struct pending_irq: arrived while interrupts were off */
 	struct sim_task *irq_task; /* runs handler bodies while the CPU is idle */
 	bool irq_task_waiting;	   /* it waits for the CPU to go idle */
+	sim_time_t next_balance[SIM_BALANCE_LEVELS]; /* the periodic balance, by domain */
 };
 
 struct pending_irq {
@@ -53,6 +54,10 @@ struct sim_task {
 	bool in_irq;  /* running an interrupt handler */
 	bool delivering; /* in deliver_pending: no nested delivery */
 	bool daemon;	 /* never ends: the run does not wait for it */
+	/* Nothing charged yet: a first sleep is the delay before the task's
+	 * start, and the CPU it was created on stands for fork balancing's
+	 * choice (wake_up_new_task), so its wake does not move it. */
+	bool fresh;
 	enum sim_cat irq_cat; /* what the handler interrupted */
 	sim_time_t preempt_off_until; /* when its last preempt-off section ended */
 	void *model;  /* per-task state of the models (lockdep) */
@@ -418,6 +423,13 @@ static bool cpu_is_idle(int c)
 	return !cpu->curr || cpu->curr == cpu->irq_task;
 }
 
+/* Tasks on CPU @c, running (not its interrupt task) and waiting. */
+static int cpu_running(int c)
+{
+	struct sim_cpu *cpu = &W.cpus[c];
+	return (cpu->curr && cpu->curr != cpu->irq_task) + cpu_waiting(c);
+}
+
 /* The task moves to @cpu: its lines stay where it used them, and its next
  * accesses to them from @cpu are transfers (the line model's). */
 static void task_migrate(struct sim_task *t, struct sim_cpu *cpu)
@@ -442,11 +454,26 @@ static struct sim_task *newidle_balance(struct sim_cpu *cpu)
 	return t;
 }
 
+/* The periodic balance of busy @cpu at a slice end (sim_balance.h): one
+ * task waiting on a CPU with two more joins @cpu's queue. */
+static void periodic_balance(struct sim_cpu *cpu)
+{
+	if (!W.m.migration || !W.waiting)
+		return;
+	int src = sim_balance_periodic(cpu->id, sim_now(), cpu->next_balance, cpu_running,
+				       cpu_waiting);
+	if (src < 0)
+		return;
+	struct sim_task *t = g_queue_pop_head(&W.cpus[src].runq);
+	g_queue_push_tail(&cpu->runq, t);
+	task_migrate(t, cpu);
+}
+
 /* A task woken off its CPU runs where select_idle_sibling puts it: its own
  * CPU if idle, else an idle one of that CPU's LLC. */
 static void task_select_cpu(struct sim_task *t)
 {
-	if (!W.m.migration || cpu_is_idle(t->cpu->id))
+	if (!W.m.migration || t->fresh || cpu_is_idle(t->cpu->id))
 		return;
 	int c = sim_balance_idle_sibling(t->cpu->id, cpu_is_idle);
 	if (c != t->cpu->id)
@@ -537,6 +564,7 @@ static struct sim_task *task_create(const char *name, int cpu, sim_task_fn fn, v
 	t->fn = fn;
 	t->arg = arg;
 	t->daemon = daemon;
+	t->fresh = true;
 	W.live += !daemon;
 	g_ptr_array_add(W.tasks, t);
 	sim_actor_init(&t->actor);
@@ -633,6 +661,7 @@ static void task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 {
 	if (d < 0)
 		d = 0;
+	t->fresh &= d == 0;
 	sim_time_t end = t->clock + d;
 	while (sim_irq_next(t->cpu->id) < end) {
 		sim_time_t at, handler;
@@ -795,6 +824,7 @@ void sim_task_flush(struct sim_task *t)
 static void task_yield(struct sim_task *t)
 {
 	sim_task_flush(t);
+	periodic_balance(t->cpu);
 	if (g_queue_is_empty(&t->cpu->runq))
 		return;
 	cpu_put(t->cpu);

@@ -8,11 +8,17 @@
  *   socket, machine) and stopping at the first that has one;
  * - a task woken while its CPU is busy runs on an idle CPU of that CPU's
  *   LLC if there is one (select_idle_sibling), a whole idle core first.
- * The periodic balance between busy CPUs is not modelled (docs/hardware.md,
- * "Task migration"). The engine keeps the run queues; this module only
- * chooses, from what @waiting and @idle tell it. */
+ * - the periodic balance (rebalance_domains, from the tick): each domain at
+ *   its interval pulls a waiting task from the domain's CPU with most tasks
+ *   when that CPU has two more than this one.
+ * The engine keeps the run queues; this module only chooses, from what
+ * @waiting, @running and @idle tell it. */
 #pragma once
+#include "sim_time.h"
 #include <stdbool.h>
+
+/* The sched domain levels a CPU balances over, smallest first. */
+#define SIM_BALANCE_LEVELS 5
 
 /* The CPU whose waiting task newly idle @cpu pulls: in the smallest domain
  * of @cpu with a CPU that has tasks waiting, the one with most waiting,
@@ -24,3 +30,14 @@ int sim_balance_busiest(int cpu, int (*waiting)(int c));
  * idle core of @prev's LLC from @prev + 1 on, else its first idle CPU, else
  * @prev. @idle(c): no task owns CPU c. */
 int sim_balance_idle_sibling(int prev, bool (*idle)(int c));
+
+/* The periodic balance of busy @cpu at @now (a slice end: the tick's
+ * softirq): for each domain level whose time @next[level] has come, the
+ * domain's CPU with the most tasks (@running: running and waiting), if it
+ * has at least two more than @cpu and one waiting (calculate_imbalance
+ * between equal tasks moves one), ties to the first from @cpu + 1 on; the
+ * level's next time is its interval on (sd_init: the domain's weight in ms,
+ * times busy_factor 16 on a busy CPU). Returns the CPU to pull one waiting
+ * task from, or -1. */
+int sim_balance_periodic(int cpu, sim_time_t now, sim_time_t next[SIM_BALANCE_LEVELS],
+			 int (*running)(int c), int (*waiting)(int c));

@@ -140,41 +140,95 @@ static void test_line_stays(void)
 	line_follows(false);
 }
 
-/* A sleeps 100 us on CPU 0; meanwhile B, waiting there, takes CPU 0 for 1
- * ms of work. A wakes at 100 us with CPU 0 busy: it runs its 200 us on CPU
- * 1, idle in CPU 0's LLC, and ends at 300 us. Without migration it waits
- * for B's slice to end (750 us) and ends at 950 us. */
+/* A works 10 us on CPU 0, then sleeps 100 us; meanwhile B, waiting there,
+ * takes CPU 0 for 1 ms of work (its slice ends at 760 us). A wakes at 110
+ * us with CPU 0 busy: it runs its 200 us on CPU 1, idle in CPU 0's LLC,
+ * and ends at 310 us. Without migration it waits for B's slice to end and
+ * ends at 960 us. A task whose first act is to sleep (its start delay)
+ * stays where it was created, which stands for fork balancing's choice:
+ * sleeping 110 us first, A waits for B's slice (750 us) and ends at 950. */
 static sim_time_t sleeper_end;
 
 static void sleeper_fn(struct sim_task *t, void *arg)
 {
-	sim_task_sleep(t, 100 * SIM_US);
+	sim_time_t first = *(const sim_time_t *)arg;
+	if (first)
+		sim_task_charge(t, SIM_CAT_SYS, first);
+	sim_task_sleep(t, 110 * SIM_US - first);
 	sim_task_run(t, SIM_CAT_USER, 200 * SIM_US);
 	sim_task_flush(t);
 	sleeper_end = sim_task_clock(t);
 }
 
-static void wake_placement(bool migration)
+static void wake_placement(bool migration, sim_time_t first, int cpu, sim_time_t end)
 {
 	struct sim_machine m = balance_machine(2, migration);
 	sim_engine_init(&m, 0, SIM_S, 1);
 	static const sim_time_t b_work = SIM_MS;
-	struct sim_task *a = sim_task_create("a", 0, sleeper_fn, NULL);
+	struct sim_task *a = sim_task_create("a", 0, sleeper_fn, &first);
 	sim_task_create("b", 0, work_fn, (void *)&b_work);
 	g_assert_true(sim_engine_run());
-	g_assert_cmpint(sim_task_cpu(a), ==, migration ? 1 : 0);
-	g_assert_cmpint(sleeper_end, ==, migration ? 300 * SIM_US : 950 * SIM_US);
+	g_assert_cmpint(sim_task_cpu(a), ==, cpu);
+	g_assert_cmpint(sleeper_end, ==, end);
 	sim_engine_fini();
 }
 
 static void test_wake_moves(void)
 {
-	wake_placement(true);
+	wake_placement(true, 10 * SIM_US, 1, 310 * SIM_US);
 }
 
 static void test_wake_waits(void)
 {
-	wake_placement(false);
+	wake_placement(false, 10 * SIM_US, 0, 960 * SIM_US);
+}
+
+static void test_wake_fresh(void)
+{
+	wake_placement(true, 0, 0, 950 * SIM_US);
+}
+
+/* Periodic balance: A, B and C share CPU 0, D is alone on CPU 1, each
+ * working 1 ms (D 2 ms, after 100 us that are not preemptible, so that its
+ * slices end 100 us after CPU 0's). At 850 us, D's first slice end, CPU 1
+ * has 1 task and CPU 0 3 (B running, C and A waiting): it pulls C, the
+ * longest waiting, which runs 850-1600 us while D waits, then D 1600-2350.
+ * CPU 0 runs A 0-750, B 750-1500, A 1500-1750, B 1750-2000 and goes idle:
+ * its newly idle balance pulls C back (waiting on CPU 1), which ends its
+ * last 250 us at 2250; D, alone again, ends at 2850 us. Two migrations.
+ * Without migration CPU 0 runs A, B, C, A, B, C to 3000 us and D ends at
+ * 2100 us alone. */
+static const sim_time_t one_ms = SIM_MS;
+
+static void long_fn(struct sim_task *t, void *arg)
+{
+	sim_task_charge(t, SIM_CAT_SYS, 100 * SIM_US);
+	sim_task_run(t, SIM_CAT_USER, 2 * SIM_MS);
+}
+
+static void periodic(bool migration)
+{
+	struct sim_machine m = balance_machine(2, migration);
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("a", 0, work_fn, (void *)&one_ms);
+	sim_task_create("b", 0, work_fn, (void *)&one_ms);
+	struct sim_task *c = sim_task_create("c", 0, work_fn, (void *)&one_ms);
+	sim_task_create("d", 1, long_fn, NULL);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(sim_task_cpu(c), ==, 0);
+	g_assert_cmpint(sim_engine_migrations(), ==, migration ? 2 : 0);
+	g_assert_cmpint(sim_end(), ==, migration ? 2850 * SIM_US : 3000 * SIM_US);
+	sim_engine_fini();
+}
+
+static void test_periodic(void)
+{
+	periodic(true);
+}
+
+static void test_periodic_off(void)
+{
+	periodic(false);
 }
 
 int main(int argc, char **argv)
@@ -186,5 +240,8 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/balance/off/line-stays", test_line_stays);
 	mcs_test_add_subprocess("/balance/wake/moves", test_wake_moves);
 	mcs_test_add_subprocess("/balance/off/wake-waits", test_wake_waits);
+	mcs_test_add_subprocess("/balance/wake/fresh-stays", test_wake_fresh);
+	mcs_test_add_subprocess("/balance/periodic/two-more", test_periodic);
+	mcs_test_add_subprocess("/balance/off/periodic", test_periodic_off);
 	return g_test_run();
 }
