@@ -58,6 +58,7 @@ struct sim_task {
 	 * start, and the CPU it was created on stands for fork balancing's
 	 * choice (wake_up_new_task), so its wake does not move it. */
 	bool fresh;
+	bool bound; /* never moved (sim_task_bind) */
 	enum sim_cat irq_cat; /* what the handler interrupted */
 	sim_time_t preempt_off_until; /* when its last preempt-off section ended */
 	void *model;  /* per-task state of the models (lockdep) */
@@ -193,6 +194,11 @@ void sim_note_local(bool inversion)
 uint64_t sim_engine_local(void)
 {
 	return W.local;
+}
+
+void sim_task_bind(struct sim_task *t)
+{
+	t->bound = true;
 }
 
 uint64_t sim_engine_migrations(void)
@@ -416,6 +422,28 @@ static int cpu_waiting(int c)
 	return (int)g_queue_get_length(&W.cpus[c].runq);
 }
 
+/* Tasks waiting on CPU @c that the balance may move. */
+static int cpu_movable(int c)
+{
+	int n = 0;
+	for (GList *l = W.cpus[c].runq.head; l; l = l->next)
+		n += !((struct sim_task *)l->data)->bound;
+	return n;
+}
+
+/* The first task waiting on @cpu that may move, taken off its queue. */
+static struct sim_task *runq_take_movable(struct sim_cpu *cpu)
+{
+	for (GList *l = cpu->runq.head; l; l = l->next) {
+		struct sim_task *t = l->data;
+		if (!t->bound) {
+			g_queue_delete_link(&cpu->runq, l);
+			return t;
+		}
+	}
+	return NULL;
+}
+
 /* idle_cpu(): nothing but the idle task, whose interrupts do not count. */
 static bool cpu_is_idle(int c)
 {
@@ -445,10 +473,10 @@ static struct sim_task *newidle_balance(struct sim_cpu *cpu)
 {
 	if (!W.m.migration || !W.waiting)
 		return NULL;
-	int src = sim_balance_busiest(cpu->id, cpu_waiting);
+	int src = sim_balance_busiest(cpu->id, cpu_movable);
 	if (src < 0)
 		return NULL;
-	struct sim_task *t = g_queue_pop_head(&W.cpus[src].runq);
+	struct sim_task *t = runq_take_movable(&W.cpus[src]);
 	W.waiting--;
 	task_migrate(t, cpu);
 	return t;
@@ -461,10 +489,10 @@ static void periodic_balance(struct sim_cpu *cpu)
 	if (!W.m.migration || !W.waiting)
 		return;
 	int src = sim_balance_periodic(cpu->id, sim_now(), cpu->next_balance, cpu_running,
-				       cpu_waiting);
+				       cpu_movable);
 	if (src < 0)
 		return;
-	struct sim_task *t = g_queue_pop_head(&W.cpus[src].runq);
+	struct sim_task *t = runq_take_movable(&W.cpus[src]);
 	g_queue_push_tail(&cpu->runq, t);
 	task_migrate(t, cpu);
 }
@@ -473,7 +501,7 @@ static void periodic_balance(struct sim_cpu *cpu)
  * CPU if idle, else an idle one of that CPU's LLC. */
 static void task_select_cpu(struct sim_task *t)
 {
-	if (!W.m.migration || t->fresh || cpu_is_idle(t->cpu->id))
+	if (!W.m.migration || t->fresh || t->bound || cpu_is_idle(t->cpu->id))
 		return;
 	int c = sim_balance_idle_sibling(t->cpu->id, cpu_is_idle);
 	if (c != t->cpu->id)

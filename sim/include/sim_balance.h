@@ -2,7 +2,7 @@
 /* sim_balance: where the scheduler moves a task (machine.migration
  * "balance"), after the fair class's two paths that move tasks in a run
  * like the seed scenarios' (kernel/sched/fair.c; idle_balance in 2.6.32,
- * newidle_balance in 5.x to 6.9, sched_balance_newidle from 6.10):
+ * newidle_balance in 5.10 to 6.9, sched_balance_newidle in 6.11 and 6.12):
  * - a CPU that goes idle pulls a task waiting on the nearest busy CPU,
  *   walking its sched domains from the smallest (SMT core, LLC, NUMA node,
  *   socket, machine) and stopping at the first that has one;

@@ -95,6 +95,9 @@ bool sim_local_ok(void);
 void sim_note_local(bool inversion);
 uint64_t sim_engine_local(void);
 uint64_t sim_engine_inversions(void);
+/* @t never moves to another CPU: a kernel thread bound to its CPU or node
+ * (kthread_bind, set_cpus_allowed_ptr), here to the CPU it was created on. */
+void sim_task_bind(struct sim_task *t);
 /* Tasks moved to another CPU so far (machine.migration, sim_balance.h). */
 uint64_t sim_engine_migrations(void);
 /* While the run goes on, write the simulated time it has reached ("NS\n",

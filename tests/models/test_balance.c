@@ -91,7 +91,9 @@ static void test_idle_sibling(void)
  * CPU 1 at 1050 us and loads its line there: a transfer from CPU 0, 40 ns.
  * B works 1 ms from 750 us, alone: 1750 us. Without migration A waits for
  * B's slice (750-1500 us), finishes at 1750 us and finds its line in CPU
- * 0's cache (0 ns); B's last 250 us end the run at 2000 us. */
+ * 0's cache (0 ns); B's last 250 us end the run at 2000 us. So does a bound
+ * A (sim_task_bind, a kernel thread's affinity) with migration on: CPU 1
+ * finds nothing it may pull. */
 static struct cacheline own_line;
 static sim_time_t a_load, a_end;
 static struct sim_task *task_a;
@@ -111,13 +113,16 @@ static void work_fn(struct sim_task *t, void *arg)
 	sim_task_run(t, SIM_CAT_USER, *(const sim_time_t *)arg);
 }
 
-static void line_follows(bool migration)
+static void line_follows(bool migration, bool bound)
 {
 	struct sim_machine m = balance_machine(2, migration);
 	sim_engine_init(&m, 0, SIM_S, 1);
 	line_init(&own_line, line_class_get("own"), 0);
 	static const sim_time_t b_work = SIM_MS, c_work = 800 * SIM_US;
 	task_a = sim_task_create("a", 0, task_a_fn, NULL);
+	if (bound)
+		sim_task_bind(task_a);
+	migration &= !bound;
 	sim_task_create("b", 0, work_fn, (void *)&b_work);
 	sim_task_create("c", 1, work_fn, (void *)&c_work);
 	g_assert_true(sim_engine_run());
@@ -132,12 +137,17 @@ static void line_follows(bool migration)
 
 static void test_line_follows(void)
 {
-	line_follows(true);
+	line_follows(true, false);
 }
 
 static void test_line_stays(void)
 {
-	line_follows(false);
+	line_follows(false, false);
+}
+
+static void test_bound_stays(void)
+{
+	line_follows(true, true);
 }
 
 /* A works 10 us on CPU 0, then sleeps 100 us; meanwhile B, waiting there,
@@ -238,6 +248,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/balance/wake/idle-sibling", test_idle_sibling);
 	mcs_test_add_subprocess("/balance/newidle/line-follows", test_line_follows);
 	mcs_test_add_subprocess("/balance/off/line-stays", test_line_stays);
+	mcs_test_add_subprocess("/balance/bound/stays", test_bound_stays);
 	mcs_test_add_subprocess("/balance/wake/moves", test_wake_moves);
 	mcs_test_add_subprocess("/balance/off/wake-waits", test_wake_waits);
 	mcs_test_add_subprocess("/balance/wake/fresh-stays", test_wake_fresh);
