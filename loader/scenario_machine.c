@@ -171,10 +171,12 @@ static const struct spec_field machine_fields[] = {
 	 &(const struct spec){.kind = SPEC_ENUM,
 			      .doc = "whether tasks move between CPUs: balance (the fair class's "
 				     "newly idle balance, a CPU that goes idle pulling the task "
-				     "that has waited longest on the nearest CPU with tasks waiting, "
-				     "and select_idle_sibling, a task woken while its CPU is busy "
-				     "running on an idle CPU of that CPU's LLC; its lines stay "
-				     "where it used them) or off (each task stays on the CPU it was "
+				     "that has waited longest on the nearest CPU with tasks waiting; "
+				     "the periodic balance, a busy CPU pulling a waiting task from a "
+				     "CPU of its domain with two more tasks; select_idle_sibling, a "
+				     "task woken while its CPU is busy running on an idle CPU of "
+				     "that CPU's LLC; a task's lines stay where it used them; "
+				     "docs/hardware.md) or off (each task stays on the CPU it was "
 				     "created on)",
 			      .values = (const char *const[]){"off", "balance", NULL}},
 	 false, "\"balance\"", 0},

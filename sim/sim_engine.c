@@ -538,7 +538,9 @@ static void task_wait_for_cpu(struct sim_task *t)
 	g_queue_push_tail(&t->cpu->runq, t);
 	W.waiting++;
 	engine_block(t); /* cpu_put() made us current before waking us */
+	bool fresh = t->fresh; /* the switch is not the task's own work */
 	sim_task_charge(t, SIM_CAT_SYS, W.m.context_switch);
+	t->fresh = fresh;
 }
 
 /* The task's body, then it leaves its CPU. */
