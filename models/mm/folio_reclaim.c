@@ -203,7 +203,7 @@ static void node_mem_init(struct node_mem *n, int nid, long pages, bool with_ksw
 		const struct sim_machine *m = sim_machine();
 		int cpu = nid * m->cpus_per_node + m->cpus_per_node - 1;
 		n->kswapd = sim_task_createf(cpu, kswapd, n, "kswapd%d", nid);
-		sim_task_bind(n->kswapd); /* kswapd_run: bound to its node's CPUs */
+		sim_task_bind(n->kswapd); /* kswapd(): set_cpus_allowed_ptr to its node's CPUs */
 	}
 }
 
