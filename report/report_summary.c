@@ -6,6 +6,7 @@
 #include "report_sections.h"
 #include "report_util.h"
 #include "sim_engine.h"
+#include <limits.h>
 #include <stdlib.h>
 
 /* "variant NAME (5 replicas)", "variant NAME (1 replica, 20 cost draws)" */
@@ -58,6 +59,25 @@ static void failures(json_t *v, GString *out)
 	}
 }
 
+/* The tasks the scheduler moved (machine.migration), over the replicas;
+ * nothing when none moved. */
+static void migrations(json_t *v, GString *out)
+{
+	size_t i, n = 0;
+	json_t *r;
+	long long moved = 0;
+	json_array_foreach (json_object_get(v, "per_replica"), i, r) {
+		json_t *m = json_object_get(r, "migrations");
+		long long x = json_is_integer(m) ? (long long)json_integer_value(m) : 0;
+		if (x > 0)
+			moved = x > LLONG_MAX - moved ? LLONG_MAX : moved + x;
+		n++;
+	}
+	if (moved > 0)
+		g_string_append_printf(out, "Tasks moved between CPUs: %lld in %zu replica%s\n", moved,
+				       n, n == 1 ? "" : "s");
+}
+
 void report_summary(json_t *v, GString *out)
 {
 	json_t *first = json_array_get(json_object_get(v, "per_replica"), 0);
@@ -69,6 +89,7 @@ void report_summary(json_t *v, GString *out)
 			       replicas > 1 ? " (mean of replicas)" : "");
 	cpu_time(v, out);
 	metrics(v, out);
+	migrations(v, out);
 	failures(v, out);
 	g_string_append(out, "\n");
 }

@@ -302,6 +302,37 @@ static void test_per_page(void)
 	json_decref(v);
 }
 
+/* The tasks the scheduler moved, summed over the replicas: 3 + 4 in two;
+ * none, a negative count or a string (a damaged result): no line. */
+static void test_migrations(void)
+{
+	static const struct {
+		const char *replicas, *line;
+	} cases[] = {
+		{"[{\"cpus\": 2, \"migrations\": 3}, {\"cpus\": 2, \"migrations\": 4}]",
+		 "Tasks moved between CPUs: 7 in 2 replicas\n"},
+		{"[{\"cpus\": 2}]", NULL},
+		{"[{\"cpus\": 2, \"migrations\": -5}]", NULL},
+		{"[{\"cpus\": 2, \"migrations\": \"9\"}]", NULL},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		char *text = g_strdup_printf("{\"replicas\": 1, \"sim_time_ns\": 1e6, \"metrics\": {},"
+					     " \"per_replica\": %s}",
+					     cases[i].replicas);
+		json_t *v = json_loads(text, 0, NULL);
+		g_assert_nonnull(v);
+		GString *out = g_string_new(NULL);
+		report_summary(v, out);
+		if (cases[i].line)
+			g_assert_nonnull(strstr(out->str, cases[i].line));
+		else
+			g_assert_null(strstr(out->str, "Tasks moved"));
+		g_string_free(out, TRUE);
+		json_decref(v);
+		g_free(text);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -310,5 +341,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/compare/two-results", test_compare);
 	g_test_add_func("/report/details", test_details);
 	g_test_add_func("/report/per-page", test_per_page);
+	g_test_add_func("/report/migrations", test_migrations);
 	return g_test_run();
 }
