@@ -27,21 +27,33 @@ static int level_key(enum balance_level l, int cpu)
 	}
 }
 
+/* In @cpu's domain at level @l, the CPU with the highest @score above
+ * @floor that has a task it may give (@waiting), ties to the first from
+ * @cpu + 1 on (for_each_cpu_wrap); -1 if none. *@weight: the domain's CPUs. */
+static int domain_pick(enum balance_level l, int cpu, int (*score)(int c), int floor,
+		       int (*waiting)(int c), int *weight)
+{
+	int n = sim_ncpus(), key = level_key(l, cpu), best = -1;
+	*weight = 1;
+	for (int i = 1; i < n; i++) {
+		int c = (cpu + i) % n;
+		if (level_key(l, c) != key)
+			continue;
+		++*weight;
+		int x = score(c);
+		if (x > floor && waiting(c) > 0) {
+			floor = x;
+			best = c;
+		}
+	}
+	return best;
+}
+
 int sim_balance_busiest(int cpu, int (*waiting)(int c))
 {
-	int n = sim_ncpus();
+	int weight;
 	for (enum balance_level l = LEVEL_CORE; l < LEVEL_N; l++) {
-		int best = -1, most = 0, key = level_key(l, cpu);
-		for (int i = 1; i < n; i++) {
-			int c = (cpu + i) % n;
-			if (level_key(l, c) != key)
-				continue;
-			int w = waiting(c);
-			if (w > most) {
-				most = w;
-				best = c;
-			}
-		}
+		int best = domain_pick(l, cpu, waiting, 0, waiting, &weight);
 		if (best >= 0)
 			return best;
 	}
@@ -79,22 +91,12 @@ int sim_balance_idle_sibling(int prev, bool (*idle)(int c))
 int sim_balance_periodic(int cpu, sim_time_t now, sim_time_t next[SIM_BALANCE_LEVELS],
 			 int (*running)(int c), int (*waiting)(int c))
 {
-	int n = sim_ncpus(), mine = running(cpu);
+	int mine = running(cpu), weight;
 	for (enum balance_level l = LEVEL_CORE; l < LEVEL_N; l++) {
 		if (now < next[l])
 			continue;
-		int key = level_key(l, cpu), weight = 1, best = -1, most = mine + 1;
-		for (int i = 1; i < n; i++) {
-			int c = (cpu + i) % n;
-			if (level_key(l, c) != key)
-				continue;
-			weight++;
-			int r = running(c);
-			if (r > most && waiting(c) > 0) {
-				most = r;
-				best = c;
-			}
-		}
+		/* two more than @cpu: above mine + 1 */
+		int best = domain_pick(l, cpu, running, mine + 1, waiting, &weight);
 		next[l] = now + (sim_time_t)weight * BALANCE_BUSY_FACTOR * SIM_MS;
 		if (best >= 0)
 			return best;
