@@ -59,6 +59,9 @@ struct sim_task {
 	 * choice (wake_up_new_task), so its wake does not move it. */
 	bool fresh;
 	bool bound; /* never moved (sim_task_bind) */
+	/* Of its coming busy charges, the time it will stall on cache lines
+	 * (sim_task_stall_next): charged, but not stretched by SMT. */
+	sim_time_t stall_next;
 	enum sim_cat irq_cat; /* what the handler interrupted */
 	sim_time_t preempt_off_until; /* when its last preempt-off section ended */
 	void *model;  /* per-task state of the models (lockdep) */
@@ -724,12 +727,22 @@ void sim_task_stall(struct sim_task *t, enum sim_cat cat, sim_time_t d)
 	task_charge(t, cat, d);
 }
 
+void sim_task_stall_next(struct sim_task *t, sim_time_t d)
+{
+	if (d > 0)
+		t->stall_next += d;
+}
+
 void sim_task_charge_split(struct sim_task *t, enum sim_cat cat, sim_time_t d,
 			   enum sim_cat rest_cat, sim_time_t rest)
 {
 	sim_time_t total = d + rest;
-	if (cat != SIM_CAT_SPIN && cat != SIM_CAT_IDLE)
-		total = sim_smt_stretch(t->cpu->id, total, t->clock);
+	if (cat != SIM_CAT_SPIN && cat != SIM_CAT_IDLE) {
+		/* the line stalls it includes first, at their own length */
+		sim_time_t stall = MIN(MAX(total, 0), t->stall_next);
+		t->stall_next -= stall;
+		total = stall + sim_smt_stretch(t->cpu->id, total - stall, t->clock);
+	}
 	sim_time_t first = rest > 0 ? sim_round((double)total * (double)d / (double)(d + rest))
 				    : total;
 	task_charge(t, cat, first);

@@ -74,8 +74,12 @@ check() {
 # the test was written: elapsed moves by 0.003% (v1-after), spin by 0.85%;
 # since reclaim visits both nodes a pass (2026-12-03), elapsed 0.11% and
 # spin 3.09% (v1-after: 291 against 300 ms of a 5.5 s run's busy time, the
-# waits' order at si->lock and the list lock): bound 4%.
-check swap-v1-before 4 seeds/list_lru_swap.json --variant v1-before \
+# waits' order at si->lock and the list lock): bound 4%. Since the kernel
+# paths' line costs are stalls unstretched by SMT (2026-12-03, night),
+# v1-before's spin moved by 7.41% (261.3 against 280.7 ms; si->lock's
+# waits 231.7 against 249.6 ms, the exits' order again; sim_time_ns
+# 0.25%): bound 9% for it, as for the 2024 tree below.
+check swap-v1-before 9 seeds/list_lru_swap.json --variant v1-before \
 	--set workloads.0.size_mb=72 --set kernel.version=6.12
 check swap-v1-after 4 seeds/list_lru_swap.json --variant v1-after \
 	--set workloads.0.size_mb=72 --set kernel.version=6.12

@@ -691,7 +691,7 @@ void line_evict_core(struct cacheline *l, int cpu)
 
 void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const char *site)
 {
-	sim_task_charge(t, SIM_CAT_SYS, line_access(sim_task_cpu(t), l, op, site));
+	sim_task_stall(t, SIM_CAT_SYS, line_access(sim_task_cpu(t), l, op, site));
 }
 
 /* "queued": the first RMW waits at the line like any request. */
@@ -701,10 +701,10 @@ static void line_atomic_queued(struct sim_task *t, struct cacheline *l, long n,
 	int cpu = sim_task_cpu(t);
 	sim_time_t wait;
 	sim_time_t c = line_access_at(cpu, l, LINE_RMW, site, sim_task_clock(t), &wait);
-	sim_task_charge(t, wait_cat, wait);
+	sim_task_stall(t, wait_cat, wait);
 	for (long i = 1; i < n; i++)
 		c += line_access_at(cpu, l, LINE_RMW, site, sim_task_clock(t) + c - wait, NULL);
-	sim_task_charge(t, SIM_CAT_SYS, c - wait);
+	sim_task_stall(t, SIM_CAT_SYS, c - wait);
 }
 
 void line_atomic_n(struct sim_task *t, struct cacheline *l, long n, enum sim_cat wait_cat,

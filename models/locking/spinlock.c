@@ -291,15 +291,19 @@ sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cache
 	}
 	if (spinner < 0 && l->head && l->head->next) /* a dynamic hold: the waiter is there */
 		spinner = l->head->next->cpu;
+	sim_time_t c;
 	if (!line_queued()) {
 		if (line == l->line && op != LINE_LOAD && spinner >= 0 && spinner != cpu)
 			line_access(spinner, line, LINE_LOAD, "(spinning)");
-		return line_access(cpu, line, op, site);
+		c = line_access(cpu, line, op, site);
+	} else {
+		sim_time_t at = line_cpu_clock(cpu);
+		if (line == l->line && op != LINE_LOAD && spinner >= 0 && spinner != cpu)
+			line_access_at(spinner, line, LINE_LOAD, "(spinning)", at, NULL);
+		c = line_access_at(cpu, line, op, site, at, NULL);
 	}
-	sim_time_t at = line_cpu_clock(cpu);
-	if (line == l->line && op != LINE_LOAD && spinner >= 0 && spinner != cpu)
-		line_access_at(spinner, line, LINE_LOAD, "(spinning)", at, NULL);
-	return line_access_at(cpu, line, op, site, at, NULL);
+	sim_task_stall_next(t, c);
+	return c;
 }
 
 static void entry_put(struct spinlock *l, struct spin_entry *e)
@@ -418,9 +422,10 @@ static void spin_grant_queued(struct sim_task *t, struct spinlock *l, struct spi
 		sim_smt_spin(e->cpu, now, SIM_TIME_MAX);
 	sim_time_t ready = pred ? now + ops->arrive(l, e, pred, ahead, now) : now;
 	spin_link(l, e, pred);
-	if (!pred) { /* the grant after the charge: SMT sharing may stretch it */
-		sim_task_charge(t, SIM_CAT_SYS,
-				line_access_at(e->cpu, l->line, LINE_RMW, e->site, now, NULL) + pair);
+	if (!pred) { /* the grant after the charge: SMT sharing may stretch the pair */
+		sim_time_t rmw = line_access_at(e->cpu, l->line, LINE_RMW, e->site, now, NULL);
+		sim_task_stall_next(t, rmw);
+		sim_task_charge(t, SIM_CAT_SYS, rmw + pair);
 		e->grant = sim_task_clock(t);
 		return;
 	}

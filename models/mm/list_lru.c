@@ -143,16 +143,20 @@ static struct cacheline *xa_line(struct list_lru *lru, int level, int idx)
 	return l;
 }
 
-sim_time_t list_lru_lookup_cost(int cpu, struct list_lru *lru, struct mem_cgroup *memcg)
+sim_time_t list_lru_lookup_cost(struct sim_task *t, struct list_lru *lru, struct mem_cgroup *memcg)
 {
-	int idx = memcg->kmemcg_id;
+	int idx = memcg->kmemcg_id, cpu = sim_task_cpu(t);
 	if (!memcg->parent || idx < 0)
 		return 0;
-	sim_time_t c = insn_cost(INSN_XA_LOAD) + line_access(cpu, &lru->line, LINE_LOAD, "xa_load");
-	if (idx >= 64)
-		c += insn_cost(INSN_XA_LEVEL) +
-		     line_access(cpu, xa_line(lru, 2, idx), LINE_LOAD, "xa_load");
-	return c + line_access(cpu, xa_line(lru, 1, idx), LINE_LOAD, "xa_load");
+	sim_time_t insn = insn_cost(INSN_XA_LOAD);
+	sim_time_t lines = line_access(cpu, &lru->line, LINE_LOAD, "xa_load");
+	if (idx >= 64) {
+		insn += insn_cost(INSN_XA_LEVEL);
+		lines += line_access(cpu, xa_line(lru, 2, idx), LINE_LOAD, "xa_load");
+	}
+	lines += line_access(cpu, xa_line(lru, 1, idx), LINE_LOAD, "xa_load");
+	sim_task_stall_next(t, lines);
+	return insn + lines;
 }
 
 /* The lines of one memcg's list array, and where each node's list sits. */

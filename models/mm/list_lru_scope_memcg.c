@@ -39,7 +39,7 @@ static void memcg_op_locked(struct sim_task *t, struct list_lru *lru, int nid,
 {
 	struct memcg_section s = {.lru = lru, .op = op};
 	for (;;) {
-		sim_task_charge(t, SIM_CAT_SYS, list_lru_lookup_cost(sim_task_cpu(t), lru, memcg));
+		sim_task_charge(t, SIM_CAT_SYS, list_lru_lookup_cost(t, lru, memcg));
 		s.l = list_lru_from_memcg(lru, nid, memcg); /* under RCU */
 		if (s.l) {
 			spin_lock_hold_fn(t, &s.l->lock, memcg_section, &s, SIM_CAT_SYS, SPIN_PLAIN,
@@ -58,7 +58,7 @@ static struct list_lru_one *memcg_lock_list(struct sim_task *t, struct list_lru 
 					    struct mem_cgroup *memcg, enum spin_flavour fl,
 					    const char *site, struct lru_locked *held)
 {
-	sim_task_charge(t, SIM_CAT_SYS, list_lru_lookup_cost(sim_task_cpu(t), lru, memcg));
+	sim_task_charge(t, SIM_CAT_SYS, list_lru_lookup_cost(t, lru, memcg));
 	struct list_lru_one *l = list_lru_from_memcg(lru, nid, memcg); /* under RCU */
 	if (!l)
 		return NULL;

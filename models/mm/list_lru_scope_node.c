@@ -29,7 +29,7 @@ static sim_time_t node_section(struct sim_task *t, void *arg)
 	struct node_section *s = arg;
 	/* 6.1's list_lru_from_kmem: the object's memcg, then its list */
 	sim_time_t cost = insn_cost(INSN_MEMCG_FROM_SLAB_OBJ) +
-			  list_lru_lookup_cost(sim_task_cpu(t), s->lru, s->memcg);
+			  list_lru_lookup_cost(t, s->lru, s->memcg);
 	struct list_lru_one *l = list_lru_from_memcg_idx(s->lru, s->nid, s->memcg);
 	return cost + list_lru_op_apply(t, s->lru, l, &s->lru->node[s->nid].lock, s->op);
 }
@@ -47,7 +47,7 @@ static struct list_lru_one *node_lock_list(struct sim_task *t, struct list_lru *
 					   const char *site, struct lru_locked *held)
 {
 	list_lru_lock(t, &lru->node[nid].lock, fl, site, held);
-	sim_task_charge(t, SIM_CAT_SYS, list_lru_lookup_cost(sim_task_cpu(t), lru, memcg));
+	sim_task_charge(t, SIM_CAT_SYS, list_lru_lookup_cost(t, lru, memcg));
 	/* An offline memcg's kmemcg_id is its parent's (see reparent_one):
 	 * the lookup itself redirects to the parent's list. */
 	return list_lru_from_memcg_idx(lru, nid, memcg);

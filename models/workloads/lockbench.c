@@ -142,8 +142,10 @@ static sim_time_t lockbench_section(struct sim_task *t, void *arg)
 	for (int i = 0; i < lb->data_lines; i++)
 		r[i] = (struct line_req){&data[i], LINE_STORE, "lockbench_critical_section", -1};
 	int cpu = sim_task_cpu(t);
-	return hold + line_access_group(cpu, r, lb->data_lines,
-					line_queued() ? line_cpu_clock(cpu) : 0, NULL);
+	sim_time_t lines = line_access_group(cpu, r, lb->data_lines,
+					     line_queued() ? line_cpu_clock(cpu) : 0, NULL);
+	sim_task_stall_next(t, lines); /* SMT siblings do not slow the stores' lines */
+	return hold + lines;
 }
 
 static void lockbench_critical_section(struct sim_task *t, struct lockbench_task *lt)

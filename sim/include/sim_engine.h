@@ -135,6 +135,11 @@ void sim_task_charge(struct sim_task *t, enum sim_cat cat, sim_time_t d);
  * behind other requests for it): as sim_task_charge, but never stretched
  * by SMT siblings, whose work does not delay the line's arrival. */
 void sim_task_stall(struct sim_task *t, enum sim_cat cat, sim_time_t d);
+/* @d of what @t will charge next as busy work (sim_task_charge, _split,
+ * _run, in that order, up to their length) is a stall on cache lines, which
+ * a model summed with other costs before charging them: that part is not
+ * stretched by SMT. Spin and idle charges leave it for the next busy one. */
+void sim_task_stall_next(struct sim_task *t, sim_time_t d);
 /* Spend @d in category @cat, preemptible at time-slice ends when other tasks
  * wait for this CPU and the task holds no spinlock. */
 void sim_task_run(struct sim_task *t, enum sim_cat cat, sim_time_t d);

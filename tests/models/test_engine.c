@@ -354,6 +354,42 @@ static void test_smt_stall(void)
 	sim_engine_fini();
 }
 
+/* A step whose X of cost holds 400 ns of line stalls (sim_task_stall_next),
+ * beside a busy sibling: 400 ns + 600 ns x 1.25 = 1150 ns. A spin charge
+ * between the mark and the step neither takes nor drops it (100 ns, never
+ * stretched); the mark is used once: a second X after it is 1.25 us. */
+static void smt_marked(struct sim_task *t, void *arg)
+{
+	sim_time_t *at = arg;
+	sim_task_stall_next(t, 400 * SIM_NS);
+	sim_task_charge(t, SIM_CAT_SPIN, 100 * SIM_NS);
+	sim_task_charge(t, SIM_CAT_SYS, SMT_X);
+	at[0] = sim_task_clock(t);
+	sim_task_charge(t, SIM_CAT_SYS, SMT_X);
+	at[1] = sim_task_clock(t);
+}
+
+static void smt_sys_long(struct sim_task *t, void *arg)
+{
+	sim_task_charge(t, SIM_CAT_SYS, 4 * SMT_X);
+	*(sim_time_t *)arg = sim_task_clock(t);
+}
+
+static void test_smt_stall_marked(void)
+{
+	struct sim_machine m = smt_machine(1.6, SIM_CONTENTION_QUEUED);
+	sim_time_t at[2], other;
+	sim_engine_init(&m, 0, SIM_S, 1);
+	sim_task_create("a", 0, smt_marked, at);
+	sim_task_create("b", 2, smt_sys_long, &other);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(at[0], ==, (100 + 1150) * SIM_NS);
+	g_assert_cmpint(at[1], ==, (100 + 1150 + 1250) * SIM_NS);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SPIN), ==, 100 * SIM_NS);
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, (1150 + 1250) * SIM_NS);
+	sim_engine_fini();
+}
+
 /* f = 2 (the default without a preset): no sharing. */
 static void test_smt_no_sharing(void)
 {
@@ -516,6 +552,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/engine/smt/idle_contention", test_smt_idle_contention);
 	mcs_test_add_subprocess("/engine/smt/no_sharing", test_smt_no_sharing);
 	mcs_test_add_subprocess("/engine/smt/stall", test_smt_stall);
+	mcs_test_add_subprocess("/engine/smt/stall_marked", test_smt_stall_marked);
 	mcs_test_add_subprocess("/engine/smt/spinner", test_smt_spinner);
 	mcs_test_add_subprocess("/engine/smt/four_threads", test_smt_four_threads);
 	mcs_test_add_subprocess("/engine/smt/preset", test_smt_preset);

@@ -162,12 +162,14 @@ sim_time_t line_cpu_clock(int cpu);
 void line_cpu_spent(int cpu, sim_time_t *spent, sim_time_t *waited);
 /* Is the run's contention model "queued"? */
 bool line_queued(void);
-/* The same, charged to @t as sys time. */
+/* The same, charged to @t as sys time stalled on the line (sim_task_stall:
+ * SMT siblings do not stretch it). */
 void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const char *site);
 /* A locked RMW on a line several CPUs update (an atomic counter): the RMWs
  * queue for the line in arrival order; one that finds another in progress
  * waits for it (charged as @wait_cat) and gets the line from it in half a
- * transfer. Flushes @t. */
+ * transfer. Flushes @t. Under "queued" and "transfer" the wait and the RMW
+ * are stalls (sim_task_stall). */
 void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat,
 		 const char *site);
 /* @n RMWs back to back by one CPU: the line comes once. */

@@ -95,7 +95,9 @@ void spin_lock_init_in(struct spinlock *l, struct lock_class *cls, struct cachel
 /* An access by the holder of @l to @line during its critical section: when
  * @line is the lock word's and a waiter spins on it, the waiter's read comes
  * first, so a store pays the transfer back. A planned hold's waiter is not
- * known yet; the CPU that waited before the holder stands for it. */
+ * known yet; the CPU that waited before the holder stands for it. The
+ * holder's access is a stall of its next busy charge (sim_task_stall_next),
+ * which is where the caller charges the returned cost. */
 sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cacheline *line,
 			    enum line_op op, const char *site);
 void spin_lock_destroy(struct spinlock *l);

@@ -171,8 +171,9 @@ bool list_lru_add(struct sim_task *t, struct list_lru *lru, struct lru_item *ite
 		  struct mem_cgroup *memcg);
 bool list_lru_del(struct sim_task *t, struct list_lru *lru, struct lru_item *item, int nid,
 		  struct mem_cgroup *memcg);
-/* What looking @memcg's lists up reads (xa_load). */
-sim_time_t list_lru_lookup_cost(int cpu, struct list_lru *lru, struct mem_cgroup *memcg);
+/* What looking @memcg's lists up by @t costs (xa_load); its line accesses
+ * are stalls of @t's next busy charge (sim_task_stall_next). */
+sim_time_t list_lru_lookup_cost(struct sim_task *t, struct list_lru *lru, struct mem_cgroup *memcg);
 /* Lockless reads of nr_items. */
 long list_lru_count_one(struct list_lru *lru, int nid, struct mem_cgroup *memcg);
 long list_lru_count_node(struct list_lru *lru, int nid);
