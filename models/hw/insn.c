@@ -63,6 +63,20 @@ const struct insn_desc insn_table[INSN_N] = {
 	[INSN_SWAP_CGROUP_RECORD] = {"swap_cgroup_record", 25, 15, 40,
 				     "swap_cgroup_record's lookup and cmpxchg of one 2-byte id",
 				     "estimated from the 6.12 source, not counted" DOC},
+	[INSN_CGROUP_RSTAT_UPDATED] = {"cgroup_rstat_updated", 40, 25, 80,
+				       "cgroup_rstat_updated's loop linking a cgroup and its "
+				       "ancestors on a CPU's updated list (6.10)",
+				       "estimated from the 6.10 source, not counted" DOC},
+	[INSN_CGROUP_RSTAT_CPU] = {"cgroup_rstat_cpu", 45, 30, 120,
+				   "cgroup_rstat_updated_list for one CPU: the target's subtree "
+				   "unlinked (6.10), with cgroup_rstat_flush_locked's loop step",
+				   "estimated from the 6.10 source, not counted" DOC},
+	[INSN_MEMCG_RSTAT_FLUSH] = {"memcg_rstat_flush", 1200, 800, 1800,
+				    "mem_cgroup_css_rstat_flush of one memcg on one CPU: 34 state, "
+				    "22 event and 27 x 2 lruvec counters, each read, compared with "
+				    "its prev, added to the totals and the parent's pending (6.10), "
+				    "with cgroup_base_stat_flush",
+				    "estimated from the 6.10 source, not counted" DOC},
 };
 
 /* Each step's price, worked out once for the machine's counts, CPI and

@@ -3,6 +3,7 @@
 #include "charge.h"
 #include "cost.h"
 #include "list_lru.h"
+#include "memcg_rstat.h"
 #include "shrinker.h"
 #include "vmscan.h"
 #include <string.h>
@@ -87,6 +88,7 @@ void memcg_tree_init(int nodes, int ncpus)
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		line_init(&T->stock[cpu].line, stock_lines, sim_cpu_node(cpu));
 	T->root = memcg_alloc("", NULL, G_MAXLONG);
+	memcg_rstat_init(ncpus);
 }
 
 void memcg_tree_destroy(void)
@@ -108,6 +110,7 @@ void memcg_tree_destroy(void)
 		g_free(m->shrinker_bits);
 		g_free(m->nr_deferred);
 		g_free(m->objcg);
+		memcg_rstat_free(m);
 		g_free(m->name);
 		g_free(m);
 	}
@@ -122,6 +125,7 @@ void memcg_tree_destroy(void)
 	g_free(T->lru_pages);
 	g_free(T);
 	memcg_tree = NULL;
+	memcg_rstat_fini();
 }
 
 struct mem_cgroup *mem_cgroup_from_kmemcg_id(int id)

@@ -5,7 +5,9 @@
 #include "charge.h"
 #include "lock_scope.h"
 #include "list_lru.h"
+#include "kernel.h"
 #include "memcg.h"
+#include "memcg_rstat.h"
 #include "mm.h"
 #include "run_config.h"
 #include <string.h>
@@ -264,7 +266,10 @@ long mm_cgroups_count(const struct run_config *cfg)
 
 double mm_cgroups_memory_bytes(const struct run_config *cfg)
 {
-	return (double)mm_cgroups_count(cfg) * mem_cgroup_bytes(cfg->machine.nodes);
+	double each = mem_cgroup_bytes(cfg->machine.nodes);
+	if (cfg->kernel && cfg->kernel->version == KERNEL_MM_2024_06)
+		each += memcg_rstat_bytes(cfg->machine.nodes * cfg->machine.cpus_per_node);
+	return (double)mm_cgroups_count(cfg) * each;
 }
 
 bool mm_params_check(const struct run_config *cfg, struct spec_check *chk)

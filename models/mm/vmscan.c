@@ -3,6 +3,7 @@
 #include "cost.h"
 #include "shrinker.h"
 #include "sim_trace.h"
+#include "memcg_rstat.h"
 #include "mm.h"
 
 /* shrink_folio_list: unmap and free; anonymous folios go to swap. */
@@ -20,6 +21,7 @@ static long shrink_folio_list(struct sim_task *t, struct mem_cgroup *memcg, int 
 		cost_charge_flat(t, SIM_CAT_SYS, COST_RECLAIM_PAGE, nr);
 		freed = swap_writeout_folios(t, memcg, nid, nr);
 		memcg->stat.pswpout += freed;
+		memcg_rstat_updated(t, memcg, MEMCG_RSTAT_SWAPOUT * freed);
 	}
 	mem_cgroup_uncharge(t, memcg, freed);
 	return freed;
@@ -37,10 +39,12 @@ static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, i
 	*lru -= taken;
 	sc->nr_scanned += taken;
 	memcg->stat.pgscan += taken;
+	memcg_rstat_updated(t, memcg, MEMCG_RSTAT_ISOLATE * taken);
 	long freed = taken ? shrink_folio_list(t, memcg, nid, taken, file) : 0;
 	if (freed < taken) {
 		lruvec_lock_pages(t, lv, taken - freed, "move_folios_to_lru");
 		*lru += taken - freed;
+		memcg_rstat_updated(t, memcg, MEMCG_RSTAT_PUTBACK * (taken - freed));
 	}
 	memcg->stat.pgsteal += freed;
 	return freed;
@@ -99,9 +103,13 @@ long try_to_free_mem_cgroup_pages(struct sim_task *t, struct mem_cgroup *memcg, 
 	memcg->stat.reclaim_calls++;
 	for (sc.priority = DEF_PRIORITY; sc.priority >= 0; sc.priority--) {
 		/* shrink_zones: every node of the fallback zonelist, local first,
-		 * with no check between them (6.10 to 6.12) */
-		for (int i = 0; i < nodes; i++)
+		 * with no check between them (6.10 to 6.12); shrink_node's
+		 * prepare_scan_control flushes the target's statistics first
+		 * (6.9 to 6.11: memcg_rstat.h) */
+		for (int i = 0; i < nodes; i++) {
+			mem_cgroup_flush_stats(t, sc.target_mem_cgroup);
 			shrink_node_memcgs(t, (local + i) % nodes, &sc);
+		}
 		if (sc.nr_reclaimed >= sc.nr_to_reclaim)
 			break;
 	}

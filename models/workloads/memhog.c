@@ -4,6 +4,7 @@
  * MEMCG_CHARGE_BATCH pages; over the limit, the charge reclaims. */
 #include "cost.h"
 #include "memcg.h"
+#include "memcg_rstat.h"
 #include "mm.h"
 #include "run_config.h"
 #include "workload.h"
@@ -58,6 +59,7 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		cost_charge_flat(t, SIM_CAT_SYS, COST_ANON_FAULT, n); /* do_anonymous_page */
 		sim_work_done(n); /* the ETA's measure, not the model's */
 		mem_cgroup_charge(t, mt->memcg, n);
+		memcg_rstat_updated(t, mt->memcg, MEMCG_RSTAT_FAULT * n);
 		/* the folios come from the node the task runs on (it may move) */
 		lru_add_pages(t, mt->memcg, sim_cpu_node(sim_task_cpu(t)), n, 0);
 		done += n;

@@ -32,6 +32,9 @@ enum insn_id {
 	INSN_XAS_STORE,		  /* xas_store of one entry, update_node and its callback's test */
 	INSN_SWAP_MAP_UPDATE,	  /* one slot's swap_map byte and cluster count, ci->lock held */
 	INSN_SWAP_CGROUP_RECORD,  /* swap_cgroup_record of one entry, ctrl->lock held */
+	INSN_CGROUP_RSTAT_UPDATED, /* cgroup_rstat_updated's linking, the CPU's lock held */
+	INSN_CGROUP_RSTAT_CPU,	   /* cgroup_rstat_updated_list of one CPU, its lock held */
+	INSN_MEMCG_RSTAT_FLUSH,	   /* mem_cgroup_css_rstat_flush of one memcg and CPU */
 	INSN_N
 };
 

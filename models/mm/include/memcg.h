@@ -78,6 +78,7 @@ struct mem_cgroup {
 	struct obj_cgroup *objcg;
 	struct memcg_stats stat;
 	long page_stat[3]; /* page_cgroup.c: FILE_MAPPED, FILE_DIRTY, WRITEBACK */
+	struct memcg_rstat *rstat; /* memcg_rstat.h: its flush state, once updated */
 };
 
 struct list_lru_scope_ops;
