@@ -10,9 +10,10 @@
 #include <glib.h>
 
 /* The lines of a CPU's counters a page's updates dirty, which a flush
- * reads back from that CPU: struct memcg_vmstats_percpu's state and events
- * (the page path's counters fall in two of each array's lines) and its
- * lruvec_stats_percpu's LRU counts. */
+ * reads back from that CPU: one of struct memcg_vmstats_percpu's state
+ * array, one of its events, one of lruvec_stats_percpu's state (the LRU
+ * counts). An estimate of where the page path's counters fall, not a
+ * layout read off a build. */
 #define RSTAT_PCPU_LINES 3
 /* The lines a flush writes: the memcg's totals and its parent's pending
  * counts (struct memcg_vmstats state and events, lruvec state: one line of

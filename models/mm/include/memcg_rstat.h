@@ -17,8 +17,9 @@
  * that CPU's list, then mem_cgroup_css_rstat_flush of each popped memcg:
  * that CPU's counters read, the memcg's totals and its parent's pending
  * counts written. 6.12 flushes in reclaim only rate-limited (its periodic
- * flusher every 2 s); 6.12 and later, and every older version, do none of
- * this here. The periodic root flush (every 2 s) is not modelled.
+ * flusher every 2 s); the model's other versions (6.12 on, and the older
+ * trees of the other cases) have none of this. The periodic root flush
+ * (every 2 s) is not modelled.
  *
  * The updates' private cost is in the flat costs of the paths that make
  * them; this module adds the shared part: the updated list's re-add after a
