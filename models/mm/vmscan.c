@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "vmscan.h"
 #include "cost.h"
-#include "shrinker.h"
-#include "sim_trace.h"
 #include "memcg_rstat.h"
 #include "mm.h"
+#include "shrinker.h"
+#include "sim_trace.h"
 
 /* shrink_folio_list: unmap and free; anonymous folios go to swap. */
 static long shrink_folio_list(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr,
