@@ -47,15 +47,18 @@ check_folders() {
 		sort >"$tmp/headers"
 	awk 'seen[$1]++ { printf "check-structure: two headers named %s\n", $1; bad = 1 } END { exit bad }' \
 		"$tmp/headers" || status=1
-	find $layers -name '*.[ch]' | LC_ALL=C sort | while read -r f; do
-		from=$(folder_of "$f")
-		sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
-			to=$(awk -v h="$h" '$1 == h { print $2; exit }' "$tmp/headers")
-			if [ -n "$to" ] && [ "$to" != "$from" ]; then
-				echo "$to $from"
-			fi
-		done
-	done | sort -u >"$tmp/edges"
+	# one pass over every source: "HEADER_FOLDER INCLUDER_FOLDER" for each
+	# include of another folder's header
+	find $layers -name '*.[ch]' | LC_ALL=C sort >"$tmp/files"
+	# shellcheck disable=SC2046
+	awk 'function folder(p,  d) { d = p; sub(/\/[^\/]*$/, "", d); if (d == p) d = ".";
+					if (d ~ /(^|\/)include$/) { sub(/\/?include$/, "", d); if (d == "") d = "." }
+					return d }
+	     FILENAME == ARGV[1] { if (!($1 in where)) where[$1] = $2; next }
+	     /^#[[:space:]]*include[[:space:]]*"/ {
+		h = $0; sub(/^#[[:space:]]*include[[:space:]]*"/, "", h); sub(/".*/, "", h)
+		if ((h in where) && where[h] != folder(FILENAME)) print where[h], folder(FILENAME)
+	     }' "$tmp/headers" $(cat "$tmp/files") | sort -u >"$tmp/edges"
 	if ! tsort "$tmp/edges" >/dev/null 2>"$tmp/loop"; then
 		# tsort names each loop's folders after a line "...: input contains a loop:"
 		awk '/input contains a loop/ { if (l) print l; l = "check-structure: folders include each other around a loop:"; next }
@@ -66,15 +69,20 @@ check_folders() {
 }
 
 check_spdx() {
-	local f
-	for f in $(find $layers tests scripts .ci docs -type f \( -name '*.[ch]' -o -name '*.sh' \
+	# one awk reads the first three lines of every file
+	# shellcheck disable=SC2046
+	awk 'BEGIN {
+		for (i = 1; i < ARGC; i++) {
+			f = ARGV[i]; ok = 0
+			for (n = 0; n < 3 && (getline l < f) > 0; n++)
+				if (l ~ /SPDX-License-Identifier: GPL-2.0-or-later/) ok = 1
+			close(f)
+			if (!ok) { printf "check-structure: %s: no SPDX-License-Identifier line (LICENSE)\n", f; bad = 1 }
+		}
+		exit bad
+	}' $(find $layers tests scripts .ci docs -type f \( -name '*.[ch]' -o -name '*.sh' \
 		-o -name '*.bash' -o -name '*.in' -o -name CMakeLists.txt -o -name '*.1' \
-		-o -path .ci/run \) | LC_ALL=C sort) CMakeLists.txt; do
-		if ! head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-or-later'; then
-			echo "check-structure: $f: no SPDX-License-Identifier line (LICENSE)"
-			status=1
-		fi
-	done
+		-o -path .ci/run \) | LC_ALL=C sort) CMakeLists.txt || status=1
 }
 
 check_functions() {
