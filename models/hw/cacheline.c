@@ -463,7 +463,8 @@ static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, e
  * (*wait) for the services queued ahead, whose legs overlapped the request's
  * own, then serves it in the line's way back plus line_pileup_ns for each
  * request that was waiting behind the one in service when it was made (k;
- * the home slows as they pile up). The line stays with its holder until the
+ * the home slows as they pile up), plus line_home_ns where the home waits
+ * for every node's probe response before it answers. The line stays with its holder until the
  * holder's snoop: @idle / 2 after an idle request, line_pileup_ns x k after
  * the queued service begins; until then the holder may use it again
  * (line_kept). */
@@ -483,7 +484,7 @@ static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me,
 		sim_time_t pile =
 			(queue_pending(q, at, LINE_QUEUE_SLOTS) - 1) * cost(COST_LINE_PILEUP);
 		*wait = l->busy_until - at;
-		service = idle / 2 + pile;
+		service = idle / 2 + pile + cost(COST_LINE_HOME);
 		leave = l->busy_until + pile;
 	}
 	if (l->owner >= 0 && l->owner != me->cpu) { /* the holder keeps it until @leave */

@@ -186,6 +186,15 @@ const struct sim_cost_desc cost_table[COST_N] = {
 			      "again, for that long after the next service begins",
 			      "fitted to the skylake-sp curves (perfbook count_atomic, Gambhir's "
 			      "fetch_add): every point within 25% for 0.3-0.45; docs/validation.md"},
+	[COST_LINE_HOME] = {"line_home_ns", 0,
+			    "contention transfer: what a queued request's service takes beyond "
+			    "the line's way back on a machine whose home broadcasts probes and "
+			    "answers once every node has replied (AMD Opteron before Zen, no "
+			    "probe filter): the home's wait for the probe responses; 0 where a "
+			    "directory or snoop filter sends one snoop (every Intel preset)",
+			    "Opteron: half a cross-chip round trip, 51-70 ns from David, "
+			    "Guerraoui and Trigonakis (SOSP 2013, Table 2: 216-296 cycles at "
+			    "2.1 GHz for one and two hops); docs/hardware.md"},
 	[COST_LINE_ISSUE] = {"line_issue_ns", 1.0,
 			     "contention transfer: the spacing at which a core issues misses that do "
 			     "not depend on each other (they overlap, up to LINE_MLP outstanding)",

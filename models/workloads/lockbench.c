@@ -21,10 +21,12 @@ struct lockbench_params {
 	long iterations;
 	int lock_flavour; /* enum spin_flavour */
 	long data_lines;
+	int data_order; /* LOCKBENCH_INDEPENDENT or LOCKBENCH_SERIAL */
 	double start_ns;
 };
 
 enum { LOCKBENCH_GLOBAL, LOCKBENCH_NODE };
+enum { LOCKBENCH_INDEPENDENT, LOCKBENCH_SERIAL };
 
 #define AT(member) SPEC_AT(struct lockbench_params, member)
 static const struct spec_field lockbench_fields[] = {
@@ -73,6 +75,15 @@ static const struct spec_field lockbench_fields[] = {
 			      .min = 0,
 			      .max = 64},
 	 false, "0", AT(data_lines)},
+	{"data_order",
+	 &(const struct spec){.kind = SPEC_ENUM,
+			      .doc = "independent: the data lines' stores overlap up to the core's "
+				     "outstanding misses (a store buffer that asks for ownership "
+				     "ahead); serial: each store's line is asked for only once the "
+				     "one before it is owned (a store buffer that drains in order "
+				     "without asking ahead)",
+			      .values = (const char *const[]){"independent", "serial", NULL}},
+	 false, "\"independent\"", AT(data_order)},
 	{"start_ns", &workload_start_ns_spec, false, "0", AT(start_ns)},
 	{NULL},
 };
@@ -125,13 +136,15 @@ struct lockbench {
 	int nlocks;
 	struct spinlock *locks; /* one, or one per node */
 	int data_lines;
+	bool data_serial; /* each data store after the one before it */
 	struct cacheline *data; /* each lock's data lines */
 	struct lock_class *cls;
 	struct lockbench_task *tasks;
 };
 
 /* The hold, and a store to each of the lock's data lines: stores that do
- * not depend on each other (under "transfer" they overlap). */
+ * not depend on each other (under "transfer" they overlap), or, with
+ * data_order "serial", each waiting for the one before it. */
 static sim_time_t lockbench_section(struct sim_task *t, void *arg)
 {
 	struct lockbench_task *lt = arg;
@@ -140,7 +153,8 @@ static sim_time_t lockbench_section(struct sim_task *t, void *arg)
 	struct cacheline *data = &lb->data[(lt->lock - lb->locks) * lb->data_lines];
 	struct line_req r[LINE_GROUP_MAX];
 	for (int i = 0; i < lb->data_lines; i++)
-		r[i] = (struct line_req){&data[i], LINE_STORE, "lockbench_critical_section", -1};
+		r[i] = (struct line_req){&data[i], LINE_STORE, "lockbench_critical_section",
+					 lb->data_serial ? i - 1 : -1};
 	int cpu = sim_task_cpu(t);
 	sim_time_t lines = line_access_group(cpu, r, lb->data_lines,
 					     line_queued() ? line_cpu_clock(cpu) : 0, NULL);
@@ -184,6 +198,7 @@ static void *lockbench_setup(const void *params, int index)
 	for (int i = 0; i < lb->nlocks; i++)
 		spin_lock_init(&lb->locks[i], lb->cls);
 	lb->data_lines = (int)p->data_lines;
+	lb->data_serial = p->data_order == LOCKBENCH_SERIAL;
 	lb->data = g_new0(struct cacheline, lb->nlocks * lb->data_lines + 1);
 	struct line_class *data_cls = line_class_get("lockbench data");
 	for (int i = 0; i < lb->nlocks * lb->data_lines; i++)

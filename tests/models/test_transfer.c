@@ -87,6 +87,30 @@ static void test_pileup_and_keep(void)
 	engine_down();
 }
 
+/* A home that waits for every node's probe response (line_home_ns 30,
+ * line_pileup_ns 5): an idle request pays only its idle transfer, a queued
+ * one the way back, the pile-up and the home's 30. CPU 0 has the line; CPUs
+ * 1, 2, 3 ask at 0: CPU 1 finds it idle, 40 + 5 = 45; CPU 2 waits 45 and is
+ * served in 20 + 30 + 5: 100; CPU 3 waits until 100 with CPU 2 behind the
+ * service (k = 1): 20 + 5 + 30 + 5, 160. */
+static void test_home_round(void)
+{
+	M = transfer_machine();
+	M.cost[COST_LINE_PILEUP] = NS(5);
+	M.cost[COST_LINE_HOME] = NS(30);
+	sim_engine_init(&M, 0, SIM_S, 1);
+	struct cacheline l;
+	line_init(&l, line_class_get("line"), 0);
+	sim_time_t w;
+	g_assert_cmpint(line_access_at(0, &l, LINE_RMW, "a", 0, &w), ==, NS(5));
+	g_assert_cmpint(line_access_at(1, &l, LINE_RMW, "a", 0, &w), ==, NS(45));
+	g_assert_cmpint(line_access_at(2, &l, LINE_RMW, "a", 0, &w), ==, NS(100));
+	g_assert_cmpint(w, ==, NS(45));
+	g_assert_cmpint(line_access_at(3, &l, LINE_RMW, "a", 0, &w), ==, NS(160));
+	g_assert_cmpint(w, ==, NS(100));
+	engine_down();
+}
+
 /* Five stores by CPU 0 to five lines CPU 4 (the other socket) holds:
  * independent, they overlap: the last is made 4 x 1 ns after the first and
  * takes the idle 150: 154. Each needing the one before (a pointer chase):
@@ -241,6 +265,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	mcs_test_add_subprocess("/transfer/pileup-and-keep", test_pileup_and_keep);
+	mcs_test_add_subprocess("/transfer/home-round", test_home_round);
 	mcs_test_add_subprocess("/transfer/overlap/independent", test_overlap);
 	mcs_test_add_subprocess("/transfer/overlap/chase", test_chase);
 	mcs_test_add_subprocess("/transfer/overlap/queued-serial", test_queued_serial);

@@ -58,6 +58,7 @@ enum cost_id {
 	COST_LINE_INVAL,	/* a store's invalidation of each further sharer in its LLC */
 	/* machine.contention "transfer" only (cacheline.h): */
 	COST_LINE_PILEUP,	/* what each request pending ahead adds to a line's service */
+	COST_LINE_HOME,		/* a queued service's wait at the home for probe responses */
 	COST_LINE_ISSUE,	/* the spacing of independent misses a core overlaps */
 	COST_N
 };
