@@ -115,13 +115,20 @@ static sim_time_t queued_take(struct spinlock *l, const struct spin_entry *e,
 	return c + line_access_at(e->cpu, l->line, LINE_STORE, "set_locked", release + c, NULL);
 }
 
-/* The ticket lock (arch_spin_lock before 4.2): a waiter takes a ticket
- * (xadd on the word) and spins reading it. */
+/* The ticket lock (arch_spin_lock before 4.2, __ticket_spin_lock): a waiter
+ * takes a ticket (xadd on lock->tickets) and spins reading tickets.head.
+ * Head and tail share the word, so the xadd takes the line from every CPU
+ * spinning on it, and each reads it again, one after the other, as after a
+ * release: the spinners are the entries behind the holder (l->head, once
+ * pruned); @e is not linked yet. */
 static sim_time_t ticket_arrive(struct spinlock *l, const struct spin_entry *e,
 				const struct spin_entry *pred, int ahead, sim_time_t at)
 {
 	(void)pred, (void)ahead;
-	return line_access_at(e->cpu, l->line, LINE_RMW, "arch_spin_lock", at, NULL);
+	sim_time_t c = line_access_at(e->cpu, l->line, LINE_RMW, "arch_spin_lock", at, NULL);
+	for (const struct spin_entry *w = l->head ? l->head->next : NULL; w; w = w->next)
+		line_access_at(w->cpu, l->line, LINE_LOAD, "(spinning)", at + c, NULL);
+	return c;
 }
 
 /* arch_spin_unlock adds to the head ticket (a store to the word); every

@@ -286,7 +286,7 @@ static void test_ticket_vs_queued(void)
 	g_assert_cmpfloat(lock_throughput("ticket", 48), <, 0.25 * mcs48);
 }
 
-/* Under "queued" the collapse still shows (docs/validation.md: 3452 -> 879
+/* Under "queued" the collapse still shows (docs/validation.md: 3452 -> 877
  * acquisitions a ms from 2 to 48 cores, the queued lock 2923 -> 2407). */
 static void test_ticket_collapse_queued(void)
 {
@@ -294,7 +294,7 @@ static void test_ticket_collapse_queued(void)
 	double ticket2 = lock_throughput("ticket", 2), ticket48 = lock_throughput("ticket", 48);
 	double mcs2 = lock_throughput("mcs", 2), mcs48 = lock_throughput("mcs", 48);
 	g_assert_cmpfloat_with_epsilon(ticket2, 3.452, 0.001);
-	g_assert_cmpfloat_with_epsilon(ticket48, 0.879, 0.001);
+	g_assert_cmpfloat_with_epsilon(ticket48, 0.877, 0.001);
 	g_assert_cmpfloat(ticket48, <, 0.3 * ticket2);
 	g_assert_cmpfloat(mcs48, >, 0.8 * mcs2);
 }

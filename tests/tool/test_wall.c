@@ -6,6 +6,7 @@
  * each on its node's lock with no think or hold time (4.1 million engine
  * calls a simulated ms), which the CPU-second estimate lets through. */
 #include "test_util.h"
+#include <stdio.h>
 #include <string.h>
 
 #define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
@@ -110,12 +111,27 @@ static void test_sweep(void)
 			      "simulations, 2 at a time\\), more than the 30 min memcgsim runs "
 			      "without --force$",
 			      lines[0]));
-	char *status = g_strdup_printf("memcgsim: %s: 2 of 4 runs done; resume the sweep, or merge "
-				       "its shards, for the result", sweep);
+	/* How many of the first point's two short runs finished before the
+	 * estimate fired depends on the machine's load (a sanitized build
+	 * beside other work starts each in more than half a second): 2 on an
+	 * idle machine. Whatever the count, the status says it and exactly
+	 * those runs' files are in. */
+	int done = -1;
+	g_assert_cmpint(sscanf(lines[1] + strlen("memcgsim: ") + strlen(sweep), ": %d of 4", &done),
+			==, 1);
+	g_assert_cmpint(done, >=, 0);
+	g_assert_cmpint(done, <=, 2);
+	char *status = g_strdup_printf("memcgsim: %s: %d of 4 runs done; resume the sweep, or merge "
+				       "its shards, for the result", sweep, done);
 	g_assert_cmpstr(lines[1], ==, status);
 	g_strfreev(lines);
 	char *names = run_files(sweep);
-	g_assert_cmpstr(names, ==, "p0000-v00-r000.json\np0000-v01-r000.json\n");
+	if (done == 2)
+		g_assert_cmpstr(names, ==, "p0000-v00-r000.json\np0000-v01-r000.json\n");
+	else if (done == 1)
+		g_assert_true(matches("^p0000-v0[01]-r000\\.json\n$", names));
+	else
+		g_assert_cmpstr(names, ==, "");
 	char *result = g_build_filename(sweep, "result.json", NULL);
 	g_assert_false(g_file_test(result, G_FILE_TEST_EXISTS));
 	g_free(out);
