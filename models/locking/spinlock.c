@@ -116,8 +116,9 @@ static sim_time_t queued_take(struct spinlock *l, const struct spin_entry *e,
 }
 
 /* The ticket lock (arch_spin_lock before 4.2, __ticket_spin_lock): a waiter
- * takes a ticket (xadd on lock->tickets) and spins reading tickets.head.
- * Head and tail share the word, so the xadd takes the line from every CPU
+ * takes a ticket (2.6.32: lock xaddw on lock->slock; 3.x: xadd on
+ * lock->tickets) and spins re-reading the head. Head and tail share the
+ * word, so the xadd takes the line from every CPU
  * spinning on it, and each reads it again, one after the other, as after a
  * release: the spinners are the entries behind the holder (l->head, once
  * pruned); @e is not linked yet. */
