@@ -81,7 +81,8 @@ static const struct spec_field lockbench_fields[] = {
 				     "outstanding misses (a store buffer that asks for ownership "
 				     "ahead); serial: each store's line is asked for only once the "
 				     "one before it is owned (a store buffer that drains in order "
-				     "without asking ahead)",
+				     "without asking ahead); contention transfer only: queued makes "
+				     "them one after the other either way",
 			      .values = (const char *const[]){"independent", "serial", NULL}},
 	 false, "\"independent\"", AT(data_order)},
 	{"start_ns", &workload_start_ns_spec, false, "0", AT(start_ns)},
