@@ -464,9 +464,9 @@ static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, e
  * own, then serves it in the line's way back plus line_pileup_ns for each
  * request that was waiting behind the one in service when it was made (k;
  * the home slows as they pile up), plus line_home_ns where the home waits
- * for every node's probe response before it answers. The line stays with its holder until the
- * holder's snoop: @idle / 2 after an idle request, line_pileup_ns x k after
- * the queued service begins; until then the holder may use it again
+ * for every node's probe response before it answers. The line stays with
+ * its holder until the holder's snoop: @idle / 2 after an idle request,
+ * line_pileup_ns x k after the queued service begins; until then the holder may use it again
  * (line_kept). */
 static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me,
 				 enum line_op op, sim_time_t at, sim_time_t idle, sim_time_t hold,
