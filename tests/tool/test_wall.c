@@ -117,6 +117,9 @@ static void test_sweep(void)
 	 * idle machine. Whatever the count, the status says it and exactly
 	 * those runs' files are in. */
 	int done = -1;
+	char *prefix = g_strdup_printf("memcgsim: %s: ", sweep);
+	g_assert_true(g_str_has_prefix(lines[1], prefix));
+	g_free(prefix);
 	g_assert_cmpint(sscanf(lines[1] + strlen("memcgsim: ") + strlen(sweep), ": %d of 4", &done),
 			==, 1);
 	g_assert_cmpint(done, >=, 0);
