@@ -239,8 +239,7 @@ static bool try_charge_memcg(struct sim_task *t, struct mem_cgroup *memcg, long 
 static void css_ref(struct sim_task *t, struct mem_cgroup *memcg, long nr, const char *site)
 {
 	if (kernel_version() == KERNEL_2_6_32 && nr > 0)
-		line_atomic_n(t, page_counter_line(&memcg->memory, PC_USAGE), nr, SIM_CAT_SPIN,
-			      site);
+		line_atomic_n(t, memcg->memory.fields, nr, SIM_CAT_SPIN, site);
 }
 
 bool mem_cgroup_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr)

@@ -117,6 +117,7 @@ static void check_high(struct sim_task *t, struct mem_cgroup *memcg)
 static void page_counter_lines(struct page_counter *c, int nid)
 {
 	page_counter_init_lines(c, charge->layout, nid);
+	c->fields = page_counter_line(c, PC_USAGE);
 }
 
 static void page_counter_destroy(struct page_counter *c)

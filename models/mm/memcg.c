@@ -37,6 +37,8 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 	/* mem_cgroup_css_alloc (6.12): page_counter_init(&memcg->swap,
 	 * &parent->swap, false): no protection on the swap counter */
 	page_counter_init(&m->swap, G_MAXLONG, parent ? &parent->swap : NULL, false);
+	if (charge->counter->place)
+		charge->counter->place(m);
 	m->nodeinfo = g_new0(struct lruvec, T->nodes);
 	for (int n = 0; n < T->nodes; n++) {
 		m->nodeinfo[n].memcg = m;

@@ -211,6 +211,61 @@ static void test_uncharge_batch(void)
 	css_refs(KERNEL_6_12, 0);
 }
 
+/* The @op accesses at @site to the lines of class @cls. */
+static uint64_t site_ops(const char *cls, const char *site, enum line_op op)
+{
+	uint64_t n = 0;
+	GPtrArray *sites = line_sites_sorted(line_class_get(cls));
+	for (guint i = 0; i < sites->len; i++) {
+		const struct line_site *s = sites->pdata[i];
+		if (g_str_equal(s->site, site))
+			n += s->n.ops[op];
+	}
+	g_ptr_array_free(sites, TRUE);
+	return n;
+}
+
+/* Linux 2.6.32's struct mem_cgroup (charge_res_counter.c), one fault's
+ * charge and its unmap's uncharge with memsw, flat: in each of the two
+ * calls, res's lock is a cmpxchg in line 1 and its usage a store in line 0;
+ * memsw's lock a cmpxchg in line 2 and its usage a store in line 1 (res's
+ * lock word); the css reference and its put, a cmpxchg each in line 0. */
+static void test_res_counter_mem_cgroup_lines(void)
+{
+	static const char *const line[] = {
+		"struct mem_cgroup: css.refcnt, res.usage .. res.soft_limit",
+		"struct mem_cgroup: res.failcnt, res.lock, memsw.usage .. memsw.failcnt",
+		"struct mem_cgroup: memsw.lock, memsw.parent, info"};
+	static const struct {
+		int line;
+		const char *site;
+		uint64_t rmw, store;
+	} want[] = {
+		{0, "css_tryget", 1, 0},	  {0, "css_put", 1, 0},
+		{0, "res_counter_charge", 0, 1},  {0, "res_counter_uncharge", 0, 1},
+		{1, "res_counter_charge", 1, 1},  {1, "res_counter_uncharge", 1, 1},
+		{2, "res_counter_charge", 1, 0},  {2, "res_counter_uncharge", 1, 0},
+	};
+	struct charge_params p = charge_defaults;
+	p.counter = &charge_res_counter;
+	p.stock_batch = 0;
+	p.memsw = true;
+	p.use_hierarchy = false;
+	struct mem_cgroup *c = setup(&p);
+	kernel_setup(&(struct kernel_params){.version = KERNEL_2_6_32});
+	sim_task_create("t", 0, fault_and_unmap, c);
+	g_assert_true(sim_engine_run());
+	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+		g_assert_cmpint(site_ops(line[want[i].line], want[i].site, LINE_RMW), ==,
+				want[i].rmw);
+		g_assert_cmpint(site_ops(line[want[i].line], want[i].site, LINE_STORE), ==,
+				want[i].store);
+	}
+	g_assert_cmpint(lock_class_get("&counter->lock")->acquisitions, ==, 4);
+	kernel_teardown();
+	teardown();
+}
+
 /* CPU 0 adds to usage, CPU 1 (the other socket) reads the limits, N = 10
  * times in turn. Sharing a line (<= 6.0), every read fetches the line CPU 0
  * wrote and every RMW after the first invalidates CPU 1's copy: 2N - 1
@@ -265,6 +320,8 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/charge/res_counter/hierarchy", test_res_counter_hierarchy);
 	mcs_test_add_subprocess("/charge/uncharge-batch", test_uncharge_batch);
 	mcs_test_add_subprocess("/charge/css-refs/2.6.32", test_css_refs_2632);
+	mcs_test_add_subprocess("/charge/res_counter/mem_cgroup-lines",
+				test_res_counter_mem_cgroup_lines);
 	mcs_test_add_subprocess("/charge/layout/shared", test_layout_shared);
 	mcs_test_add_subprocess("/charge/layout/split", test_layout_split);
 	return g_test_run();

@@ -44,6 +44,9 @@ struct charge_counter_ops {
 	/* Set up @c's lines (and lock) on node @nid. */
 	void (*init)(struct page_counter *c, int nid);
 	void (*destroy)(struct page_counter *c);
+	/* After all of @m's counters are set up: where the era's struct
+	 * mem_cgroup puts them beside each other (NULL: apart). */
+	void (*place)(struct mem_cgroup *m);
 	/* Charge @nr pages at @c and every ancestor; over a limit: undo, set
 	 * *@fail to the counter over it, false. */
 	bool (*try_charge)(struct sim_task *t, struct page_counter *c, long nr,

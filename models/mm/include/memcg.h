@@ -25,7 +25,10 @@ struct page_counter {
 	bool protection_support; /* propagate_protected_usage runs (memory; 6.9+: not swap) */
 	struct page_counter *parent;
 	struct cacheline lines[PAGE_COUNTER_LINES];
-	struct spinlock lock; /* res_counter's; its word in lines[0] */
+	/* res_counter's lock, and the line of its usage, max_usage and limit:
+	 * where the counter design places them (charge_res_counter.c) */
+	struct spinlock lock;
+	struct cacheline *fields;
 };
 
 struct folio;
