@@ -51,6 +51,10 @@ const struct insn_desc insn_table[INSN_N] = {
 	[INSN_ISOLATE_FOLIO] = {"isolate_folio", 40, 30, 50,
 				"isolate_lru_folios, per folio",
 				"estimated from the 6.13 source, not counted" DOC},
+	[INSN_LRU_NOTE_COST_LEVEL] = {"lru_note_cost_level", 40, 25, 60,
+				      "lru_note_cost, one level with its lru_lock held: file_cost, "
+				      "four lruvec_page_state reads, the decay test (5.10/5.11)",
+				      "estimated from the 5.11 source, not counted" DOC},
 	[INSN_XAS_STORE] = {"xas_store", 60, 45, 90,
 			    "xas_store of one value or folio into an existing node: the slot, "
 			    "update_node's count and nr_values, workingset_update_node's test",

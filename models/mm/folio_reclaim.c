@@ -79,9 +79,9 @@ static void uncharge_gather(struct sim_task *t, struct memcg_batch_info *g,
 		g->nr_pages++;
 }
 
-static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n)
+static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n, struct folio **keep,
+			      int *nr_keep)
 {
-	struct folio *keep[SWAP_CLUSTER_MAX];
 	int nkeep = 0;
 	long freed = 0;
 	struct memcg_batch_info gather = {0}; /* mem_cgroup_uncharge_list: per memcg */
@@ -100,16 +100,51 @@ static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n)
 		freed++;
 	}
 	uncharge_gather(t, &gather, NULL);
-	move_folios_to_lru(t, keep, nkeep);
 	lru_state.s.reclaimed += freed;
+	*nr_keep = nkeep;
 	return freed;
 }
 
+static sim_time_t note_cost_section(struct sim_task *t, void *arg)
+{
+	struct lruvec *l = arg;
+	return insn_cost(INSN_LRU_NOTE_COST_LEVEL) +
+	       spin_held_access(t, lruvec_lru_lock(l), &l->line, LINE_STORE, "lru_note_cost");
+}
+
+/* lru_note_cost (mm/swap.c, Linux 5.8 on; as 5.10 and 5.11 write it): the
+ * batch's cost recorded at every level from @lv's memcg up to the root's,
+ * each under that level's lru_lock, taken and dropped a level: in 5.10 the
+ * node's pgdat->lru_lock once a level, from 5.11 each lruvec's own, so
+ * every memcg's reclaim on a node takes the root memcg's lruvec lock of
+ * that node. file_cost sits in the lruvec's line (struct lruvec: the lists,
+ * lru_lock, anon_cost, file_cost); the decay's four lruvec_page_state reads
+ * are of per-node counters the model does not keep (their instructions are
+ * in the level's count). */
+static void lru_note_cost(struct sim_task *t, struct lruvec *lv)
+{
+	for (struct mem_cgroup *m = lv->memcg; m; m = m->parent) {
+		struct lruvec *l = &m->nodeinfo[lv->nid];
+		spin_lock_hold_fn(t, lruvec_lru_lock(l), note_cost_section, l, SIM_CAT_SYS, SPIN_IRQ,
+				  __func__);
+	}
+}
+
+/* shrink_inactive_list (mm/vmscan.c, 5.10/5.11): isolate a batch under the
+ * lock, reclaim it unlocked, take the lock again to put the kept folios
+ * back (always: it also updates NR_ISOLATED), then lru_note_cost. */
 static long shrink_inactive_list(struct sim_task *t, struct lruvec *lv, int nr)
 {
-	struct folio *batch[SWAP_CLUSTER_MAX];
+	struct folio *batch[SWAP_CLUSTER_MAX], *keep[SWAP_CLUSTER_MAX];
+	int nkeep;
 	int n = isolate_lru_folios(t, lv, LRU_INACTIVE_FILE, MIN(nr, (int)SWAP_CLUSTER_MAX), batch);
-	return shrink_folio_list(t, batch, n);
+	long freed = shrink_folio_list(t, batch, n, keep, &nkeep);
+	if (nkeep)
+		move_folios_to_lru(t, keep, nkeep);
+	else
+		spin_lock_hold(t, lruvec_lru_lock(lv), 0, SIM_CAT_SYS, SPIN_IRQ, "move_folios_to_lru");
+	lru_note_cost(t, lv);
+	return freed;
 }
 
 long shrink_lruvec_file(struct sim_task *t, struct lruvec *lv, long nr)

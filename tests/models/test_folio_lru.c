@@ -50,7 +50,11 @@ static const struct lock_scope *scope_of(gconstpointer data)
  * reads find 30 folios on the LRU (two activate batches of 15) and 15 still
  * in lru_add's last batch... none: the third lru_add batch went at the
  * 45th page. So 3 + 3 = 6 acquisitions, 2 / 15 a page. Then
- * shrink_active_list of 32: one to isolate, one to put back. */
+ * shrink_active_list of 32: one to isolate, one to put back; and
+ * shrink_inactive_list: one to isolate, one to put back (nothing kept, the
+ * lock taken all the same), and lru_note_cost's two levels (m0's lruvec
+ * and the root's: the pgdat lock twice, or the two lruvec locks), each a
+ * store to that lruvec's line. */
 static void paths_task(struct sim_task *t, void *arg)
 {
 	const struct lock_scope *scope = arg;
@@ -64,14 +68,24 @@ static void paths_task(struct sim_task *t, void *arg)
 	struct lruvec *lv = &memcgs[0]->nodeinfo[0];
 	g_assert_cmpint(lv->lists[LRU_ACTIVE_FILE].nr, ==, 45);
 	long freed = shrink_lruvec_file(t, lv, 32); /* active 45 > inactive 0 */
-	/* deactivate 32 (isolate + putback), then reclaim 32 inactive (isolate) */
-	g_assert_cmpint(acquisitions(scope), ==, 6 + 2 + 1);
+	/* deactivate 32 (isolate + putback), then reclaim 32 inactive
+	 * (isolate, putback, lru_note_cost at m0 and at the root) */
+	g_assert_cmpint(acquisitions(scope), ==, 6 + 2 + 4);
 	g_assert_cmpint(freed, ==, 32);
 	g_assert_cmpint(lv->lists[LRU_ACTIVE_FILE].nr + lv->lists[LRU_INACTIVE_FILE].nr, ==, 13);
-	/* A batch of 8: active 13 > inactive 0 again: 8 deactivated (2), 8 reclaimed (1). */
+	/* A batch of 8: active 13 > inactive 0 again: 8 deactivated (2), 8 reclaimed (4). */
 	g_assert_cmpint(shrink_lruvec_file(t, lv, 8), ==, 8);
-	g_assert_cmpint(acquisitions(scope), ==, 9 + 3);
+	g_assert_cmpint(acquisitions(scope), ==, 12 + 6);
 	g_assert_cmpint(folio_lru_stats()->isolated, ==, 32 + 32 + 8 + 8);
+	uint64_t note_stores = 0;
+	GPtrArray *sites = line_sites_sorted(lv->line.cls);
+	for (guint i = 0; i < sites->len; i++) {
+		const struct line_site *s = sites->pdata[i];
+		if (g_str_equal(s->site, "lru_note_cost"))
+			note_stores += s->n.ops[LINE_STORE];
+	}
+	g_ptr_array_free(sites, TRUE);
+	g_assert_cmpint(note_stores, ==, 2 * 2);
 }
 
 static void test_paths(gconstpointer data)
