@@ -105,31 +105,6 @@ static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n, s
 	return freed;
 }
 
-static sim_time_t note_cost_section(struct sim_task *t, void *arg)
-{
-	struct lruvec *l = arg;
-	return insn_cost(INSN_LRU_NOTE_COST_LEVEL) +
-	       spin_held_access(t, lruvec_lru_lock(l), &l->line, LINE_STORE, "lru_note_cost");
-}
-
-/* lru_note_cost (mm/swap.c, Linux 5.8 on; as 5.10 and 5.11 write it): the
- * batch's cost recorded at every level from @lv's memcg up to the root's,
- * each under that level's lru_lock, taken and dropped a level: in 5.10 the
- * node's pgdat->lru_lock once a level, from 5.11 each lruvec's own, so
- * every memcg's reclaim on a node takes the root memcg's lruvec lock of
- * that node. file_cost sits in the lruvec's line (struct lruvec: the lists,
- * lru_lock, anon_cost, file_cost); the decay's four lruvec_page_state reads
- * are of per-node counters the model does not keep (their instructions are
- * in the level's count). */
-static void lru_note_cost(struct sim_task *t, struct lruvec *lv)
-{
-	for (struct mem_cgroup *m = lv->memcg; m; m = m->parent) {
-		struct lruvec *l = &m->nodeinfo[lv->nid];
-		spin_lock_hold_fn(t, lruvec_lru_lock(l), note_cost_section, l, SIM_CAT_SYS, SPIN_IRQ,
-				  __func__);
-	}
-}
-
 /* shrink_inactive_list (mm/vmscan.c, 5.10/5.11): isolate a batch under the
  * lock, reclaim it unlocked, take the lock again to put the kept folios
  * back (always: it also updates NR_ISOLATED), then lru_note_cost. */

@@ -2,6 +2,7 @@
 #include "memcg.h"
 #include "charge.h"
 #include "cost.h"
+#include "insn.h"
 #include "list_lru.h"
 #include "memcg_rstat.h"
 #include "shrinker.h"
@@ -210,6 +211,31 @@ void lruvec_lock_pages(struct sim_task *t, struct lruvec *lv, long nr, const cha
 {
 	struct lruvec_section s = {lv, nr};
 	spin_lock_hold_fn(t, lruvec_lru_lock(lv), lruvec_section, &s, SIM_CAT_SYS, SPIN_IRQ, site);
+}
+
+static sim_time_t note_cost_section(struct sim_task *t, void *arg)
+{
+	struct lruvec *l = arg;
+	return insn_cost(INSN_LRU_NOTE_COST_LEVEL) +
+	       spin_held_access(t, lruvec_lru_lock(l), &l->line, LINE_STORE, "lru_note_cost");
+}
+
+/* lru_note_cost (mm/swap.c; as 5.10, 5.11 and 6.x write it): a reclaim
+ * batch's cost recorded at every level from @lv's memcg up to the root's,
+ * each under that level's lru_lock, taken and dropped a level: in 5.10 the
+ * node's pgdat->lru_lock once a level, from 5.11 each lruvec's own, so
+ * every memcg's reclaim on a node takes the root memcg's lruvec lock of
+ * that node. file_cost sits in the lruvec's line (struct lruvec: the lists,
+ * lru_lock, anon_cost, file_cost); the decay's four lruvec_page_state reads
+ * are of per-node counters the model does not keep (their instructions are
+ * in the level's count). */
+void lru_note_cost(struct sim_task *t, struct lruvec *lv)
+{
+	for (struct mem_cgroup *m = lv->memcg; m; m = m->parent) {
+		struct lruvec *l = &m->nodeinfo[lv->nid];
+		spin_lock_hold_fn(t, lruvec_lru_lock(l), note_cost_section, l, SIM_CAT_SYS, SPIN_IRQ,
+				  __func__);
+	}
 }
 
 struct zone_lru_section {

@@ -28,7 +28,7 @@ static long shrink_folio_list(struct sim_task *t, struct mem_cgroup *memcg, int 
 }
 
 /* shrink_inactive_list: isolate a batch under lru_lock, reclaim it, put
- * back what could not be freed. */
+ * back what could not be freed under the lock again, then lru_note_cost. */
 static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, int nid,
 				 long nr_to_scan, bool file, struct scan_control *sc)
 {
@@ -41,11 +41,13 @@ static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, i
 	memcg->stat.pgscan += taken;
 	memcg_rstat_updated(t, memcg, MEMCG_RSTAT_ISOLATE * taken);
 	long freed = taken ? shrink_folio_list(t, memcg, nid, taken, file) : 0;
+	/* the putback takes the lock whatever is left (NR_ISOLATED) */
+	lruvec_lock_pages(t, lv, taken - freed, "move_folios_to_lru");
 	if (freed < taken) {
-		lruvec_lock_pages(t, lv, taken - freed, "move_folios_to_lru");
 		*lru += taken - freed;
 		memcg_rstat_updated(t, memcg, MEMCG_RSTAT_PUTBACK * (taken - freed));
 	}
+	lru_note_cost(t, lv);
 	memcg->stat.pgsteal += freed;
 	return freed;
 }

@@ -105,6 +105,46 @@ static void test_file_reclaim(void)
 	teardown();
 }
 
+/* --- a reclaim batch's lock sections ---------------------------------- */
+
+static void note_cost_task(struct sim_task *t, void *arg)
+{
+	struct mem_cgroup *m = arg;
+	for (int i = 0; i < 64; i++) {
+		mem_cgroup_charge(t, m, 1);
+		lru_add_pages(t, m, 0, 0, 1);
+	}
+	struct lock_class *cls = lock_class_get("&lruvec->lru_lock");
+	uint64_t before = cls->acquisitions;
+	/* 64 file pages, a target of 32: priorities 12..7 scan nothing
+	 * (64 >> 7 = 0), then batches of 1, 1, 3, 7, 13 and 19 pages at
+	 * priorities 6..1 (what is left >> priority), 44 in all. Each batch
+	 * takes the lruvec lock to isolate, again to put back (nothing is
+	 * left, the lock is taken all the same), and lru_note_cost takes f's
+	 * lock and the root's: 4 x 6. */
+	g_assert_cmpint(try_to_free_mem_cgroup_pages(t, m, 32), ==, 44);
+	g_assert_cmpint(cls->acquisitions - before, ==, 4 * 6);
+	g_assert_cmpint(m->stat.pgscan, ==, 44);
+	uint64_t stores = 0;
+	GPtrArray *sites = line_sites_sorted(m->nodeinfo[0].line.cls);
+	for (guint i = 0; i < sites->len; i++) {
+		const struct line_site *ls = sites->pdata[i];
+		if (g_str_equal(ls->site, "lru_note_cost"))
+			stores += ls->n.ops[LINE_STORE];
+	}
+	g_ptr_array_free(sites, TRUE);
+	g_assert_cmpint(stores, ==, 2 * 6);
+}
+
+static void test_reclaim_note_cost(void)
+{
+	setup();
+	struct mem_cgroup *m = mem_cgroup_create("f", G_MAXLONG);
+	sim_task_create("t", 0, note_cost_task, m);
+	g_assert_true(sim_engine_run());
+	teardown();
+}
+
 /* --- do_shrink_slab arithmetic ----------------------------------------- */
 
 static long fake_count(struct sim_task *t, struct shrinker *s, struct shrink_control *sc)
@@ -258,6 +298,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/memcg/charge/stock", test_stock);
 	mcs_test_add_subprocess("/memcg/charge/oom", test_oom);
 	mcs_test_add_subprocess("/memcg/reclaim/file-pages", test_file_reclaim);
+	mcs_test_add_subprocess("/memcg/reclaim/note-cost", test_reclaim_note_cost);
 	mcs_test_add_subprocess("/memcg/reclaim/swap-streams", test_swap_streams);
 	mcs_test_add_subprocess("/memcg/swap/shadow-accounting/root", test_shadow_root);
 	mcs_test_add_subprocess("/memcg/swap/shadow-accounting/memcg", test_shadow_memcg);

@@ -167,6 +167,9 @@ void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr);
 long mem_cgroup_margin(struct mem_cgroup *memcg);
 /* The lock that protects @lv's lists (folio_lruvec_lock's lock). */
 struct spinlock *lruvec_lru_lock(struct lruvec *lv);
+/* After a reclaim batch of @lv: lru_note_cost's lock section at every level
+ * from @lv's memcg up to the root's (memcg.c says which kernels). */
+void lru_note_cost(struct sim_task *t, struct lruvec *lv);
 /* Take @lv's lru lock for @nr folios moving on or off its lists. */
 void lruvec_lock_pages(struct sim_task *t, struct lruvec *lv, long nr, const char *site);
 /* Linux 2.6.32's zone LRU for anonymous pages (mm/swap.c): a pagevec of
