@@ -7,6 +7,7 @@
 #include "folio_reclaim.h"
 #include "mm.h"
 #include "run_config.h"
+#include "workingset_age.h"
 
 struct folio_lru_state lru_state;
 
@@ -176,7 +177,9 @@ void lru_add_drain(struct sim_task *t)
 }
 
 /* folio_mark_accessed: the first access sets PG_referenced; the second
- * activates (through the batch, or at once while still in lru_add's). */
+ * activates (through the batch, or at once while still in lru_add's) and
+ * ages the workingset (workingset_activation, 5.8+: the folio's memcg's
+ * lruvec and every ancestor's, the root's included). */
 void folio_mark_accessed(struct sim_task *t, struct folio *folio)
 {
 	if (!(folio->flags & PG_referenced)) {
@@ -192,6 +195,7 @@ void folio_mark_accessed(struct sim_task *t, struct folio *folio)
 		folio->flags |= PG_active; /* __lru_cache_activate_folio */
 	line_touch(t, &folio->line, LINE_RMW, __func__); /* folio_clear_referenced */
 	folio->flags &= ~(unsigned)PG_referenced;
+	workingset_activation(t, folio->memcg, folio->nid);
 }
 
 /* --- memcg migration ---------------------------------------------------- */

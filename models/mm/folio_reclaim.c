@@ -5,6 +5,7 @@
 #include "insn.h"
 #include "charge.h"
 #include "cost.h"
+#include "workingset_age.h"
 #include <string.h>
 
 /* --- isolate and put back ---------------------------------------------- */
@@ -56,10 +57,16 @@ static void shrink_active_list(struct sim_task *t, struct lruvec *lv, int nr)
 	move_folios_to_lru(t, batch, n);
 }
 
+/* __remove_mapping of a clean page-cache folio, i_pages held: the entry
+ * replaced by a shadow, whose timestamp comes from workingset_eviction for
+ * the reclaim's target, none in this (global) reclaim: the root memcg's
+ * lruvec of the folio's node. */
 static sim_time_t remove_mapping_section(struct sim_task *t, void *arg)
 {
-	struct page_file *f = arg;
-	return spin_held_access(t, &f->i_pages, f->i_pages.line, LINE_STORE, "__remove_mapping");
+	struct folio *folio = arg;
+	struct page_file *f = folio->file;
+	return spin_held_access(t, &f->i_pages, f->i_pages.line, LINE_STORE, "__remove_mapping") +
+	       workingset_eviction(t, &f->i_pages, NULL, folio->nid, 1);
 }
 
 /* shrink_folio_list for clean, unmapped page cache: __remove_mapping under
@@ -92,7 +99,7 @@ static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n, s
 			continue;
 		}
 		cost_charge_flat(t, SIM_CAT_SYS, COST_RECLAIM_FILE_PAGE, 1);
-		spin_lock_hold_fn(t, &f->file->i_pages, remove_mapping_section, f->file, SIM_CAT_SYS,
+		spin_lock_hold_fn(t, &f->file->i_pages, remove_mapping_section, f, SIM_CAT_SYS,
 				  SPIN_IRQ, "__remove_mapping");
 		g_hash_table_remove(f->file->pages, GINT_TO_POINTER((int)f->index + 1));
 		uncharge_gather(t, &gather, f->memcg);

@@ -96,6 +96,47 @@ static void test_paths(gconstpointer data)
 	teardown();
 }
 
+/* The accesses at @site of @op to the lines of @cls. */
+static uint64_t site_ops(struct line_class *cls, const char *site, enum line_op op)
+{
+	uint64_t n = 0;
+	GPtrArray *sites = line_sites_sorted(cls);
+	for (guint i = 0; i < sites->len; i++) {
+		const struct line_site *ls = sites->pdata[i];
+		if (g_str_equal(ls->site, site))
+			n += ls->n.ops[op];
+	}
+	g_ptr_array_free(sites, TRUE);
+	return n;
+}
+
+/* The workingset's clock: 45 pages read twice are 45 activations, each an
+ * add at m0's lruvec and at the root's (90); reclaiming 32 of them (global
+ * reclaim: the root's lruvec is the target's) reads the root's clock and
+ * adds to it once a folio (32 loads, 32 adds). */
+static void aging_task(struct sim_task *t, void *arg)
+{
+	(void)arg;
+	struct page_file *f = page_file_new(memcgs[0]);
+	for (int pass = 0; pass < 2; pass++)
+		for (long i = 0; i < 45; i++)
+			filemap_read_folio(t, f, i);
+	struct lruvec *lv = &memcgs[0]->nodeinfo[0];
+	struct line_class *cls = lv->line.cls;
+	g_assert_cmpint(site_ops(cls, "workingset_age_nonresident", LINE_RMW), ==, 45 * 2);
+	g_assert_cmpint(shrink_lruvec_file(t, lv, 32), ==, 32);
+	g_assert_cmpint(site_ops(cls, "workingset_age_nonresident", LINE_RMW), ==, 45 * 2 + 32);
+	g_assert_cmpint(site_ops(cls, "workingset_eviction", LINE_LOAD), ==, 32);
+}
+
+static void test_aging(void)
+{
+	setup(&lock_scope_memcg);
+	sim_task_create("t", 0, aging_task, NULL);
+	g_assert_true(sim_engine_run());
+	teardown();
+}
+
 struct relock_case {
 	const struct lock_scope *scope;
 	int pattern; /* 0: m0 x5, m1 x5, m2 x5; 1: m0, m1, m2, m0 ... */
@@ -236,5 +277,6 @@ int main(int argc, char **argv)
 	SUB("/folio_lru/race/node", test_race, "node");
 	SUB("/folio_lru/race/memcg", test_race, "memcg");
 	mcs_test_add_subprocess("/folio_lru/checker", test_checker);
+	mcs_test_add_subprocess("/folio_lru/workingset/aging", test_aging);
 	return g_test_run();
 }

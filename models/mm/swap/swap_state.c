@@ -11,6 +11,7 @@
 #include "cost.h"
 #include "insn.h"
 #include "workingset.h"
+#include "workingset_age.h"
 
 struct swap_space *swap_space_of(struct swap_device *si, long slot)
 {

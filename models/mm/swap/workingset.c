@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "workingset.h"
+#include "workingset_age.h"
 #include "insn.h"
 #include "cost.h"
 
@@ -21,27 +22,6 @@ void workingset_update_node(struct sim_task *t, struct xa_node *node)
 	} else if (node->private_list.on) {
 		list_lru_del(t, lru, &node->private_list, node->nid, xa_node_memcg(node));
 	}
-}
-
-/* workingset_eviction (mm/workingset.c, 6.12, the classic LRU) for @k folios
- * of @memcg on @nid, inside the i_pages section @held: it reads the
- * reclaiming memcg's lruvec->nonresident_age (the eviction timestamp), then
- * workingset_age_nonresident adds to it at every level up to the root's
- * lruvec of the node, which every CPU evicting that node's pages writes.
- * nonresident_age sits in the lruvec's line with lru_lock (struct lruvec:
- * lists[5], lru_lock, anon_cost, file_cost, nonresident_age). Returns the
- * accesses' time. */
-sim_time_t workingset_eviction(struct sim_task *t, struct spinlock *held,
-			       struct mem_cgroup *memcg, int nid, long k)
-{
-	sim_time_t spent = 0;
-	for (long i = 0; i < k; i++) {
-		spent += spin_held_access(t, held, &memcg->nodeinfo[nid].line, LINE_LOAD, __func__);
-		for (struct mem_cgroup *m = memcg; m; m = m->parent)
-			spent += spin_held_access(t, held, &m->nodeinfo[nid].line, LINE_RMW,
-						  "workingset_age_nonresident");
-	}
-	return spent;
 }
 
 /* count_shadow_nodes: nodes beyond 1/8 of a node per LRU page are excess. */

@@ -9,7 +9,3 @@
 void workingset_init(struct swap_device *si, const struct list_lru_scope_ops *scope);
 /* After a store into @node (i_pages held): its place on shadow_nodes. */
 void workingset_update_node(struct sim_task *t, struct xa_node *node);
-/* workingset_eviction of @k folios of @memcg on @nid inside @held (i_pages):
- * the nonresident_age reads and adds up to the root; returns their time. */
-sim_time_t workingset_eviction(struct sim_task *t, struct spinlock *held,
-			       struct mem_cgroup *memcg, int nid, long k);
