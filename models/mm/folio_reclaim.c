@@ -113,13 +113,16 @@ static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n, s
 }
 
 /* shrink_inactive_list (mm/vmscan.c, 5.10/5.11): isolate a batch under the
- * lock, reclaim it unlocked, take the lock again to put the kept folios
- * back (always: it also updates NR_ISOLATED), then lru_note_cost. */
+ * lock (nothing taken: done), reclaim it unlocked, take the lock again to
+ * put the kept folios back (always: it also updates NR_ISOLATED), then
+ * lru_note_cost. */
 static long shrink_inactive_list(struct sim_task *t, struct lruvec *lv, int nr)
 {
 	struct folio *batch[SWAP_CLUSTER_MAX], *keep[SWAP_CLUSTER_MAX];
 	int nkeep;
 	int n = isolate_lru_folios(t, lv, LRU_INACTIVE_FILE, MIN(nr, (int)SWAP_CLUSTER_MAX), batch);
+	if (!n)
+		return 0; /* nr_taken == 0: no putback, no lru_note_cost */
 	long freed = shrink_folio_list(t, batch, n, keep, &nkeep);
 	if (nkeep)
 		move_folios_to_lru(t, keep, nkeep);

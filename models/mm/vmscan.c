@@ -40,7 +40,9 @@ static long shrink_inactive_list(struct sim_task *t, struct mem_cgroup *memcg, i
 	sc->nr_scanned += taken;
 	memcg->stat.pgscan += taken;
 	memcg_rstat_updated(t, memcg, MEMCG_RSTAT_ISOLATE * taken);
-	long freed = taken ? shrink_folio_list(t, memcg, nid, taken, file) : 0;
+	if (!taken)
+		return 0; /* nr_taken == 0: no putback, no lru_note_cost */
+	long freed = shrink_folio_list(t, memcg, nid, taken, file);
 	/* the putback takes the lock whatever is left (NR_ISOLATED) */
 	lruvec_lock_pages(t, lv, taken - freed, "move_folios_to_lru");
 	if (freed < taken) {
