@@ -45,10 +45,13 @@ void move_folios_to_lru(struct sim_task *t, struct folio **folios, int nr)
 	lru_state.s.relocks += h.relocks;
 }
 
-/* shrink_active_list: unmapped file folios all go to the inactive list. */
+/* shrink_active_list: this CPU's LRU batches drained first (lru_add_drain,
+ * as 5.10 .. 6.x do), then unmapped file folios all go to the inactive
+ * list. */
 static void shrink_active_list(struct sim_task *t, struct lruvec *lv, int nr)
 {
 	struct folio *batch[SWAP_CLUSTER_MAX];
+	lru_add_drain(t);
 	int n = isolate_lru_folios(t, lv, LRU_ACTIVE_FILE, MIN(nr, (int)SWAP_CLUSTER_MAX), batch);
 	for (int i = 0; i < n; i++) {
 		line_touch(t, &batch[i]->line, LINE_RMW, __func__); /* folio_clear_active */
@@ -112,14 +115,15 @@ static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n, s
 	return freed;
 }
 
-/* shrink_inactive_list (mm/vmscan.c, 5.10/5.11): isolate a batch under the
- * lock (nothing taken: done), reclaim it unlocked, take the lock again to
+/* shrink_inactive_list (mm/vmscan.c, 5.10/5.11): drain this CPU's LRU
+ * batches, isolate a batch under the lock (nothing taken: done), reclaim it unlocked, take the lock again to
  * put the kept folios back (always: it also updates NR_ISOLATED), then
  * lru_note_cost. */
 static long shrink_inactive_list(struct sim_task *t, struct lruvec *lv, int nr)
 {
 	struct folio *batch[SWAP_CLUSTER_MAX], *keep[SWAP_CLUSTER_MAX];
 	int nkeep;
+	lru_add_drain(t);
 	int n = isolate_lru_folios(t, lv, LRU_INACTIVE_FILE, MIN(nr, (int)SWAP_CLUSTER_MAX), batch);
 	if (!n)
 		return 0; /* nr_taken == 0: no putback, no lru_note_cost */
