@@ -7,6 +7,8 @@
 #include "vmscan.h"
 #include <stdlib.h>
 
+#define SOFTLIMIT_EVENTS_THRESH 1000 /* 2.6.32's mm/memcontrol.c */
+
 #define CHARGE_COUNTERS(X) X(page_counter) X(res_counter)
 #define ENTRY(name) &charge_##name.named,
 static const struct mcs_named *const charge_counters[] = {CHARGE_COUNTERS(ENTRY) NULL};
@@ -242,13 +244,34 @@ static void css_ref(struct sim_task *t, struct mem_cgroup *memcg, long nr, const
 		line_atomic_n(t, memcg->memory.fields, nr, SIM_CAT_SPIN, site);
 }
 
+/* Linux 2.6.32's soft-limit event check, @nr pages' events on this CPU
+ * (mem_cgroup_charge_statistics counts each page down from
+ * SOFTLIMIT_EVENTS_THRESH; mem_cgroup_soft_limit_check resets it once below
+ * 0, and mem_cgroup_update_tree then reads each level's soft-limit excess
+ * under res's lock). Other eras' event checks take no shared lock. */
+static void memcg_check_events(struct sim_task *t, struct mem_cgroup *memcg, long nr)
+{
+	if (kernel_version() != KERNEL_2_6_32 || charge->counter != &charge_res_counter)
+		return;
+	int *events = &memcg->softlimit_events[sim_task_cpu(t)];
+	for (long i = 0; i < nr; i++) {
+		if (--*events >= 0)
+			continue;
+		*events = SOFTLIMIT_EVENTS_THRESH;
+		for (struct page_counter *c = &memcg->memory; c; c = c->parent)
+			res_counter_soft_limit_excess(t, c);
+	}
+}
+
 bool mem_cgroup_charge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
 {
 	if (mem_cgroup_disabled() || !memcg->parent) /* the root is not charged */
 		return true;
 	memcg->stat.charged += nr;
 	css_ref(t, memcg, 1, "css_tryget"); /* __mem_cgroup_try_charge */
-	return try_charge_memcg(t, memcg, nr);
+	bool ok = try_charge_memcg(t, memcg, nr);
+	memcg_check_events(t, memcg, nr);
+	return ok;
 }
 
 void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
@@ -257,6 +280,7 @@ void mem_cgroup_uncharge(struct sim_task *t, struct mem_cgroup *memcg, long nr)
 		return;
 	memcg->stat.uncharged += nr;
 	counters_uncharge(t, memcg, nr);
+	memcg_check_events(t, memcg, nr);
 	css_ref(t, memcg, nr, "css_put");
 }
 
@@ -289,6 +313,7 @@ void mem_cgroup_uncharge_page(struct sim_task *t, struct memcg_batch_info *b,
 		memcg->stat.uncharged++;
 		b->memcg = memcg;
 		b->nr_pages++;
+		memcg_check_events(t, memcg, 1); /* __mem_cgroup_uncharge_common */
 		css_ref(t, memcg, 1, "css_put"); /* not batched */
 		return;
 	}

@@ -83,6 +83,20 @@ static bool res_counter_charge(struct sim_task *t, struct page_counter *counter,
 	return true;
 }
 
+static sim_time_t soft_limit_section(struct sim_task *t, void *arg)
+{
+	struct page_counter *c = arg;
+	return spin_held_access(t, &c->lock, c->fields, LINE_LOAD, "res_counter_soft_limit_excess");
+}
+
+/* res_counter_soft_limit_excess (2.6.32): usage and soft_limit read under
+ * the lock, interrupts saved; no soft limit is set, so no excess. */
+void res_counter_soft_limit_excess(struct sim_task *t, struct page_counter *c)
+{
+	spin_lock_hold_fn(t, &c->lock, soft_limit_section, c, SIM_CAT_SYS, SPIN_IRQSAVE,
+			  "res_counter_soft_limit_excess");
+}
+
 static void res_counter_init(struct page_counter *c, int nid)
 {
 	page_counter_init_lines(c, &res_counter_layout, nid);

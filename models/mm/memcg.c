@@ -50,6 +50,7 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 	}
 	m->shrinker_bits = g_new0(uint64_t, T->nodes);
 	m->nr_deferred = g_new0(long, (size_t)T->nodes * SHRINKER_MAX);
+	m->softlimit_events = g_new0(int, T->ncpus);
 	m->objcg = g_new0(struct obj_cgroup, 1);
 	m->objcg->memcg = m;
 	g_ptr_array_add(T->all, m);
@@ -66,6 +67,7 @@ void memcg_tree_init(int nodes, int ncpus)
 	struct memcg_tree *T = g_new0(struct memcg_tree, 1);
 	memcg_tree = T;
 	T->nodes = nodes;
+	T->ncpus = ncpus;
 	T->all = g_ptr_array_new();
 	T->by_kmemcg = g_ptr_array_new();
 	T->by_name = g_hash_table_new(g_str_hash, g_str_equal);
@@ -113,6 +115,7 @@ void memcg_tree_destroy(void)
 		g_free(m->shrinker_bits);
 		g_free(m->nr_deferred);
 		g_free(m->objcg);
+		g_free(m->softlimit_events);
 		memcg_rstat_free(m);
 		g_free(m->name);
 		g_free(m);

@@ -193,7 +193,9 @@ static void css_refs(enum kernel_version v, uint64_t want)
 	}
 	g_ptr_array_free(sites, TRUE);
 	g_assert_cmpint(refs, ==, want);
-	g_assert_cmpint(lock_class_get("&counter->lock")->acquisitions, ==, 64 + 1);
+	/* 2.6.32 also checks the soft limit at the first of its 128 events */
+	g_assert_cmpint(lock_class_get("&counter->lock")->acquisitions, ==,
+			64 + 1 + (v == KERNEL_2_6_32));
 	g_assert_cmpint(c->memory.usage, ==, 0);
 	kernel_teardown();
 	teardown();
@@ -261,7 +263,37 @@ static void test_res_counter_mem_cgroup_lines(void)
 		g_assert_cmpint(site_ops(line[want[i].line], want[i].site, LINE_STORE), ==,
 				want[i].store);
 	}
-	g_assert_cmpint(lock_class_get("&counter->lock")->acquisitions, ==, 4);
+	/* + the first event's soft-limit check (the per-CPU count starts at 0) */
+	g_assert_cmpint(lock_class_get("&counter->lock")->acquisitions, ==, 4 + 1);
+	g_assert_cmpint(site_ops(line[0], "res_counter_soft_limit_excess", LINE_LOAD), ==, 1);
+	kernel_teardown();
+	teardown();
+}
+
+static void charge_2500(struct sim_task *t, void *arg)
+{
+	for (int i = 0; i < 2500; i++)
+		mem_cgroup_charge(t, arg, 1);
+}
+
+/* 2.6.32's soft-limit check: the CPU's count starts at 0 and is reset to
+ * SOFTLIMIT_EVENTS_THRESH (1000) once below 0, so 2,500 charges check at
+ * events 1, 1,002 and 2,003: res's lock 2,500 + 3 times, three reads of
+ * its usage line at res_counter_soft_limit_excess. */
+static void test_soft_limit_events(void)
+{
+	struct charge_params p = charge_defaults;
+	p.counter = &charge_res_counter;
+	p.stock_batch = 0;
+	p.use_hierarchy = false;
+	struct mem_cgroup *c = setup(&p);
+	kernel_setup(&(struct kernel_params){.version = KERNEL_2_6_32});
+	sim_task_create("t", 0, charge_2500, c);
+	g_assert_true(sim_engine_run());
+	g_assert_cmpint(lock_class_get("&counter->lock")->acquisitions, ==, 2500 + 3);
+	g_assert_cmpint(site_ops("struct mem_cgroup: css.refcnt, res.usage .. res.soft_limit",
+				 "res_counter_soft_limit_excess", LINE_LOAD),
+			==, 3);
 	kernel_teardown();
 	teardown();
 }
@@ -322,6 +354,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/charge/css-refs/2.6.32", test_css_refs_2632);
 	mcs_test_add_subprocess("/charge/res_counter/mem_cgroup-lines",
 				test_res_counter_mem_cgroup_lines);
+	mcs_test_add_subprocess("/charge/res_counter/soft-limit-events", test_soft_limit_events);
 	mcs_test_add_subprocess("/charge/layout/shared", test_layout_shared);
 	mcs_test_add_subprocess("/charge/layout/split", test_layout_split);
 	return g_test_run();

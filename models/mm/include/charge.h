@@ -80,6 +80,8 @@ extern const struct charge_params *charge;
 void charge_use(const struct charge_params *p);
 
 extern const struct charge_counter_ops charge_res_counter, charge_page_counter;
+/* res_counter's soft-limit excess read (2.6.32): a section of @c's lock. */
+void res_counter_soft_limit_excess(struct sim_task *t, struct page_counter *c);
 extern const struct page_counter_layout page_counter_layouts[];
 
 /* The line of @c that holds field @f. */

@@ -82,6 +82,7 @@ struct mem_cgroup {
 	struct memcg_stats stat;
 	long page_stat[3]; /* page_cgroup.c: FILE_MAPPED, FILE_DIRTY, WRITEBACK */
 	struct memcg_rstat *rstat; /* memcg_rstat.h: its flush state, once updated */
+	int *softlimit_events;	   /* [cpus]: 2.6.32's MEM_CGROUP_STAT_SOFTLIMIT count-down */
 };
 
 struct list_lru_scope_ops;
@@ -109,6 +110,7 @@ struct memcg_tree {
 	GPtrArray *by_kmemcg; /* the memcg each kmemcg_id was given to */
 	GHashTable *by_name;
 	int nodes;
+	int ncpus;
 	int next_kmemcg_id;
 	struct lock_class *lruvec_class;
 	bool disabled; /* cgroup_disable=memory, or a kernel without memcg */
