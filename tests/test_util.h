@@ -28,6 +28,22 @@ static inline struct sim_machine mcs_test_machine(int nodes, int cpus)
 	return m;
 }
 
+/* The @op accesses at @site to the lines of class @cls. */
+#include "cacheline.h"
+static inline uint64_t mcs_test_site_ops(const struct line_class *cls, const char *site,
+					 enum line_op op)
+{
+	uint64_t n = 0;
+	GPtrArray *sites = line_sites_sorted(cls);
+	for (guint i = 0; i < sites->len; i++) {
+		const struct line_site *ls = sites->pdata[i];
+		if (g_str_equal(ls->site, site))
+			n += ls->n.ops[op];
+	}
+	g_ptr_array_free(sites, TRUE);
+	return n;
+}
+
 static inline void mcs_test_add_subprocess(const char *path, void (*body)(void))
 {
 	g_test_add_data_func(path, (gconstpointer)body, mcs_subprocess_case);

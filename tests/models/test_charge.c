@@ -167,6 +167,24 @@ static void unmap_64(struct sim_task *t, void *arg)
 	mem_cgroup_uncharge_end(t, &b);
 }
 
+/* res_counter without stock or hierarchy (the 2009 case's), @memsw and
+ * @uncharge_batch as given, kernel @v: @body run on CPU 0 to its end on a/b/c. */
+static struct mem_cgroup *res_counter_run(enum kernel_version v, bool memsw, bool uncharge_batch,
+					  void (*body)(struct sim_task *, void *))
+{
+	struct charge_params p = charge_defaults;
+	p.counter = &charge_res_counter;
+	p.stock_batch = 0;
+	p.memsw = memsw;
+	p.uncharge_batch = uncharge_batch;
+	p.use_hierarchy = false;
+	struct mem_cgroup *c = setup(&p);
+	kernel_setup(&(struct kernel_params){.version = v});
+	sim_task_create("t", 0, body, c);
+	g_assert_true(sim_engine_run());
+	return c;
+}
+
 /* Linux 2.6.32's css references (kernel.version): the unmap of 64 charged
  * pages, its uncharges batched (one res_counter section), takes one
  * reference a charge (64 css_tryget) and drops one a page (64 css_put, not
@@ -174,24 +192,10 @@ static void unmap_64(struct sim_task *t, void *arg)
  * besides the 65 lock sections; 6.12 takes none. */
 static void css_refs(enum kernel_version v, uint64_t want)
 {
-	struct charge_params p = charge_defaults;
-	p.counter = &charge_res_counter;
-	p.stock_batch = 0;
-	p.uncharge_batch = true;
-	p.use_hierarchy = false;
-	struct mem_cgroup *c = setup(&p);
-	kernel_setup(&(struct kernel_params){.version = v});
-	sim_task_create("t", 0, unmap_64, c);
-	g_assert_true(sim_engine_run());
+	struct mem_cgroup *c = res_counter_run(v, false, true, unmap_64);
 	struct line_class *cls = page_counter_line(&c->memory, PC_USAGE)->cls;
-	uint64_t refs = 0;
-	GPtrArray *sites = line_sites_sorted(cls);
-	for (guint i = 0; i < sites->len; i++) {
-		const struct line_site *s = sites->pdata[i];
-		if (g_str_equal(s->site, "css_tryget") || g_str_equal(s->site, "css_put"))
-			refs += s->n.ops[LINE_RMW];
-	}
-	g_ptr_array_free(sites, TRUE);
+	uint64_t refs = mcs_test_site_ops(cls, "css_tryget", LINE_RMW) +
+			mcs_test_site_ops(cls, "css_put", LINE_RMW);
 	g_assert_cmpint(refs, ==, want);
 	/* 2.6.32 also checks the soft limit at the first of its 128 events */
 	g_assert_cmpint(lock_class_get("&counter->lock")->acquisitions, ==,
@@ -213,18 +217,9 @@ static void test_uncharge_batch(void)
 	css_refs(KERNEL_6_12, 0);
 }
 
-/* The @op accesses at @site to the lines of class @cls. */
 static uint64_t site_ops(const char *cls, const char *site, enum line_op op)
 {
-	uint64_t n = 0;
-	GPtrArray *sites = line_sites_sorted(line_class_get(cls));
-	for (guint i = 0; i < sites->len; i++) {
-		const struct line_site *s = sites->pdata[i];
-		if (g_str_equal(s->site, site))
-			n += s->n.ops[op];
-	}
-	g_ptr_array_free(sites, TRUE);
-	return n;
+	return mcs_test_site_ops(line_class_get(cls), site, op);
 }
 
 /* Linux 2.6.32's struct mem_cgroup (charge_res_counter.c), one fault's
@@ -248,15 +243,7 @@ static void test_res_counter_mem_cgroup_lines(void)
 		{1, "res_counter_charge", 1, 1},  {1, "res_counter_uncharge", 1, 1},
 		{2, "res_counter_charge", 1, 0},  {2, "res_counter_uncharge", 1, 0},
 	};
-	struct charge_params p = charge_defaults;
-	p.counter = &charge_res_counter;
-	p.stock_batch = 0;
-	p.memsw = true;
-	p.use_hierarchy = false;
-	struct mem_cgroup *c = setup(&p);
-	kernel_setup(&(struct kernel_params){.version = KERNEL_2_6_32});
-	sim_task_create("t", 0, fault_and_unmap, c);
-	g_assert_true(sim_engine_run());
+	res_counter_run(KERNEL_2_6_32, true, false, fault_and_unmap);
 	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
 		g_assert_cmpint(site_ops(line[want[i].line], want[i].site, LINE_RMW), ==,
 				want[i].rmw);
@@ -282,14 +269,7 @@ static void charge_2500(struct sim_task *t, void *arg)
  * its usage line at res_counter_soft_limit_excess. */
 static void test_soft_limit_events(void)
 {
-	struct charge_params p = charge_defaults;
-	p.counter = &charge_res_counter;
-	p.stock_batch = 0;
-	p.use_hierarchy = false;
-	struct mem_cgroup *c = setup(&p);
-	kernel_setup(&(struct kernel_params){.version = KERNEL_2_6_32});
-	sim_task_create("t", 0, charge_2500, c);
-	g_assert_true(sim_engine_run());
+	res_counter_run(KERNEL_2_6_32, false, false, charge_2500);
 	g_assert_cmpint(lock_class_get("&counter->lock")->acquisitions, ==, 2500 + 3);
 	g_assert_cmpint(site_ops("struct mem_cgroup: css.refcnt, res.usage .. res.soft_limit",
 				 "res_counter_soft_limit_excess", LINE_LOAD),

@@ -77,15 +77,7 @@ static void paths_task(struct sim_task *t, void *arg)
 	g_assert_cmpint(shrink_lruvec_file(t, lv, 8), ==, 8);
 	g_assert_cmpint(acquisitions(scope), ==, 12 + 6);
 	g_assert_cmpint(folio_lru_stats()->isolated, ==, 32 + 32 + 8 + 8);
-	uint64_t note_stores = 0;
-	GPtrArray *sites = line_sites_sorted(lv->line.cls);
-	for (guint i = 0; i < sites->len; i++) {
-		const struct line_site *s = sites->pdata[i];
-		if (g_str_equal(s->site, "lru_note_cost"))
-			note_stores += s->n.ops[LINE_STORE];
-	}
-	g_ptr_array_free(sites, TRUE);
-	g_assert_cmpint(note_stores, ==, 2 * 2);
+	g_assert_cmpint(mcs_test_site_ops(lv->line.cls, "lru_note_cost", LINE_STORE), ==, 2 * 2);
 }
 
 static void test_paths(gconstpointer data)
@@ -94,20 +86,6 @@ static void test_paths(gconstpointer data)
 	sim_task_create("t", 0, paths_task, (void *)scope_of(data));
 	g_assert_true(sim_engine_run());
 	teardown();
-}
-
-/* The accesses at @site of @op to the lines of @cls. */
-static uint64_t site_ops(struct line_class *cls, const char *site, enum line_op op)
-{
-	uint64_t n = 0;
-	GPtrArray *sites = line_sites_sorted(cls);
-	for (guint i = 0; i < sites->len; i++) {
-		const struct line_site *ls = sites->pdata[i];
-		if (g_str_equal(ls->site, site))
-			n += ls->n.ops[op];
-	}
-	g_ptr_array_free(sites, TRUE);
-	return n;
 }
 
 /* The workingset's clock: 45 pages read twice are 45 activations, each an
@@ -123,10 +101,10 @@ static void aging_task(struct sim_task *t, void *arg)
 			filemap_read_folio(t, f, i);
 	struct lruvec *lv = &memcgs[0]->nodeinfo[0];
 	struct line_class *cls = lv->line.cls;
-	g_assert_cmpint(site_ops(cls, "workingset_age_nonresident", LINE_RMW), ==, 45 * 2);
+	g_assert_cmpint(mcs_test_site_ops(cls, "workingset_age_nonresident", LINE_RMW), ==, 45 * 2);
 	g_assert_cmpint(shrink_lruvec_file(t, lv, 32), ==, 32);
-	g_assert_cmpint(site_ops(cls, "workingset_age_nonresident", LINE_RMW), ==, 45 * 2 + 32);
-	g_assert_cmpint(site_ops(cls, "workingset_eviction", LINE_LOAD), ==, 32);
+	g_assert_cmpint(mcs_test_site_ops(cls, "workingset_age_nonresident", LINE_RMW), ==, 45 * 2 + 32);
+	g_assert_cmpint(mcs_test_site_ops(cls, "workingset_eviction", LINE_LOAD), ==, 32);
 }
 
 static void test_aging(void)

@@ -125,15 +125,8 @@ static void note_cost_task(struct sim_task *t, void *arg)
 	g_assert_cmpint(try_to_free_mem_cgroup_pages(t, m, 32), ==, 44);
 	g_assert_cmpint(cls->acquisitions - before, ==, 4 * 6);
 	g_assert_cmpint(m->stat.pgscan, ==, 44);
-	uint64_t stores = 0;
-	GPtrArray *sites = line_sites_sorted(m->nodeinfo[0].line.cls);
-	for (guint i = 0; i < sites->len; i++) {
-		const struct line_site *ls = sites->pdata[i];
-		if (g_str_equal(ls->site, "lru_note_cost"))
-			stores += ls->n.ops[LINE_STORE];
-	}
-	g_ptr_array_free(sites, TRUE);
-	g_assert_cmpint(stores, ==, 2 * 6);
+	g_assert_cmpint(mcs_test_site_ops(m->nodeinfo[0].line.cls, "lru_note_cost", LINE_STORE), ==,
+			2 * 6);
 }
 
 static void test_reclaim_note_cost(void)
