@@ -55,6 +55,10 @@ const struct insn_desc insn_table[INSN_N] = {
 				      "lru_note_cost, one level with its lru_lock held: file_cost, "
 				      "four lruvec_page_state reads, the decay test (5.10/5.11)",
 				      "estimated from the 5.11 source, not counted" DOC},
+	[INSN_SOCKET_PRESSURE_LEVEL] = {"socket_pressure_level", 7, 5, 10,
+					"mem_cgroup_under_socket_pressure, one level: jiffies "
+					"against socket_pressure, parent_mem_cgroup (6.0, 6.1)",
+					"estimated from the 6.0 source, not counted" DOC},
 	[INSN_XAS_STORE] = {"xas_store", 60, 45, 90,
 			    "xas_store of one value or folio into an existing node: the slot, "
 			    "update_node's count and nr_values, workingset_update_node's test",

@@ -3,6 +3,7 @@
  * design (mm/memcontrol.c of each era). */
 #include "charge.h"
 #include "cost.h"
+#include "insn.h"
 #include "kernel.h"
 #include "vmscan.h"
 #include <stdlib.h>
@@ -15,23 +16,27 @@ static const struct mcs_named *const charge_counters[] = {CHARGE_COUNTERS(ENTRY)
 #undef ENTRY
 
 /* struct page_counter's fields by line: before Linux 6.1 (the layout of
- * 5.13 .. 6.0: usage with the limits and the min protection; the low
- * protection, the watermark and parent in the next line), and after
- * "mm: page_counter: rearrange struct page_counter fields" (6.1): usage
+ * 5.13 .. 6.0, not aligned: the memory counter starts 208 bytes into struct
+ * mem_cgroup, after css and id, so usage, the limits and emin share a line
+ * with css.parent and the memcg's id; min_usage, low_usage, the watermark
+ * and parent fill the next), and after "mm: page_counter: rearrange struct
+ * page_counter fields" (6.1, ____cacheline_internodealigned_in_smp): usage
  * alone, the protection and watermark, the read-mostly limits. */
 const struct page_counter_layout page_counter_layouts[] = {
-	{{{"shared",
-	   "usage shares its line with min, low, high, max and min_usage (Linux <= 6.0)"}},
-	 {[PC_USAGE] = 0, [PC_LIMITS] = 0, [PC_MIN_USAGE] = 0, [PC_LOW_USAGE] = 1,
+	{{{"shared", "usage shares its line with min, low, high, max and, in struct mem_cgroup, "
+		     "css.parent (Linux <= 6.0)"}},
+	 {[PC_USAGE] = 0, [PC_LIMITS] = 0, [PC_MIN_USAGE] = 1, [PC_LOW_USAGE] = 1,
 	  [PC_WATERMARK] = 1, [PC_PARENT] = 1},
-	 {"struct page_counter: usage, min, low, high, max, min_usage",
-	  "struct page_counter: low_usage, watermark, parent", NULL}},
+	 {"struct page_counter: usage, min, low, high, max, emin",
+	  "struct page_counter: min_usage, low_usage, watermark, parent", NULL},
+	 true},
 	{{{"split",
 	   "usage alone in its line; protection and watermark; the read-mostly limits (6.1+)"}},
 	 {[PC_USAGE] = 0, [PC_MIN_USAGE] = 1, [PC_LOW_USAGE] = 1, [PC_WATERMARK] = 1,
 	  [PC_LIMITS] = 2, [PC_PARENT] = 2},
 	 {"struct page_counter: usage", "struct page_counter: min_usage, low_usage, watermark",
-	  "struct page_counter: min, low, high, max, parent"}},
+	  "struct page_counter: min, low, high, max, parent"},
+	 false},
 	{.named = {NULL, NULL}},
 };
 static const struct mcs_named *const layout_choices[] = {&page_counter_layouts[0].named,
@@ -365,6 +370,20 @@ bool mem_cgroup_charge_skmem(struct sim_task *t, struct mem_cgroup *memcg, long 
 		return false;
 	mod_memcg_state_sock(t, nr);
 	return true;
+}
+
+/* include/linux/memcontrol.h (6.0, 6.1): is @memcg or an ancestor under
+ * vmpressure's socket pressure? Each level reads its socket_pressure (no
+ * writer without reclaim) and css.parent, on the usage line when the layout
+ * puts it there. jiffies, read too, changes every tick: a hit. */
+bool mem_cgroup_under_socket_pressure(struct sim_task *t, struct mem_cgroup *memcg)
+{
+	for (struct mem_cgroup *m = memcg; m; m = m->parent) { /* parent_mem_cgroup */
+		sim_task_charge(t, SIM_CAT_SYS, insn_cost(INSN_SOCKET_PRESSURE_LEVEL));
+		line_touch(t, &m->socket_pressure_line, LINE_LOAD, __func__);
+		line_touch(t, m->css_parent, LINE_LOAD, __func__);
+	}
+	return false;
 }
 
 void mem_cgroup_uncharge_skmem(struct sim_task *t, struct mem_cgroup *memcg, long nr)

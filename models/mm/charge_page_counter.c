@@ -120,6 +120,19 @@ static void page_counter_lines(struct page_counter *c, int nid)
 	c->fields = page_counter_line(c, PC_USAGE);
 }
 
+/* Where the layout puts struct mem_cgroup's css.parent: with usage (6.0:
+ * memory starts 208 bytes in, after css and id) or apart (6.1 aligns it). */
+static void page_counter_place(struct mem_cgroup *m)
+{
+	if (!charge->layout->css_with_usage)
+		return;
+	struct cacheline *usage = page_counter_line(&m->memory, PC_USAGE);
+	line_init(usage,
+		  line_class_get("struct mem_cgroup: css.parent, id, memory.usage .. memory.emin"),
+		  usage->home);
+	m->css_parent = usage;
+}
+
 static void page_counter_destroy(struct page_counter *c)
 {
 	(void)c;
@@ -131,6 +144,7 @@ const struct charge_counter_ops charge_page_counter = {
 	.stock_irqsave = true,
 	.init = page_counter_lines,
 	.destroy = page_counter_destroy,
+	.place = page_counter_place,
 	.try_charge = page_counter_try_charge,
 	.uncharge = page_counter_uncharge,
 	.check_high = check_high,

@@ -26,6 +26,7 @@ static const struct page_counter_layout res_counter_layout = {
 	  "struct res_counter: a counter in one line, until res_counter_place places it"}},
 	{0},
 	{"struct res_counter", NULL, NULL},
+	false,
 };
 
 struct res_section {

@@ -38,6 +38,11 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 	/* mem_cgroup_css_alloc (6.12): page_counter_init(&memcg->swap,
 	 * &parent->swap, false): no protection on the swap counter */
 	page_counter_init(&m->swap, G_MAXLONG, parent ? &parent->swap : NULL, false);
+	int home = m->memory.lines[0].home;
+	line_init(&m->css_line, line_class_get("struct mem_cgroup: css.parent, id"), home);
+	m->css_parent = &m->css_line;
+	line_init(&m->socket_pressure_line, line_class_get("struct mem_cgroup: socket_pressure"),
+		  home);
 	if (charge->counter->place)
 		charge->counter->place(m);
 	m->nodeinfo = g_new0(struct lruvec, T->nodes);

@@ -92,6 +92,16 @@ static void wake_if(bool *waits, struct sim_task *t)
 	}
 }
 
+/* __sk_mem_reduce_allocated (net/core/sock.c, 6.0): the uncharge, then
+ * sk_under_memory_pressure, which asks the socket's memcg
+ * (mem_cgroup_sockets_enabled and sk_memcg: not for the root's sockets). */
+static void sk_mem_reduce_allocated(struct sim_task *t, struct mem_cgroup *memcg, long pages)
+{
+	mem_cgroup_uncharge_skmem(t, memcg, pages);
+	if (!mem_cgroup_disabled() && memcg->parent)
+		mem_cgroup_under_socket_pressure(t, memcg);
+}
+
 static void netperf_send(struct sim_task *t, void *arg)
 {
 	struct np_pair *np = arg;
@@ -104,7 +114,7 @@ static void netperf_send(struct sim_task *t, void *arg)
 		mem_cgroup_charge_skmem(t, np->memcg, np->pages);   /* sk_wmem_schedule */
 		sim_task_charge(t, SIM_CAT_SYS, cost(COST_NET_MSG));
 		mem_cgroup_charge_skmem(t, np->memcg, np->pages);   /* sk_rmem_schedule, softirq */
-		mem_cgroup_uncharge_skmem(t, np->memcg, np->pages); /* ACKed: sk_mem_reclaim */
+		sk_mem_reduce_allocated(t, np->memcg, np->pages); /* ACKed: sk_mem_reclaim */
 		sim_task_flush(t);
 		np->in_flight++;
 		wake_if(&np->receiver_waits, np->receiver);
@@ -121,7 +131,7 @@ static void netperf_receive(struct sim_task *t, void *arg)
 			continue;
 		}
 		sim_task_charge(t, SIM_CAT_SYS, cost(COST_NET_MSG));
-		mem_cgroup_uncharge_skmem(t, np->memcg, np->pages); /* tcp_recvmsg: sk_mem_reclaim */
+		sk_mem_reduce_allocated(t, np->memcg, np->pages); /* tcp_recvmsg: sk_mem_reclaim */
 		sim_task_flush(t);
 		np->in_flight--;
 		np->received++;

@@ -30,6 +30,7 @@ enum insn_id {
 	INSN_LRU_ADD_FOLIO,	  /* lru_add_fn of one folio, stat updates included */
 	INSN_ISOLATE_FOLIO,	  /* isolate_lru_folios, per folio */
 	INSN_LRU_NOTE_COST_LEVEL, /* lru_note_cost, one level, the lock held */
+	INSN_SOCKET_PRESSURE_LEVEL, /* mem_cgroup_under_socket_pressure, one level */
 	INSN_XAS_STORE,		  /* xas_store of one entry, update_node and its callback's test */
 	INSN_SWAP_MAP_UPDATE,	  /* one slot's swap_map byte and cluster count, ci->lock held */
 	INSN_SWAP_CGROUP_RECORD,  /* swap_cgroup_record of one entry, ctrl->lock held */

@@ -32,6 +32,9 @@ struct page_counter_layout {
 	MCS_NAMED;
 	int line_of[PC_FIELD_N];
 	const char *line_names[PAGE_COUNTER_LINES]; /* the classes the c2c report shows */
+	/* struct mem_cgroup's css.parent and id share the memory counter's
+	 * usage line (the counter not aligned, Linux <= 6.0) */
+	bool css_with_usage;
 };
 
 /* A counter design. */
@@ -106,5 +109,8 @@ void mem_cgroup_uncharge_page(struct sim_task *t, struct memcg_batch_info *b,
 /* Socket memory (cgroup v2): charged through the stock, uncharged into it. */
 bool mem_cgroup_charge_skmem(struct sim_task *t, struct mem_cgroup *memcg, long nr);
 void mem_cgroup_uncharge_skmem(struct sim_task *t, struct mem_cgroup *memcg, long nr);
+/* The walk up @memcg's ancestors of sk_under_memory_pressure (vmpressure is
+ * not modelled: never under pressure). */
+bool mem_cgroup_under_socket_pressure(struct sim_task *t, struct mem_cgroup *memcg);
 /* Give @nr uncharged pages back through this CPU's stock. */
 void refill_stock(struct sim_task *t, struct mem_cgroup *memcg, long nr);

@@ -83,6 +83,12 @@ struct mem_cgroup {
 	long page_stat[3]; /* page_cgroup.c: FILE_MAPPED, FILE_DIRTY, WRITEBACK */
 	struct memcg_rstat *rstat; /* memcg_rstat.h: its flush state, once updated */
 	int *softlimit_events;	   /* [cpus]: 2.6.32's MEM_CGROUP_STAT_SOFTLIMIT count-down */
+	/* css.parent and the memcg's id, the head of struct mem_cgroup: their
+	 * own line, or the memory counter's usage line where the counter
+	 * design places them there (css_parent says which) */
+	struct cacheline css_line;
+	struct cacheline *css_parent; /* the line parent_mem_cgroup reads */
+	struct cacheline socket_pressure_line; /* socket_pressure: written by vmpressure only */
 };
 
 struct list_lru_scope_ops;
