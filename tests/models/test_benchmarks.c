@@ -303,6 +303,64 @@ static void test_rstat_folds_64(void)
 	rstat_folds("C", 22);
 }
 
+/* 6.0's struct mem_cgroup: the memory counter starts 208 bytes in, so
+ * css.parent shares usage's line, and min_usage sits with low_usage in the
+ * next. __sk_mem_reduce_allocated asks mem_cgroup_under_socket_pressure
+ * after each uncharge (one a side a message), which reads socket_pressure
+ * and css.parent at c, b, a and the root: 4 loads of each a call, on
+ * usage's line in 6.0 and on a line of their own in 6.1 (patch B). M
+ * messages received make between 2M calls and 2M plus one window (16) and
+ * the message being sent a pair (36 pairs). */
+#define CSS_WITH_USAGE "struct mem_cgroup: css.parent, id, memory.usage .. memory.emin"
+static void socket_pressure_walk(const char *variant, const char *css_class,
+				 const char *usage_class)
+{
+	const char *sets[] = {"stop.duration_ns=1e6", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", variant,
+				sets);
+	const char *site = "mem_cgroup_under_socket_pressure";
+	double m = mcs_json_num(json_object_get(r, "metrics"), "messages");
+	double loads = site_ops(r, "struct mem_cgroup: socket_pressure", site, "load");
+	g_assert_cmpfloat(m, >, 0);
+	g_assert_cmpfloat(fmod(loads, 4), ==, 0);
+	g_assert_cmpfloat(loads, >=, 4 * 2 * m);
+	g_assert_cmpfloat(loads, <=, 4 * (2 * m + 36 * 17));
+	g_assert_cmpfloat(site_ops(r, css_class, site, "load"), ==, loads);
+	g_assert_cmpfloat(site_ops(r, usage_class, site, NULL), ==,
+			  strcmp(css_class, usage_class) ? 0 : loads);
+	/* the protection's xchgs at `a` (6.0): both on the second line */
+	g_assert_cmpfloat(site_ops(r, CSS_WITH_USAGE, "propagate_protected_usage", "rmw"), ==, 0);
+	json_decref(r);
+}
+
+static void test_socket_pressure_6_0(void)
+{
+	socket_pressure_walk("6.0-rc1", CSS_WITH_USAGE, CSS_WITH_USAGE);
+	const char *sets[] = {"stop.duration_ns=1e6", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "6.0-rc1",
+				sets);
+	g_assert_cmpfloat(site_ops(r, "struct page_counter: min_usage, low_usage, watermark, parent",
+				   "propagate_protected_usage", "rmw"),
+			  >, 0);
+	json_decref(r);
+}
+
+static void test_socket_pressure_6_1(void)
+{
+	socket_pressure_walk("B", "struct mem_cgroup: css.parent, id", "struct page_counter: usage");
+}
+
+static void test_socket_pressure_root(void)
+{
+	const char *sets[] = {"stop.duration_ns=1e6", NULL};
+	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "root",
+				sets);
+	g_assert_cmpfloat(site_ops(r, "struct mem_cgroup: socket_pressure",
+				   "mem_cgroup_under_socket_pressure", NULL),
+			  ==, 0);
+	json_decref(r);
+}
+
 /* netperf in the root at 4.096 us a side a message: each pair's receiver
  * finishes its first message at 8.192 us and one every 4.096 us after, so
  * 243 in 1 ms: 243 x 10240 x 8 bits / 1 ms = 19906.56 x 10^6 bits/s. */
@@ -344,6 +402,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/benchmarks/netperf/rstat-threshold", test_rstat_threshold);
 	g_test_add_func("/benchmarks/netperf/rstat-folds-32", test_rstat_folds_32);
 	g_test_add_func("/benchmarks/netperf/rstat-folds-64", test_rstat_folds_64);
+	g_test_add_func("/benchmarks/netperf/socket-pressure-6.0", test_socket_pressure_6_0);
+	g_test_add_func("/benchmarks/netperf/socket-pressure-6.1", test_socket_pressure_6_1);
+	g_test_add_func("/benchmarks/netperf/socket-pressure-root", test_socket_pressure_root);
 	g_test_add_data_func("/benchmarks/zone-lru/no-memcg", "no-memcg", test_zone_lru);
 	g_test_add_data_func("/benchmarks/zone-lru/root", "root", test_zone_lru);
 	g_test_add_data_func("/benchmarks/swap/v1-before", "v1-before", test_swap);
