@@ -25,12 +25,20 @@ while [ $# -gt 0 ]; do
 done
 source "$(dirname "$0")/sweep-shards.sh"
 shards_check parallel-sweep "$shards" "$cpus" "$@"
-# parallel runs "memcgsim sweep ARGS --out DIR.shards/K --shard K/N" for K = 1..N
-seq 1 "$shards" | parallel --will-cite --halt now,fail=1 "${parallel_args[@]}" \
-	"$(printf '%q ' "$mcs" sweep)$(shards_args_without_out "$@")" --out "$(printf '%q' "$out.shards")/{}" \
-	--shard "{}/$shards" -j "$cpus" --quiet
+# parallel runs the shard's command for K = 1..N from a script in
+# DIR.shards, named by the environment: parallel reads its command line for
+# replacement strings ({}, {= ... =}), so no argument of the sweep goes there.
+export MCS_SHARD_SCRIPT=$out.shards/shard.sh
+printf '#!/bin/sh\n# parallel-sweep.sh: shard $1 of %s\n%s\n' "$shards" \
+	"$(shard_command '"$1"' "$shards" "$cpus" "$@")" >"$MCS_SHARD_SCRIPT"
+set +e
+seq 1 "$shards" | parallel --will-cite --halt soon,fail=1 --env MCS_SHARD_SCRIPT \
+	"${parallel_args[@]}" 'sh -- "$MCS_SHARD_SCRIPT" {}'
+status=$?
+set -e
+shards_outcome parallel-sweep "$shards" "parallel's exit status: $status"
 shard_dirs=()
 for ((k = 1; k <= shards; k++)); do
 	shard_dirs+=("$out.shards/$k")
 done
-"$mcs" merge "${shard_dirs[@]}" --out "$out"
+"$mcs" merge --out="$out" -- "${shard_dirs[@]}"

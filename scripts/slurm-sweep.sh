@@ -29,19 +29,17 @@ while [ $# -gt 0 ]; do
 done
 source "$(dirname "$0")/sweep-shards.sh"
 shards_check slurm-sweep "$shards" "$cpus" "$@"
-# each task: the sweep into its shard directory
-shard_cmd="$(printf '%q ' "$mcs" sweep)$(shards_args_without_out "$@")"
-shard_cmd+="--out $(printf '%q' "$out.shards")/\$SLURM_ARRAY_TASK_ID "
-shard_cmd+="--shard \$SLURM_ARRAY_TASK_ID/$shards -j $cpus --quiet"
+# each task: the sweep into its shard directory (every argument in single
+# quotes: sbatch --wrap runs the script with /bin/sh)
+shard_cmd=$(shard_command '"$SLURM_ARRAY_TASK_ID"' "$shards" "$cpus" "$@")
 
 array=$(sbatch --parsable --array=1-"$shards" --cpus-per-task="$cpus" --job-name=memcgsim-sweep \
 	--output="$out.shards/slurm-%A_%a.out" "${sbatch_args[@]}" --wrap "$shard_cmd")
 array=${array%%;*}
-merge_cmd=$(printf '%q ' "$mcs" merge)
+merge_cmd="$(shell_quote "$mcs") merge --out=$(shell_quote "$out") --"
 for ((k = 1; k <= shards; k++)); do
-	merge_cmd+="$(printf '%q' "$out.shards/$k") "
+	merge_cmd+=" $(shell_quote "$out.shards/$k")"
 done
-merge_cmd+="--out $(printf '%q' "$out")"
 echo "slurm-sweep: array job $array ($shards shards)"
 set +e
 merge=$(sbatch --parsable $wait --dependency=afterok:"$array" --kill-on-invalid-dep=yes \
@@ -50,4 +48,8 @@ merge=$(sbatch --parsable $wait --dependency=afterok:"$array" --kill-on-invalid-
 status=$?
 set -e
 echo "slurm-sweep: merge job ${merge%%;*} -> $out/result.json"
+[ -z "$wait" ] && exit $status
+# --wait: every shard's outcome, then the merge's
+shards_outcome slurm-sweep "$shards" "their output: $out.shards/slurm-${array}_K.out"
+[ $status -eq 0 ] || echo "slurm-sweep: the merge job failed (exit $status)" >&2
 exit $status

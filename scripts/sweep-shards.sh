@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by slurm-sweep.sh and parallel-sweep.sh: what both check of their
-# command line, after their own options. Sets mcs (the memcgsim to run) and
-# out (the sweep's --out DIR); exits 2 with the reason when something is
-# wrong. Usage: shards_check NAME SHARDS CPUS SWEEP_ARGS...
+# command line, the command a shard runs, and the shards' outcome.
+# shards_check sets mcs (the memcgsim to run) and out (the sweep's --out
+# DIR); exits 2 with the reason when something is wrong.
+# Usage: shards_check NAME SHARDS CPUS SWEEP_ARGS...
 shards_check()
 {
 	local name=$1 shards=$2 cpus=$3
@@ -22,7 +23,16 @@ shards_check()
 	[ -n "$out" ] || { echo "$name: --out DIR is required" >&2; exit 2; }
 	mcs=${MEMCGSIM:-$(command -v memcgsim || true)}
 	[ -n "$mcs" ] || { echo "$name: no memcgsim on PATH (set MEMCGSIM)" >&2; exit 2; }
-	mkdir -p "$out.shards"
+	mkdir -p -- "$out.shards"
+}
+
+# $1 in single quotes, as any POSIX shell reads it back byte for byte (dash
+# runs sbatch --wrap's script; bash's printf %q writes $'...', which dash
+# does not read): each ' becomes '\''.
+shell_quote()
+{
+	local q="'\\''"
+	printf "'%s'" "${1//\'/$q}"
 }
 
 # The sweep's arguments with --out DIR left out, shell-quoted, for a command line.
@@ -33,9 +43,40 @@ shards_args_without_out()
 		case $1 in
 		--out) shift ;;
 		--out=*) ;;
-		*) quoted+="$(printf '%q' "$1") " ;;
+		*) quoted+="$(shell_quote "$1") " ;;
 		esac
 		shift
 	done
 	printf '%s' "$quoted"
+}
+
+# The command one shard runs, for any POSIX shell (/bin/sh under sbatch
+# --wrap): the sweep's shard K into DIR.shards/K, then its exit status into
+# DIR.shards/K.status, which shards_outcome reads. K is $1 as the launcher
+# writes it ("$SLURM_ARRAY_TASK_ID", or parallel's {}).
+# Usage: shard_command K SHARDS CPUS SWEEP_ARGS...
+shard_command()
+{
+	local k=$1 shards=$2 cpus=$3 dir
+	shift 3
+	dir=$(shell_quote "$out.shards")
+	rm -f -- "$out.shards"/*.status
+	printf '%s sweep %s--out=%s/%s --shard=%s/%s -j %s --quiet; s=$?; echo $s >%s/%s.status; exit $s' \
+		"$(shell_quote "$mcs")" "$(shards_args_without_out "$@")" "$dir" "$k" "$k" "$shards" \
+		"$cpus" "$dir" "$k"
+}
+
+# Every shard's outcome from its status file: exits 1 naming the shards
+# that failed, were stopped or never started, and where to look (HINT).
+# Usage: shards_outcome NAME SHARDS HINT
+shards_outcome()
+{
+	local name=$1 shards=$2 hint=$3 k s failed=""
+	for ((k = 1; k <= shards; k++)); do
+		s=$(cat -- "$out.shards/$k.status" 2>/dev/null) || s="no outcome: stopped or never started"
+		[ "$s" = 0 ] || failed+=" $k ($s)"
+	done
+	[ -z "$failed" ] && return 0
+	echo "$name: shards that did not succeed (exit status):$failed; $hint" >&2
+	exit 1
 }
