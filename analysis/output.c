@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "output.h"
 #include "mcs_file.h"
+#include "output_dir.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <glib/gstdio.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,12 +143,39 @@ bool output_fd_put(int fd, const char *name, const void *data, size_t len, GErro
 	return true;
 }
 
+/* In the owned directory @o->dir_fd: DEST.tmp.XXXXXX, made afresh. */
+static int temp_at(struct output *o, char **name)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		*name = g_strdup_printf("%s.tmp.%06X", o->base, g_random_int() & 0xffffff);
+		int fd = openat(o->dir_fd, *name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+		g_clear_pointer(name, g_free);
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 /* The temporary beside @dest: created, never opened through anything that
- * was there (O_EXCL), removed if interrupted. */
+ * was there (O_EXCL), removed if interrupted; in an owned directory,
+ * through its descriptor (output_dir.h). */
 static bool output_temp_open(struct output *o, const char *dest, GError **err)
 {
-	o->tmp = g_strdup_printf("%s.tmp.XXXXXX", dest);
-	o->fd = g_mkstemp_full(o->tmp, O_WRONLY | O_CLOEXEC, 0666);
+	o->dir_fd = o->owned ? output_dir_of(dest, &o->base, err) : -1;
+	if (o->dir_fd == -2)
+		return false;
+	if (o->dir_fd >= 0) {
+		char *name = NULL, *dir = g_path_get_dirname(dest);
+		o->fd = temp_at(o, &name);
+		o->tmp = o->fd >= 0 ? g_build_filename(dir, name, NULL) : NULL;
+		g_free(dir);
+		g_free(name);
+	} else {
+		o->tmp = g_strdup_printf("%s.tmp.XXXXXX", dest);
+		o->fd = g_mkstemp_full(o->tmp, O_WRONLY | O_CLOEXEC, 0666);
+	}
 	if (o->fd < 0) {
 		fail_errno(err, dest, "", errno);
 		g_clear_pointer(&o->tmp, g_free);
@@ -159,7 +188,7 @@ static bool output_temp_open(struct output *o, const char *dest, GError **err)
 
 bool output_open(struct output *o, const char *path, bool owned, GError **err)
 {
-	*o = (struct output){.fd = -1, .owned = owned};
+	*o = (struct output){.fd = -1, .owned = owned, .dir_fd = -1};
 	if (!owned && (!path || g_str_equal(path, "-"))) {
 		fflush(stdout);
 		o->fd = STDOUT_FILENO;
@@ -198,10 +227,16 @@ void output_abort(struct output *o)
 	if (o->fd > STDOUT_FILENO)
 		close(o->fd);
 	if (o->tmp) {
-		g_unlink(o->tmp);
+		char *name = o->dir_fd >= 0 ? g_path_get_basename(o->tmp) : NULL;
+		if (name)
+			unlinkat(o->dir_fd, name, 0);
+		else
+			g_unlink(o->tmp);
+		g_free(name);
 		output_temp_done(o->tmp);
 	}
 	g_clear_pointer(&o->tmp, g_free);
+	g_clear_pointer(&o->base, g_free);
 	g_clear_pointer(&o->dest, g_free);
 	g_clear_pointer(&o->name, g_free);
 	o->fd = -1;
@@ -246,6 +281,29 @@ static bool output_may_replace(const char *dest, const char *name, GError **err)
 	return !got_signal || output_interrupt_error(name, err);
 }
 
+/* What is at @o's destination now (lstat; in an owned directory, through
+ * its descriptor, whose name must still lead to it). */
+static int dest_stat(struct output *o, struct stat *st, GError **err)
+{
+	if (o->dir_fd < 0)
+		return output_stat(o->dest, false, st);
+	char *base = NULL;
+	if (output_dir_of(o->dest, &base, err) == -2)
+		return -2;
+	g_free(base);
+	return fstatat(o->dir_fd, o->base, st, AT_SYMLINK_NOFOLLOW);
+}
+
+static int dest_rename(struct output *o)
+{
+	if (o->dir_fd < 0)
+		return rename(o->tmp, o->dest);
+	char *name = g_path_get_basename(o->tmp);
+	int r = renameat(o->dir_fd, name, o->dir_fd, o->base);
+	g_free(name);
+	return r;
+}
+
 bool output_commit(struct output *o, GError **err)
 {
 	bool ok = true;
@@ -253,13 +311,16 @@ bool output_commit(struct output *o, GError **err)
 	if (o->fd > STDOUT_FILENO && close(o->fd) != 0)
 		ok = fail_errno(err, o->name, "cannot write: ", errno);
 	o->fd = -1;
-	/* what came to be at the destination since the check is refused too */
-	if (ok && o->dest && output_stat(o->dest, false, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    (o->owned || !S_ISLNK(st.st_mode)))
+	/* what came to be at the destination since the check is refused too,
+	 * and so is an owned directory replaced since */
+	int there = ok && o->dest ? dest_stat(o, &st, err) : -1;
+	if (there == -2)
+		ok = false;
+	else if (there == 0 && !S_ISREG(st.st_mode) && (o->owned || !S_ISLNK(st.st_mode)))
 		ok = refuse_kind(err, NULL, o->name, st.st_mode);
 	if (ok && o->dest && !output_may_replace(o->dest, o->name, err))
 		ok = false;
-	else if (ok && o->dest && rename(o->tmp, o->dest) != 0)
+	else if (ok && o->dest && dest_rename(o) != 0)
 		ok = fail_errno(err, o->name, "", errno);
 	if (ok && o->tmp) {
 		output_temp_done(o->tmp);
@@ -333,6 +394,16 @@ int output_lock_open(const char *path, GError **err)
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		refuse_kind(err, NULL, path, st.st_mode);
+		close(fd);
+		return -1;
+	}
+	/* a hard link would make the pid written into it land in a file
+	 * outside the directory */
+	if (st.st_nlink > 1) {
+		uintmax_t others = (uintmax_t)st.st_nlink - 1;
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s: has %ju other hard link%s: refusing to write it (remove it, and the "
+			    "sweep makes its own)", path, others, others == 1 ? "" : "s");
 		close(fd);
 		return -1;
 	}

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Checking a result or sweep document read back from a file before the
- * reports walk it: every member they use has the type they expect, so a
- * hand-edited or hostile file gets a clear error, not a crash. */
+ * reports walk it, and a sweep's run file before merge or --resume uses
+ * it: every member they use has the type they expect and a value in its
+ * range (times and counts finite and 0 or more, figures finite), so a
+ * hand-edited or hostile file gets a clear error, not a crash or an edited
+ * figure reported as the model's. */
+#include <math.h>
 #include "result.h"
 #include "spec.h"
 
@@ -36,11 +40,14 @@ static bool member(struct check *c, json_t *o, const char *key, int (*is)(const 
 }
 
 static int is_string(const json_t *v) { return json_is_string(v); }
-static int is_number(const json_t *v) { return json_is_number(v); }
 static int is_object(const json_t *v) { return json_is_object(v); }
 static int is_array(const json_t *v) { return json_is_array(v); }
 static int is_count(const json_t *v) { return json_is_integer(v) && json_integer_value(v) >= 0; }
-static int is_time(const json_t *v) { return json_is_number(v) && json_number_value(v) >= 0; }
+static int is_time(const json_t *v)
+{
+	return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0;
+}
+static int is_figure(const json_t *v) { return json_is_number(v) && isfinite(json_number_value(v)); }
 
 /* Every element of array @key of @o passes @fn (on objects). */
 static bool each(struct check *c, json_t *o, const char *key, check_fn fn, bool required)
@@ -59,20 +66,64 @@ static bool each(struct check *c, json_t *o, const char *key, check_fn fn, bool 
 	return true;
 }
 
-/* Every member of object @key of @o is a number. */
-static bool numbers(struct check *c, json_t *o, const char *key)
+/* Every member of object @key of @o passes @is (@what, for the message). */
+static bool numbers(struct check *c, json_t *o, const char *key, int (*is)(const json_t *),
+		    const char *what)
 {
 	if (!member(c, o, key, is_object, "an object", true))
 		return false;
 	const char *k;
 	json_t *v;
 	json_object_foreach (json_object_get(o, key), k, v)
-		if (!json_is_number(v)) {
+		if (!is(v)) {
 			char *p = g_strdup_printf("%s.%s", key, k);
-			fail(c, p, "a number");
+			fail(c, p, what);
 			g_free(p);
 			return false;
 		}
+	return true;
+}
+
+/* Every number under @v (@key of the object at the path), at any depth, is
+ * a count or a time: finite and 0 or more. A lock's and a line class's
+ * figures are all so. */
+static bool counts_under(struct check *c, const char *key, json_t *v)
+{
+	if (json_is_number(v))
+		return is_time(v) || fail(c, key, "a count or time: a finite number, 0 or more");
+	if (!json_is_object(v) && !json_is_array(v))
+		return true;
+	size_t len = c->path->len;
+	g_string_append_printf(c->path, "%s%s", len ? "." : "", key);
+	bool ok = true;
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *x;
+		json_object_foreach (v, k, x)
+			if (ok)
+				ok = counts_under(c, k, x);
+	} else {
+		size_t i;
+		json_t *x;
+		json_array_foreach (v, i, x) {
+			char idx[24];
+			g_snprintf(idx, sizeof idx, "%zu", i);
+			if (ok)
+				ok = counts_under(c, idx, x);
+		}
+	}
+	g_string_truncate(c->path, len);
+	return ok;
+}
+
+/* Every member of @o but its strings: counts_under. */
+static bool counts_in(struct check *c, json_t *o)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach (o, k, v)
+		if (!counts_under(c, k, v))
+			return false;
 	return true;
 }
 
@@ -98,14 +149,14 @@ static bool lock(struct check *c, json_t *l)
 	       member(c, l, "wait_cdf", is_array, "an array", false) &&
 	       each(c, l, "contention_points", point_site, false) &&
 	       each(c, l, "contending_points", point_site, false) &&
-	       each(c, l, "convoys", convoy, false);
+	       each(c, l, "convoys", convoy, false) && counts_in(c, l);
 }
 
 static bool line_class(struct check *c, json_t *l)
 {
 	return member(c, l, "class", is_string, "a string", true) &&
 	       member(c, l, "ops", is_object, "an object", false) &&
-	       each(c, l, "sites", point_site, false);
+	       each(c, l, "sites", point_site, false) && counts_in(c, l);
 }
 
 /* Array @key of @o (a path of its own, for the message) holds numbers. */
@@ -155,8 +206,10 @@ static bool batches(struct check *c, json_t *r)
 
 static bool replica(struct check *c, json_t *r)
 {
-	return member(c, r, "sim_time_ns", is_number, "a number", true) &&
-	       numbers(c, r, "cpu_time_ns") && numbers(c, r, "metrics") &&
+	return member(c, r, "sim_time_ns", is_time, "a time in ns: a finite number, 0 or more",
+		      true) &&
+	       numbers(c, r, "cpu_time_ns", is_time, "a time in ns: a finite number, 0 or more") &&
+	       numbers(c, r, "metrics", is_figure, "a finite number") &&
 	       each(c, r, "locks", lock, true) && each(c, r, "cachelines", line_class, false) &&
 	       batches(c, r);
 }
@@ -164,7 +217,7 @@ static bool replica(struct check *c, json_t *r)
 /* A cost draw's run: a replica with the costs it drew. */
 static bool draw(struct check *c, json_t *r)
 {
-	return replica(c, r) && numbers(c, r, "cost_draw");
+	return replica(c, r) && numbers(c, r, "cost_draw", is_figure, "a finite number");
 }
 
 static bool variant(struct check *c, json_t *v)
@@ -236,6 +289,14 @@ static bool log_values(struct check *c, json_t *doc)
 			return false;
 	}
 	return true;
+}
+
+bool result_check_run(json_t *r, GError **err)
+{
+	struct check c = {g_string_new("result"), err};
+	bool ok = json_is_object(r) ? replica(&c, r) : not_object(&c);
+	g_string_free(c.path, TRUE);
+	return ok;
 }
 
 bool result_check(json_t *doc, GError **err)

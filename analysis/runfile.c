@@ -4,6 +4,7 @@
 #include "mcs_error.h"
 #include "mcs_file.h"
 #include "output.h"
+#include "result.h"
 #include "scenario.h"
 #include "sweep.h"
 #include <errno.h>
@@ -32,17 +33,12 @@ static char *result_problem(json_t *r, json_int_t seed)
 		return g_strdup_printf("result.seed: expected %lld", (long long)seed);
 	if (!json_is_boolean(json_object_get(r, "completed")))
 		return g_strdup("result.completed: expected true or false");
-	if (!json_is_number(json_object_get(r, "sim_time_ns")))
-		return g_strdup("result.sim_time_ns: expected a number");
-	json_t *m = json_object_get(r, "metrics");
-	if (!json_is_object(m))
-		return g_strdup("result.metrics: expected an object");
-	const char *k;
-	json_t *v;
-	json_object_foreach (m, k, v)
-		if (!json_is_number(v) || !isfinite(json_number_value(v)))
-			return g_strdup_printf("result.metrics.%s: expected a finite number", k);
-	return NULL;
+	GError *e = NULL;
+	if (result_check_run(r, &e))
+		return NULL;
+	char *why = g_strdup(e->message);
+	g_error_free(e);
+	return why;
 }
 
 /* The run's identity and outcome around the result. */
@@ -70,7 +66,7 @@ json_t *runfile_read_json(const char *path, gsize max, gsize max_parsed, char **
 	gsize len = 0;
 	GError *e = NULL;
 	*why = NULL;
-	if (!mcs_file_read(path, max, &text, &len, &e)) {
+	if (!mcs_file_read_owned(path, max, &text, &len, &e)) {
 		*why = g_strdup(e->message);
 		g_error_free(e);
 		return NULL;

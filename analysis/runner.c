@@ -3,6 +3,7 @@
 #include "identity.h"
 #include "live.h"
 #include "output.h"
+#include "output_dir.h"
 #include "result.h"
 #include "sim_trace.h"
 #include "run.h"
@@ -108,6 +109,10 @@ static void job_failure(const struct runner_job *j, int status, GError **err)
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
 	const char *file = code >= CHILD_RESULT_FAILED ? (j->dest ? j->dest : j->path)
 			   : code >= CHILD_TRACE_FAILED ? j->trace : NULL;
+	char *base = NULL;
+	if (file && output_dir_of(file, &base, err) == -2)
+		return; /* its directory replaced: said so */
+	g_free(base);
 	if (file)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: cannot write: %s", file,
 			    g_strerror(code % 64 ? code % 64 : EIO));

@@ -4,6 +4,7 @@
 #include "sweep.h"
 #include "identity.h"
 #include "output.h"
+#include "output_dir.h"
 #include "live.h"
 #include "progress.h"
 #include "result.h"
@@ -61,8 +62,20 @@ static int dir_lock(const char *dir, GError **err)
 
 static void dir_unlock(int fd)
 {
+	output_dir_release_all();
 	if (fd >= 0)
 		close(fd); /* releases the flock; the file stays, harmlessly */
+}
+
+/* From here on DIR and DIR/runs are the command's (output_dir.h): their
+ * files are written through descriptors held open, and a name replaced
+ * stops the next write. */
+static bool dir_own(const char *dir, GError **err)
+{
+	char *runs = g_build_filename(dir, "runs", NULL);
+	bool ok = output_dir_own(dir, err) && output_dir_own(runs, err);
+	g_free(runs);
+	return ok;
 }
 
 struct sweep_plan {
@@ -514,7 +527,8 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 	int lock = dir_lock(o->out, err);
 	if (lock < 0)
 		return false;
-	if (!dir_prepare(o->out, pl->manifest, o->resume, false, o->mix_builds, err)) {
+	if (!dir_prepare(o->out, pl->manifest, o->resume, false, o->mix_builds, err) ||
+	    !dir_own(o->out, err)) {
 		dir_unlock(lock);
 		return false;
 	}
@@ -590,11 +604,11 @@ static bool merge_run(const char *from, const char *to, GError **err)
 	gsize la = 0, lb = 0;
 	GError *e = NULL;
 	bool ok = true;
-	if (!mcs_file_read(from, RUNFILE_MAX_BYTES, &a, &la, &e)) {
+	if (!mcs_file_read_owned(from, RUNFILE_MAX_BYTES, &a, &la, &e)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: cannot read: %s", from, e->message);
 		g_error_free(e);
 		ok = false;
-	} else if (mcs_file_read(to, RUNFILE_MAX_BYTES, &b, &lb, NULL)) {
+	} else if (mcs_file_read_owned(to, RUNFILE_MAX_BYTES, &b, &lb, NULL)) {
 		if (la != lb || memcmp(a, b, la) != 0) {
 			g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: differs from %s", from,
 				    to);
@@ -718,7 +732,7 @@ bool sweep_merge(const char *dir, const char *const *dirs, bool mix, struct swee
 	GPtrArray *from = runs ? merge_sources(dir, dirs, m) : NULL;
 	bool ok = from && merge_check(from, m, runs, mix, err);
 	int lock = ok ? dir_lock(dir, err) : -1;
-	ok = lock >= 0 && dir_prepare(dir, m, false, true, mix, err);
+	ok = lock >= 0 && dir_prepare(dir, m, false, true, mix, err) && dir_own(dir, err);
 	if (ok)
 		dir_clean(dir);
 	for (const char *const *d = dirs; ok && *d; d++)

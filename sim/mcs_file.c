@@ -90,9 +90,14 @@ char *mcs_file_read_input(const char *path, gsize max, gsize *len, GError **err)
 	return text;
 }
 
-bool mcs_file_read(const char *path, gsize max, char **text, gsize *len, GError **err)
+static bool file_read(const char *path, int flags, gsize max, char **text, gsize *len,
+		      GError **err)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	*text = NULL;
+	*len = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
+	if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW))
+		return fail(err, "not a regular file (a symbolic link)");
 	if (fd < 0)
 		return fail(err, g_strerror(errno));
 	struct stat st;
@@ -117,6 +122,16 @@ bool mcs_file_read(const char *path, gsize max, char **text, gsize *len, GError 
 	}
 	*text = data;
 	return ok;
+}
+
+bool mcs_file_read(const char *path, gsize max, char **text, gsize *len, GError **err)
+{
+	return file_read(path, 0, max, text, len, err);
+}
+
+bool mcs_file_read_owned(const char *path, gsize max, char **text, gsize *len, GError **err)
+{
+	return file_read(path, O_NOFOLLOW, max, text, len, err);
 }
 
 /* jansson's allocations while mcs_file_parse() parses: counted against its

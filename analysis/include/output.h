@@ -36,6 +36,8 @@ struct output {
 	char *tmp;  /* the temporary, DEST.tmp.XXXXXX */
 	int fd;
 	bool owned; /* inside an output directory */
+	int dir_fd; /* the owned directory it is made in (output_dir.h), or -1 */
+	char *base; /* then: DEST's name in it */
 };
 /* Start writing @path (@owned: a file inside an output directory); false
  * with @err when it is refused (MCS_ERROR_INPUT, "PATH: a FIFO, not a

@@ -57,6 +57,9 @@ double *result_points_samples(json_t *points, const char *key, size_t *n);
 #include <glib.h>
 #include <stdbool.h>
 bool result_check(json_t *doc, GError **err);
+/* The same checks of one run's result (a sweep's run file's "result", a
+ * replica of a variant): merge, --resume and report share them. */
+bool result_check_run(json_t *r, GError **err);
 /* The order of line classes ("cachelines"; on json_t **, for sorting):
  * most transfers first, ties by class name. */
 gint result_line_cmp(gconstpointer a, gconstpointer b);

@@ -13,6 +13,10 @@
  * path: "not a regular file (a FIFO)", "more than 4194304 bytes", or the
  * system's message. */
 bool mcs_file_read(const char *path, gsize max, char **text, gsize *len, GError **err);
+/* The same for a file inside a directory the tool writes (a sweep's run
+ * files, sweep.json, result.json): a symbolic link is not followed but
+ * refused, "not a regular file (a symbolic link)", its target unread. */
+bool mcs_file_read_owned(const char *path, gsize max, char **text, gsize *len, GError **err);
 /* The same for an input the user named: on failure the error is
  * "PATH:1:1: (root): cannot read: WHY", as the other input errors are
  * placed. The text (g_free it), or NULL. */

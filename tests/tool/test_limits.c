@@ -137,7 +137,7 @@ static void test_result_positions(void)
 			bol = c + 1;
 		}
 	char *want = g_strdup_printf("%s:%d:%d: variants.1.per_replica.6002.metrics."
-				     "lock_utilisation: expected a number\n",
+				     "lock_utilisation: expected a finite number\n",
 				     in, line, (int)(at - bol) + 1);
 	g_assert_cmpuint(strlen(text), >, 8 << 20);
 	expect_err((const char *[]){"report", in, NULL}, 2, want);

@@ -236,13 +236,21 @@ static void test_hostile_result(void)
 	} cases[] = {
 		{"variants.0.name", "5", "variants.0.name: expected a string"},
 		{"variants.0.per_replica.1.metrics.elapsed_ns", "\"x\"",
-		 "variants.0.per_replica.1.metrics.elapsed_ns: expected a number"},
+		 "variants.0.per_replica.1.metrics.elapsed_ns: expected a finite number"},
 		{"variants.1.locks.0.contention_points.0.site", "null",
 		 "variants.1.locks.0.contention_points.0.site: expected a string"},
 		{"variants.1", "3", "variants.1: expected an object"},
 		{"variants", "{}", "variants: expected an array"},
 		{"variants", "[]", "variants: expected at least one variant"},
 		{"variants.0.per_replica", "[]", "variants.0.per_replica: expected at least one replica"},
+		/* ranges, not only types (issue 37: a run file's edited times were reported) */
+		{"variants.0.per_replica.0.sim_time_ns", "-5",
+		 "variants.0.per_replica.0.sim_time_ns: expected a time in ns: a finite number, 0 or "
+		 "more"},
+		{"variants.0.cpu_time_ns.user", "-1e300",
+		 "variants.0.cpu_time_ns.user: expected a time in ns: a finite number, 0 or more"},
+		{"variants.1.locks.0.wait_ns.max", "-1",
+		 "variants.1.locks.0.wait_ns.max: expected a count or time: a finite number, 0 or more"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		json_t *doc = json_load_file(FIXTURE, 0, NULL);

@@ -267,8 +267,52 @@ static void test_resume_after_kill(void)
 	g_free(top);
 }
 
-/* Each kind of damaged run file: --resume moves it aside to DIR/bad/, says
- * why, runs it again, and the result is the undamaged sweep's. */
+/* Run file @text with member @path of its result (dotted; a number is an
+ * array index) set to the JSON @value: the damage a hand edit or a hostile
+ * file does that the run file's syntax does not show. */
+static char *edited_result(const char *text, const char *path, const char *value)
+{
+	json_t *doc = json_loads(text, 0, NULL);
+	g_assert_nonnull(doc);
+	json_t *at = json_object_get(doc, "result");
+	char **keys = g_strsplit(path, ".", -1);
+	guint n = g_strv_length(keys);
+	for (guint i = 0; i + 1 < n; i++)
+		at = json_is_array(at) ? json_array_get(at, (size_t)atoi(keys[i]))
+				       : json_object_get(at, keys[i]);
+	g_assert_nonnull(at);
+	json_t *v = json_loads(value, JSON_DECODE_ANY, NULL);
+	g_assert_nonnull(v);
+	if (json_is_array(at))
+		g_assert_cmpint(json_array_set_new(at, (size_t)atoi(keys[n - 1]), v), ==, 0);
+	else
+		g_assert_cmpint(json_object_set_new(at, keys[n - 1], v), ==, 0);
+	char *out = json_dumps(doc, JSON_COMPACT);
+	char *r = g_strdup(out);
+	free(out);
+	json_decref(doc);
+	g_strfreev(keys);
+	return r;
+}
+
+/* The damage each of the checks of a run's result finds, with its message. */
+#define TIME_OR_COUNT "expected a count or time: a finite number, 0 or more"
+#define A_TIME "expected a time in ns: a finite number, 0 or more"
+static const struct {
+	const char *path, *value, *why;
+} result_damage[] = {
+	{"locks", "[{\"class\": 5}]", "result.locks.0.class: expected a string"},
+	{"cachelines", "\"zzz\"", "result.cachelines: expected an array"},
+	{"sim_time_ns", "-5", "result.sim_time_ns: " A_TIME},
+	{"cpu_time_ns.user", "-1e300", "result.cpu_time_ns.user: " A_TIME},
+	{"locks.0.wait_ns.max", "-1", "result.locks.0.wait_ns.max: " TIME_OR_COUNT},
+	{"cachelines.0.sites.0.time_ns", "-0.5", "result.cachelines.0.sites.0.time_ns: " TIME_OR_COUNT},
+	{"metrics.elapsed_ns", "\"x\"", "result.metrics.elapsed_ns: expected a finite number"},
+};
+
+/* Each kind of damaged run file, result_damage's too: --resume moves it
+ * aside to DIR/bad/, says why, runs it again, and the result is the
+ * undamaged sweep's. */
 static void test_damaged_run_files(void)
 {
 	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
@@ -298,10 +342,16 @@ static void test_damaged_run_files(void)
 		{no_metrics, "result.metrics: expected an object"},
 		{reseeded, "seed: expected 1"},
 	};
-	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+	for (size_t i = 0; i < G_N_ELEMENTS(cases) + G_N_ELEMENTS(result_damage); i++) {
+		size_t d = i - G_N_ELEMENTS(cases);
+		char *damaged = i < G_N_ELEMENTS(cases) ? NULL
+							: edited_result(good, result_damage[d].path,
+									result_damage[d].value);
+		const char *text = damaged ? damaged : cases[i].text;
+		const char *why = damaged ? result_damage[d].why : cases[i].why;
 		g_unlink(run);
-		if (cases[i].text)
-			g_assert_true(g_file_set_contents(run, cases[i].text, -1, NULL));
+		if (text)
+			g_assert_true(g_file_set_contents(run, text, -1, NULL));
 		else
 			g_assert_cmpint(g_mkdir(run, 0777), ==, 0);
 		char *out, *err;
@@ -309,22 +359,22 @@ static void test_damaged_run_files(void)
 					&err),
 				==, 0);
 		char *want = g_strdup_printf("memcgsim: %s: damaged (%s); moved to %s/p0000-v00-r000.json,"
-					     " running it again\n", run, cases[i].why ? cases[i].why : "",
-					     bad);
-		if (cases[i].why && !strstr(err, want))
+					     " running it again\n", run, why ? why : "", bad);
+		if (why && !strstr(err, want))
 			g_printerr("case %zu: stderr:\n%s\nwant:\n%s", i, err, want);
-		if (cases[i].why)
+		if (why)
 			g_assert_nonnull(strstr(err, want));
 		else
 			g_assert_nonnull(strstr(err, "damaged (not JSON: "));
 		char *res = g_build_filename(dir, "result.json", NULL);
-		char *text = mcs_slurp(res);
-		g_assert_cmpstr(text, ==, ref);
-		g_free(text);
+		char *resumed = mcs_slurp(res);
+		g_assert_cmpstr(resumed, ==, ref);
+		g_free(resumed);
 		g_free(res);
 		g_free(want);
 		g_free(out);
 		g_free(err);
+		g_free(damaged);
 		mcs_rm_tree(bad);
 	}
 	g_free(good);
@@ -787,7 +837,8 @@ static char *reseeded(const char *text)
 
 /* merge checks every run file as --resume does and writes a result or
  * fails: a shard missing, a run file of a shard with its seed (and a
- * metric) edited, or truncated: exit 2 and nothing written. (Before, each
+ * metric) edited, truncated, or with a member of its result of the wrong
+ * type or out of range (result_damage): exit 2 and nothing written. (Before, each
  * exited 0: the first two without a result, the edited seed into it.) */
 static void test_merge_checked(void)
 {
@@ -810,19 +861,26 @@ static void test_merge_checked(void)
 		{edited, "seed: expected 1"},
 		{truncated, "not JSON: 1:"},
 	};
-	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-		g_assert_true(g_file_set_contents(run, cases[i].text, -1, NULL));
+	for (size_t i = 0; i < G_N_ELEMENTS(cases) + G_N_ELEMENTS(result_damage); i++) {
+		size_t d = i - G_N_ELEMENTS(cases);
+		char *damaged = i < G_N_ELEMENTS(cases) ? NULL
+							: edited_result(good, result_damage[d].path,
+									result_damage[d].value);
+		g_assert_true(g_file_set_contents(run, damaged ? damaged : cases[i].text, -1, NULL));
 		char *out, *err;
 		g_assert_cmpint(mcs_cli((const char *[]){"merge", "--out", m, s1, s2, NULL}, &out,
 					&err),
 				==, 2);
-		char *want = g_strdup_printf("memcgsim: %s: damaged (%s", run, cases[i].why);
+		char *want = g_strdup_printf("memcgsim: %s: damaged (%s%s", run,
+					     damaged ? result_damage[d].why : cases[i].why,
+					     damaged ? ")" : "");
 		g_assert_true(g_str_has_prefix(err, want));
 		g_assert_true(g_str_has_suffix(err, "); resume its sweep (--resume) to run it again\n"));
 		g_assert_false(g_file_test(m, G_FILE_TEST_EXISTS));
 		g_free(want);
 		g_free(out);
 		g_free(err);
+		g_free(damaged);
 	}
 	g_assert_true(g_file_set_contents(run, good, -1, NULL));
 	char *want = g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n", m, m);

@@ -457,7 +457,7 @@ static void test_hostile_draws(void)
 		{"draws", "{}", "variants.1.draws: expected an array\n"},
 		{"cost_draw", "[]", "variants.1.draws.2.cost_draw: expected an object\n"},
 		{"cost_draw", "{\"line_llc_ns\": \"x\"}",
-		 "variants.1.draws.2.cost_draw.line_llc_ns: expected a number\n"},
+		 "variants.1.draws.2.cost_draw.line_llc_ns: expected a finite number\n"},
 		{"cost_draw", NULL, "variants.1.draws.2.cost_draw: expected an object\n"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
