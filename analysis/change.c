@@ -16,7 +16,7 @@ static double snap(double pct)
 double change_pct(double base, double v, bool higher_is_better)
 {
 	if (base == 0)
-		return 0;
+		return v == 0 ? 0 : NAN; /* a change from 0 has no % */
 	return snap(higher_is_better ? v * 100 / base - 100 : 100 - v * 100 / base);
 }
 
@@ -199,13 +199,18 @@ void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
 	if (nb == 1 && nv == 1)
 		batches_interval(base, v, metric, xb[0], xv[0], d->higher_is_better, c);
 	draws_interval(base, v, metric, d->higher_is_better, c);
+	c->from_zero = isnan(c->pct);
+	if (c->from_zero) { /* the intervals are in % of the baseline: none */
+		c->seeds = c->unsteady = c->within_model = false;
+		c->batches = c->draws = 0;
+	}
 	double spread = c->draws ? (c->draws_hi - c->draws_lo) / 2 : 0;
 	double least = min_resolution(metric, &c->resolution_why);
 	c->resolution_from_draws = spread > least;
 	c->resolution = MAX(spread, least);
 	if (c->resolution_from_draws)
 		c->resolution_why = "half the cost draws' interval";
-	c->material = fabs(c->pct) >= c->resolution;
+	c->material = c->from_zero || fabs(c->pct) >= c->resolution;
 	c->significant = c->p < 0.05 && !c->within_model && c->material;
 	g_free(xb);
 	g_free(xv);
@@ -225,8 +230,23 @@ const char *change_draws_spread(size_t n)
 	return n >= STATS_SPREAD95_MIN ? "2.5th-97.5th percentile" : "min-max";
 }
 
+const char *change_pct_text(char buf[32], const char *fmt, double pct)
+{
+	if (isnan(pct))
+		return "new";
+	g_snprintf(buf, 32, fmt, pct);
+	return buf;
+}
+
 char *change_verdict(const struct change *c)
 {
+	if (c->from_zero && c->replicas < 2)
+		return g_strdup("new: the baseline's figure is 0 (no test across seeds: fewer than 2 "
+				"replicas)");
+	if (c->from_zero)
+		return g_strdup_printf("new: the baseline's figure is 0 (%s, Welch p %.2f across %zu "
+				       "seeds)", c->significant ? "significant" : "not significant",
+				       c->p, c->replicas);
 	if (c->within_model)
 		return g_strdup("within model uncertainty");
 	if (!c->material)

@@ -208,8 +208,9 @@ bool output_open(struct output *o, const char *path, bool owned, GError **err)
 		ok = o->fd >= 0 || fail_errno(err, path, "", errno);
 	} else if (!S_ISREG(st.st_mode))
 		ok = refuse_kind(err, NULL, path, st.st_mode);
-	else
-		ok = output_temp_open(o, target, err);
+	else if ((ok = output_temp_open(o, target, err)) && !owned &&
+		 fchmod(o->fd, st.st_mode & 0777) != 0) /* the replaced file's mode kept */
+		ok = fail_errno(err, path, "", errno);
 	g_free(target);
 	if (!ok)
 		output_abort(o);

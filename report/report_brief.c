@@ -130,8 +130,9 @@ static void brief_figures(json_t *variants, const char *metric, GString *out)
 		report_mean(mean, i ? c.mean : c.base_mean, metric);
 		g_string_append_printf(out, " %16s", mean->str);
 		g_string_free(mean, TRUE);
+		char buf[32];
 		if (i)
-			g_string_append_printf(out, " %+11.2f%%\n", c.pct);
+			g_string_append_printf(out, " %12s\n", change_pct_text(buf, "%+.2f%%", c.pct));
 		else
 			g_string_append_printf(out, " %12s\n", "baseline");
 	}
@@ -174,8 +175,9 @@ static void brief_published(json_t *result, GString *out)
 		g_string_truncate(cell, 0);
 		report_mean(cell, i ? c.mean : c.base_mean, metric);
 		g_string_append_printf(out, " %16s", cell->str);
+		char buf[32];
 		if (i)
-			g_string_append_printf(out, " %+8.2f%%\n", c.pct);
+			g_string_append_printf(out, " %9s\n", change_pct_text(buf, "%+.2f%%", c.pct));
 		else
 			g_string_append_printf(out, " %9s\n", "baseline");
 		g_string_free(cell, TRUE);

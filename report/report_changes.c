@@ -56,8 +56,10 @@ static void change_row(json_t *variants, size_t i, const char *metric, int mw, i
 	struct change c;
 	change_of(json_array_get(variants, 0), v, metric, &c);
 	char *verdict = change_verdict(&c);
-	g_string_append_printf(out, "%-*s  %-*s  %8.2f%%", mw, metric, vw,
-			       json_string_value(json_object_get(v, "name")), c.pct);
+	char buf[32];
+	g_string_append_printf(out, "%-*s  %-*s  %9s", mw, metric, vw,
+			       json_string_value(json_object_get(v, "name")),
+			       change_pct_text(buf, "%.2f%%", c.pct));
 	interval(out, c.seeds, c.seeds_lo, c.seeds_hi, INTERVAL_W);
 	interval(out, c.draws > 0, c.draws_lo, c.draws_hi, INTERVAL_W);
 	g_string_append_printf(out, "  %s\n", verdict);

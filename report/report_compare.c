@@ -75,8 +75,9 @@ static void compare_rows(const struct run_metric *d, const char *label,
 			}
 			double g = change_pct(base, v, d->higher_is_better);
 			bool star = r == ROW_MEAN && sig[i];
-			g_string_append_printf(out, " %12.2f %s%7.2f%%%s", v, star ? "*" : "(", g,
-					       star ? "*" : ")");
+			char buf[32];
+			g_string_append_printf(out, " %12.2f %s%8s%s", v, star ? "*" : "(",
+					       change_pct_text(buf, "%7.2f%%", g), star ? "*" : ")");
 		}
 		g_string_append_c(out, '\n');
 	}

@@ -155,7 +155,7 @@ static void change_moved(GString *out, json_t *a, const char *la, json_t *b, con
 	g_string_append_printf(out, "Change from %s to %s, positive = better, in each result\n\n",
 			       from, to);
 	g_string_append_printf(out, "%-30s %12.12s %12.12s %14s\n", "metric", la, lb, "moved");
-	const char *metric, *main = NULL;
+	const char *metric, *main = NULL, *from_zero = NULL;
 	json_t *m;
 	struct change main_a = {0}, main_b = {0};
 	json_object_foreach (json_object_get(a0, "metrics"), metric, m) {
@@ -164,13 +164,26 @@ static void change_moved(GString *out, json_t *a, const char *la, json_t *b, con
 		struct change ca, cb;
 		change_of(a0, a1, metric, &ca);
 		change_of(b0, b1, metric, &cb);
-		g_string_append_printf(out, "%-30s %+11.2f%% %+11.2f%% %+8.2f points\n", metric, ca.pct,
-				       cb.pct, cb.pct - ca.pct);
-		if (!main && (ca.pct != 0 || cb.pct != 0)) {
+		char ba[32], bb[32], bm[32];
+		bool zero = ca.from_zero || cb.from_zero;
+		g_string_append_printf(out, "%-30s %12s %12s %14s\n", metric,
+				       change_pct_text(ba, "%+.2f%%", ca.pct),
+				       change_pct_text(bb, "%+.2f%%", cb.pct),
+				       zero ? "n/a" : change_pct_text(bm, "%+.2f points", cb.pct - ca.pct));
+		if (zero && !from_zero)
+			from_zero = metric;
+		if (!main && !zero && (ca.pct != 0 || cb.pct != 0)) {
 			main = metric;
 			main_a = ca;
 			main_b = cb;
 		}
+	}
+	if (!main && from_zero) {
+		g_string_append_printf(out,
+				       "\nThe change from %s to %s on %s starts from 0 (in %s or %s): no "
+				       "difference of percentages is defined.\n",
+				       from, to, from_zero, la, lb);
+		return;
 	}
 	if (!main) {
 		g_string_append_printf(out, "\n%s gives the same figures as %s in both.\n", to, from);

@@ -50,9 +50,11 @@ static bool metric_cell(GString *out, json_t *base, json_t *var, const char *met
 	change_of(base, var, metric, &c);
 	bool sig = base != var && c.significant;
 	GString *cell = g_string_new(NULL);
-	g_string_printf(cell, "%.4g +- %.2g %s%7.2f%%%s",
+	char buf[32];
+	g_string_printf(cell, "%.4g +- %.2g %s%8s%s",
 			(d->higher_is_better ? sv.hmean : sv.amean) / scale,
-			stats_ci95(xv, nv) / scale, sig ? "*" : "(", c.pct, sig ? "*" : ")");
+			stats_ci95(xv, nv) / scale, sig ? "*" : "(", change_pct_text(buf, "%7.2f%%", c.pct),
+			sig ? "*" : ")");
 	if (c.draws && base != var)
 		g_string_append_printf(cell, " [%.2f%%, %.2f%%]", c.draws_lo, c.draws_hi);
 	g_string_append_printf(out, " %*s", width, cell->str);

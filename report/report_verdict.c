@@ -23,16 +23,23 @@ void report_mean(GString *out, double mean, const char *metric)
  * when no variant changes it. */
 static size_t best_change(json_t *variants, const char *metric, struct change *best)
 {
-	size_t at = 0;
+	size_t at = 0, new_at = 0;
+	struct change first_new;
 	for (size_t i = 1; i < json_array_size(variants); i++) {
 		struct change c;
 		change_of(json_array_get(variants, 0), json_array_get(variants, i), metric, &c);
-		if (c.pct != 0 && (!at || c.pct > best->pct)) {
+		if (c.from_zero && !new_at) {
+			first_new = c;
+			new_at = i;
+		} else if (!c.from_zero && c.pct != 0 && (!at || c.pct > best->pct)) {
 			*best = c;
 			at = i;
 		}
 	}
-	return at;
+	/* a figure new against a zero baseline, when no variant changes it by a % */
+	if (!at && new_at)
+		*best = first_new;
+	return at ? at : new_at;
 }
 
 size_t report_main_change(json_t *variants, const char **metric, struct change *c)
@@ -62,7 +69,10 @@ void report_verdict(json_t *variants, GString *out)
 		json_t *v = json_array_get(variants, i);
 		char *verdict = change_verdict(&c);
 		const char *vname = json_string_value(json_object_get(v, "name"));
-		if (c.pct > 0)
+		if (c.from_zero)
+			g_string_append_printf(out, "%s gives %s a figure where %s gives 0 (", vname,
+					       metric, name);
+		else if (c.pct > 0)
 			g_string_append_printf(out, "%s beats %s by %.2f%% on %s (", vname,
 					       name, c.pct, metric);
 		else if (json_array_size(variants) == 2)

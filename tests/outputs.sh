@@ -3,7 +3,8 @@
 # What memcgsim promises about the files it writes (docs/results.md,
 # "Outputs"), one class of failure a case: tests/outputs.sh CLASS MEMCGSIM
 #   o-rule        -o - and character devices written into, a regular file
-#                 replaced atomically, a FIFO or a directory refused
+#                 replaced atomically (keeping its mode), a FIFO or a
+#                 directory refused
 #   owned-files   files inside output directories (the sweep's lock, runs
 #                 and result, merge --out, plots, trace parts): a symlink or
 #                 a FIFO there is never written through, truncated or waited on
@@ -54,6 +55,10 @@ case_o_rule() {
 	[ "$(stat -c %i "$T/r.txt")" != "$before" ] || fail "-o FILE: rewritten in place, not replaced"
 	[ -L "$T/link.txt" ] || fail "-o FILE: the symlink was replaced"
 	ls -a "$T" | grep -q '\.tmp\.' && fail "-o FILE: a temporary was left"
+	# the file replaced keeps its mode: a private report stays private
+	chmod 600 "$T/r.txt"
+	expect "-o FILE 0600" 0 "" "$bin" report "$result" -o "$T/r.txt"
+	[ "$(stat -c %a "$T/r.txt")" = 600 ] || fail "-o FILE 0600: now $(stat -c %a "$T/r.txt")"
 }
 
 case_owned_files() {

@@ -24,6 +24,9 @@
 
 struct change {
 	double pct;		   /* of the main statistic: Hmean for a rate, else Amean */
+	/* The baseline's statistic is 0 and the variant's is not: no change in
+	 * % exists (pct is NAN); the figure is new. */
+	bool from_zero;
 	double base_mean, mean;	   /* that statistic of the baseline and of the variant */
 	size_t replicas;	   /* the fewer of the two variants' */
 	double p;		   /* Welch's t-test, two-sided: across seeds, or of the batch means */
@@ -82,3 +85,6 @@ const char *change_draws_spread(size_t n);
  * within the run, 95% CI [...])", or, with fewer than 2 replicas a variant and no
  * batches, "not significant (no test across seeds: ...)"; g_free it. */
 char *change_verdict(const struct change *c);
+/* @pct as a table cell: @fmt ("%+.2f%%") into @buf, or "new" for a change
+ * from a zero baseline (NAN). */
+const char *change_pct_text(char buf[32], const char *fmt, double pct);

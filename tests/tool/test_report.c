@@ -888,6 +888,46 @@ static void test_lockstat_errors(void)
 	g_free(err);
 }
 
+/* A figure that is 0 in the baseline and not after has no change in %:
+ * the tables say "new", never 0.00%, and when no figure changes by a %, the
+ * verdict names the new one (issue 37; before: "( 0.00%)" and "gives the
+ * same figures"). */
+static void test_zero_baseline(void)
+{
+	json_t *doc = json_load_file(FIXTURE, 0, NULL);
+	json_t *base = json_array_get(json_object_get(doc, "variants"), 0);
+	const char *zeroed[] = {"acquisitions_per_us", "lock_utilisation",
+				"wait_per_acquisition_ns"};
+	json_t *runs = json_object_get(base, "per_replica"), *r;
+	size_t i;
+	for (size_t k = 0; k < G_N_ELEMENTS(zeroed); k++) {
+		json_object_set_new(json_object_get(base, "metrics"), zeroed[k], json_real(0));
+		json_array_foreach (runs, i, r)
+			json_object_set_new(json_object_get(r, "metrics"), zeroed[k], json_real(0));
+	}
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	char *in = g_build_filename(dir, "zero.json", NULL);
+	g_assert_cmpint(json_dump_file(doc, in, JSON_COMPACT), ==, 0);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", in, NULL}, &out, &err), ==, 0);
+	g_assert_nonnull(strstr(out, "\nper-node gives acquisitions_per_us a figure where global "
+				     "gives 0 (12.29 /us against 0.00 /us): new: the baseline's "
+				     "figure is 0 (significant, Welch p 0.00 across 3 seeds).\n"));
+	g_assert_null(strstr(out, "gives the same figures"));
+	const char *row = strstr(out, "Amean     wait_per_acquisition (ns)");
+	g_assert_nonnull(row);
+	char *line = g_strndup(row, strcspn(row, "\n"));
+	g_assert_true(g_str_has_suffix(line, "*     new*"));
+	g_free(line);
+	g_free(out);
+	g_free(err);
+	g_unlink(in);
+	g_rmdir(dir);
+	g_free(in);
+	g_free(dir);
+	json_decref(doc);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -896,6 +936,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/html/hostile-names", test_html_hostile);
 	g_test_add_func("/report/sort-and-errors", test_sort_and_errors);
 	g_test_add_func("/report/hostile-result", test_hostile_result);
+	g_test_add_func("/report/zero-baseline", test_zero_baseline);
 	g_test_add_func("/report/text-escapes", test_text_escapes);
 	g_test_add_func("/report/sweep/golden", test_sweep_golden);
 	g_test_add_func("/report/cachelines/exact", test_cachelines_exact);
