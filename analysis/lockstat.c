@@ -51,6 +51,18 @@ static bool number(const char *s, double *v)
 	return end != s && !*end && isfinite(*v) && *v >= 0;
 }
 
+/* The most a machine's measurement holds, once in the reader's units: a
+ * count exact in a double, a time of 10^18 ns (31 years). Checked after
+ * each unit conversion and sum, so nothing overflows into inf or nan. */
+#define LOCKSTAT_MAX_COUNT 9007199254740992.0 /* 2^53 */
+#define LOCKSTAT_MAX_NS 1e18
+#define LOCKSTAT_RANGE "beyond what a machine measures (counts up to 2^53, times up to 1e18 ns)"
+
+static bool measured(double v, double max)
+{
+	return isfinite(v) && v >= 0 && v <= max;
+}
+
 /* Only @c (and blanks) on the line, at least once. */
 static bool rule_of(const char *line, char c)
 {
@@ -119,6 +131,18 @@ static bool proc_class(struct lockstat *ls, const char *path, int at, const char
 	}
 	name[len - 1] = '\0';
 	g_strchomp(name);
+	static const char *const columns[PROC_NUMBERS] = {
+		"con-bounces", "contentions", "waittime-min", "waittime-max", "waittime-total",
+		"waittime-avg", "acq-bounces", "acquisitions", "holdtime-min", "holdtime-max",
+		"holdtime-total", "holdtime-avg"};
+	for (int i = 0; i < PROC_NUMBERS; i++) {
+		bool time = (i >= 2 && i <= 5) || i >= 8; /* in us: read in ns */
+		if (!measured(time ? v[i] * 1000 : v[i], time ? LOCKSTAT_MAX_NS : LOCKSTAT_MAX_COUNT)) {
+			bool ok_ = fail(err, path, at, "%s: %s is %s", name, columns[i], LOCKSTAT_RANGE);
+			g_free(name);
+			return ok_;
+		}
+	}
 	struct lockstat_class *c = g_new0(struct lockstat_class, 1);
 	c->name = name;
 	c->con_bounces = v[0];
@@ -215,6 +239,10 @@ static bool perf_row(struct lockstat *ls, GHashTable *by_name, const char *path,
 	c->wait_total += total;
 	c->wait_max = MAX(c->wait_max, max);
 	c->wait_min = MIN(c->wait_min, avg);
+	if (!measured(c->contentions, LOCKSTAT_MAX_COUNT) ||
+	    !measured(c->wait_total, LOCKSTAT_MAX_NS) || !measured(c->wait_max, LOCKSTAT_MAX_NS))
+		return fail(err, path, at, "%s: a figure (or its sum over the rows so far) is %s",
+			    c->name, LOCKSTAT_RANGE);
 	return true;
 }
 

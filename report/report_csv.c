@@ -6,9 +6,9 @@
 #include <string.h>
 
 /* RFC 4180: quoted when it holds a comma, a quote or a line break. */
-static void field(GString *out, const char *s, bool last)
+static void cell(GString *out, const char *s, bool quote, bool last)
 {
-	if (strpbrk(s, ",\"\r\n")) {
+	if (quote || strpbrk(s, ",\"\r\n")) {
 		g_string_append_c(out, '"');
 		for (; *s; s++) {
 			if (*s == '"')
@@ -22,18 +22,35 @@ static void field(GString *out, const char *s, bool last)
 	g_string_append_c(out, last ? '\n' : ',');
 }
 
+/* A text cell. One a spreadsheet would read as a formula (=, +, -, @, a
+ * tab or a carriage return first: the names come from a result file) gets
+ * a ' before it, quoted, as OWASP's CSV-injection advice has it: the
+ * spreadsheet shows the text, pandas reads the ' as part of it. */
+static void field(GString *out, const char *s, bool last)
+{
+	if (s[0] && strchr("=+-@\t\r", s[0])) {
+		char *guarded = g_strconcat("'", s, NULL);
+		cell(out, guarded, true, last);
+		g_free(guarded);
+		return;
+	}
+	cell(out, s, false, last);
+}
+
 static void value_field(GString *out, json_t *v, bool last)
 {
 	char buf[64];
+	if (json_is_string(v)) {
+		field(out, json_string_value(v), last);
+		return;
+	}
 	if (json_is_integer(v))
 		g_snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
-	else if (json_is_string(v))
-		g_strlcpy(buf, json_string_value(v), sizeof(buf));
 	else if (json_is_boolean(v))
 		g_strlcpy(buf, json_is_true(v) ? "true" : "false", sizeof(buf));
 	else
 		g_ascii_formatd(buf, sizeof(buf), "%.15g", json_number_value(v));
-	field(out, buf, last);
+	cell(out, buf, false, last); /* a number, "-5" included, as it is */
 }
 
 struct row_ctx {

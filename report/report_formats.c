@@ -47,19 +47,42 @@ void report_format_text(GPtrArray *sections, GPtrArray *plots, GString *out)
 	printable(text_raw, sections, out);
 }
 
-/* Titles become headings, bodies fenced blocks: the tables keep their
- * columns in a mail client and on a forge. */
+/* The longest run of backticks in @s. */
+static size_t longest_backticks(const char *s)
+{
+	size_t most = 0, run = 0;
+	for (; *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		most = MAX(most, run);
+	}
+	return most;
+}
+
+/* Titles become headings (on one line: a line break in a name read from
+ * the result would start a line of its own), bodies fenced blocks whose
+ * fence is longer than any run of backticks inside (CommonMark: a fence
+ * closes only on one at least as long), so no string of the result can
+ * close it: the tables keep their columns in a mail client and on a
+ * forge, and nothing in them is rendered. */
 static void md_raw(GPtrArray *sections, GString *out)
 {
 	for (guint i = 0; i < sections->len; i++) {
 		const struct report_section *s = sections->pdata[i];
 		if (section_empty(sections, i))
 			continue;
-		if (s->title)
-			g_string_append_printf(out, "%s %s\n\n", i == 0 ? "#" : "##", s->title);
-		if (s->body->len)
-			g_string_append_printf(out, "```\n%s%s```\n\n", s->body->str,
-					       g_str_has_suffix(s->body->str, "\n") ? "" : "\n");
+		if (s->title) {
+			char *title = g_strdup(s->title);
+			g_strdelimit(title, "\r\n", ' ');
+			g_string_append_printf(out, "%s %s\n\n", i == 0 ? "#" : "##", title);
+			g_free(title);
+		}
+		if (!s->body->len)
+			continue;
+		size_t n = MAX(3, longest_backticks(s->body->str) + 1);
+		char *fence = g_strnfill(n, '`');
+		g_string_append_printf(out, "%s\n%s%s%s\n\n", fence, s->body->str,
+				       g_str_has_suffix(s->body->str, "\n") ? "" : "\n", fence);
+		g_free(fence);
 	}
 }
 

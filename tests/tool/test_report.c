@@ -842,6 +842,7 @@ static void test_lockstat_summary_cut(void)
 }
 
 /* Malformed inputs: the file, the line and what was expected, exit 2. */
+#define RANGE "beyond what a machine measures (counts up to 2^53, times up to 1e18 ns)"
 static void test_lockstat_errors(void)
 {
 	static const struct {
@@ -876,6 +877,28 @@ static void test_lockstat_errors(void)
 	g_assert_null(lockstat_parse("nul.txt", "lock_stat version 0.4\n\0x", 24, &e));
 	g_assert_cmpstr(e->message, ==, "nul.txt:1: a NUL byte: not a text file");
 	g_clear_error(&e);
+	/* figures that overflow once in ns (1e308 us, 1e308 s), or once summed
+	 * over rows: refused, never "inf s" or "-nan s" (issue 37) */
+	static const struct {
+		const char *text, *want;
+	} ranges[] = {
+		{"lock_stat version 0.4\n&lb->lock: 1 1 1 1e308 1 1 1 1 1 1 1 1\n",
+		 "r.txt:2: &lb->lock: waittime-max is " RANGE},
+		{"lock_stat version 0.4\n&lb->lock: 1e16 1 1 1 1 1 1 1 1 1 1 1\n",
+		 "r.txt:2: &lb->lock: con-bounces is " RANGE},
+		{" contended   total wait     max wait     avg wait         type   caller\n"
+		 "      1  1e308 s  1 s  1 s  spinlock  f+0x1d\n",
+		 "r.txt:2: f: a figure (or its sum over the rows so far) is " RANGE},
+		{" contended   total wait     max wait     avg wait         type   caller\n"
+		 "      5000000000000000  1 s  1 s  1 s  spinlock  f+0x1d\n"
+		 "      5000000000000000  1 s  1 s  1 s  spinlock  f+0x2d\n",
+		 "r.txt:3: f: a figure (or its sum over the rows so far) is " RANGE},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(ranges); i++) {
+		g_assert_null(lockstat_parse("r.txt", ranges[i].text, strlen(ranges[i].text), &e));
+		g_assert_cmpstr(e->message, ==, ranges[i].want);
+		g_clear_error(&e);
+	}
 	char *out, *err;
 	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--format", "json", "--lock-stat",
 						 LOCKSTAT "proc_lock_stat.txt", NULL},
@@ -928,6 +951,87 @@ static void test_zero_baseline(void)
 	json_decref(doc);
 }
 
+/* Markdown with result strings that try to close the fence: a
+ * description with ``` lines and a heading, a lock class with a longer
+ * run of backticks. Read as CommonMark reads fences (closed only by a line
+ * of at least as many backticks), every line outside a fence is one of the
+ * report's own headings or blank (issue 37; before, the description's
+ * heading and image were rendered). */
+static void test_md_fences(void)
+{
+	json_t *doc = json_load_file(FIXTURE, 0, NULL);
+	json_object_set_new(doc, "description",
+			    json_string("ok\n```\n# INJECTED HEADING\n<img src=x.png>\n```"));
+	json_t *lock = json_array_get(
+		json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "locks"), 0);
+	json_object_set_new(lock, "class", json_string("`````\n# INJECTED TOO\n"));
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	char *in = g_build_filename(dir, "md.json", NULL);
+	g_assert_cmpint(json_dump_file(doc, in, JSON_COMPACT), ==, 0);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", "md", NULL}, &out, &err),
+			==, 0);
+	char **lines = g_strsplit(out, "\n", -1);
+	size_t open = 0, fences = 0;
+	for (char **l = lines; *l; l++) {
+		size_t n = strspn(*l, "`");
+		if (n >= 3 && !(*l)[n] && (!open || n >= open)) {
+			open = open ? 0 : n;
+			fences++;
+			continue;
+		}
+		if (!open && **l)
+			g_assert_true(g_str_has_prefix(*l, "# memcgsim ") || g_str_has_prefix(*l, "## "));
+	}
+	g_assert_cmpuint(open, ==, 0);
+	g_assert_cmpuint(fences, >, 2);
+	g_assert_nonnull(strstr(out, "# INJECTED HEADING"));
+	g_strfreev(lines);
+	g_free(out);
+	g_free(err);
+	g_unlink(in);
+	g_rmdir(dir);
+	g_free(in);
+	g_free(dir);
+	json_decref(doc);
+}
+
+/* CSV cells a spreadsheet would run as a formula (a scenario or variant
+ * name starting with @, =, + or -): a ' before them, quoted; numbers,
+ * negative ones too, as they are (issue 37). */
+static void test_csv_formulas(void)
+{
+	json_t *doc = json_load_file(FIXTURE, 0, NULL);
+	json_object_set_new(doc, "scenario", json_string("@SUM(1+1)*cmd|x"));
+	json_object_set_new(json_array_get(json_object_get(doc, "variants"), 1), "name",
+			    json_string("=HYPERLINK(\"x\")"));
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	char *in = g_build_filename(dir, "csv.json", NULL);
+	g_assert_cmpint(json_dump_file(doc, in, JSON_COMPACT), ==, 0);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", "csv", NULL}, &out,
+				&err),
+			==, 0);
+	char **lines = g_strsplit(out, "\n", -1);
+	g_assert_true(g_str_has_prefix(lines[1], "\"'@SUM(1+1)*cmd|x\","));
+	bool named = false;
+	for (char **l = lines + 1; *l && **l; l++) {
+		g_assert_true(g_str_has_prefix(*l, "\"'@SUM(1+1)*cmd|x\","));
+		named = named || strstr(*l, ",\"'=HYPERLINK(\"\"x\"\")\",") != NULL;
+		g_assert_null(strstr(*l, ",@"));
+		g_assert_null(strstr(*l, ",="));
+	}
+	g_assert_true(named);
+	g_strfreev(lines);
+	g_free(out);
+	g_free(err);
+	g_unlink(in);
+	g_rmdir(dir);
+	g_free(in);
+	g_free(dir);
+	json_decref(doc);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -937,6 +1041,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/sort-and-errors", test_sort_and_errors);
 	g_test_add_func("/report/hostile-result", test_hostile_result);
 	g_test_add_func("/report/zero-baseline", test_zero_baseline);
+	g_test_add_func("/report/md/fences", test_md_fences);
+	g_test_add_func("/report/csv/formulas", test_csv_formulas);
 	g_test_add_func("/report/text-escapes", test_text_escapes);
 	g_test_add_func("/report/sweep/golden", test_sweep_golden);
 	g_test_add_func("/report/cachelines/exact", test_cachelines_exact);
