@@ -7,6 +7,8 @@
 
 /* Reports must span this much wall time before they make an estimate. */
 #define ESTIMATE_SPAN_S 1.0
+/* wall seconds of simulated time standing still that make a run refused */
+#define ESTIMATE_STUCK_S 30.0
 
 /* Is the limit on (runner_wall_limit)? */
 bool estimate_on(void);

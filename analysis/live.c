@@ -39,7 +39,7 @@ void live_job_prepare(struct runner_job *j)
 	j->share = -1;
 	j->share_rate = j->share_anchor = 0;
 	j->share_anchor_at = 0;
-	j->reached_at = j->first_at = 0;
+	j->reached_at = j->first_at = j->moved_at = 0;
 	j->live_cut = false;
 	if ((L.out || estimate_on()) && pipe2(j->live_fd, O_CLOEXEC) < 0)
 		j->live_fd[0] = j->live_fd[1] = -1; /* no pipe: no line, no estimate */

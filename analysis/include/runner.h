@@ -43,6 +43,7 @@ struct runner_job {
 	double first_ns;	     /* and first */
 	bool live_cut;		     /* the last read of the pipe ended inside a report */
 	gint64 reached_at, first_at; /* when those came (monotonic, us; 0: none yet) */
+	gint64 moved_at;	     /* when the simulated time reported last grew */
 	pid_t pid;
 	char *path;
 	gint64 started;

@@ -63,6 +63,47 @@ static void test_run(void)
 	g_free(out_file);
 }
 
+/* Every cost and think and hold time 0, 10^12 iterations: simulated time
+ * never advances, so no estimate from it fires (about 4 days of wall time
+ * here before issue 37). With the limit at 20 s, a run whose time has
+ * stood for 2 s (a tenth of the limit) is refused, exit 2. */
+static void test_stuck(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-wall-XXXXXX", NULL);
+	char *scen = g_build_filename(dir, "zero.json", NULL);
+	const char *json =
+		"{\"name\": \"zero\", \"seed\": 1, \"replicas\": 1, \"machine\": {\"nodes\": 1, "
+		"\"cpus_per_node\": 2, \"costs\": {\"lock_acquire_release_ns\": 0, "
+		"\"line_same_cpu_ns\": 0, \"line_smt_ns\": 0, \"line_llc_ns\": 0, "
+		"\"line_socket_ns\": 0, \"line_remote_ns\": 0, \"llc_hit_ns\": 0, "
+		"\"dram_local_ns\": 0, \"dram_remote_ns\": 0, \"locked_rmw_ns\": 0, "
+		"\"preempt_ns\": 0, \"irq_save_restore_ns\": 0, \"context_switch_ns\": 0}}, "
+		"\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 2, \"think_ns\": 0, "
+		"\"hold_ns\": 0, \"think_dist\": \"const\", \"hold_dist\": \"const\", "
+		"\"iterations\": 1000000000000}], \"stop\": {\"type\": \"completion\"}, "
+		"\"variants\": [{\"name\": \"only\"}]}";
+	g_assert_true(g_file_set_contents(scen, json, -1, NULL));
+	g_setenv("MEMCGSIM_TEST_MAX_WALL_S", "20", TRUE);
+	char *out, *err;
+	gint64 t0 = g_get_monotonic_time();
+	g_assert_cmpint(mcs_cli((const char *[]){"run", scen, "-j1", "-o", "/dev/null", NULL}, &out,
+				&err),
+			==, 2);
+	double took_s = (double)(g_get_monotonic_time() - t0) / 1e6;
+	g_unsetenv("MEMCGSIM_TEST_MAX_WALL_S");
+	g_assert_true(matches("^memcgsim: variant only: simulated time has stood at 0 ns for [23] s "
+			      "of wall time while the simulation runs: it would never end \\(are "
+			      "every cost and think and hold time 0\\?\\), and memcgsim runs at most "
+			      "20 s without --force\n$",
+			      err));
+	g_assert_cmpfloat(took_s, <, 120); /* stopped, not run to its end */
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(scen);
+}
+
 static gint by_name(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -165,5 +206,6 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/wall/run", test_run);
 	g_test_add_func("/wall/sweep", test_sweep);
+	g_test_add_func("/wall/stuck", test_stuck);
 	return g_test_run();
 }
