@@ -357,6 +357,31 @@ static json_t *manifest_read(const char *path)
 	return m;
 }
 
+/* Does @dir hold nothing of a sweep's but what one interrupted (a signal,
+ * a full disk) before its plan was in place leaves: the lock, an empty
+ * runs/, the plan's temporary? Such a directory starts afresh, so an
+ * interruption at any moment leaves one that --resume or a rerun takes. */
+static bool dir_unplanned(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	bool empty = true;
+	for (const char *n; empty && d && (n = g_dir_read_name(d));) {
+		char *path = g_build_filename(dir, n, NULL);
+		GDir *sub = g_str_equal(n, "runs") ? g_dir_open(path, 0, NULL) : NULL;
+		GStatBuf st;
+		bool runs_empty = sub && !g_dir_read_name(sub) && g_lstat(path, &st) == 0 &&
+				  S_ISDIR(st.st_mode);
+		if (sub)
+			g_dir_close(sub);
+		empty = g_str_equal(n, SWEEP_LOCK) || runs_empty ||
+			g_str_has_prefix(n, "sweep.json.tmp.");
+		g_free(path);
+	}
+	if (d)
+		g_dir_close(d);
+	return empty;
+}
+
 /* Create @dir for the sweep, or check that it holds this very sweep. */
 static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool merging, bool mix,
 			GError **err)
@@ -365,13 +390,7 @@ static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool mer
 	char *runs = g_build_filename(dir, "runs", NULL);
 	bool ok = false;
 	json_t *old = manifest_read(mpath);
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *first = d ? g_dir_read_name(d) : NULL;
-	if (first && g_str_equal(first, SWEEP_LOCK))
-		first = g_dir_read_name(d);
-	bool empty = !first;
-	if (d)
-		g_dir_close(d);
+	bool empty = dir_unplanned(dir);
 	char *rpath = g_build_filename(dir, "result.json", NULL);
 	bool owned = output_check_owned(mpath, false, err) && output_check_owned(runs, true, err) &&
 		     output_check_owned(rpath, false, err);

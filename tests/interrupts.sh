@@ -11,6 +11,9 @@
 #   read     SIGTERM while report reads its input: no report, old r.txt as it
 #            was; SIGINT while --resume reads a run file: the file is not
 #            taken for damaged (not moved to bad/), no result.json
+#   plan     SIGTERM just before a new sweep's sweep.json is in place (DIR
+#            holds the lock and an empty runs/): --resume, and the same
+#            command without it, both take the directory and finish
 # The signal comes (but for read, which has it come once an input is read,
 # before it is parsed) at the latest moment, just before the rename, from the
 # test hook MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME (analysis/output.c). Each case
@@ -99,7 +102,20 @@ case_read() {
 	no_temps "sweep --resume, reading" "$T"
 }
 
+case_plan() {
+	expect "sweep, planning" 143 "memcgsim: $T/p/sweep.json: left as it was: interrupted by signal 15 (Terminated)" \
+		env MEMCGSIM_TEST_SIGNAL_AT=15:sweep.json $sweep --out "$T/p"
+	[ -e "$T/p/sweep.json" ] && fail "sweep, planning: sweep.json was written"
+	no_temps "sweep, planning" "$T"
+	expect "sweep --resume after planning" 0 "memcgsim: $T/p: all 4 runs done; result in $T/p/result.json" \
+		$sweep --out "$T/p" --resume
+	env MEMCGSIM_TEST_SIGNAL_AT=15:sweep.json $sweep --out "$T/q" 2>/dev/null
+	expect "sweep again after planning" 0 "memcgsim: $T/q: all 4 runs done; result in $T/q/result.json" \
+		$sweep --out "$T/q"
+}
+
 case $class in
+plan) case_plan ;;
 report) case_report ;;
 merge) case_merge ;;
 trace) case_trace ;;
