@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t got_signal;
+static bool in_place; /* an output was put in place (renamed over its destination) */
 static int timeout_s;
 
 /* "WHAT: PATH: WHY", or "PATH: WHY" when @what is NULL (a writer that does
@@ -244,14 +245,28 @@ void output_abort(struct output *o)
 	errno = e;
 }
 
-void output_test_signal_at(const char *dest)
+/* The test hook: MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME raises SIG just before
+ * NAME is put in place (or read); SIG:NAME:after just after it is. */
+static void signal_hook(const char *dest, bool after)
 {
 	const char *at = g_getenv("MEMCGSIM_TEST_SIGNAL_AT");
 	const char *colon = at ? strchr(at, ':') : NULL;
-	char *base = colon ? g_path_get_basename(dest) : NULL;
-	if (base && g_str_equal(base, colon + 1))
+	if (!colon)
+		return;
+	char *base = g_path_get_basename(dest), *want = g_strdup(colon + 1);
+	size_t n = strlen(want);
+	bool wants_after = n > 6 && g_str_equal(want + n - 6, ":after");
+	if (wants_after)
+		want[n - 6] = '\0';
+	if (wants_after == after && g_str_equal(base, want))
 		raise(atoi(at));
+	g_free(want);
 	g_free(base);
+}
+
+void output_test_signal_at(const char *dest)
+{
+	signal_hook(dest, false);
 }
 
 bool output_interrupt_error(const char *name, GError **err)
@@ -327,8 +342,16 @@ bool output_commit(struct output *o, GError **err)
 		output_temp_done(o->tmp);
 		g_clear_pointer(&o->tmp, g_free);
 	}
+	in_place = in_place || (ok && o->dest);
+	if (ok && o->dest)
+		signal_hook(o->dest, true);
 	output_abort(o);
 	return ok;
+}
+
+bool output_any_in_place(void)
+{
+	return in_place;
 }
 
 /* Open @path, @len bytes of @data, commit: the whole of it or nothing. */

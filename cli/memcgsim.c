@@ -189,6 +189,11 @@ int main(int argc, char **argv_in)
 	cli_free(&cli_args);
 	g_strfreev(argv);
 	int sig = output_interrupted();
+	/* a signal after a command's outputs were all in place (it succeeded,
+	 * and every commit refuses once a signal came): it has done its work,
+	 * and exits normally */
+	if (sig && rc == 0 && output_any_in_place())
+		sig = 0;
 	if (sig) { /* outputs as they were, temporaries gone, and die of the signal */
 		output_temps_remove();
 		if (sig == SIGALRM) /* --timeout: a failure, said, not a death */

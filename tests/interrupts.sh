@@ -11,6 +11,8 @@
 #   read     SIGTERM while report reads its input: no report, old r.txt as it
 #            was; SIGINT while --resume reads a run file: the file is not
 #            taken for damaged (not moved to bad/), no result.json
+#   after    SIGTERM just after `report -o r.txt` put r.txt in place (the
+#            hook's SIG:NAME:after): it exits 0, r.txt the new report
 #   plan     SIGTERM just before a new sweep's sweep.json is in place (DIR
 #            holds the lock and an empty runs/): --resume, and the same
 #            command without it, both take the directory and finish
@@ -114,7 +116,17 @@ case_plan() {
 		$sweep --out "$T/q"
 }
 
+case_after() {
+	echo old > "$T/r.txt"
+	"$bin" report "$result" > "$T/want.txt"
+	expect "report -o, signal after" 0 "" \
+		env MEMCGSIM_TEST_SIGNAL_AT=15:r.txt:after "$bin" report "$result" -o "$T/r.txt"
+	cmp -s "$T/r.txt" "$T/want.txt" || fail "report -o, signal after: r.txt is not the report"
+	no_temps "report -o, signal after" "$T"
+}
+
 case $class in
+after) case_after ;;
 plan) case_plan ;;
 report) case_report ;;
 merge) case_merge ;;

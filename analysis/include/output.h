@@ -48,6 +48,9 @@ bool output_put(struct output *o, const void *data, size_t len, GError **err);
  * temporary removed, when that fails or a signal or --timeout came
  * (output_interrupt_error). output_abort: give up, remove it. */
 bool output_commit(struct output *o, GError **err);
+/* Has an output been put in place? A command that succeeded with its
+ * outputs in place before a signal came exits normally (cli/memcgsim.c). */
+bool output_any_in_place(void);
 void output_abort(struct output *o);
 /* All of @len bytes of @data to the descriptor @fd, @name in the error; on
  * failure errno says why (as after every function here that fails). */
