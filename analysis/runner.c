@@ -259,9 +259,43 @@ static bool jobs_run(struct runner_job *jobs, size_t n, const size_t *order, int
 	return output_interrupted() ? jobs_interrupted(jobs, n, err) : ok;
 }
 
+static runner_note_fn note_fn;
+
+void runner_on_note(runner_note_fn fn)
+{
+	note_fn = fn;
+}
+
+double runner_memory_budget(void)
+{
+	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	return MAX(RUN_MAX_MEMORY_BYTES, phys > 0 ? phys / 2 : 0);
+}
+
+/* As many at once as the command's memory budget holds (the sum of the
+ * simulations running, each at its estimate: the most of any of @jobs),
+ * at least one; a run whose every simulation fits alone is not refused. */
+static int memory_parallel(const struct runner_job *jobs, size_t n, int parallel)
+{
+	double most = 0, budget = runner_memory_budget();
+	for (size_t i = 0; i < n; i++)
+		most = MAX(most, scenario_memory_bytes(jobs[i].config));
+	int fits = most > 0 ? (int)MIN((double)parallel, MAX(1, floor(budget / most))) : parallel;
+	if (fits < parallel && (size_t)parallel > 1 && n > 1 && note_fn) {
+		char *msg = g_strdup_printf("-j %d reduced to %d: a simulation may hold about %.3g GiB "
+					    "of model objects, and the simulations running at once at "
+					    "most %.3g GiB (half this machine's memory)",
+					    parallel, fits, most / (1 << 30), budget / (1 << 30));
+		note_fn(msg);
+		g_free(msg);
+	}
+	return fits;
+}
+
 bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
 		 GError **err)
 {
+	parallel = memory_parallel(jobs, n, parallel);
 	double *work = g_new(double, MAX(n, 1));
 	size_t *order = g_new(size_t, MAX(n, 1));
 	for (size_t i = 0; i < n; i++) {

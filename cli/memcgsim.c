@@ -2,6 +2,7 @@
 /* memcgsim: the command line. main(), the option parsing, and the table of
  * commands (each in its file, cli_NAME.c). Exit status 0 on success, 1 when
  * a simulation fails or detects a violation, 2 for bad usage or bad input. */
+#include "runner.h"
 #include "cli_util.h"
 #include "identity.h"
 #include "output.h"
@@ -153,6 +154,11 @@ static int stdout_check(int rc)
 	return rc ? rc : EXIT_VIOLATION;
 }
 
+static void cli_note(const char *msg)
+{
+	cli_say("%s", msg);
+}
+
 int main(int argc, char **argv_in)
 {
 	char **argv = split_jobs_option(&argc, argv_in);
@@ -160,6 +166,7 @@ int main(int argc, char **argv_in)
 	const struct cli_command *cmd = name ? command_find(name) : &top_level;
 	int rc = EXIT_USAGE;
 	output_signals_install();
+	runner_on_note(cli_note);
 	cli_args.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	cli_args.draw_costs = CLI_DRAW_COSTS_UNSET;
 	if (!cmd) {

@@ -5,6 +5,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "run.h"
+#include "scenario.h"
 #include "scenario_parts.h"
 #include "shrinker.h"
 #include "workload.h"
@@ -81,23 +82,37 @@ static void parts_add_workload(struct parts_sum *s, int i, double n)
 }
 
 /* The model objects the counts of the memcg section and of the workloads
- * make a run allocate, within the budget (docs/scenario.md). */
-static bool memory_check(const struct run_config *cfg, struct spec_check *chk)
+ * make a run allocate, part by part into @s. */
+static void memory_parts(const struct run_config *cfg, struct parts_sum *s)
 {
-	struct parts_sum s = {0, -1, NULL};
-	parts_add(&s, "memcg.cgroups", mm_cgroups_memory_bytes(cfg));
+	parts_add(s, "memcg.cgroups", mm_cgroups_memory_bytes(cfg));
 	for (int i = 0; mm_subsystems[i]; i++) {
 		const char *path = NULL;
 		double bytes =
 		    mm_subsystems[i]->memory_bytes ? mm_subsystems[i]->memory_bytes(cfg, &path) : 0;
 		if (path)
-			parts_add(&s, path, bytes);
+			parts_add(s, path, bytes);
 	}
 	for (int i = 0; i < cfg->nworkloads; i++) {
 		const struct run_workload *w = &cfg->workloads[i];
-		parts_add_workload(&s, i,
+		parts_add_workload(s, i,
 				   w->type->memory_bytes ? w->type->memory_bytes(w->params, cfg) : 0);
 	}
+}
+
+double scenario_memory_bytes(const struct run_config *cfg)
+{
+	struct parts_sum s = {0, -1, NULL};
+	memory_parts(cfg, &s);
+	g_free(s.path);
+	return s.total;
+}
+
+/* Within the budget (docs/scenario.md). */
+static bool memory_check(const struct run_config *cfg, struct spec_check *chk)
+{
+	struct parts_sum s = {0, -1, NULL};
+	memory_parts(cfg, &s);
 	bool ok = s.total <= RUN_MAX_MEMORY_BYTES ||
 		  spec_check_fail(chk, s.path, NULL,
 				  "the scenario would allocate about %.3g GiB of model objects "

@@ -59,6 +59,14 @@ void runner_wall_limit(bool on);
 /* The job of variant @v's cost draw @d (its config, seed and draw). */
 struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
 
+/* What runner_jobs has to say that is not an error (-j reduced to the
+ * memory budget): cli/ prints it. */
+typedef void (*runner_note_fn)(const char *msg);
+void runner_on_note(runner_note_fn fn);
+/* The memory the simulations running at once may hold together, by their
+ * estimates: half the machine's memory, at least RUN_MAX_MEMORY_BYTES. */
+double runner_memory_budget(void);
+
 /* Called in the parent as each job finishes (in completion order). */
 typedef void (*runner_done_fn)(struct runner_job *job, void *ctx);
 

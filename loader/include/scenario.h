@@ -77,6 +77,9 @@ const struct scenario_variant *scenario_variant_find(const struct scenario *sc, 
  * names no variant of @sc, an empty name, one twice, or "all" in a list;
  * @sc is then as it was. */
 bool scenario_choose(struct scenario *sc, const char *choice, GError **err);
+/* The model objects a run of @cfg allocates, as the budget of validation
+ * estimates them (RUN_MAX_MEMORY_BYTES: docs/scenario.md). */
+double scenario_memory_bytes(const struct run_config *cfg);
 
 const struct spec *scenario_spec(void);
 json_t *scenario_json_schema(void);

@@ -6,12 +6,15 @@
  * sweep past its run limit refused, and the place of an error deep in a
  * large result. */
 #include "result.h"
+#include "runner.h"
+#include "scenario.h"
 #include "runfile.h"
 #include "sweep.h"
 #include "test_util.h"
 #include <fcntl.h>
 #include <jansson.h>
 #include <malloc.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,6 +274,49 @@ static void test_sweep_runs(void)
 	g_free(top);
 }
 
+/* The memory budget is the command's: -j 8 of a scenario whose every
+ * simulation may hold about 3 GiB (fileread, 10^7 files) runs as many at
+ * once as half the machine's memory holds (at least 4 GiB), and says so
+ * with both figures (issue 37; before, 8 at once: about 30 GB). Stopped
+ * by --timeout once started. */
+static void test_memory_per_command(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-limits-XXXXXX", NULL);
+	char *scen = g_build_filename(dir, "fr.json", NULL);
+	const char *json = "{\"name\": \"fr\", \"seed\": 1, \"replicas\": 8, \"machine\": "
+			   "{\"nodes\": 1, \"cpus_per_node\": 2}, \"memcg\": {\"cgroups\": "
+			   "[{\"name\": \"c\"}]}, \"workloads\": [{\"type\": \"fileread\", "
+			   "\"cgroup\": \"c\", \"count\": 1, \"files\": 10000000}], \"stop\": "
+			   "{\"type\": \"completion\"}, \"variants\": [{\"name\": \"only\"}]}";
+	g_assert_true(g_file_set_contents(scen, json, -1, NULL));
+	struct scenario *sc = scenario_load_file(scen, NULL, NULL);
+	g_assert_nonnull(sc);
+	const struct scenario_variant *v = sc->variants->pdata[0];
+	double each = scenario_memory_bytes(v->config), budget = runner_memory_budget();
+	int fits = (int)MIN(8, MAX(1, floor(budget / each)));
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"run", scen, "-j", "8", "-q", "--timeout", "1", "-o",
+						 "/dev/null", NULL},
+				&out, &err),
+			==, 1);
+	char *want = g_strdup_printf("memcgsim: -j 8 reduced to %d: a simulation may hold about "
+				     "%.3g GiB of model objects, and the simulations running at "
+				     "once at most %.3g GiB (half this machine's memory)\n",
+				     fits, each / (1 << 30), budget / (1 << 30));
+	if (fits < 8)
+		g_assert_true(g_str_has_prefix(err, want));
+	else /* a machine with room for all 8 */
+		g_assert_null(strstr(err, "reduced"));
+	g_assert_cmpfloat(each, >, 2.0 * (1 << 30)); /* the case needs a run that big */
+	g_free(want);
+	g_free(out);
+	g_free(err);
+	scenario_free(sc);
+	mcs_rm_tree(dir);
+	g_free(dir);
+	g_free(scen);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -279,5 +325,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/limits/result/positions", test_result_positions);
 	g_test_add_func("/limits/runfile", test_runfile_limits);
 	g_test_add_func("/limits/sweep/runs", test_sweep_runs);
+	g_test_add_func("/limits/memory/per-command", test_memory_per_command);
 	return g_test_run();
 }
