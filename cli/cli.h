@@ -6,6 +6,7 @@
  * detects a violation, 2 for bad usage or bad input. */
 #pragma once
 #include "mcs_named.h"
+#include <limits.h>
 #include <glib.h>
 #include <stdbool.h>
 
@@ -13,6 +14,7 @@
 #define EXIT_USAGE 2
 #define CLI_DRAW_COSTS_UNSET G_MININT
 
+#define CLI_TIMEOUT_UNSET INT_MIN /* no --timeout given (0 given is refused) */
 struct cli {
 	char **sets;
 	char *seed;
@@ -38,7 +40,7 @@ struct cli {
 	char *change;	 /* compare --change FROM:TO */
 	int point;
 	gboolean point_given; /* without --point: the whole sweep */
-	int timeout; /* --timeout SECONDS; 0: none */
+	int timeout; /* --timeout SECONDS; CLI_TIMEOUT_UNSET: none */
 	gboolean force; /* --force: past the work estimate's limit */
 	gboolean mix_builds; /* --mix-builds: runs of two models in one sweep */
 	gboolean quiet; /* --quiet: no progress on stderr */

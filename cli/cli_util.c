@@ -49,7 +49,9 @@ bool cli_output(const struct cli *c, GString *out, const char *what, GError **er
 /* --timeout: 1 to 31 days of seconds; the clock starts now. */
 bool cli_timeout_start(const struct cli *c)
 {
-	if (c->timeout < 0 || c->timeout > 31 * 86400) {
+	if (c->timeout == CLI_TIMEOUT_UNSET)
+		return true;
+	if (c->timeout < 1 || c->timeout > 31 * 86400) {
 		fprintf(stderr, "memcgsim: --timeout: expected 1 to %d seconds, got %d\n", 31 * 86400,
 			c->timeout);
 		return false;

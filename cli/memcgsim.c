@@ -144,14 +144,29 @@ static void cli_free(struct cli *c)
 
 /* What a command printed with stdio (list, schema, validate, --version)
  * is checked here, once: a write error fails the command. */
+static bool stdout_said; /* stdout_check said it cannot write */
+
 static int stdout_check(int rc)
 {
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
+	stdout_said = true;
 	fprintf(stderr, "memcgsim: standard output: cannot write: %s\n",
 		g_strerror(errno ? errno : EIO));
 	return rc ? rc : EXIT_VIOLATION;
+}
+
+/* Whatever exits (GOption's --help exits from inside its parse): the help
+ * a full disk or /dev/full swallowed is a failure too, said, status 1. */
+static void stdout_at_exit(void)
+{
+	int e = errno; /* a write that failed in there left its reason */
+	if (stdout_said || (fflush(stdout) == 0 && !ferror(stdout)))
+		return;
+	fprintf(stderr, "memcgsim: standard output: cannot write: %s\n",
+		g_strerror(errno ? errno : e ? e : EIO));
+	_exit(EXIT_VIOLATION);
 }
 
 static void cli_note(const char *msg)
@@ -167,8 +182,10 @@ int main(int argc, char **argv_in)
 	int rc = EXIT_USAGE;
 	output_signals_install();
 	runner_on_note(cli_note);
+	atexit(stdout_at_exit);
 	cli_args.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	cli_args.draw_costs = CLI_DRAW_COSTS_UNSET;
+	cli_args.timeout = CLI_TIMEOUT_UNSET;
 	if (!cmd) {
 		char *usage = usage_text();
 		const char *near = mcs_named_near(commands, name);

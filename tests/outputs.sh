@@ -122,6 +122,8 @@ case_write_errors() {
 	expect "schema > /dev/full" 1 "$full" sh -c "'$bin' schema > /dev/full"
 	expect "validate > /dev/full" 1 "$full" sh -c "'$bin' validate '$scen' > /dev/full"
 	expect "--version > /dev/full" 1 "$full" sh -c "'$bin' --version > /dev/full"
+	expect "--help > /dev/full" 1 "$full" sh -c "'$bin' --help > /dev/full"
+	expect "run --help > /dev/full" 1 "$full" sh -c "'$bin' run --help > /dev/full"
 	expect "run -o /dev/full" 1 "memcgsim: /dev/full: cannot write: No space left on device" \
 		"$bin" run "$scen" $quick -o /dev/full
 	expect "report -o /dev/full" 1 "memcgsim: /dev/full: cannot write: No space left on device" \

@@ -426,6 +426,9 @@ static void test_timeout(void)
 	g_free(text);
 	expect_err((const char *[]){"run", SCEN, "--timeout", "-1", NULL}, 2,
 		   "memcgsim: --timeout: expected 1 to 2678400 seconds, got -1\n");
+	/* 0 is outside the range too (issue 37: it was taken for "none") */
+	expect_err((const char *[]){"run", SCEN, "--timeout", "0", NULL}, 2,
+		   "memcgsim: --timeout: expected 1 to 2678400 seconds, got 0\n");
 	mcs_rm_tree(dir);
 	g_free(dir);
 	g_free(out_file);
