@@ -166,7 +166,7 @@ static void change_moved(GString *out, json_t *a, const char *la, json_t *b, con
 		change_of(b0, b1, metric, &cb);
 		char ba[32], bb[32], bm[32];
 		bool zero = ca.from_zero || cb.from_zero;
-		g_string_append_printf(out, "%-30s %12s %12s %14s\n", metric,
+		g_string_append_printf(out, "%-30s %12s %12s %15s\n", metric,
 				       change_pct_text(ba, "%+.2f%%", ca.pct),
 				       change_pct_text(bb, "%+.2f%%", cb.pct),
 				       zero ? "n/a" : change_pct_text(bm, "%+.2f points", cb.pct - ca.pct));
