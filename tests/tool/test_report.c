@@ -915,6 +915,27 @@ static void test_lockstat_errors(void)
  * the tables say "new", never 0.00%, and when no figure changes by a %, the
  * verdict names the new one (issue 37; before: "( 0.00%)" and "gives the
  * same figures"). */
+/* `memcgsim report` of @doc (written to a file of its own, removed after)
+ * with @format ("text" for the default): it succeeds, and its standard
+ * output is returned (g_free it). @doc is released. */
+static char *report_of(json_t *doc, const char *format)
+{
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	char *in = g_build_filename(dir, "r.json", NULL);
+	g_assert_cmpint(json_dump_file(doc, in, JSON_COMPACT), ==, 0);
+	json_decref(doc);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", format, NULL}, &out,
+				&err),
+			==, 0);
+	g_free(err);
+	g_unlink(in);
+	g_rmdir(dir);
+	g_free(in);
+	g_free(dir);
+	return out;
+}
+
 static void test_zero_baseline(void)
 {
 	json_t *doc = json_load_file(FIXTURE, 0, NULL);
@@ -928,11 +949,7 @@ static void test_zero_baseline(void)
 		json_array_foreach (runs, i, r)
 			json_object_set_new(json_object_get(r, "metrics"), zeroed[k], json_real(0));
 	}
-	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
-	char *in = g_build_filename(dir, "zero.json", NULL);
-	g_assert_cmpint(json_dump_file(doc, in, JSON_COMPACT), ==, 0);
-	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"report", in, NULL}, &out, &err), ==, 0);
+	char *out = report_of(doc, "text");
 	g_assert_nonnull(strstr(out, "\nper-node gives acquisitions_per_us a figure where global "
 				     "gives 0 (12.29 /us against 0.00 /us): new: the baseline's "
 				     "figure is 0 (significant, Welch p 0.00 across 3 seeds).\n"));
@@ -943,12 +960,6 @@ static void test_zero_baseline(void)
 	g_assert_true(g_str_has_suffix(line, "*     new*"));
 	g_free(line);
 	g_free(out);
-	g_free(err);
-	g_unlink(in);
-	g_rmdir(dir);
-	g_free(in);
-	g_free(dir);
-	json_decref(doc);
 }
 
 /* Markdown with result strings that try to close the fence: a
@@ -965,12 +976,7 @@ static void test_md_fences(void)
 	json_t *lock = json_array_get(
 		json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "locks"), 0);
 	json_object_set_new(lock, "class", json_string("`````\n# INJECTED TOO\n"));
-	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
-	char *in = g_build_filename(dir, "md.json", NULL);
-	g_assert_cmpint(json_dump_file(doc, in, JSON_COMPACT), ==, 0);
-	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", "md", NULL}, &out, &err),
-			==, 0);
+	char *out = report_of(doc, "md");
 	char **lines = g_strsplit(out, "\n", -1);
 	size_t open = 0, fences = 0;
 	for (char **l = lines; *l; l++) {
@@ -988,12 +994,6 @@ static void test_md_fences(void)
 	g_assert_nonnull(strstr(out, "# INJECTED HEADING"));
 	g_strfreev(lines);
 	g_free(out);
-	g_free(err);
-	g_unlink(in);
-	g_rmdir(dir);
-	g_free(in);
-	g_free(dir);
-	json_decref(doc);
 }
 
 /* CSV cells a spreadsheet would run as a formula (a scenario or variant
@@ -1005,13 +1005,7 @@ static void test_csv_formulas(void)
 	json_object_set_new(doc, "scenario", json_string("@SUM(1+1)*cmd|x"));
 	json_object_set_new(json_array_get(json_object_get(doc, "variants"), 1), "name",
 			    json_string("=HYPERLINK(\"x\")"));
-	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
-	char *in = g_build_filename(dir, "csv.json", NULL);
-	g_assert_cmpint(json_dump_file(doc, in, JSON_COMPACT), ==, 0);
-	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", "csv", NULL}, &out,
-				&err),
-			==, 0);
+	char *out = report_of(doc, "csv");
 	char **lines = g_strsplit(out, "\n", -1);
 	g_assert_true(g_str_has_prefix(lines[1], "\"'@SUM(1+1)*cmd|x\","));
 	bool named = false;
@@ -1024,12 +1018,6 @@ static void test_csv_formulas(void)
 	g_assert_true(named);
 	g_strfreev(lines);
 	g_free(out);
-	g_free(err);
-	g_unlink(in);
-	g_rmdir(dir);
-	g_free(in);
-	g_free(dir);
-	json_decref(doc);
 }
 
 int main(int argc, char **argv)
