@@ -162,6 +162,31 @@ bool change_resolution_set(const char *spec, GError **err)
 	return true;
 }
 
+/* Is @metric a figure of a variant of @variants? */
+static bool variants_have(json_t *variants, const char *metric)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach (variants, i, v)
+		if (json_object_get(json_object_get(v, "metrics"), metric))
+			return true;
+	return false;
+}
+
+char *change_resolution_unknown(json_t *variants)
+{
+	if (!R.by_metric)
+		return NULL;
+	GHashTableIter it;
+	gpointer k;
+	const char *least = NULL; /* of those missing: the first by name, for a stable message */
+	g_hash_table_iter_init(&it, R.by_metric);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		if (!variants_have(variants, k) && (!least || strcmp(k, least) < 0))
+			least = k;
+	return g_strdup(least);
+}
+
 /* The minimum on @metric and what set it. */
 static double min_resolution(const char *metric, const char **why)
 {

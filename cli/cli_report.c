@@ -2,6 +2,7 @@
 /* memcgsim report DIR|RESULT.json: a result or a sweep rendered (text, md,
  * html, json, csv), with its plots. */
 #include "cli_util.h"
+#include "change.h"
 #include "lockstat.h"
 #include "output.h"
 #include "report.h"
@@ -124,6 +125,20 @@ static int cmd_report(struct cli *c)
 	o.measured = measured;
 	o.measured_path = c->lock_stat;
 	json_t *doc = report_input(c, &err);
+	json_t *points = doc ? json_object_get(doc, "points") : NULL;
+	char *typo = doc ? change_resolution_unknown(json_object_get(
+				   points ? json_object_get(json_array_get(points, 0), "result") : doc,
+				   "variants"))
+			 : NULL;
+	if (typo) {
+		g_set_error(&err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--resolution: %s: no such metric in the result (its metrics are those "
+			    "the report's tables show)", typo);
+		g_free(typo);
+		json_decref(doc);
+		lockstat_free(measured);
+		return cli_error(err, "memcgsim: ");
+	}
 	if (doc && measured && json_object_get(doc, "points")) {
 		g_set_error(&err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "--lock-stat: beside a result, not a sweep (give --point N)");

@@ -10,10 +10,14 @@
 #            SCENARIO --out DIR [memcgsim sweep options...]
 #   -n SHARDS     array tasks, one shard each (default 4)
 #   -c CPUS       CPUs per task, and the simulations each runs at once (default 1)
-#   --wait        return when the merge job has finished, with its status
+#   --wait        return when the merge job has finished, with its status; a
+#                 shard that failed, was stopped or never started: exit 1,
+#                 named (each shard writes its status to DIR.shards/K.status)
 #   --sbatch ARG  pass ARG to both sbatch calls (--partition=..., --time=...)
 # The shards go to DIR.shards/K (kept: an interrupted shard resumes there on a
-# rerun), the jobs' output to DIR.shards/slurm-*.out. memcgsim is $MEMCGSIM,
+# rerun), the jobs' output to DIR.shards/slurm-*.out. Every argument reaches
+# the shards as given: single-quoted for the /bin/sh that runs sbatch
+# --wrap's script. memcgsim is $MEMCGSIM,
 # else the memcgsim on PATH, as the compute nodes see it.
 set -euo pipefail
 shards=4 cpus=1 wait="" sbatch_args=()

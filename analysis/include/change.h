@@ -88,3 +88,7 @@ char *change_verdict(const struct change *c);
 /* @pct as a table cell: @fmt ("%+.2f%%") into @buf, or "new" for a change
  * from a zero baseline (NAN). */
 const char *change_pct_text(char buf[32], const char *fmt, double pct);
+/* The first (by name) metric that --resolution METRIC=PCT named and no
+ * variant of @variants has (g_free it), or NULL: a typo is said, not
+ * ignored. */
+char *change_resolution_unknown(json_t *variants);

@@ -1020,6 +1020,29 @@ static void test_csv_formulas(void)
 	g_free(out);
 }
 
+/* --resolution METRIC=PCT names a metric the result has: a typo is an
+ * error (exit 2), not a setting silently ignored (issue 37). */
+static void test_resolution_typo(void)
+{
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--resolution",
+						 "typo_metric=50", NULL},
+				&out, &err),
+			==, 2);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: --resolution: typo_metric: no such metric in the result (its "
+			"metrics are those the report's tables show)\n");
+	g_assert_cmpstr(out, ==, "");
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--resolution",
+						 "acquisitions_per_us=50", NULL},
+				&out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1031,6 +1054,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/zero-baseline", test_zero_baseline);
 	g_test_add_func("/report/md/fences", test_md_fences);
 	g_test_add_func("/report/csv/formulas", test_csv_formulas);
+	g_test_add_func("/report/resolution-typo", test_resolution_typo);
 	g_test_add_func("/report/text-escapes", test_text_escapes);
 	g_test_add_func("/report/sweep/golden", test_sweep_golden);
 	g_test_add_func("/report/cachelines/exact", test_cachelines_exact);
