@@ -86,6 +86,27 @@ static bool lock_stat_seconds(const struct cli *c, double *seconds)
 	return true;
 }
 
+/* What the options ask of @doc: --lock-stat (@measured) beside a result,
+ * not a sweep; every metric --resolution named one of its (a sweep's: its
+ * first point's), a typo said, not ignored. */
+static bool doc_check(json_t *doc, const struct lockstat *measured, GError **err)
+{
+	json_t *points = json_object_get(doc, "points");
+	if (measured && points) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--lock-stat: beside a result, not a sweep (give --point N)");
+		return false;
+	}
+	json_t *r = points ? json_object_get(json_array_get(points, 0), "result") : doc;
+	char *typo = change_resolution_unknown(json_object_get(r, "variants"));
+	if (typo)
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "--resolution: %s: no such metric in the result (its metrics are those "
+			    "the report's tables show)", typo);
+	g_free(typo);
+	return !typo;
+}
+
 static int cmd_report(struct cli *c)
 {
 	struct report_opts o = {.format = report_format_find(c->format),
@@ -125,23 +146,7 @@ static int cmd_report(struct cli *c)
 	o.measured = measured;
 	o.measured_path = c->lock_stat;
 	json_t *doc = report_input(c, &err);
-	json_t *points = doc ? json_object_get(doc, "points") : NULL;
-	char *typo = doc ? change_resolution_unknown(json_object_get(
-				   points ? json_object_get(json_array_get(points, 0), "result") : doc,
-				   "variants"))
-			 : NULL;
-	if (typo) {
-		g_set_error(&err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "--resolution: %s: no such metric in the result (its metrics are those "
-			    "the report's tables show)", typo);
-		g_free(typo);
-		json_decref(doc);
-		lockstat_free(measured);
-		return cli_error(err, "memcgsim: ");
-	}
-	if (doc && measured && json_object_get(doc, "points")) {
-		g_set_error(&err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "--lock-stat: beside a result, not a sweep (give --point N)");
+	if (doc && !doc_check(doc, measured, &err)) {
 		json_decref(doc);
 		lockstat_free(measured);
 		return cli_error(err, "memcgsim: ");
