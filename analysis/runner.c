@@ -281,7 +281,7 @@ static int memory_parallel(const struct runner_job *jobs, size_t n, int parallel
 	for (size_t i = 0; i < n; i++)
 		most = MAX(most, scenario_memory_bytes(jobs[i].config));
 	int fits = most > 0 ? (int)MIN((double)parallel, MAX(1, floor(budget / most))) : parallel;
-	if (fits < parallel && (size_t)parallel > 1 && n > 1 && note_fn) {
+	if ((size_t)fits < MIN((size_t)parallel, n) && note_fn) { /* fewer at once than would run */
 		char *msg = g_strdup_printf("-j %d reduced to %d: a simulation may hold about %.3g GiB "
 					    "of model objects, and the simulations running at once at "
 					    "most %.3g GiB (half this machine's memory)",
