@@ -58,27 +58,13 @@ struct took {
 	double s;		       /* wall time; 0: not known */
 	bool lower;		       /* at least that */
 	double horizon;		       /* the simulated ns it runs to; 0: it has finished */
-	bool shared;		       /* s is from the share of its work done (share_took) */
 	const struct runner_job *from; /* the job whose figures these are */
 };
-
-/* A running job's wall time from its work done (the share of its planned
- * units, of late): since it started, plus what is left at that pace. It
- * holds where simulated time says nothing: a run whose costs and think and
- * hold times are all 0 does its work without simulated time advancing. 0:
- * not known. */
-static double share_took(const struct runner_job *j, gint64 now)
-{
-	if (j->share < 0 || j->share >= 1 || j->share_rate <= 0)
-		return 0;
-	return (double)(now - j->started) / 1e6 + (1 - j->share) / j->share_rate;
-}
 
 /* A finished job's wall time; a running one's time since it started and
  * what is left of its horizon (the stop's duration, or its workloads'
  * planned time: a lower bound) at the rate it has simulated since its
- * first report, once ESTIMATE_SPAN_S of reports are in, or what its work
- * done gives (share_took), whichever is longer. */
+ * first report, once ESTIMATE_SPAN_S of reports are in. */
 static struct took job_took(const struct runner_job *j, gint64 now)
 {
 	struct took t = {.from = j};
@@ -87,22 +73,13 @@ static struct took job_took(const struct runner_job *j, gint64 now)
 		return t;
 	}
 	double span = (double)(j->reached_at - j->first_at) / 1e6, horizon = 0;
-	double by_share = j->pid > 0 ? share_took(j, now) : 0;
 	if (j->pid <= 0 || !j->first_at || span < ESTIMATE_SPAN_S ||
-	    run_estimate_cpu_s(j->config, &horizon) < 0 || j->reached_ns >= horizon) {
-		t.s = by_share;
-		t.shared = by_share > 0;
+	    run_estimate_cpu_s(j->config, &horizon) < 0 || j->reached_ns >= horizon)
 		return t;
-	}
 	double ns = j->reached_ns - j->first_ns; /* under 1: less than the reports' 1 ns */
 	t.horizon = horizon;
 	t.lower = !j->config->stop_at || ns < 1;
 	t.s = (double)(now - j->started) / 1e6 + (horizon - j->reached_ns) * span / MAX(ns, 1);
-	if (by_share > t.s) {
-		t.s = by_share;
-		t.shared = true;
-		t.lower = false;
-	}
 	return t;
 }
 
@@ -161,10 +138,7 @@ static void refuse(GError **err, const struct took *w, double s, size_t count, i
 {
 	const struct runner_job *j = w->from;
 	GString *basis = g_string_new(NULL);
-	if (w->shared)
-		g_string_append_printf(basis, "%.3g%% of its work done in %.3g s",
-				       100 * j->share, (double)(j->reached_at - j->started) / 1e6);
-	else if (w->horizon > 0)
+	if (w->horizon > 0)
 		g_string_append_printf(basis, "%.4g simulated ns of %s%.4g in %.3g s",
 				       j->reached_ns, j->config->stop_at ? "" : "at least ",
 				       w->horizon, (double)(j->reached_at - j->started) / 1e6);
