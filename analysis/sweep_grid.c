@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Sweep parameters and the grid they span. */
 #include "sweep.h"
+#include "mcs_error.h"
 #include <math.h>
 #include <string.h>
 
@@ -35,7 +36,7 @@ static bool parse_range(struct sweep_param *p, const char *text, bool log, GStri
 	char **f = g_strsplit(text, ":", -1);
 	double a = 0, b = 0;
 	gint64 n = 0;
-	char *end;
+	char *end, *count = NULL; /* N as given, quoted when out of range */
 	bool ok = g_strv_length(f) == 3;
 	if (ok) {
 		a = g_ascii_strtod(f[0], &end);
@@ -44,18 +45,22 @@ static bool parse_range(struct sweep_param *p, const char *text, bool log, GStri
 		ok = ok && *f[1] && !*end && isfinite(b);
 		n = g_ascii_strtoll(f[2], &end, 10);
 		ok = ok && *f[2] && !*end;
+		count = mcs_error_printable(f[2]);
 	}
 	g_strfreev(f);
 	if (!ok) {
+		g_free(count);
 		g_string_printf(why, "expected %s:START:STOP:N with numbers START, STOP and a count N",
 				log ? "log" : "lin");
 		return false;
 	}
 	if (n < 1 || n > SWEEP_MAX_VALUES) {
-		g_string_printf(why, "expected a count N from 1 to %d, got %lld", SWEEP_MAX_VALUES,
-				(long long)n);
+		g_string_printf(why, "expected a count N from 1 to %d, got %s", SWEEP_MAX_VALUES,
+				count);
+		g_free(count);
 		return false;
 	}
+	g_free(count);
 	if (n == 1 && a != b) {
 		g_string_printf(why, "a count N of 1 needs START = STOP, got %g and %g", a, b);
 		return false;

@@ -69,16 +69,17 @@ static const char *seed_digits(const char *seed)
 	return seed;
 }
 
-/* --seed: digits only (no sign, space or exponent), as the scenario's;
- * leading zeros are allowed. */
+/* --seed: digits only (no sign, space or exponent), in the scenario's
+ * range (scenario.h); leading zeros are allowed. Said as typed. */
 bool cli_seed_valid(const struct cli *c)
 {
-	bool ok = !c->seed || (*c->seed && strlen(seed_digits(c->seed)) <= 19);
+	bool ok = !c->seed || (*c->seed && strlen(seed_digits(c->seed)) <= 16);
 	for (const char *p = c->seed; ok && p && *p; p++)
 		ok = g_ascii_isdigit(*p);
+	ok = ok && (!c->seed || g_ascii_strtoull(c->seed, NULL, 10) <= SCENARIO_MAX_SEED);
 	if (!ok)
-		cli_say("--seed: expected a non-negative integer, got \"%s\"",
-			c->seed);
+		cli_say("--seed: expected an integer in [0, %llu], got \"%s\"",
+			(unsigned long long)SCENARIO_MAX_SEED, c->seed);
 	return ok;
 }
 

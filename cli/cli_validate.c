@@ -10,6 +10,8 @@ static int cmd_validate(struct cli *c)
 	GError *err = NULL;
 	/* every variant is checked, and warned about, whichever a run runs */
 	c->variant = g_strdup(SCENARIO_ALL_VARIANTS);
+	if (!cli_seed_valid(c))
+		return EXIT_USAGE;
 	struct scenario *sc = cli_scenario_load(c, &err);
 	if (!sc)
 		return cli_error(err, "");

@@ -5,11 +5,13 @@
 #include "runner.h"
 #include "cli_util.h"
 #include "identity.h"
+#include "mcs_error.h"
 #include "output.h"
 #include "version.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 /* memcgsim --version, without a command: the version, and the model
@@ -87,6 +89,52 @@ static char *arguments_check(const struct cli_command *cmd, const struct cli *c)
 	return NULL;
 }
 
+/* Whether GOption converts @e's value from the locale's character set (and
+ * says only "Invalid byte sequence in conversion input" when it cannot). */
+static bool converted(const GOptionEntry *e)
+{
+	if (e->arg == G_OPTION_ARG_CALLBACK)
+		return !(e->flags & (G_OPTION_FLAG_FILENAME | G_OPTION_FLAG_NO_ARG));
+	return e->arg != G_OPTION_ARG_NONE && e->arg != G_OPTION_ARG_FILENAME &&
+	       e->arg != G_OPTION_ARG_FILENAME_ARRAY;
+}
+
+/* The entry of @opt ("--name", "--name=VALUE" or "-x") in @entries. */
+static const GOptionEntry *entry_of(const GOptionEntry *entries, const char *opt)
+{
+	size_t n = strcspn(opt + 2, "=");
+	for (const GOptionEntry *e = entries; e->long_name; e++)
+		if (opt[1] == '-' ? strlen(e->long_name) == n && !strncmp(e->long_name, opt + 2, n)
+				  : e->short_name && e->short_name == opt[1])
+			return e;
+	return NULL;
+}
+
+/* A value of a text option that is not UTF-8, said with the option's name
+ * (file names may be any bytes; GOption passes them through). */
+static char *text_values_check(const GOptionEntry *entries, int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const GOptionEntry *e = argv[i][0] == '-' ? entry_of(entries, argv[i]) : NULL;
+		if (!e || !converted(e))
+			continue;
+		const char *eq = argv[i][1] == '-' ? strchr(argv[i], '=') : NULL;
+		const char *v = eq ? eq + 1 : argv[i][1] != '-' && argv[i][2] ? argv[i] + 2
+					 : i + 1 < argc			 ? argv[++i]
+									 : "";
+		if (!g_utf8_validate(v, -1, NULL)) {
+			char *shown = mcs_error_printable(v);
+			bool number = e->arg == G_OPTION_ARG_INT || e->arg == G_OPTION_ARG_INT64 ||
+				      e->arg == G_OPTION_ARG_DOUBLE;
+			char *msg = g_strdup_printf("--%s: expected %s, got \"%s\"", e->long_name,
+						    number ? "a number" : "UTF-8 text", shown);
+			g_free(shown);
+			return msg;
+		}
+	}
+	return NULL;
+}
+
 /* Parse @cmd's options (--help prints its help and exits) into cli, and
  * check its arguments; false, having said why, when they are wrong. */
 static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
@@ -101,7 +149,9 @@ static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
 	/* GOption takes the arguments it parses out of the array: give it a
 	 * copy, so that the caller still frees every string. */
 	char **args = g_memdup2(argv, sizeof(char *) * ((size_t)argc + 1));
-	if (!g_option_context_parse(ctx, &argc, &args, &err))
+	if ((msg = text_values_check(cmd->options, argc, argv)))
+		;
+	else if (!g_option_context_parse(ctx, &argc, &args, &err))
 		msg = g_strdup(err->message);
 	else
 		msg = arguments_check(cmd, &cli_args);

@@ -64,7 +64,7 @@ static const struct spec_field top_fields[] = {
 	 true, NULL, 0},
 	{"description", &text_spec, false, "\"\"", 0},
 	{"seed", &(const struct spec){.kind = SPEC_INTEGER, .doc = "random seed", .min = 0,
-				      .max = 9007199254740991.0},
+				      .max = (double)SCENARIO_MAX_SEED},
 	 false, "1", 0},
 	{"replicas", &(const struct spec){.kind = SPEC_INTEGER, .doc = "runs per variant, each "
 								      "with its own seed",
@@ -436,6 +436,13 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s:1:1: (root): file too large (%zu bytes, at most %d)", file, len,
 			    SCENARIO_MAX_BYTES);
+		goto fail;
+	}
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
+			    "%s:1:1: (root): invalid JSON: the file starts with a UTF-8 byte order "
+			    "mark (U+FEFF), which JSON does not allow; save it without one",
+			    file);
 		goto fail;
 	}
 	json_error_t jerr;

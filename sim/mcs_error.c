@@ -6,11 +6,15 @@
 G_DEFINE_QUARK(memcgsim_scenario_error, mcs_error)
 
 /* A code point a terminal would act on rather than show (@newline: a line
- * break is kept). */
+ * break is kept), or one it shows as nothing: a format character (a byte
+ * order mark, a zero-width space, a bidirectional override) or a line or
+ * paragraph separator. */
 static bool is_control(gunichar c, bool newline)
 {
+	GUnicodeType t = g_unichar_type(c);
 	return (c < 0x20 && c != '\t' && !(newline && c == '\n')) || c == 0x7f ||
-	       (c >= 0x80 && c < 0xa0);
+	       (c >= 0x80 && c < 0xa0) || t == G_UNICODE_FORMAT ||
+	       t == G_UNICODE_LINE_SEPARATOR || t == G_UNICODE_PARAGRAPH_SEPARATOR;
 }
 
 /* @len bytes of @s onto @out, escaped as mcs_error_printable says; at most

@@ -13,6 +13,8 @@
 #define SCENARIO_MAX_BYTES (4 << 20)
 #define SCENARIO_MAX_VARIANTS 32
 #define SCENARIO_MAX_REPLICAS 100
+/* The largest seed: the largest integer a double holds exactly (2^53 - 1). */
+#define SCENARIO_MAX_SEED 9007199254740991ULL
 /* The result document the parent process keeps holds every run's figures
  * of every cgroup (memcg.cgroups): about SCENARIO_RESULT_CGROUP_BYTES a
  * cgroup for a variant's first run and SCENARIO_RESULT_CGROUP_RUN_BYTES for

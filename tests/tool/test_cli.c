@@ -279,8 +279,6 @@ static void test_hostile_outputs(void)
 	expect_err((const char *[]){"validate", big, NULL}, 2, want);
 	g_free(want);
 	g_free(big);
-	expect_err((const char *[]){"run", SCEN, "--seed", " 5", NULL}, 2,
-		   "memcgsim: --seed: expected a non-negative integer, got \" 5\"\n");
 	expect_err((const char *[]){"run", SCEN, "--variant", "global", "--variant", "per-node", NULL},
 		   2, "memcgsim: --variant: given twice (\"global\", then \"per-node\"); give one, a "
 		   "list NAME,NAME... for more\n");
@@ -637,7 +635,7 @@ static void test_seed_digits(void)
 	g_free(out);
 	g_free(err);
 	expect_err((const char *[]){"run", scen, "--seed", "-1", NULL}, 2,
-		   "memcgsim: --seed: expected a non-negative integer, got \"-1\"\n");
+		   "memcgsim: --seed: expected an integer in [0, 9007199254740991], got \"-1\"\n");
 	g_free(scen);
 	mcs_rm_tree(dir);
 	g_free(dir);
@@ -701,6 +699,45 @@ static void test_hostile_messages(void)
 	g_assert_true(g_str_has_suffix(err, "kkk...\n"));
 	g_free(err);
 	g_string_free(text, TRUE);
+	mcs_rm_tree(dir);
+	g_free(path);
+	g_free(dir);
+}
+
+/* Messages quote what was typed, name the option it was typed to, and
+ * show what a terminal would not (issue 37, the minor items): bytes that
+ * are not UTF-8 in an option's value, a seed as given, a byte order mark. */
+static void test_messages_as_typed(void)
+{
+	expect_err((const char *[]){"run", SCEN, "--variant", "\xff", NULL}, 2,
+		   "memcgsim: --variant: expected UTF-8 text, got \"\\xff\"\n");
+	expect_err((const char *[]){"sweep", SCEN, "--out", "x", "--param=a=\xff", NULL}, 2,
+		   "memcgsim: --param: expected UTF-8 text, got \"a=\\xff\"\n");
+	expect_err((const char *[]){"run", SCEN, "-j", "\xfe", NULL}, 2,
+		   "memcgsim: --jobs: expected a number, got \"\\xfe\"\n");
+	const char *seeds[] = {"1e3", "-1", "", " 5", "9007199254740992"};
+	for (size_t i = 0; i < G_N_ELEMENTS(seeds); i++) {
+		char *want = g_strdup_printf("memcgsim: --seed: expected an integer in [0, "
+					     "9007199254740991], got \"%s\"\n",
+					     seeds[i]);
+		expect_err((const char *[]){"validate", SCEN, "--seed", seeds[i], NULL}, 2, want);
+		expect_err((const char *[]){"run", SCEN, "--seed", seeds[i], NULL}, 2, want);
+		g_free(want);
+	}
+	char *dir = g_dir_make_tmp("memcgsim-typed-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "s.json", NULL);
+	char *err = validate_error(dir, "\xef\xbb\xbf{\"name\": \"x\"}");
+	char *want = g_strdup_printf("%s:1:1: (root): invalid JSON: the file starts with a UTF-8 "
+				     "byte order mark (U+FEFF), which JSON does not allow; save it "
+				     "without one\n",
+				     path);
+	g_assert_cmpstr(err, ==, want);
+	g_free(want);
+	g_free(err);
+	/* one inside the text: shown as its code point, as a bidi override is */
+	err = validate_error(dir, "{\"name\": \"x\", \"\xef\xbb\xbf\xe2\x80\xae\": 1}");
+	g_assert_nonnull(strstr(err, "unknown key \"\\ufeff\\u202e\""));
+	g_free(err);
 	mcs_rm_tree(dir);
 	g_free(path);
 	g_free(dir);
@@ -1266,5 +1303,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/outputs/trace", test_trace_outputs);
 	g_test_add_func("/cli/seed-digits", test_seed_digits);
 	g_test_add_func("/cli/messages/hostile-input", test_hostile_messages);
+	g_test_add_func("/cli/messages/as-typed", test_messages_as_typed);
 	return g_test_run();
 }

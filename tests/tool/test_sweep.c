@@ -78,6 +78,8 @@ static void test_errors(void)
 		{"a=log:0:8:4", "a log range needs START and STOP > 0", 3},
 		{"a=lin:1:2:0", "expected a count N from 1 to 1024, got 0", 3},
 		{"a=lin:1:2:99999999999", "expected a count N from 1 to 1024, got 99999999999", 3},
+		{"a=log:1:2:18446744073709551617",
+		 "expected a count N from 1 to 1024, got 18446744073709551617", 3},
 		{"a=", "expected VALUES after \"=\"", 3},
 		{"a=lin:1:2:1", "a count N of 1 needs START = STOP, got 1 and 2", 3},
 		{"a,b=zip:1|x;2", "zip tuple 2: expected 2 values (one a path), got 1", 5},
