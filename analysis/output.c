@@ -440,13 +440,14 @@ char *output_temp_beside(const char *path, GError **err)
 	struct stat st;
 	bool direct = !target || g_str_equal(path, "-") ||
 		      (stat(target, &st) == 0 && !S_ISREG(st.st_mode));
-	char *base = direct ? g_build_filename(g_get_tmp_dir(), "memcgsim", NULL) : g_strdup(target);
-	char *tmp = g_strdup_printf("%s.tmp.XXXXXX", base);
-	int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666);
-	if (fd < 0) {
+	char *base = direct ? NULL : g_strdup(target);
+	char *tmp = direct ? NULL : g_strdup_printf("%s.tmp.XXXXXX", base);
+	int fd = direct ? mcs_tmp_file("memcgsim.tmp.XXXXXX", &tmp, err)
+			: g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666);
+	if (fd < 0 && !direct) {
 		fail_errno(err, base, "", errno);
 		g_clear_pointer(&tmp, g_free);
-	} else {
+	} else if (fd >= 0) {
 		close(fd);
 		output_temp_add(tmp, false);
 	}

@@ -2,6 +2,7 @@
 #include "runner.h"
 #include "identity.h"
 #include "live.h"
+#include "mcs_file.h"
 #include "output.h"
 #include "output_dir.h"
 #include "result.h"
@@ -80,10 +81,9 @@ static void child_main(const struct runner_job *j)
 static bool job_start(struct runner_job *j, GError **err)
 {
 	if (!j->dest) {
-		GError *e = NULL;
-		int fd = g_file_open_tmp("memcgsim-run-XXXXXX.json", &j->path, &e);
+		int fd = mcs_tmp_file("memcgsim-run-XXXXXX.json", &j->path, err);
 		if (fd < 0)
-			return output_failure(err, e);
+			return false;
 		close(fd);
 		output_temp_add(j->path, false);
 	}

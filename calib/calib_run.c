@@ -4,6 +4,7 @@
  * once (calib_run.h). */
 #include "calib_run.h"
 #include "mcs_error.h"
+#include "mcs_file.h"
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -67,7 +68,7 @@ static GPtrArray *run_argv(const struct calib_cache *k, const struct calib_curve
 
 static int temp_fd(char **path, GError **err)
 {
-	return g_file_open_tmp("memcgsim-calibrate-XXXXXX", path, err);
+	return mcs_tmp_file("memcgsim-calibrate-XXXXXX", path, err);
 }
 
 static bool job_start(struct calib_cache *k, struct calib_job *j, const struct calib_param *params,

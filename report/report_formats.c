@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Rendering a report: text, Markdown, HTML (self-contained, every string
  * escaped), JSON and CSV. */
+#include "mcs_file.h"
 #include "metrics.h"
 #include "output.h"
 #include "plot.h"
@@ -288,11 +289,10 @@ bool report_render(json_t *doc, const struct report_opts *o, GString *out, GErro
 		o->format->document(doc, o, out);
 	char *tmp = NULL;
 	const char *dir = o->plots;
-	GError *e = NULL;
 	if (!dir && o->format->needs_plots)
-		dir = tmp = g_dir_make_tmp("memcgsim-plots-XXXXXX", &e);
+		dir = tmp = mcs_tmp_dir("memcgsim-plots-XXXXXX", err);
 	if (!dir && o->format->needs_plots)
-		return output_failure(err, e);
+		return false;
 	if (tmp)
 		output_temp_add(tmp, true);
 	GPtrArray *plots = dir ? plot_all(doc, dir, err) : NULL;

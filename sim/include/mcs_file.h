@@ -24,6 +24,13 @@ char *mcs_file_read_input(const char *path, gsize max, gsize *len, GError **err)
 /* What kind of file @mode is, for messages: "a FIFO", "a directory" ... */
 const char *mcs_file_kind(unsigned mode);
 
+/* A new temporary file (mode 0600) or directory (0700) in TMPDIR or /tmp,
+ * named from @templ ("memcgsim-run-XXXXXX.json"): its descriptor and path
+ * (g_free it), or the path (g_free it); -1 or NULL with @err naming TMPDIR
+ * and why. Not registered as a temporary: the caller does that. */
+int mcs_tmp_file(const char *templ, char **path, GError **err);
+char *mcs_tmp_dir(const char *templ, GError **err);
+
 /* Parse @len bytes of @text as jansson's json_loadb(@flags) would, building
  * at most @max_parsed bytes of JSON values (what jansson allocates, with
  * malloc's own overhead: 5 to 7 times the text for a result, up to 80 times

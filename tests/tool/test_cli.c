@@ -743,6 +743,47 @@ static void test_messages_as_typed(void)
 	g_free(dir);
 }
 
+/* A TMPDIR that cannot hold a temporary (a file, a directory that is not
+ * there) is named in the error, for each command that makes one there: a
+ * run's result file, a trace to a device, an HTML report's plots. */
+static void test_tmpdir_named(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-tmpdir-XXXXXX", NULL);
+	char *file = g_build_filename(dir, "f", NULL);
+	char *gone = g_build_filename(dir, "gone", NULL);
+	char *result = g_build_filename(dir, "r.json", NULL);
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "replicas=1", "--set",
+					     "stop.duration_ns=100000", "--format", "json", "-o", result,
+					     NULL},
+			    &out, &err),
+			==, 0);
+	g_free(out);
+	g_free(err);
+	g_assert_true(g_file_set_contents(file, "", 0, NULL));
+	const char *tmps[] = {file, gone}, *why[] = {"Not a directory", "No such file or directory"};
+	for (int i = 0; i < 2; i++) {
+		g_setenv("TMPDIR", tmps[i], TRUE);
+		char *want = g_strdup_printf("memcgsim: TMPDIR=%s: cannot make a temporary file in "
+					     "it: %s\n", tmps[i], why[i]);
+		expect_err((const char *[]){"run", SCEN, "--set", "replicas=1", "-j1", NULL}, 1, want);
+		expect_err((const char *[]){"run", SCEN, "--set", "replicas=1", "-j1", "--trace",
+					    "/dev/null", NULL},
+			   1, want);
+		g_free(want);
+		want = g_strdup_printf("memcgsim: TMPDIR=%s: cannot make a temporary directory in "
+				       "it: %s\n", tmps[i], why[i]);
+		expect_err((const char *[]){"report", result, "--format", "html", NULL}, 1, want);
+		g_free(want);
+	}
+	g_unsetenv("TMPDIR");
+	mcs_rm_tree(dir);
+	g_free(result);
+	g_free(gone);
+	g_free(file);
+	g_free(dir);
+}
+
 /* run --replicas R (issue 23, item 9): the result of --set replicas=R
  * given last, recorded as that; out of 1 to 100, refused. */
 static void test_run_replicas(void)
@@ -1304,5 +1345,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/seed-digits", test_seed_digits);
 	g_test_add_func("/cli/messages/hostile-input", test_hostile_messages);
 	g_test_add_func("/cli/messages/as-typed", test_messages_as_typed);
+	g_test_add_func("/cli/messages/tmpdir", test_tmpdir_named);
 	return g_test_run();
 }
