@@ -34,6 +34,15 @@ static void put_wrapped(GString *out, const char *label, const char *text)
 	g_string_free(w, TRUE);
 }
 
+/* A blank line and a heading naming a variant, wrapped at BRIEF_WIDTH. */
+static void put_heading(GString *out, const char *fmt, const char *name)
+{
+	char *text = g_strdup_printf(fmt, name);
+	g_string_append_c(out, '\n');
+	report_wrapped(out, text, BRIEF_WIDTH, 0);
+	g_free(text);
+}
+
 static const char *name_of(json_t *v)
 {
 	return json_string_value(json_object_get(v, "name"));
@@ -73,7 +82,7 @@ static void brief_locks(json_t *v, GString *out)
 		g_ptr_array_free(locks, TRUE);
 		return;
 	}
-	g_string_append_printf(out, "\nLocks of %s, most wait first\n", name_of(v));
+	put_heading(out, "Locks of %s, most wait first", name_of(v));
 	g_string_append_printf(out, "%-*s %12s %11s %10s %9s\n", NAME_W, "class", "acquisitions",
 			       "contentions", "wait", "hold avg");
 	for (guint i = 0; i < locks->len && i < BRIEF_LOCKS; i++) {
@@ -100,7 +109,7 @@ static void brief_lines(json_t *v, GString *out)
 		g_ptr_array_free(lines, TRUE);
 		return;
 	}
-	g_string_append_printf(out, "\nCache lines of %s, most transfers first\n", name_of(v));
+	put_heading(out, "Cache lines of %s, most transfers first", name_of(v));
 	g_string_append_printf(out, "%-*s %12s %12s %10s\n", NAME_W + 8, "class", "accesses",
 			       "transfers", "time");
 	for (guint i = 0; i < lines->len && i < BRIEF_LINES; i++) {

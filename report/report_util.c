@@ -41,29 +41,31 @@ void report_about(json_t *doc, GString *out)
 		g_string_append_printf(out, "Model: %s\n", model);
 }
 
-/* @text wrapped at @width columns, the first line indented by @first, the
- * others by @indent. */
+/* @text wrapped at @width columns (characters), the first line indented
+ * by @first, the others by @indent; a word longer than a line is cut where
+ * the line ends and goes on on the next. */
 static void wrap(GString *out, const char *text, int width, int first, int indent)
 {
 	char **words = g_strsplit(text ? text : "", " ", -1);
-	int col = 0;
+	long col = 0;
 	bool started = false;
 	for (char **w = words; *w; w++) {
-		int len = (int)strlen(*w);
-		if (!len)
-			continue;
-		if (col && col + 1 + len > width) {
-			g_string_append_c(out, '\n');
-			col = 0;
+		const char *p = *w;
+		for (long len = g_utf8_strlen(p, -1); len > 0; started = true) {
+			if (col && col + 1 + len > width) {
+				g_string_append_c(out, '\n');
+				col = 0;
+			}
+			long lead = started ? indent : first;
+			g_string_append_printf(out, "%*s", col ? 1 : (int)lead, "");
+			col += col ? 1 : lead;
+			long n = MIN(len, MAX(1, width - col));
+			const char *end = g_utf8_offset_to_pointer(p, n);
+			g_string_append_len(out, p, end - p);
+			col += n;
+			len -= n;
+			p = end;
 		}
-		int lead = started ? indent : first;
-		if (col)
-			g_string_append_c(out, ' ');
-		else
-			g_string_append_printf(out, "%*s", lead, "");
-		g_string_append(out, *w);
-		col += (col ? 1 : lead) + len;
-		started = true;
 	}
 	if (col)
 		g_string_append_c(out, '\n');

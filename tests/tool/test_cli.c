@@ -892,6 +892,30 @@ static void test_summary_option(void)
 		   "global                         4.50 /us  baseline         4.83 /us  baseline\n"
 		   "per-node                      12.00 /us  +166.67%        12.29 /us  +154.67%\n\n"));
 	g_free(a);
+	/* names as long as the loader takes, and a long --set: still 78 columns */
+	GString *name = g_string_new("name="), *var = g_string_new("variants.0.name=");
+	GString *desc = g_string_new("description=");
+	for (int i = 0; i < 128; i++)
+		g_string_append(name, i < 64 ? "N" : "\xc3\xa9"); /* "é": one column, 2 bytes */
+	for (int i = 0; i < 64; i++)
+		g_string_append_c(var, 'v');
+	for (int i = 0; i < 3000; i++)
+		g_string_append_c(desc, 'z');
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "--set",
+					     name->str, "--set", var->str, "--set", desc->str,
+					     "--summary", NULL},
+			    &a, &err),
+			==, 0);
+	g_free(err);
+	char **lines = g_strsplit(a, "\n", -1);
+	for (char **l = lines; *l; l++)
+		g_assert_cmpint(g_utf8_strlen(*l, -1), <=, 78);
+	g_assert_nonnull(strstr(a, var->str + strlen("variants.0.name=")));
+	g_strfreev(lines);
+	g_free(a);
+	g_string_free(name, TRUE);
+	g_string_free(var, TRUE);
+	g_string_free(desc, TRUE);
 }
 
 /* compare (issue 23, item 7): what the two results were made of, before
