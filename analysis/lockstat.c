@@ -43,12 +43,12 @@ static bool fail(GError **err, const char *path, int line, const char *fmt, ...)
 	return false;
 }
 
-/* A whole token as a finite, non-negative number. */
+/* A whole token as a finite number without a sign (so not -0). */
 static bool number(const char *s, double *v)
 {
 	char *end;
 	*v = g_ascii_strtod(s, &end);
-	return end != s && !*end && isfinite(*v) && *v >= 0;
+	return end != s && !*end && isfinite(*v) && *v >= 0 && *s != '-';
 }
 
 /* The most a machine's measurement holds, once in the reader's units: a
@@ -137,8 +137,13 @@ static bool proc_class(struct lockstat *ls, const char *path, int at, const char
 		"holdtime-total", "holdtime-avg"};
 	for (int i = 0; i < PROC_NUMBERS; i++) {
 		bool time = (i >= 2 && i <= 5) || i >= 8; /* in us: read in ns */
-		if (!measured(time ? v[i] * 1000 : v[i], time ? LOCKSTAT_MAX_NS : LOCKSTAT_MAX_COUNT)) {
-			bool ok_ = fail(err, path, at, "%s: %s is %s", name, columns[i], LOCKSTAT_RANGE);
+		const char *why = !measured(time ? v[i] * 1000 : v[i],
+					    time ? LOCKSTAT_MAX_NS : LOCKSTAT_MAX_COUNT)
+					  ? LOCKSTAT_RANGE
+				  : !time && v[i] != floor(v[i]) ? "not a whole number (a count)"
+								 : NULL;
+		if (why) {
+			bool ok_ = fail(err, path, at, "%s: %s is %s", name, columns[i], why);
 			g_free(name);
 			return ok_;
 		}

@@ -229,7 +229,10 @@ static void intro(GString *out, const struct lockstat *ls, const char *path, gui
 	GString *text = g_string_new(brief ? "Measured: " : "");
 	g_string_append_printf(text, "%s, %s: %u %s, %u of them the model's too", base,
 			       lockstat_source_name(ls), ls->classes->len,
-			       ls->source == LOCKSTAT_PROC ? "classes" : "callers", shown);
+			       ls->source == LOCKSTAT_PROC ? (ls->classes->len == 1 ? "class" : "classes")
+			       : ls->classes->len == 1	   ? "caller"
+							   : "callers",
+			       shown);
 	g_free(base);
 	if (brief && left_out)
 		g_string_append_printf(text, ", %u left out here", left_out);

@@ -893,6 +893,18 @@ static void test_lockstat_errors(void)
 		 "      5000000000000000  1 s  1 s  1 s  spinlock  f+0x1d\n"
 		 "      5000000000000000  1 s  1 s  1 s  spinlock  f+0x2d\n",
 		 "r.txt:3: f: a figure (or its sum over the rows so far) is " RANGE},
+		/* a sign, a count in parts: no machine prints them */
+		{"lock_stat version 0.4\n&lb->lock: -0 -0 -0 -0 -0 -0 -0 -0 -0 -0 -0 -0\n",
+		 "r.txt:2: expected a class (\"NAME:\" and 12 numbers), a contention point "
+		 "(\"NAME COUNT [<IP>] SYMBOL\") or a separator"},
+		{"lock_stat version 0.4\n&lb->lock: 1 1e-320 1 1 1 1 1 1 1 1 1 1\n",
+		 "r.txt:2: &lb->lock: contentions is not a whole number (a count)"},
+		{"lock_stat version 0.4\n&lb->lock: 1 1 0.5 1 1 1 1 2.5 1 1 1 1\n",
+		 "r.txt:2: &lb->lock: acquisitions is not a whole number (a count)"},
+		{" contended   total wait     max wait     avg wait         type   caller\n"
+		 "      -0  1 s  1 s  1 s  spinlock  f+0x1d\n",
+		 "r.txt:2: expected a row of perf lock contention: a count, three times with their "
+		 "units (ns, us, ms or s), the lock type and the caller or lock"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(ranges); i++) {
 		g_assert_null(lockstat_parse("r.txt", ranges[i].text, strlen(ranges[i].text), &e));
