@@ -47,16 +47,36 @@ static bool parent_writable(const char *path, const char *what, GError **err)
 	return ok;
 }
 
+char *output_link_target(const char *path)
+{
+	char *cur = g_strdup(path);
+	struct stat st;
+	/* each link read and joined to its directory: no realpath(), which
+	 * fails on a path longer than PATH_MAX (a deep working directory) */
+	for (int hops = 0; hops <= 40; hops++) {
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+			if (!hops || stat(cur, &st) == 0)
+				return cur;
+			break; /* the last link leads nowhere */
+		}
+		char *link = g_file_read_link(cur, NULL);
+		char *dir = g_path_get_dirname(cur);
+		g_free(cur);
+		cur = !link ? NULL : g_path_is_absolute(link) ? g_strdup(link)
+							     : g_build_filename(dir, link, NULL);
+		g_free(dir);
+		g_free(link);
+		if (!cur)
+			return NULL;
+	}
+	g_free(cur); /* nowhere, or a loop */
+	return NULL;
+}
+
 /* A symlink's target (which must exist), or @path itself; g_free it. */
 static char *output_target(const char *path)
 {
-	struct stat st;
-	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
-		return g_strdup(path);
-	char *real = realpath(path, NULL); /* NULL when it points nowhere */
-	char *target = real ? g_strdup(real) : NULL;
-	free(real);
-	return target;
+	return output_link_target(path);
 }
 
 /* What @path is, followed through a symlink when @follow (a path the user

@@ -214,11 +214,8 @@ bool cli_outputs_apart(const struct cli_path *outs, const struct cli_path *ins, 
 
 char *cli_output_target(const char *path)
 {
-	GStatBuf st;
-	char *real = g_lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
-	char *target = g_strdup(real ? real : path);
-	free(real);
-	return target;
+	char *target = output_link_target(path);
+	return target ? target : g_strdup(path);
 }
 
 gboolean cli_parse_variant(const char *name, const char *value, gpointer data, GError **err)

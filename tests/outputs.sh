@@ -3,7 +3,8 @@
 # What memcgsim promises about the files it writes (docs/results.md,
 # "Outputs"), one class of failure a case: tests/outputs.sh CLASS MEMCGSIM
 #   o-rule        -o - and character devices written into, a regular file
-#                 replaced atomically (keeping its mode), a FIFO or a
+#                 replaced atomically (keeping its mode; through a symlink,
+#                 from a working directory past PATH_MAX too), a FIFO or a
 #                 directory refused
 #   owned-files   files inside output directories (the sweep's lock, runs
 #                 and result, merge --out, plots, trace parts): a symlink or
@@ -59,6 +60,16 @@ case_o_rule() {
 	chmod 600 "$T/r.txt"
 	expect "-o FILE 0600" 0 "" "$bin" report "$result" -o "$T/r.txt"
 	[ "$(stat -c %a "$T/r.txt")" = 600 ] || fail "-o FILE 0600: now $(stat -c %a "$T/r.txt")"
+	# through a relative symlink in a working directory deeper than
+	# PATH_MAX (4096 bytes): still its target, and a link to nothing refused
+	seg=$(printf 'd%.0s' $(seq 200))
+	mkdir "$T/deep"
+	(cd "$T/deep" && for i in $(seq 25); do mkdir "$seg" && cd -P "$seg" || exit 1; done &&
+		echo old > x.txt && ln -s x.txt lx && ln -s nowhere ln &&
+		timeout 60 "$bin" report "$result" -o lx && cmp -s x.txt "$T/r.txt" &&
+		[ -L lx ] && ! timeout 60 "$bin" report "$result" -o ln 2> err.txt &&
+		grep -qx 'memcgsim: -o: ln: a symbolic link to nothing' err.txt) ||
+		fail "-o LINK in a working directory past PATH_MAX: not its target, or not refused"
 }
 
 case_owned_files() {

@@ -75,6 +75,10 @@ int output_lock_open(const char *path, GError **err);
  * device; registered to be removed if interrupted. g_free it; NULL with
  * @err. */
 char *output_temp_beside(const char *path, GError **err);
+/* Where @path leads: @path itself when it is not a symbolic link, else the
+ * file its links end at (which must exist), each relative link joined to
+ * its link's directory; NULL when they end nowhere or loop. g_free it. */
+char *output_link_target(const char *path);
 /* @e, the error of a GLib file operation, as the failure it is here:
  * MCS_ERROR_FAILED, with GLib's message. Frees @e; returns false. */
 bool output_failure(GError **err, GError *e);
