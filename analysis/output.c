@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t got_signal;
-static bool in_place; /* an output was put in place (renamed over its destination) */
+/* an output was put in place (renamed over its destination) */
+static volatile sig_atomic_t in_place;
+static volatile sig_atomic_t temps_held; /* temporaries registered */
 static int timeout_s;
 
 /* "WHAT: PATH: WHY", or "PATH: WHY" when @what is NULL (a writer that does
@@ -362,7 +364,7 @@ bool output_commit(struct output *o, GError **err)
 		output_temp_done(o->tmp);
 		g_clear_pointer(&o->tmp, g_free);
 	}
-	in_place = in_place || (ok && o->dest);
+	in_place = in_place || (ok && o->dest) ? 1 : 0;
 	if (ok && o->dest)
 		signal_hook(o->dest, true);
 	output_abort(o);
@@ -499,9 +501,27 @@ void output_remove_files(const char *dir, const char *part)
 
 static GHashTable *temps; /* path -> GINT_TO_POINTER(is_dir + 1) */
 
+/* What a signal abandoning the work says (mcs_file_abandonable), made
+ * before it can come: the handler only writes it. */
+static char abandon_say[3][64];
+static const int abandon_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+static pid_t main_pid; /* not a runner's child, which inherits the handler */
+
+/* A signal records itself for the command to stop at its next step; in
+ * work it may abandon (nothing written, nothing to tidy), the command ends
+ * there and then, saying so and dying of the signal. */
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	if (sig == SIGALRM || !mcs_file_abandonable() || temps_held || in_place ||
+	    getpid() != main_pid)
+		return;
+	for (int i = 0; i < 3; i++)
+		if (abandon_signals[i] == sig && write(STDERR_FILENO, abandon_say[i],
+						       strlen(abandon_say[i])) < 0)
+			break; /* nothing to do about it: dying anyway */
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 static bool signal_came(void)
@@ -512,6 +532,11 @@ static bool signal_came(void)
 void output_signals_install(void)
 {
 	mcs_file_stop_when(signal_came); /* reading an input stops at once */
+	main_pid = getpid();
+	for (int i = 0; i < 3; i++)
+		g_snprintf(abandon_say[i], sizeof(abandon_say[i]),
+			   "memcgsim: interrupted by signal %d (%s)\n", abandon_signals[i],
+			   g_strsignal(abandon_signals[i]));
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -547,13 +572,16 @@ void output_temp_add(const char *path, bool is_dir)
 {
 	if (!temps)
 		temps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	temps_held++; /* first: a signal in between must not abandon it */
 	g_hash_table_insert(temps, g_strdup(path), GINT_TO_POINTER(is_dir + 1));
+	temps_held = (sig_atomic_t)g_hash_table_size(temps);
 }
 
 void output_temp_done(const char *path)
 {
 	if (temps)
 		g_hash_table_remove(temps, path);
+	temps_held = temps ? (sig_atomic_t)g_hash_table_size(temps) : 0;
 }
 
 void output_temps_remove(void)
@@ -572,6 +600,7 @@ void output_temps_remove(void)
 		}
 	}
 	g_hash_table_remove_all(temps);
+	temps_held = 0;
 }
 
 void output_shell_arg(GString *cmd, const char *arg)

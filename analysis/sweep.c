@@ -314,7 +314,9 @@ struct sweep_plan *sweep_plan_new(const struct sweep_opts *o, GError **err)
 	size_t npoints = 0;
 	bool ok = text && plan_grid(pl, text, len, sets, &npoints, err);
 	for (size_t p = 0; ok && p < npoints; p++) {
-		ok = plan_point(pl, text, len, sets, p, err);
+		/* a signal stops the plan at its next point (within one, the
+		 * loader abandons it at once): seconds, for 20,000 runs */
+		ok = output_go_on(err) && plan_point(pl, text, len, sets, p, err);
 		char *where = g_strdup_printf(" at sweep point %zu", p);
 		ok = ok && runner_check_work(pl->points->pdata[p], o->force, where, err);
 		g_free(where);

@@ -424,8 +424,8 @@ static bool check_result(const struct scenario *sc, GError **err)
 	return false;
 }
 
-struct scenario *scenario_load(const char *file, const char *text, size_t len,
-			       const char *const *sets, GError **err)
+static struct scenario *load(const char *file, const char *text, size_t len,
+			     const char *const *sets, GError **err)
 {
 	struct scenario *sc = g_new0(struct scenario, 1);
 	sc->file = g_strdup(file);
@@ -472,6 +472,15 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 fail:
 	scenario_free(sc);
 	return NULL;
+}
+
+struct scenario *scenario_load(const char *file, const char *text, size_t len,
+			       const char *const *sets, GError **err)
+{
+	mcs_file_abandonable_begin(); /* a signal ends the command at once */
+	struct scenario *sc = load(file, text, len, sets, err);
+	mcs_file_abandonable_end();
+	return sc;
 }
 
 struct scenario *scenario_load_file(const char *path, const char *const *sets, GError **err)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,23 @@ void mcs_file_stop_when(bool (*stop)(void))
 static bool stopping(void)
 {
 	return stop_fn && stop_fn();
+}
+
+static volatile sig_atomic_t abandonable; /* begins less ends */
+
+void mcs_file_abandonable_begin(void)
+{
+	abandonable++;
+}
+
+void mcs_file_abandonable_end(void)
+{
+	abandonable--;
+}
+
+bool mcs_file_abandonable(void)
+{
+	return abandonable > 0;
 }
 
 const char *mcs_file_kind(unsigned mode)

@@ -16,6 +16,10 @@
 #   plan     SIGTERM just before a new sweep's sweep.json is in place (DIR
 #            holds the lock and an empty runs/): --resume, and the same
 #            command without it, both take the directory and finish
+#   answer   SIGTERM 1 s into work of seconds that writes nothing (validate
+#            of a hostile 4 MiB scenario, the plan of a 5,000-point sweep):
+#            it dies of it at once, saying so, before that work is done (its
+#            own message would come first); the delay is printed, not judged
 # The signal comes (but for read, which has it come once an input is read,
 # before it is parsed) at the latest moment, just before the rename, from the
 # test hook MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME (analysis/output.c). Each case
@@ -125,7 +129,40 @@ case_after() {
 	no_temps "report -o, signal after" "$T"
 }
 
+# late NAME STDERR COMMAND...: SIGTERM 1 s into COMMAND: it dies of it
+# (143), printing STDERR exactly; how long it took to is printed.
+late() {
+	name=$1 want=$2
+	shift 2
+	(exec "$@" > /dev/null 2> "$T/stderr") 2> /dev/null &
+	pid=$!
+	sleep 1
+	sent=$(date +%s%N)
+	kill -TERM $pid
+	wait $pid 2> /dev/null # the shell's "Terminated" is not the command's
+	got=$?
+	echo "$name: died $(( ($(date +%s%N) - sent) / 1000000 )) ms after the signal"
+	printf '%s\n' "$want" > "$T/want"
+	own_stderr "$T/stderr" > "$T/stderr.n"
+	[ "$got" = 143 ] || fail "$name: exit status $got, expected 143"
+	cmp -s "$T/stderr.n" "$T/want" || { fail "$name: standard error:"; diff "$T/want" "$T/stderr.n"; }
+}
+
+case_answer() {
+	# 1.4 million empty objects: parsed, checked and freed in about 4 s
+	awk 'BEGIN { printf "{\"name\": \"x\", \"junk\": ["
+		for (i = 0; i < 1398000; i++) printf "{},"; printf "{}]}" }' > "$T/big.json"
+	late "validate, loading" "memcgsim: interrupted by signal 15 (Terminated)" \
+		"$bin" validate "$T/big.json"
+	late "sweep, planning" "memcgsim: interrupted by signal 15 (Terminated)" \
+		"$bin" sweep "$src/scenarios/seeds/list_lru_swap.json" --variant v1-before \
+		--param seed=lin:1:1000:1000 --param name=a,b,c,d,e --out "$T/p" -q --force
+	[ -e "$T/p/sweep.json" ] && fail "sweep, planning: sweep.json was written"
+	no_temps "answer" "$T"
+}
+
 case $class in
+answer) case_answer ;;
 after) case_after ;;
 plan) case_plan ;;
 report) case_report ;;

@@ -46,3 +46,11 @@ json_t *mcs_file_parse(const char *text, gsize len, size_t flags, gsize max_pars
 /* What tells reading and parsing an input to stop at once (a signal came):
  * called between chunks read and at every allocation of a parse. */
 void mcs_file_stop_when(bool (*stop)(void));
+/* Work a signal may abandon at once (loading a scenario: seconds for a
+ * hostile 4 MiB one, with nothing written and nothing to tidy): between
+ * begin and end, nested, mcs_file_abandonable() is true, and the signal
+ * handler (output.h) ends the command there and then unless it holds a
+ * temporary or has put an output in place. Async-signal-safe to read. */
+void mcs_file_abandonable_begin(void);
+void mcs_file_abandonable_end(void);
+bool mcs_file_abandonable(void);
