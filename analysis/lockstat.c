@@ -100,6 +100,15 @@ static char **words(const char *line, int *n)
 	return w;
 }
 
+/* What is wrong with a figure of a class line (@time: in us, read in ns;
+ * else a count), or NULL. */
+static const char *proc_figure_wrong(double v, bool time)
+{
+	if (!measured(time ? v * 1000 : v, time ? LOCKSTAT_MAX_NS : LOCKSTAT_MAX_COUNT))
+		return LOCKSTAT_RANGE;
+	return !time && v != floor(v) ? "not a whole number (a count)" : NULL;
+}
+
 /* "NAME:  n1 ... n12": the class line of /proc/lock_stat. */
 static bool proc_class(struct lockstat *ls, const char *path, int at, const char *line,
 		       GError **err)
@@ -136,12 +145,7 @@ static bool proc_class(struct lockstat *ls, const char *path, int at, const char
 		"waittime-avg", "acq-bounces", "acquisitions", "holdtime-min", "holdtime-max",
 		"holdtime-total", "holdtime-avg"};
 	for (int i = 0; i < PROC_NUMBERS; i++) {
-		bool time = (i >= 2 && i <= 5) || i >= 8; /* in us: read in ns */
-		const char *why = !measured(time ? v[i] * 1000 : v[i],
-					    time ? LOCKSTAT_MAX_NS : LOCKSTAT_MAX_COUNT)
-					  ? LOCKSTAT_RANGE
-				  : !time && v[i] != floor(v[i]) ? "not a whole number (a count)"
-								 : NULL;
+		const char *why = proc_figure_wrong(v[i], (i >= 2 && i <= 5) || i >= 8);
 		if (why) {
 			bool ok_ = fail(err, path, at, "%s: %s is %s", name, columns[i], why);
 			g_free(name);
