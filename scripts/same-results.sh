@@ -7,10 +7,14 @@
 # only a scenario's default_variants), and compare the outputs byte for
 # byte, less the line of the model identity (which differs whenever the
 # sources do: docs/results.md, "Model identity") and the command line (which
-# names --variant all only for a build that has it). Exit 0 when all are
+# names --variant all only for a build that has it); then each result's
+# reports (`report --format text`, md, csv, html and summary, and `compare`
+# of the result with itself) rendered by the build that made it, compared
+# with the model identity masked wherever it appears. Exit 0 when all are
 # identical, 1 otherwise.
 # Usage: scripts/same-results.sh [BASE]     (run ./scripts/setup.sh first)
 #        MCS_KEEP=DIR scripts/same-results.sh BASE   keeps the outputs in DIR
+#        MCS_ONLY=GLOB scripts/same-results.sh BASE  only the scenarios GLOB.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:-HEAD}
@@ -24,11 +28,26 @@ cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$tmp/build" --target memcgsim -j "$(nproc)" >/dev/null
 cmake --build build --target memcgsim -j "$(nproc)" >/dev/null
 
+# reports BIN BASE: BASE.raw's reports, as BASE.text, BASE.md ... (the
+# model identity masked: it differs whenever the sources do)
+reports() {
+	local f
+	for f in text md csv html summary; do
+		"$1" report "$2.raw" --format "$f" 2>&1 | mask >"$2.$f" || echo "exit $?" >>"$2.$f"
+	done
+	# from the result's directory: the report names its inputs as given
+	(cd "$(dirname "$2")" && "$1" compare "${2##*/}.raw" "${2##*/}.raw" 2>&1 | mask \
+		>"${2##*/}.compare") || echo "exit $?" >>"$2.compare"
+}
+mask() {
+	sed -E 's/[0-9]+\.[0-9]+\.[0-9]+\+[0-9a-f]{16}/MODEL/g'
+}
+
 status=0
 while IFS= read -r s; do
 	name=$(echo "$s" | tr / _)
 	for side in base new; do
-		bin=build/memcgsim
+		bin=$PWD/build/memcgsim
 		[ "$side" = base ] && bin=$tmp/build/memcgsim
 		rc=0 all=()
 		# a build from before issue 34 runs every variant without it
@@ -37,13 +56,19 @@ while IFS= read -r s; do
 			2>"$out/$side/$name.err" || rc=$?
 		[ "$rc" -eq 0 ] || echo "exit $rc" >>"$out/$side/$name.err"
 		sed '/^  "model": "/d; /^  "command": "/d' "$out/$side/$name.raw" >"$out/$side/$name"
+		[ "$rc" -eq 0 ] && reports "$bin" "$out/$side/$name"
 	done
-	if cmp -s "$out/base/$name" "$out/new/$name" && cmp -s "$out/base/$name.err" "$out/new/$name.err"; then
+	same=1
+	for f in "" .err .text .md .csv .html .summary .compare; do
+		[ -e "$out/base/$name$f" ] || [ -e "$out/new/$name$f" ] || continue
+		cmp -s "$out/base/$name$f" "$out/new/$name$f" || same=0
+	done
+	if [ "$same" = 1 ]; then
 		printf 'same     %s\n' "$s"
 	else
 		printf 'DIFFERS  %s\n' "$s"
 		status=1
 	fi
-done < <(find scenarios -name '*.json' | LC_ALL=C sort)
+done < <(find scenarios -name "${MCS_ONLY:-*}.json" | LC_ALL=C sort)
 [ "$status" -eq 0 ] && echo "all results identical to $base ($rev)"
 exit "$status"
