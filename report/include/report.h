@@ -9,7 +9,7 @@
  * rendered as plain text or Markdown (both paste into an email) or as one
  * self-contained HTML file with the plots inline; JSON is the result itself,
  * CSV its long form (one row per run and metric). The sections and their
- * helpers are private to analysis/ (report_sections.h, report_util.h). */
+ * helpers are private to report/ (report_sections.h, report_util.h). */
 #pragma once
 #include "mcs_named.h"
 #include <glib.h>
@@ -45,7 +45,7 @@ struct report_opts {
 const struct report_format *report_format_find(const char *name);
 /* The format's name closest to @name, when it looks like a typo of one. */
 const char *report_format_near(const char *name);
-/* "text, md, html, json or csv", for messages; g_free it. */
+/* The formats' names, "text, md, ... or csv", for messages; g_free it. */
 char *report_format_names(void);
 /* Is @s a --sort value? */
 bool report_sort_valid(const char *s);
