@@ -5,12 +5,12 @@
 #include "mcs_file.h"
 #include "output.h"
 #include "result.h"
+#include "runner.h"
 #include "scenario.h"
 #include "sweep.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
-#include <stdio.h>
 
 
 char *runfile_plan_hash(json_t *manifest)
@@ -108,9 +108,7 @@ void runfile_quarantine(const char *dir, const char *name, const char *why)
 					    why, to)
 			  : g_strdup_printf("%s: damaged (%s); cannot move it aside (%s)", from, why,
 					    e ? e->message : g_strerror(errno));
-	char *shown = mcs_error_printable(msg);
-	fprintf(stderr, "memcgsim: %s\n", shown);
-	g_free(shown);
+	runner_note(msg); /* cli/ says it, printable */
 	g_free(msg);
 	g_clear_error(&e);
 	g_free(from);

@@ -266,6 +266,12 @@ void runner_on_note(runner_note_fn fn)
 	note_fn = fn;
 }
 
+void runner_note(const char *msg)
+{
+	if (note_fn)
+		note_fn(msg);
+}
+
 double runner_memory_budget(void)
 {
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);

@@ -59,10 +59,11 @@ void runner_wall_limit(bool on);
 /* The job of variant @v's cost draw @d (its config, seed and draw). */
 struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
 
-/* What runner_jobs has to say that is not an error (-j reduced to the
- * memory budget): cli/ prints it. */
+/* What runner_jobs and sweeps have to say that is not an error (-j reduced
+ * to the memory budget, a run file moved aside): cli/ prints it, printable. */
 typedef void (*runner_note_fn)(const char *msg);
 void runner_on_note(runner_note_fn fn);
+void runner_note(const char *msg);
 /* The memory the simulations running at once may hold together, by their
  * estimates: half the machine's memory, at least RUN_MAX_MEMORY_BYTES. */
 double runner_memory_budget(void);
