@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* scenario_parts: what the loader's files share (not part of its interface).
- * scenario.c holds the top of the format and the loading; scenario_machine.c
- * the machine, its interrupt sources and the stop rule; scenario_config.c
- * decoding a checked document into a struct run_config and the checks that
- * span keys. */
+ * scenario.c holds the top of the format, scenario_load.c the loading;
+ * scenario_machine.c the machine, its interrupt sources and the stop rule;
+ * scenario_config.c decoding a checked document into a struct run_config
+ * and the checks that span keys. */
 #pragma once
 #include "run.h"
 #include "spec_json.h"
@@ -25,6 +25,9 @@ void scenario_machine_free(struct run_config *cfg);
  * and NULL when a check fails). */
 struct run_config *scenario_config_new(json_t *doc, GHashTable *locs, GError **err);
 void scenario_config_free(struct run_config *cfg);
+
+/* A new empty scenario of @file (scenario.c), as the loader fills it in. */
+struct scenario *scenario_new(const char *file);
 
 /* The loaded scenario's warnings (struct scenario_warning), from the file
  * as written (@raw) and the command line's @sets. */
