@@ -99,13 +99,15 @@ static bool converted(const GOptionEntry *e)
 	       e->arg != G_OPTION_ARG_FILENAME_ARRAY;
 }
 
-/* The entry of @opt ("--name", "--name=VALUE" or "-x") in @entries. */
+/* The entry of @opt ("--name", "--name=VALUE" or "-x", at least two
+ * characters) in @entries. */
 static const GOptionEntry *entry_of(const GOptionEntry *entries, const char *opt)
 {
-	size_t n = strcspn(opt + 2, "=");
+	bool is_long = opt[1] == '-';
+	size_t n = is_long ? strcspn(opt + 2, "=") : 0;
 	for (const GOptionEntry *e = entries; e->long_name; e++)
-		if (opt[1] == '-' ? strlen(e->long_name) == n && !strncmp(e->long_name, opt + 2, n)
-				  : e->short_name && e->short_name == opt[1])
+		if (is_long ? strlen(e->long_name) == n && !strncmp(e->long_name, opt + 2, n)
+			    : e->short_name && e->short_name == opt[1])
 			return e;
 	return NULL;
 }
@@ -115,7 +117,9 @@ static const GOptionEntry *entry_of(const GOptionEntry *entries, const char *opt
 static char *text_values_check(const GOptionEntry *entries, int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const GOptionEntry *e = argv[i][0] == '-' ? entry_of(entries, argv[i]) : NULL;
+		/* "-" alone is a file (standard output or input), not an option */
+		const GOptionEntry *e =
+			argv[i][0] == '-' && argv[i][1] ? entry_of(entries, argv[i]) : NULL;
 		if (!e || !converted(e))
 			continue;
 		const char *eq = argv[i][1] == '-' ? strchr(argv[i], '=') : NULL;
