@@ -75,12 +75,6 @@ char *output_link_target(const char *path)
 	return NULL;
 }
 
-/* A symlink's target (which must exist), or @path itself; g_free it. */
-static char *output_target(const char *path)
-{
-	return output_link_target(path);
-}
-
 /* What @path is, followed through a symlink when @follow (a path the user
  * named, as -o), or as it is (a file inside an output directory, which the
  * tool never writes through a link): 0 when it exists, else errno. */
@@ -105,7 +99,7 @@ bool output_check(const char *path, const char *what, GError **err)
 		return true;
 	if (!*path)
 		return refuse(err, what, "\"\"", "expected a file name");
-	char *target = output_target(path);
+	char *target = output_link_target(path);
 	if (!target)
 		return refuse(err, what, path, "a symbolic link to nothing");
 	struct stat st;
@@ -219,7 +213,7 @@ bool output_open(struct output *o, const char *path, bool owned, GError **err)
 		return true;
 	}
 	o->name = g_strdup(path);
-	char *target = owned ? g_strdup(path) : output_target(path);
+	char *target = owned ? g_strdup(path) : output_link_target(path);
 	struct stat st;
 	bool ok = true;
 	if (!target)
@@ -458,22 +452,26 @@ int output_lock_open(const char *path, GError **err)
 
 char *output_temp_beside(const char *path, GError **err)
 {
-	char *target = output_target(path);
+	char *target = output_link_target(path);
 	struct stat st;
 	bool direct = !target || g_str_equal(path, "-") ||
 		      (stat(target, &st) == 0 && !S_ISREG(st.st_mode));
-	char *base = direct ? NULL : g_strdup(target);
-	char *tmp = direct ? NULL : g_strdup_printf("%s.tmp.XXXXXX", base);
-	int fd = direct ? mcs_tmp_file("memcgsim.tmp.XXXXXX", &tmp, err)
-			: g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666);
-	if (fd < 0 && !direct) {
-		fail_errno(err, base, "", errno);
-		g_clear_pointer(&tmp, g_free);
-	} else if (fd >= 0) {
+	char *tmp = NULL;
+	int fd;
+	if (direct) {
+		fd = mcs_tmp_file("memcgsim.tmp.XXXXXX", &tmp, err);
+	} else {
+		tmp = g_strdup_printf("%s.tmp.XXXXXX", target);
+		fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			fail_errno(err, target, "", errno);
+			g_clear_pointer(&tmp, g_free);
+		}
+	}
+	if (fd >= 0) {
 		close(fd);
 		output_temp_add(tmp, false);
 	}
-	g_free(base);
 	g_free(target);
 	return tmp;
 }
