@@ -153,11 +153,10 @@ static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
 	/* GOption takes the arguments it parses out of the array: give it a
 	 * copy, so that the caller still frees every string. */
 	char **args = g_memdup2(argv, sizeof(char *) * ((size_t)argc + 1));
-	if ((msg = text_values_check(cmd->options, argc, argv)))
-		;
-	else if (!g_option_context_parse(ctx, &argc, &args, &err))
+	msg = text_values_check(cmd->options, argc, argv);
+	if (!msg && !g_option_context_parse(ctx, &argc, &args, &err))
 		msg = g_strdup(err->message);
-	else
+	else if (!msg)
 		msg = arguments_check(cmd, &cli_args);
 	g_free(args);
 	g_clear_error(&err);
