@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim run FILE: a scenario's variants run, and their report. */
 #include "cli_util.h"
+#include "estimate.h"
 #include "kernel.h"
 #include "live.h"
 #include "mcs_json.h"
@@ -170,7 +171,7 @@ static int cmd_run(struct cli *c)
 	bool violation = false;
 	if (!c->quiet && isatty(STDERR_FILENO))
 		live_enable(stderr);
-	runner_wall_limit(!c->force);
+	estimate_wall_limit(!c->force);
 	json_t *result = runner_run(sc, c->jobs, trace, &violation, &err);
 	g_free(trace);
 	if (result)

@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The model identity (docs/results.md, "Model identity"): the version and the
-# SHA-256 of the sources that make a result (sim/, models/, loader/,
-# analysis/), each file's path and bytes, in path order. Run by the build:
+# SHA-256 of the sources that make a result (base/, sim/, models/, loader/,
+# results/, runner/, sweep/), each file's path and bytes, in path order. Run by the build:
 #   cmake -DSOURCE_DIR=... -DOUT=.../model_id.h -DVERSION=x.y.z -P model-id.cmake
 # OUT is rewritten only when the identity changes, so a change elsewhere
 # (report/, cli/, tests/, docs/) rebuilds nothing and keeps the identity.
 file(GLOB_RECURSE files RELATIVE "${SOURCE_DIR}"
+  "${SOURCE_DIR}/base/*.c" "${SOURCE_DIR}/base/*.h"
   "${SOURCE_DIR}/sim/*.c" "${SOURCE_DIR}/sim/*.h" "${SOURCE_DIR}/sim/*.in"
   "${SOURCE_DIR}/models/*.c" "${SOURCE_DIR}/models/*.h"
   "${SOURCE_DIR}/loader/*.c" "${SOURCE_DIR}/loader/*.h"
-  "${SOURCE_DIR}/analysis/*.c" "${SOURCE_DIR}/analysis/*.h")
+  "${SOURCE_DIR}/results/*.c" "${SOURCE_DIR}/results/*.h"
+  "${SOURCE_DIR}/runner/*.c" "${SOURCE_DIR}/runner/*.h"
+  "${SOURCE_DIR}/sweep/*.c" "${SOURCE_DIR}/sweep/*.h")
 list(SORT files)
 set(list "")
 foreach(f IN LISTS files)

@@ -303,7 +303,7 @@ void sim_work_exit(void)
 	sim_batch_steady_end();
 }
 
-static void progress_tick(uint64_t calls);
+static void engine_progress_tick(uint64_t calls);
 
 void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t limit,
 		     uint64_t seed)
@@ -323,7 +323,7 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 	W.lookahead = !g_getenv("MEMCGSIM_NO_LOOKAHEAD");
 	W.local_ok = !g_getenv("MEMCGSIM_NO_LOCAL");
 	sim_sched_init(W.ncpus + 2);
-	sim_sched_on_call(progress_tick);
+	sim_sched_on_call(engine_progress_tick);
 
 	int argc = 1;
 	char arg0[] = "memcgsim";
@@ -359,7 +359,7 @@ void sim_engine_progress_fd(int fd)
 
 /* Every 1024th engine call: the clock, when the last report is old enough.
  * A full pipe drops the report (the descriptor is non-blocking). */
-static void progress_tick(uint64_t calls)
+static void engine_progress_tick(uint64_t calls)
 {
 	if (progress.fd < 0 || (calls & 1023))
 		return;
@@ -858,7 +858,7 @@ void sim_task_flush(struct sim_task *t)
 	if (t->clock <= sim_now()) {
 		/* events that take no simulated time still say how far the run
 		 * is, so a run whose time stands still is seen (estimate.c) */
-		progress_tick(++at_now);
+		engine_progress_tick(++at_now);
 		return;
 	}
 	if (W.lookahead && t->clock < sim_wakeq_min()) {

@@ -13,7 +13,7 @@ fail=0
 
 # A tree with sim/ below models/a and models/b/include (b's header) above.
 tree() {
-	rm -rf "$tmp/t" && mkdir -p "$tmp/t"/{scripts,loader,analysis,report,cli,bench,fuzz,tests} \
+	rm -rf "$tmp/t" && mkdir -p "$tmp/t"/{scripts,loader,results,report,cli,bench,fuzz,tests} \
 		"$tmp/t/sim/include" "$tmp/t/models/a" \
 		"$tmp/t/models/b/include"
 	cp "$src/scripts/check-structure.sh" "$tmp/t/scripts/"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "lock_stat.h"
 #include "cacheline.h"
-#include "mcs_json.h"
+#include "sim_json.h"
 #include <string.h>
 
 static GPtrArray *classes;	/* creation order */
@@ -162,8 +162,8 @@ static json_t *points_to_json(GHashTable *points, const char *key, bool with_wai
 		const struct lock_point *p = top->pdata[i];
 		json_t *o = json_pack("{s:s, s:I}", key, p->site, "count", (json_int_t)p->count);
 		if (with_wait) {
-			json_object_set_new(o, "wait_total_ns", mcs_json_ns(p->wait_total));
-			json_object_set_new(o, "wait_max_ns", mcs_json_ns(p->wait_max));
+			json_object_set_new(o, "wait_total_ns", sim_json_ns(p->wait_total));
+			json_object_set_new(o, "wait_max_ns", sim_json_ns(p->wait_max));
 		}
 		json_array_append_new(a, o);
 	}
@@ -175,32 +175,32 @@ json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
 {
 	uint64_t con = c->contentions, acq = c->acquisitions;
 	json_t *wait = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "min",
-				 mcs_json_ns(con ? c->wait_min : 0), "max",
-				 mcs_json_ns(c->wait_max), "total", mcs_json_ns(c->wait_total),
-				 "avg", mcs_json_ns(con ? c->wait_total / (sim_time_t)con : 0),
-				 "p50", mcs_json_ns(sim_hist_quantile(&c->wait_hist, 0.5)), "p99",
-				 mcs_json_ns(sim_hist_quantile(&c->wait_hist, 0.99)), "p999",
-				 mcs_json_ns(sim_hist_quantile(&c->wait_hist, 0.999)));
+				 sim_json_ns(con ? c->wait_min : 0), "max",
+				 sim_json_ns(c->wait_max), "total", sim_json_ns(c->wait_total),
+				 "avg", sim_json_ns(con ? c->wait_total / (sim_time_t)con : 0),
+				 "p50", sim_json_ns(sim_hist_quantile(&c->wait_hist, 0.5)), "p99",
+				 sim_json_ns(sim_hist_quantile(&c->wait_hist, 0.99)), "p999",
+				 sim_json_ns(sim_hist_quantile(&c->wait_hist, 0.999)));
 	json_t *hold =
-	    json_pack("{s:o, s:o, s:o, s:o}", "min", mcs_json_ns(acq ? c->hold_min : 0), "max",
-		      mcs_json_ns(c->hold_max), "total", mcs_json_ns(c->hold_total), "avg",
-		      mcs_json_ns(acq ? c->hold_total / (sim_time_t)acq : 0));
+	    json_pack("{s:o, s:o, s:o, s:o}", "min", sim_json_ns(acq ? c->hold_min : 0), "max",
+		      sim_json_ns(c->hold_max), "total", sim_json_ns(c->hold_total), "avg",
+		      sim_json_ns(acq ? c->hold_total / (sim_time_t)acq : 0));
 	json_t *o = json_pack("{s:s, s:s}", "class", c->name, "type", c->type);
 #define COUNT(field, column) json_object_set_new(o, #field, json_integer((json_int_t)c->field));
 	LOCK_STAT_COUNTS(COUNT)
 	json_object_set_new(o, "wait_ns", wait);
 	json_object_set_new(o, "hold_ns", hold);
 	if (line_queued()) { /* docs/results.md: the hold's split, the hand-overs */
-		json_object_set_new(hold, "lines", mcs_json_ns(c->hold_lines));
-		json_object_set_new(hold, "queueing", mcs_json_ns(c->hold_queue));
+		json_object_set_new(hold, "lines", sim_json_ns(c->hold_lines));
+		json_object_set_new(hold, "queueing", sim_json_ns(c->hold_queue));
 		json_object_set_new(
 			o, "handover_ns",
-			json_pack("{s:o, s:I, s:o}", "total", mcs_json_ns(c->handover_total), "count",
+			json_pack("{s:o, s:I, s:o}", "total", sim_json_ns(c->handover_total), "count",
 				  (json_int_t)c->handovers, "avg",
-				  mcs_json_ns(c->handovers ? c->handover_total / (sim_time_t)c->handovers
+				  sim_json_ns(c->handovers ? c->handover_total / (sim_time_t)c->handovers
 							   : 0)));
 	}
-	json_object_set_new(o, "irqoff_ns", mcs_json_ns(c->irqoff_total));
+	json_object_set_new(o, "irqoff_ns", sim_json_ns(c->irqoff_total));
 	json_object_set_new(o, "contention_points",
 			    points_to_json(c->contention_points, "site", true));
 	json_object_set_new(o, "contending_points",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "mm.h"
-#include "mcs_json.h"
+#include "sim_json.h"
 #include "charge.h"
 #include "list_lru.h"
 #include "lru_check.h"
@@ -69,7 +69,7 @@ static json_t *memcg_stats_json(const struct memcg_stats *s)
 {
 	json_t *o = json_object();
 	MEMCG_STATS(MM_STAT_JSON)
-	json_object_set_new(o, "reclaim_time_ns", mcs_json_ns(s->reclaim_time));
+	json_object_set_new(o, "reclaim_time_ns", sim_json_ns(s->reclaim_time));
 	return o;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "run.h"
 #include "kernel.h"
-#include "mcs_json.h"
+#include "sim_json.h"
 #include "cacheline.h"
 #include "lock_stat.h"
 #include "lockdep.h"
@@ -70,9 +70,9 @@ static void run_teardown(struct run *r)
 static json_t *run_metrics(const struct run *r)
 {
 	json_t *metrics = json_object();
-	json_object_set_new(metrics, "elapsed_ns", mcs_json_ns(sim_end()));
+	json_object_set_new(metrics, "elapsed_ns", sim_json_ns(sim_end()));
 	if (sim_smt_active())
-		json_object_set_new(metrics, "smt_stretch_ns", mcs_json_ns(sim_smt_stretch_total()));
+		json_object_set_new(metrics, "smt_stretch_ns", sim_json_ns(sim_smt_stretch_total()));
 	for (int i = 0; i < r->cfg->nworkloads; i++) {
 		const struct workload_type *type = r->cfg->workloads[i].type;
 		json_t *own = i ? json_object() : metrics;
@@ -116,7 +116,7 @@ static json_t *cpu_time_json(void)
 		sim_time_t total = 0;
 		for (int c = 0; c < sim_ncpus(); c++)
 			total += sim_cpu_time(c, cat);
-		json_object_set_new(o, sim_cat_names[cat], mcs_json_ns(total));
+		json_object_set_new(o, sim_cat_names[cat], sim_json_ns(total));
 	}
 	return o;
 }
@@ -125,7 +125,7 @@ static json_t *latency_json(uint64_t count, sim_time_t total, sim_time_t max)
 {
 	return json_pack("{s:I, s:o, s:o}", "count", (json_int_t)count, "mean_ns",
 			 json_real(count ? sim_to_ns(total) / (double)count : 0), "max_ns",
-			 mcs_json_ns(max));
+			 sim_json_ns(max));
 }
 
 static json_t *interrupts_json(void)
@@ -135,8 +135,8 @@ static json_t *interrupts_json(void)
 		struct sim_irq_source *s = sim_irq_source(i);
 		json_t *o = latency_json(s->count, s->latency_total, s->latency_max);
 		json_object_set_new(o, "name", json_string(s->name));
-		json_object_set_new(o, "p99_ns", mcs_json_ns(sim_hist_quantile(&s->latency, 0.99)));
-		json_object_set_new(o, "handler_ns_total", mcs_json_ns(s->handler_total));
+		json_object_set_new(o, "p99_ns", sim_json_ns(sim_hist_quantile(&s->latency, 0.99)));
+		json_object_set_new(o, "handler_ns_total", sim_json_ns(s->handler_total));
 		json_array_append_new(sources, o);
 	}
 	for (int c = 0; c < sim_ncpus(); c++) {
@@ -145,7 +145,7 @@ static json_t *interrupts_json(void)
 		sim_irq_cpu_stats(c, &n, &total, &max, &p99);
 		json_t *o = latency_json(n, total, max);
 		json_object_set_new(o, "cpu", json_integer(c));
-		json_object_set_new(o, "p99_ns", mcs_json_ns(p99));
+		json_object_set_new(o, "p99_ns", sim_json_ns(p99));
 		json_array_append_new(cpus, o);
 	}
 	return json_pack("{s:o, s:o}", "sources", sources, "cpus", cpus);
@@ -212,7 +212,7 @@ static json_t *batches_json(const struct run *r)
 	for (int i = 0; i < SIM_BATCH_N; i++) {
 		json_array_append_new(units, json_integer(sim_batch_units(i)));
 		for (int f = 0; f < SIM_BATCH_FIGS; f++)
-			json_array_append_new(figs[f], mcs_json_ns(sim_batch_fig(i, f)));
+			json_array_append_new(figs[f], sim_json_ns(sim_batch_fig(i, f)));
 	}
 	json_t *metrics = json_object();
 	json_object_set_new(metrics, "elapsed_ns", figs[SIM_BATCH_ELAPSED]);
@@ -235,7 +235,7 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 	json_t *metrics = run_metrics(r);
 	json_t *details = split_details(metrics);
 	json_t *out = json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:I, s:b}", "seed", (json_int_t)seed,
-				"sim_time_ns", mcs_json_ns(sim_end()), "cpus", sim_ncpus(),
+				"sim_time_ns", sim_json_ns(sim_end()), "cpus", sim_ncpus(),
 				"cpu_time_ns", cpu_time_json(), "locks", locks_json(), "metrics",
 				metrics, "engine_calls", (json_int_t)sim_engine_calls(),
 				"completed", r->completed);
@@ -278,7 +278,7 @@ static void run_draw_json(json_t *out, const struct run_config *cfg, const struc
 	for (int i = 0; i < COST_N; i++)
 		if (cost_range_drawn(&cfg->cost_range[i]))
 			json_object_set_new(costs, cost_table[i].key,
-					    mcs_json_ns(cfg->machine.cost[i]));
+					    sim_json_ns(cfg->machine.cost[i]));
 	json_object_set_new(out, "draw", json_integer(draw->index));
 	json_object_set_new(out, "cost_draw", costs);
 }

@@ -3,7 +3,7 @@
 #include "live.h"
 #include "estimate.h"
 #include "output.h"
-#include "progress.h"
+#include "pace.h"
 #include "sim_engine.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -35,11 +35,7 @@ void live_enable(FILE *out)
 void live_job_prepare(struct runner_job *j)
 {
 	j->live_fd[0] = j->live_fd[1] = -1;
-	j->reached_ns = j->first_ns = 0;
-	j->share = -1;
-	j->share_rate = j->share_anchor = 0;
-	j->share_anchor_at = 0;
-	j->reached_at = j->first_at = j->moved_at = 0;
+	pace_reset(&j->pace);
 	j->live_cut = false;
 	if ((L.out || estimate_on()) && pipe2(j->live_fd, O_CLOEXEC) < 0)
 		j->live_fd[0] = j->live_fd[1] = -1; /* no pipe: no line, no estimate */
@@ -86,23 +82,9 @@ static bool job_read(struct runner_job *j)
 	char *last = strrchr(buf, '\n'), *rest;
 	if (last || !cut) { /* "NS" or "NS SHARE" */
 		double ns = g_ascii_strtod(last ? last + 1 : buf, &rest);
-		estimate_report(j, ns, *rest == ' ' ? g_ascii_strtod(rest + 1, NULL) : -1);
+		pace_report(&j->pace, ns, *rest == ' ' ? g_ascii_strtod(rest + 1, NULL) : -1);
 	}
 	return true;
-}
-
-double live_job_expected_s(const struct runner_job *j, const struct runner_job *jobs, size_t n)
-{
-	double elapsed = (double)(g_get_monotonic_time() - j->started) / 1e6;
-	double stop = sim_to_ns(j->config->stop_at);
-	if (stop > 0 && j->reached_ns > 0)
-		return elapsed * stop / j->reached_ns;
-	if (!stop && j->share_rate > 0) /* to completion: its work's pace of late */
-		return elapsed + (1 - j->share) / j->share_rate;
-	for (size_t i = 0; i < n; i++)
-		if (jobs[i].config == j->config && jobs[i].wall_s > 0)
-			return jobs[i].wall_s;
-	return 0;
 }
 
 /* The terminal's width, less one column: a line that wrapped would throw
@@ -132,16 +114,16 @@ static void job_line(GString *out, const struct runner_job *j, const struct runn
 	double elapsed = (double)(g_get_monotonic_time() - j->started) / 1e6;
 	double stop = sim_to_ns(j->config->stop_at);
 	g_string_append_printf(s, "  %-28s %8.4g s simulated", j->label ? j->label : "",
-			       j->reached_ns / 1e9);
+			       j->pace.reached_ns / 1e9);
 	if (stop > 0)
 		g_string_append_printf(s, " of %g s (%3.0f%%)", stop / 1e9,
-				       100 * MIN(j->reached_ns / stop, 1));
+				       100 * MIN(j->pace.reached_ns / stop, 1));
 	g_string_append(s, "  elapsed ");
-	progress_put_duration(s, elapsed);
-	double expected = live_job_expected_s(j, jobs, n);
+	pace_put_duration(s, elapsed);
+	double expected = pace_expected_s(j, jobs, n);
 	g_string_append(s, "  ETA ");
 	if (expected > 0)
-		progress_put_duration(s, MAX(expected - elapsed, 0));
+		pace_put_duration(s, MAX(expected - elapsed, 0));
 	else
 		g_string_append(s, "-:--");
 	put_cut(out, s->str, line_room());
@@ -172,15 +154,15 @@ static void head_line(GString *s, const struct runner_job *jobs, size_t n, int p
 	GString *head = g_string_new(NULL);
 	g_string_append_printf(head, "memcgsim: %zu of %zu simulations done", done, n);
 	bool known;
-	double left = progress_left_s(jobs, n, parallel, &known);
+	double left = pace_left_s(jobs, n, parallel, &known);
 	if (left > 0 && first) {
 		double elapsed = (double)(g_get_monotonic_time() - first) / 1e6;
 		g_string_append_printf(head, "; the run: %s", known ? "about " : "at least ");
-		progress_put_duration(head, elapsed + left);
+		pace_put_duration(head, elapsed + left);
 		g_string_append(head, " here");
 		if (known) { /* what is left of a lower bound tells nothing */
 			g_string_append(head, ", ");
-			progress_put_duration(head, left);
+			pace_put_duration(head, left);
 			g_string_append(head, " left");
 		}
 	}

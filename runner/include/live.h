@@ -4,7 +4,7 @@
  * simulated time reached (with the share of a timed run's duration),
  * elapsed wall time and an ETA; cleared when the runs end. Each child
  * reports its clock on a pipe (sim_engine_progress_fd), which also serves
- * the estimate of the run's wall time (runner_wall_limit); nothing of it
+ * the estimate of the run's wall time (estimate_wall_limit); nothing of it
  * goes to standard output or into a result. */
 #pragma once
 #include "runner.h"
@@ -14,7 +14,7 @@
 /* Draw on @out from now on (NULL: not at all, the default). */
 void live_enable(FILE *out);
 /* Before forking @j: its pipe, when live lines are drawn or the wall
- * time is estimated (runner_wall_limit). */
+ * time is estimated (estimate_wall_limit). */
 void live_job_prepare(struct runner_job *j);
 /* In the child: report on the pipe. In the parent: keep the read end. */
 void live_job_child(const struct runner_job *j);
@@ -32,8 +32,3 @@ void live_clear(void);
  * jobs as they stand (a sweep's bar redraws its ETA); NULL: nobody. */
 typedef void (*live_tick_fn)(const struct runner_job *jobs, size_t n, int parallel, void *ctx);
 void live_on_tick(live_tick_fn fn, void *ctx);
-/* The wall time job @j (started, not finished) is expected to take in
- * all: a timed run's share of its duration simulated, a run to
- * completion's work at its recent pace (sim_work_plan), else what a
- * finished job of the same configuration took among @jobs; 0: not known. */
-double live_job_expected_s(const struct runner_job *j, const struct runner_job *jobs, size_t n);

@@ -25,11 +25,3 @@ void progress_finish(struct progress *p);
  * redrawn on a terminal. */
 struct runner_job;
 void progress_tick(struct progress *p, const struct runner_job *jobs, size_t n, int parallel);
-/* What is left of @jobs' wall time, @parallel at a time: a running job's
- * from its own progress (or its like's), a queued one's what a finished job
- * of its configuration took, else the finished ones' mean; their sum shared
- * among @parallel, at least the longest. *@known: every job's is known;
- * else the figure counts only those that are (a lower bound). */
-double progress_left_s(const struct runner_job *jobs, size_t n, int parallel, bool *known);
-/* @secs as "1:05:09", "4:07" or "0:03". */
-void progress_put_duration(GString *s, double secs);

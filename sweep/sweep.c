@@ -2,6 +2,7 @@
 /* Running a sweep: the plan (grid x variants x replicas), its directory,
  * resuming, shards and merging. */
 #include "sweep.h"
+#include "estimate.h"
 #include "identity.h"
 #include "output.h"
 #include "output_dir.h"
@@ -555,7 +556,7 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 	}
 	dir_clean(o->out);
 	GError *run_err = NULL;
-	runner_wall_limit(!o->force);
+	estimate_wall_limit(!o->force);
 	bool ran = run_shard(pl, &run_err);
 	if (!ran) /* the half-written files of runs killed (a signal, the limit) */
 		dir_clean(o->out);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mcs_json: the few JSON accessors every layer uses (jansson). */
 #pragma once
-#include "sim_time.h"
 #include <jansson.h>
 #include <string.h>
 
@@ -10,12 +9,6 @@
 static inline double mcs_json_num(const json_t *o, const char *key)
 {
 	return json_number_value(json_object_get(o, key));
-}
-
-/* A simulated time as a result's "..._ns" figure: nanoseconds, a real. */
-static inline json_t *mcs_json_ns(sim_time_t t)
-{
-	return json_real(sim_to_ns(t));
 }
 
 /* The first element of @array whose string member @key is @name (both

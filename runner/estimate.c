@@ -4,7 +4,7 @@
 
 static double limit_s; /* 0: off */
 
-void runner_wall_limit(bool on)
+void estimate_wall_limit(bool on)
 {
 	/* MEMCGSIM_TEST_MAX_WALL_S may lower it (the tests do) */
 	const char *env = g_getenv("MEMCGSIM_TEST_MAX_WALL_S");
@@ -15,42 +15,6 @@ void runner_wall_limit(bool on)
 bool estimate_on(void)
 {
 	return limit_s > 0;
-}
-
-/* The rate of @j's work of late: over a window of 1 to 3 wall seconds, so
- * that a run whose work goes at two paces (memhog: fast under its limit,
- * then reclaiming) is timed at the pace it has now. */
-static void note_share(struct runner_job *j, double share, gint64 now)
-{
-	j->share = share;
-	if (share < 0)
-		return;
-	if (!j->share_anchor_at) {
-		j->share_anchor = share;
-		j->share_anchor_at = now;
-		return;
-	}
-	double span = (double)(now - j->share_anchor_at) / 1e6;
-	if (span >= 1 && share > j->share_anchor)
-		j->share_rate = (share - j->share_anchor) / span;
-	if (span >= 3) {
-		j->share_anchor = share;
-		j->share_anchor_at = now;
-	}
-}
-
-void estimate_report(struct runner_job *j, double ns, double share)
-{
-	gint64 now = g_get_monotonic_time();
-	note_share(j, share, now);
-	if (!j->first_at) {
-		j->first_at = now;
-		j->first_ns = ns;
-	}
-	if (!j->moved_at || ns > j->reached_ns)
-		j->moved_at = now;
-	j->reached_ns = ns;
-	j->reached_at = now;
 }
 
 /* What a job takes, whole, as far as can be told, and on what basis. */
@@ -72,14 +36,14 @@ static struct took job_took(const struct runner_job *j, gint64 now)
 		t.s = j->wall_s;
 		return t;
 	}
-	double span = (double)(j->reached_at - j->first_at) / 1e6, horizon = 0;
-	if (j->pid <= 0 || !j->first_at || span < ESTIMATE_SPAN_S ||
-	    run_estimate_cpu_s(j->config, &horizon) < 0 || j->reached_ns >= horizon)
+	double span = (double)(j->pace.reached_at - j->pace.first_at) / 1e6, horizon = 0;
+	if (j->pid <= 0 || !j->pace.first_at || span < ESTIMATE_SPAN_S ||
+	    run_estimate_cpu_s(j->config, &horizon) < 0 || j->pace.reached_ns >= horizon)
 		return t;
-	double ns = j->reached_ns - j->first_ns; /* under 1: less than the reports' 1 ns */
+	double ns = j->pace.reached_ns - j->pace.first_ns; /* under 1: less than the reports' 1 ns */
 	t.horizon = horizon;
 	t.lower = !j->config->stop_at || ns < 1;
-	t.s = (double)(now - j->started) / 1e6 + (horizon - j->reached_ns) * span / MAX(ns, 1);
+	t.s = (double)(now - j->started) / 1e6 + (horizon - j->pace.reached_ns) * span / MAX(ns, 1);
 	return t;
 }
 
@@ -140,8 +104,8 @@ static void refuse(GError **err, const struct took *w, double s, size_t count, i
 	GString *basis = g_string_new(NULL);
 	if (w->horizon > 0)
 		g_string_append_printf(basis, "%.4g simulated ns of %s%.4g in %.3g s",
-				       j->reached_ns, j->config->stop_at ? "" : "at least ",
-				       w->horizon, (double)(j->reached_at - j->started) / 1e6);
+				       j->pace.reached_ns, j->config->stop_at ? "" : "at least ",
+				       w->horizon, (double)(j->pace.reached_at - j->started) / 1e6);
 	else
 		g_string_append_printf(basis, "one of its simulations took %.3g s", j->wall_s);
 	if (count > 1)
@@ -175,15 +139,15 @@ static bool point_seen(const struct runner_job *jobs, size_t i)
  * ESTIMATE_STUCK_S of wall time (a tenth of the limit, when that is less). */
 static bool stuck(const struct runner_job *j, gint64 now, GError **err)
 {
-	double stood = (double)(now - j->moved_at) / 1e6;
-	if (j->pid <= 0 || !j->moved_at || stood < MAX(1, MIN(ESTIMATE_STUCK_S, limit_s / 10)))
+	double stood = (double)(now - j->pace.moved_at) / 1e6;
+	if (j->pid <= 0 || !j->pace.moved_at || stood < MAX(1, MIN(ESTIMATE_STUCK_S, limit_s / 10)))
 		return false;
 	char *limit = wall_text(limit_s);
 	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 		    "variant %s: simulated time has stood at %.4g ns for %.0f s of wall time while "
 		    "the simulation runs: it would never end (are every cost and think and hold "
 		    "time 0?), and memcgsim runs at most %s without --force",
-		    j->variant ? j->variant : "?", j->reached_ns, stood, limit);
+		    j->variant ? j->variant : "?", j->pace.reached_ns, stood, limit);
 	g_free(limit);
 	return true;
 }

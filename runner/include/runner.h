@@ -3,6 +3,7 @@
  * (SimGrid allows one simulation per process) and gathers the results into
  * one result document (docs/results.md). */
 #pragma once
+#include "pace.h"
 #include "scenario.h"
 
 /* One simulation. The caller fills in the first members. */
@@ -33,28 +34,14 @@ struct runner_job {
 	json_t *result;
 	bool violation;
 	double wall_s; /* wall-clock time of the run */
-	/* private */
-	int live_fd[2];		     /* the progress pipe (live.h), -1: none */
-	double reached_ns;	     /* the simulated time it last reported */
-	double share;		     /* and the part of its work done (sim_work_plan); -1: none */
-	double share_rate;	     /* of late, per wall second (0: not known yet) */
-	double share_anchor;	     /* the share when that rate's window began */
-	gint64 share_anchor_at;	     /* and when (monotonic us; 0: not yet) */
-	double first_ns;	     /* and first */
-	bool live_cut;		     /* the last read of the pipe ended inside a report */
-	gint64 reached_at, first_at; /* when those came (monotonic, us; 0: none yet) */
-	gint64 moved_at;	     /* when the simulated time reported last grew */
+	/* the runner's */
+	struct job_pace pace; /* pace.h */
+	int live_fd[2];	      /* the progress pipe (live.c's), -1: none */
+	bool live_cut;	      /* its last read ended inside a report */
 	pid_t pid;
 	char *path;
 	gint64 started;
 };
-
-/* From now on (@on), or no more, stop the jobs and refuse (MCS_ERROR_INPUT)
- * a run whose simulations' progress says it would take more than
- * RUNNER_MAX_WALL_S of wall time on this machine (docs/scenario.md); off
- * at first, --force keeps it off. MEMCGSIM_TEST_MAX_WALL_S may lower it. */
-#define RUNNER_MAX_WALL_S 1800.0
-void runner_wall_limit(bool on);
 
 /* The job of variant @v's cost draw @d (its config, seed and draw). */
 struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
@@ -75,7 +62,7 @@ typedef void (*runner_done_fn)(struct runner_job *job, void *ctx);
  * of their work estimates. False (with @err) when one died; the others
  * already running are waited for, no new one is started. False
  * (MCS_ERROR_INPUT) when the wall time's estimate passed the limit
- * (runner_wall_limit): the running jobs are killed. The children die with
+ * (estimate_wall_limit): the running jobs are killed. The children die with
  * the parent (a killed sweep leaves no orphan behind). Each job's result
  * stays in its own slot: what the caller gathers does not depend on the
  * order, nor on @parallel. */
