@@ -22,7 +22,7 @@
 #            own message would come first); the delay is printed, not judged
 # The signal comes (but for read, which has it come once an input is read,
 # before it is parsed) at the latest moment, just before the rename, from the
-# test hook MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME (analysis/output.c). Each case
+# test hook MEMCGSIM_TEST_SIGNAL_AT=SIG:NAME (base/output.c). Each case
 # checks the exit status, the exact standard error, the files' bytes and
 # that no temporary is left.
 suite=interrupts
