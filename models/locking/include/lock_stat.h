@@ -21,7 +21,7 @@ struct lock_point {
 
 /* A lock class's counts, listed once, X(field, column): the struct's
  * members, their keys in a result (lock_stat_to_json), what merging
- * replicas adds up (analysis/result.c) and the /proc/lock_stat column. The
+ * replicas adds up (results/result.c) and the /proc/lock_stat column. The
  * bounces are the contentions and acquisitions whose lock line came from
  * another CPU. LOCK_STAT_LATE_COUNTS came later and stay last in a result. */
 #define LOCK_STAT_COUNTS(X)                                                                        \

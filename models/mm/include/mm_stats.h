@@ -6,7 +6,7 @@
  * (memcg.h, list_lru.h, shrinker.h, swap.h, page_cgroup.h, folio_lru.h)
  * declare their members from these lists, the JSON writers write them in
  * this order, and the reports label them from here. Headers only, no
- * includes: analysis/ reads it without the models' types. */
+ * includes: results/ reads it without the models' types. */
 #pragma once
 
 /* struct memcg_stats: a cgroup's reclaim figures (all cgroups summed under
