@@ -43,6 +43,20 @@ bool folio_move_memcg(struct sim_task *t, struct folio *folio, struct mem_cgroup
 
 /* --- the page cache ------------------------------------------------------ */
 
+void folio_lru_init(long node_pages, bool kswapd)
+{
+	folio_reclaim_init(node_pages, kswapd);
+	lru_state.files = g_ptr_array_new_with_free_func((GDestroyNotify)page_file_free);
+}
+
+void folio_lru_destroy(void)
+{
+	if (lru_state.files)
+		g_ptr_array_free(lru_state.files, TRUE);
+	lru_state.files = NULL;
+	folio_reclaim_destroy();
+}
+
 struct page_file *page_file_new(struct mem_cgroup *memcg)
 {
 	struct page_file *f = g_new0(struct page_file, 1);

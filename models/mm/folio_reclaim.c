@@ -231,19 +231,18 @@ static void node_mem_init(struct node_mem *n, int nid, long pages, bool with_ksw
 	}
 }
 
-void folio_lru_init(long node_pages, bool with_kswapd)
+void folio_reclaim_init(long node_pages, bool with_kswapd)
 {
 	lru_state.nodes = memcg_tree->nodes;
 	lru_state.page_lines = line_class_get("struct page (file folio)");
 	lru_state.ipages_class = lock_class_get("&mapping->i_pages");
-	lru_state.files = g_ptr_array_new_with_free_func((GDestroyNotify)page_file_free);
 	lru_state.cpu = g_new0(struct cpu_fbatches, sim_ncpus());
 	lru_state.node = g_new0(struct node_mem, lru_state.nodes);
 	for (int nid = 0; nid < lru_state.nodes; nid++)
 		node_mem_init(&lru_state.node[nid], nid, node_pages, with_kswapd);
 }
 
-void folio_lru_destroy(void)
+void folio_reclaim_destroy(void)
 {
 	if (!lru_state.node)
 		return;
@@ -251,7 +250,6 @@ void folio_lru_destroy(void)
 		g_free(lru_state.node[nid].pool);
 		g_ptr_array_free(lru_state.node[nid].free, TRUE);
 	}
-	g_ptr_array_free(lru_state.files, TRUE);
 	g_free(lru_state.node);
 	g_free(lru_state.cpu);
 	memset(&lru_state, 0, sizeof(lru_state));
