@@ -13,8 +13,8 @@ static bool is_control(gunichar c, bool newline)
 {
 	GUnicodeType t = g_unichar_type(c);
 	return (c < 0x20 && c != '\t' && !(newline && c == '\n')) || c == 0x7f ||
-	       (c >= 0x80 && c < 0xa0) || t == G_UNICODE_FORMAT ||
-	       t == G_UNICODE_LINE_SEPARATOR || t == G_UNICODE_PARAGRAPH_SEPARATOR;
+	       (c >= 0x80 && c < 0xa0) || t == G_UNICODE_FORMAT || t == G_UNICODE_LINE_SEPARATOR ||
+	       t == G_UNICODE_PARAGRAPH_SEPARATOR;
 }
 
 /* @len bytes of @s onto @out, escaped as mcs_error_printable says; at most

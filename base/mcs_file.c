@@ -101,15 +101,14 @@ char *mcs_file_read_input(const char *path, gsize max, gsize *len, GError **err)
 	char *text = NULL;
 	GError *e = NULL;
 	if (!mcs_file_read(path, max, &text, len, &e)) {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", path,
-			    e->message);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s",
+			    path, e->message);
 		g_error_free(e);
 	}
 	return text;
 }
 
-static bool file_read(const char *path, int flags, gsize max, char **text, gsize *len,
-		      GError **err)
+static bool file_read(const char *path, int flags, gsize max, char **text, gsize *len, GError **err)
 {
 	*text = NULL;
 	*len = 0;
@@ -204,6 +203,7 @@ json_t *mcs_file_parse(const char *text, gsize len, size_t flags, gsize max_pars
 	else
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "needs more than %" G_GSIZE_FORMAT " MiB once parsed "
-			    "(the most read here)", max_parsed >> 20);
+			    "(the most read here)",
+			    max_parsed >> 20);
 	return NULL;
 }

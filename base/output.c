@@ -4,8 +4,8 @@
 #include "output_dir.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,8 +64,9 @@ char *output_link_target(const char *path)
 		char *link = g_file_read_link(cur, NULL);
 		char *dir = g_path_get_dirname(cur);
 		g_free(cur);
-		cur = !link ? NULL : g_path_is_absolute(link) ? g_strdup(link)
-							     : g_build_filename(dir, link, NULL);
+		cur = !link			 ? NULL
+		      : g_path_is_absolute(link) ? g_strdup(link)
+						 : g_build_filename(dir, link, NULL);
 		g_free(dir);
 		g_free(link);
 		if (!cur)
@@ -85,8 +86,8 @@ static int output_stat(const char *path, bool follow, struct stat *st)
 
 static bool refuse_kind(GError **err, const char *what, const char *path, unsigned mode)
 {
-	char *why = g_strdup_printf("%s, not a regular file: refusing to replace it",
-				    mcs_file_kind(mode));
+	char *why =
+	    g_strdup_printf("%s, not a regular file: refusing to replace it", mcs_file_kind(mode));
 	refuse(err, what, path, why);
 	g_free(why);
 	errno = EEXIST;
@@ -165,8 +166,8 @@ static int temp_at(struct output *o, char **name)
 {
 	for (int tries = 0; tries < 100; tries++) {
 		*name = g_strdup_printf("%s.tmp.%06X", o->base, g_random_int() & 0xffffff);
-		int fd = openat(o->dir_fd, *name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-				0666);
+		int fd = openat(o->dir_fd, *name,
+				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 		g_clear_pointer(name, g_free);
@@ -371,8 +372,7 @@ bool output_any_in_place(void)
 }
 
 /* Open @path, @len bytes of @data, commit: the whole of it or nothing. */
-static bool output_whole(const char *path, bool owned, const char *data, gssize len,
-			 GError **err)
+static bool output_whole(const char *path, bool owned, const char *data, gssize len, GError **err)
 {
 	struct output o;
 	size_t n = len < 0 ? strlen(data) : (size_t)len;
@@ -408,7 +408,8 @@ bool output_move(const char *from, const char *to, GError **err)
 bool output_check_owned(const char *path, bool is_dir, GError **err)
 {
 	struct stat st;
-	if (output_stat(path, false, &st) != 0 || (is_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)))
+	if (output_stat(path, false, &st) != 0 ||
+	    (is_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)))
 		return true;
 	if (!is_dir)
 		return refuse_kind(err, NULL, path, st.st_mode);
@@ -441,9 +442,11 @@ int output_lock_open(const char *path, GError **err)
 	 * outside the directory */
 	if (st.st_nlink > 1) {
 		uintmax_t others = (uintmax_t)st.st_nlink - 1;
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s: has %ju other hard link%s: refusing to write it (remove it, and the "
-			    "sweep makes its own)", path, others, others == 1 ? "" : "s");
+		g_set_error(
+		    err, MCS_ERROR, MCS_ERROR_INPUT,
+		    "%s: has %ju other hard link%s: refusing to write it (remove it, and the "
+		    "sweep makes its own)",
+		    path, others, others == 1 ? "" : "s");
 		close(fd);
 		return -1;
 	}
@@ -454,8 +457,8 @@ char *output_temp_beside(const char *path, GError **err)
 {
 	char *target = output_link_target(path);
 	struct stat st;
-	bool direct = !target || g_str_equal(path, "-") ||
-		      (stat(target, &st) == 0 && !S_ISREG(st.st_mode));
+	bool direct =
+	    !target || g_str_equal(path, "-") || (stat(target, &st) == 0 && !S_ISREG(st.st_mode));
 	char *tmp = NULL;
 	int fd;
 	if (direct) {
@@ -515,8 +518,8 @@ static void on_signal(int sig)
 	    getpid() != main_pid)
 		return;
 	for (int i = 0; i < 3; i++)
-		if (abandon_signals[i] == sig && write(STDERR_FILENO, abandon_say[i],
-						       strlen(abandon_say[i])) < 0)
+		if (abandon_signals[i] == sig &&
+		    write(STDERR_FILENO, abandon_say[i], strlen(abandon_say[i])) < 0)
 			break; /* nothing to do about it: dying anyway */
 	signal(sig, SIG_DFL);
 	raise(sig);

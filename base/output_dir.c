@@ -69,8 +69,8 @@ int output_dir_of(const char *dest, char **base, GError **err)
 				  : S_ISDIR(st.st_mode) ? "now another directory"
 							: mcs_file_kind(st.st_mode);
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s: replaced while memcgsim ran (%s): refusing to write in it", d->shown,
-			    now);
+			    "%s: replaced while memcgsim ran (%s): refusing to write in it",
+			    d->shown, now);
 		fd = -2;
 	} else if (d) {
 		fd = d->fd;

@@ -8,8 +8,7 @@ const char *spec_enum_name(const struct spec *s, size_t i)
 	return s->values[i];
 }
 
-bool spec_check_fail(struct spec_check *c, const char *path, const char *key, const char *fmt,
-		     ...)
+bool spec_check_fail(struct spec_check *c, const char *path, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

@@ -30,8 +30,8 @@ static void bare_actor(int argc, char **argv)
 /* In a child: run the bare loop and write the acquisition count to @fd. */
 static void bare_child(int fd, int n, sim_time_t duration)
 {
-	struct sim_machine m = {.nodes = 16, .cpus_per_node = 64, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
+	struct sim_machine m = {
+	    .nodes = 16, .cpus_per_node = 64, .clock_ghz = 2.1, .sched_slice = 750 * SIM_US};
 	sim_engine_init(&m, 0, duration, 1);
 	bare_mutex = sg_mutex_init();
 	for (int i = 0; i < n; i++) {

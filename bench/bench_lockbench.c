@@ -18,7 +18,8 @@ static double run_memcgsim(int n, sim_time_t duration, long long *acq, long long
 	char *dur = g_strdup_printf("stop.duration_ns=%lld", (long long)(duration / SIM_NS));
 	const char *sets[] = {cpus, dur, extra_set, NULL};
 	GError *err = NULL;
-	struct scenario *sc = scenario_load_file(MCS_SOURCE_DIR "/bench/lockbench_1024.json", sets, &err);
+	struct scenario *sc =
+	    scenario_load_file(MCS_SOURCE_DIR "/bench/lockbench_1024.json", sets, &err);
 	g_assert_no_error(err);
 	const struct scenario_variant *v = sc->variants->pdata[0];
 	bool bad;
@@ -26,8 +27,8 @@ static double run_memcgsim(int n, sim_time_t duration, long long *acq, long long
 	json_t *r = runner_run_one(v->config, 1, &bad, &err);
 	double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
 	g_assert_no_error(err);
-	*acq = json_integer_value(json_object_get(json_array_get(json_object_get(r, "locks"), 0),
-						  "acquisitions"));
+	*acq = json_integer_value(
+	    json_object_get(json_array_get(json_object_get(r, "locks"), 0), "acquisitions"));
 	*calls = json_integer_value(json_object_get(r, "engine_calls"));
 	json_decref(r);
 	scenario_free(sc);
@@ -40,16 +41,17 @@ int main(int argc, char **argv)
 {
 	extra_set = argc > 1 ? argv[1] : NULL;
 	static const int ns[] = {1, 8, 64, 1024};
-	printf("%6s %12s %14s %14s %14s %8s %12s\n", "N", "sim time", "memcgsim acq", "acq/s memcgsim",
-	       "acq/s bare", "ratio", "calls/acq");
+	printf("%6s %12s %14s %14s %14s %8s %12s\n", "N", "sim time", "memcgsim acq",
+	       "acq/s memcgsim", "acq/s bare", "ratio", "calls/acq");
 	for (size_t i = 0; i < G_N_ELEMENTS(ns); i++) {
 		int n = ns[i];
 		sim_time_t duration = (n == 1 ? 300 : 40) * SIM_MS;
 		long long acq_m, acq_b, calls;
 		double wm = run_memcgsim(n, duration, &acq_m, &calls);
 		double wb = bare_loop_run(n, duration, &acq_b);
-		printf("%6d %9.0f ms %14lld %14.0f %14.0f %7.2fx %12.2f\n", n, sim_to_us(duration) / 1e3,
-		       acq_m, acq_m / wm, acq_b / wb, (acq_m / wm) / (acq_b / wb), (double)calls / acq_m);
+		printf("%6d %9.0f ms %14lld %14.0f %14.0f %7.2fx %12.2f\n", n,
+		       sim_to_us(duration) / 1e3, acq_m, acq_m / wm, acq_b / wb,
+		       (acq_m / wm) / (acq_b / wb), (double)calls / acq_m);
 	}
 	return 0;
 }

@@ -91,7 +91,8 @@ int main(int argc, char **argv)
 			if (owner < 0) {
 				owner = e.task;
 				acq++;
-				ev_push(e.at + sim_rng_sample(rng[e.task], &hold), e.task, EV_HOLD_END);
+				ev_push(e.at + sim_rng_sample(rng[e.task], &hold), e.task,
+					EV_HOLD_END);
 			} else {
 				fifo[(head + len++) % n] = e.task;
 			}
@@ -109,8 +110,8 @@ int main(int argc, char **argv)
 		ev_push(e.at + sim_rng_sample(rng[e.task], &think), e.task, EV_THINK_END);
 	}
 	double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
-	printf("tasks %d sim_ms %g acquisitions %lld events %lld wall_s %.3f events_per_s %.0f\n", n,
-	       ms, acq, events, wall, wall > 0 ? (double)events / wall : 0);
+	printf("tasks %d sim_ms %g acquisitions %lld events %lld wall_s %.3f events_per_s %.0f\n",
+	       n, ms, acq, events, wall, wall > 0 ? (double)events / wall : 0);
 	for (int i = 0; i < n; i++)
 		sim_rng_free(rng[i]);
 	g_free(rng);

@@ -36,7 +36,8 @@ static json_t *calib_json_load(struct calib_in *in, GError **err)
 static bool bad(GError **err, const struct calib_in *in, const char *where, const char *what)
 {
 	char **keys = g_strsplit(where, ".", -1);
-	struct jpos at = jpos_find(in->text, in->len, (const char *const *)keys, g_strv_length(keys));
+	struct jpos at =
+	    jpos_find(in->text, in->len, (const char *const *)keys, g_strv_length(keys));
 	g_strfreev(keys);
 	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s: expected %s", in->path, at.line,
 		    at.col, where, what);
@@ -105,8 +106,7 @@ static bool sets_add(GPtrArray *sets, json_t *set, const struct calib_in *in, co
 		return bad(err, in, where, "an object of --set overrides");
 	const char *key;
 	json_t *v;
-	json_object_foreach(set, key, v)
-	{
+	json_object_foreach (set, key, v) {
 		char *value = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 		if (json_is_string(v))
 			g_ptr_array_add(sets, g_strdup_printf("%s=%s", key, json_string_value(v)));
@@ -124,7 +124,7 @@ static bool x_wanted(json_t *xs, double x)
 		return true;
 	size_t i;
 	json_t *v;
-	json_array_foreach(xs, i, v)
+	json_array_foreach (xs, i, v)
 		if (json_number_value(v) == x)
 			return true;
 	return false;
@@ -147,11 +147,11 @@ static bool curve_points(struct calib_curve *c, const struct calib_in *in, json_
 		return bad(err, in, "points", "an array");
 	size_t i;
 	json_t *p;
-	json_array_foreach(pts, i, p)
-	{
+	json_array_foreach (pts, i, p) {
 		double x, v;
 		char *at = g_strdup_printf("points.%zu", i);
-		bool ok = need_number(in, p, at, "x", &x, err) && need_number(in, p, at, "value", &v, err);
+		bool ok = need_number(in, p, at, "x", &x, err) &&
+			  need_number(in, p, at, "value", &v, err);
 		g_free(at);
 		if (!ok)
 			return false;
@@ -211,8 +211,8 @@ static struct calib_curve *curve_load(const char *dir, const char *file, GError 
 		json_t *measure = json_object_get(doc, "measure");
 		const char *q = json_string_value(json_object_get(measure, "quantity"));
 		c->measured_what = g_strdup(q ? q : "value");
-		c->scenario = g_path_is_absolute(scen) ? g_strdup(scen)
-						       : g_build_filename(dir, scen, NULL);
+		c->scenario =
+		    g_path_is_absolute(scen) ? g_strdup(scen) : g_build_filename(dir, scen, NULL);
 		c->variant = g_strdup(variant);
 		c->metric = g_strdup(metric);
 		c->period = as && strcmp(as, "period") == 0;
@@ -244,9 +244,11 @@ static bool params_load(struct calib_spec *s, const struct calib_in *in, json_t 
 			  need_number(in, p, at, "step", &cp->step, err);
 		if (ok)
 			cp->key = g_strdup(key);
-		if (ok && (cp->step <= 0 || cp->hi < cp->lo || (cp->hi - cp->lo) / cp->step > 1000)) {
+		if (ok &&
+		    (cp->step <= 0 || cp->hi < cp->lo || (cp->hi - cp->lo) / cp->step > 1000)) {
 			char *where = g_strdup_printf("%s.step", at);
-			ok = bad(err, in, where, "lo <= hi and a step > 0 giving at most 1000 values");
+			ok = bad(err, in, where,
+				 "lo <= hi and a step > 0 giving at most 1000 values");
 			g_free(where);
 		}
 		g_free(at);
@@ -285,10 +287,9 @@ struct calib_spec *calib_spec_load(const char *path, GError **err)
 		char *dir = g_path_get_dirname(path);
 		size_t i;
 		json_t *f;
-		json_array_foreach(curves, i, f)
-		{
+		json_array_foreach (curves, i, f) {
 			struct calib_curve *c =
-				json_is_string(f) ? curve_load(dir, json_string_value(f), err) : NULL;
+			    json_is_string(f) ? curve_load(dir, json_string_value(f), err) : NULL;
 			if (!c) {
 				if (!json_is_string(f)) {
 					char *where = g_strdup_printf("curves.%zu", i);

@@ -8,8 +8,8 @@
 
 /* How well the model's values at some parameters meet every point. */
 struct calib_score {
-	double worst;	/* the largest |model / measured - 1| */
-	double sumsq;	/* the sum of squared log(model / measured) */
+	double worst;		      /* the largest |model / measured - 1| */
+	double sumsq;		      /* the sum of squared log(model / measured) */
 	const struct calib_curve *at; /* where the worst is */
 	double at_x, at_err;
 };
@@ -115,7 +115,8 @@ static void report_params(const struct calib_spec *s, GString *out)
 		const struct calib_param *p = &s->params[i];
 		char *range = g_strdup_printf("%g - %g", p->range_lo, p->range_hi);
 		char *grid = g_strdup_printf("%g - %g by %g", p->lo, p->hi, p->step);
-		char *pre = isnan(p->preset) ? g_strdup("(none)") : g_strdup_printf("%g", p->preset);
+		char *pre =
+		    isnan(p->preset) ? g_strdup("(none)") : g_strdup_printf("%g", p->preset);
 		g_string_append_printf(out, "%-22s %10g  %-26s %-22s %s\n", p->key, p->fit, range,
 				       grid, pre);
 		same = same && !isnan(p->preset) && fabs(p->preset - p->fit) < p->step / 2;
@@ -137,7 +138,8 @@ static void report_curves(const struct calib_cache *k, const struct calib_spec *
 		g_string_append_printf(out, "model: %s, variant %s, %s%s against %s\n", c->scenario,
 				       c->variant, c->period ? "1000 x threads / " : "", c->metric,
 				       c->measured_what);
-		g_string_append_printf(out, "%10s %14s %14s %9s\n", "x", "measured", "model", "error");
+		g_string_append_printf(out, "%10s %14s %14s %9s\n", "x", "measured", "model",
+				       "error");
 		for (guint pi = 0; pi < c->points->len; pi++) {
 			const struct calib_point *pt = c->points->pdata[pi];
 			double m = calib_value(k, s, c, pt, values);
@@ -173,11 +175,12 @@ bool calib_fit(struct calib_spec *s, const char *self, int jobs, GString *out, G
 		for (guint ci = 0; ci < s->curves->len; ci++)
 			npoints += ((struct calib_curve *)s->curves->pdata[ci])->points->len;
 		struct calib_score sc = score(&k, s, values);
-		g_string_append_printf(out,
-				       "memcgsim calibrate: %s: preset %s (family %s)\n"
-				       "%u curves, %u points, %d parameters, %ld runs; bound %g%%\n\n",
-				       s->path, s->preset, s->family, s->curves->len, npoints,
-				       s->nparams, k.runs, 100 * s->bound);
+		g_string_append_printf(
+		    out,
+		    "memcgsim calibrate: %s: preset %s (family %s)\n"
+		    "%u curves, %u points, %d parameters, %ld runs; bound %g%%\n\n",
+		    s->path, s->preset, s->family, s->curves->len, npoints, s->nparams, k.runs,
+		    100 * s->bound);
 		report_params(s, out);
 		g_string_append_printf(out, "largest error: %+.1f%% (%s at x = %g)\n",
 				       100 * sc.at_err, sc.at->name, sc.at_x);

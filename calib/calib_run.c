@@ -50,8 +50,8 @@ static GPtrArray *run_argv(const struct calib_cache *k, const struct calib_curve
 			   const double *values, int n)
 {
 	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
-	const char *fixed[] = {k->self, "run", c->scenario, "--variant", c->variant, "--quiet",
-			       "--format", "json"};
+	const char *fixed[] = {k->self,	   "run",     c->scenario, "--variant",
+			       c->variant, "--quiet", "--format",  "json"};
 	for (size_t i = 0; i < G_N_ELEMENTS(fixed); i++)
 		g_ptr_array_add(a, g_strdup(fixed[i]));
 	for (guint i = 0; i < pt->sets->len; i++) {
@@ -60,7 +60,8 @@ static GPtrArray *run_argv(const struct calib_cache *k, const struct calib_curve
 	}
 	for (int i = 0; i < n; i++) {
 		g_ptr_array_add(a, g_strdup("--set"));
-		g_ptr_array_add(a, g_strdup_printf("machine.costs.%s=%.17g", params[i].key, values[i]));
+		g_ptr_array_add(
+		    a, g_strdup_printf("machine.costs.%s=%.17g", params[i].key, values[i]));
 	}
 	g_ptr_array_add(a, NULL);
 	return a;
@@ -84,9 +85,9 @@ static bool job_start(struct calib_cache *k, struct calib_job *j, const struct c
 		return false;
 	}
 	GPtrArray *argv = run_argv(k, j->curve, j->point, params, values, n);
-	bool ok = g_spawn_async_with_fds(NULL, (char **)argv->pdata, NULL,
-					 G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &j->pid, -1, out,
-					 errfd, err);
+	bool ok =
+	    g_spawn_async_with_fds(NULL, (char **)argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+				   NULL, NULL, &j->pid, -1, out, errfd, err);
 	g_ptr_array_free(argv, TRUE);
 	close(out);
 	close(errfd);
@@ -105,8 +106,8 @@ static bool job_value(const struct calib_job *j, double *v, GError **err)
 {
 	json_error_t je;
 	json_t *doc = json_load_file(j->out_path, 0, &je);
-	json_t *metrics = json_object_get(json_array_get(json_object_get(doc, "variants"), 0),
-					  "metrics");
+	json_t *metrics =
+	    json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "metrics");
 	json_t *m = json_object_get(metrics, j->curve->metric);
 	bool ok = json_is_number(m) && json_number_value(m) > 0;
 	if (ok)

@@ -6,8 +6,8 @@
  * detects a violation, 2 for bad usage or bad input. */
 #pragma once
 #include "mcs_named.h"
-#include <limits.h>
 #include <glib.h>
+#include <limits.h>
 #include <stdbool.h>
 
 #define EXIT_VIOLATION 1
@@ -35,18 +35,18 @@ struct cli {
 	char *shard;
 	char *sort;
 	char *plots;
-	char *lock_stat; /* report --lock-stat FILE */
+	char *lock_stat;	 /* report --lock-stat FILE */
 	char *lock_stat_seconds; /* report --lock-stat-seconds S */
-	char *change;	 /* compare --change FROM:TO */
+	char *change;		 /* compare --change FROM:TO */
 	int point;
 	gboolean point_given; /* without --point: the whole sweep */
-	int timeout; /* --timeout SECONDS; CLI_TIMEOUT_UNSET: none */
-	gboolean force; /* --force: past the work estimate's limit */
-	gboolean mix_builds; /* --mix-builds: runs of two models in one sweep */
-	gboolean quiet; /* --quiet: no progress on stderr */
-	gboolean names; /* list --names */
-	char *scenario_arg; /* the scenario as named, when files[0] is its path */
-	gboolean version; /* no command: --version */
+	int timeout;	      /* --timeout SECONDS; CLI_TIMEOUT_UNSET: none */
+	gboolean force;	      /* --force: past the work estimate's limit */
+	gboolean mix_builds;  /* --mix-builds: runs of two models in one sweep */
+	gboolean quiet;	      /* --quiet: no progress on stderr */
+	gboolean names;	      /* list --names */
+	char *scenario_arg;   /* the scenario as named, when files[0] is its path */
+	gboolean version;     /* no command: --version */
 };
 
 /* A command's FILE arguments, when not exactly 0 (unchecked), 1 or 2. */
@@ -55,13 +55,13 @@ struct cli {
 
 /* A command: what main() parses for it and the function it runs. */
 struct cli_command {
-	MCS_NAMED; /* .doc: its line in memcgsim --help's list of commands */
-	const char *synopsis; /* the help's first line, after "memcgsim NAME" */
+	MCS_NAMED;		     /* .doc: its line in memcgsim --help's list of commands */
+	const char *synopsis;	     /* the help's first line, after "memcgsim NAME" */
 	const GOptionEntry *options; /* they write into cli_args (cli_util.h) */
-	int files;		/* FILE arguments: 0 (unchecked), 1, 2, or CLI_FILES_* */
-	const char *files_what; /* what they are, in the error when they are not */
-	bool scenario; /* its FILE may name a bundled scenario (cli_scenario_path) */
-	int (*fn)(struct cli *c); /* the exit status */
+	int files;		     /* FILE arguments: 0 (unchecked), 1, 2, or CLI_FILES_* */
+	const char *files_what;	     /* what they are, in the error when they are not */
+	bool scenario;		     /* its FILE may name a bundled scenario (cli_scenario_path) */
+	int (*fn)(struct cli *c);    /* the exit status */
 };
 
 /* The commands, each in its file cli_NAME.c. */

@@ -23,7 +23,8 @@ static char *bundled_dir(void)
 		return g_build_filename(env, "scenarios", NULL);
 	char *exe = g_file_read_link("/proc/self/exe", NULL);
 	char *bin = exe ? g_path_get_dirname(exe) : NULL;
-	char *rel = bin ? g_build_filename(bin, "..", "share", "memcgsim", "scenarios", NULL) : NULL;
+	char *rel =
+	    bin ? g_build_filename(bin, "..", "share", "memcgsim", "scenarios", NULL) : NULL;
 	char *dir = rel ? g_canonicalize_filename(rel, NULL) : NULL;
 	g_free(rel);
 	g_free(exe);

@@ -22,15 +22,15 @@ static int cmd_calibrate(struct cli *c)
 	return ok ? 0 : cli_error(err, "memcgsim: ");
 }
 
-static const GOptionEntry calibrate_options[] = {CLI_OPT_JOBS, CLI_OPT_OUTPUT,
-						 CLI_OPT_FILES("FIT_FILE"), {NULL}};
+static const GOptionEntry calibrate_options[] = {
+    CLI_OPT_JOBS, CLI_OPT_OUTPUT, CLI_OPT_FILES("FIT_FILE"), {NULL}};
 
 const struct cli_command cli_calibrate_command = {
-	.name = "calibrate",
-	.doc = "fit a preset's contention parameters to published curves",
-	.synopsis = "FIT_FILE - fit a preset's contention parameters to measured curves",
-	.options = calibrate_options,
-	.files = 1,
-	.files_what = "fit FILE (data/contention/fit-*.json)",
-	.fn = cmd_calibrate,
+    .name = "calibrate",
+    .doc = "fit a preset's contention parameters to published curves",
+    .synopsis = "FIT_FILE - fit a preset's contention parameters to measured curves",
+    .options = calibrate_options,
+    .files = 1,
+    .files_what = "fit FILE (data/contention/fit-*.json)",
+    .fn = cmd_calibrate,
 };

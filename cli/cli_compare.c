@@ -85,10 +85,11 @@ static bool change_variants(const char *spec, json_t *a, json_t *b, char **from,
 			if (!mcs_json_find(json_object_get(doc, "variants"), "name", names[k],
 					   NULL)) {
 				char *has = variant_names(doc);
-				g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-					    "--change: no variant \"%s\" in %s (it has %s): each result "
-					    "needs both variants, so not a run of one --variant",
-					    names[k], r ? "B" : "A", has);
+				g_set_error(
+				    err, MCS_ERROR, MCS_ERROR_INPUT,
+				    "--change: no variant \"%s\" in %s (it has %s): each result "
+				    "needs both variants, so not a run of one --variant",
+				    names[k], r ? "B" : "A", has);
 				g_free(has);
 				g_free(names[0]);
 				g_free(names[1]);
@@ -138,7 +139,8 @@ static int cmd_compare(struct cli *c)
 	labels(c->files[0], c->files[1], &la, &lb);
 	if (!g_str_equal(identity_of(a), identity_of(b))) /* allowed: what compare is for */
 		cli_say("note: %s was made by model %s, %s by model %s; the differences are also "
-			"the models'", la, identity_of(a), lb, identity_of(b));
+			"the models'",
+			la, identity_of(a), lb, identity_of(b));
 	GPtrArray *sections = report_compare_results(a, la, b, lb, from, to);
 	GString *out = g_string_new(NULL);
 	f->sections(sections, NULL, out);
@@ -155,20 +157,20 @@ static int cmd_compare(struct cli *c)
 }
 
 static const GOptionEntry compare_options[] = {
-	CLI_OPT_FILES("A.json B.json"),
-	CLI_OPT_FORMAT("text (default), md or html"),
-	{"change", 0, 0, G_OPTION_ARG_STRING, &cli_args.change,
-	 "The change from variant FROM to TO in A and in B, and how far it moved", "FROM:TO"},
-	CLI_OPT_OUTPUT,
-	CLI_OPT_RESOLUTION,
-	{NULL}};
+    CLI_OPT_FILES("A.json B.json"),
+    CLI_OPT_FORMAT("text (default), md or html"),
+    {"change", 0, 0, G_OPTION_ARG_STRING, &cli_args.change,
+     "The change from variant FROM to TO in A and in B, and how far it moved", "FROM:TO"},
+    CLI_OPT_OUTPUT,
+    CLI_OPT_RESOLUTION,
+    {NULL}};
 
 const struct cli_command cli_compare_command = {
-	.name = "compare",
-	.doc = "two results side by side, variant by variant, with significance",
-	.synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",
-	.options = compare_options,
-	.files = 2,
-	.files_what = "result files A.json B.json",
-	.fn = cmd_compare,
+    .name = "compare",
+    .doc = "two results side by side, variant by variant, with significance",
+    .synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",
+    .options = compare_options,
+    .files = 2,
+    .files_what = "result files A.json B.json",
+    .fn = cmd_compare,
 };

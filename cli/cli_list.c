@@ -13,8 +13,8 @@ static void list_bundled(bool names_only, GString *out)
 	char *dir;
 	GPtrArray *all = cli_bundled_scenarios(&dir);
 	if (!names_only)
-		g_string_append_printf(out, "Bundled scenarios (%s); run one with memcgsim run NAME:\n",
-				       dir);
+		g_string_append_printf(
+		    out, "Bundled scenarios (%s); run one with memcgsim run NAME:\n", dir);
 	for (guint i = 0; i < all->len; i++) {
 		const struct cli_bundled *b = all->pdata[i];
 		if (names_only) {
@@ -46,9 +46,9 @@ static bool list_variants(const char *arg, bool names_only, GString *out, GError
 					       v->description ? v->description : "");
 	}
 	for (char **d = sc->default_variants; !names_only && d && *d; d++)
-		g_string_append_printf(out, "%s%s%s", d == sc->default_variants
-							  ? "\nA run without --variant runs "
-							  : ", ",
+		g_string_append_printf(out, "%s%s%s",
+				       d == sc->default_variants ? "\nA run without --variant runs "
+								 : ", ",
 				       *d, d[1] ? "" : "; --variant all runs every one.\n");
 	scenario_free(sc);
 	return true;
@@ -73,16 +73,16 @@ static int cmd_list(struct cli *c)
 }
 
 static const GOptionEntry list_options[] = {
-	CLI_OPT_FILES("[SCENARIO]"),
-	{"names", 0, 0, G_OPTION_ARG_NONE, &cli_args.names, "Print the names alone, one a line", NULL},
-	{NULL}};
+    CLI_OPT_FILES("[SCENARIO]"),
+    {"names", 0, 0, G_OPTION_ARG_NONE, &cli_args.names, "Print the names alone, one a line", NULL},
+    {NULL}};
 
 const struct cli_command cli_list_command = {
-	.name = "list",
-	.doc = "the bundled scenarios (run one by name), or a scenario's variants",
-	.synopsis = "[SCENARIO] - list the bundled scenarios, or a scenario's variants",
-	.options = list_options,
-	.files = CLI_FILES_AT_MOST_ONE,
-	.files_what = "scenario",
-	.fn = cmd_list,
+    .name = "list",
+    .doc = "the bundled scenarios (run one by name), or a scenario's variants",
+    .synopsis = "[SCENARIO] - list the bundled scenarios, or a scenario's variants",
+    .options = list_options,
+    .files = CLI_FILES_AT_MOST_ONE,
+    .files_what = "scenario",
+    .fn = cmd_list,
 };

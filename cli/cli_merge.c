@@ -17,18 +17,17 @@ static int cmd_merge(struct cli *c)
 	return cli_sweep_status(c->out, &so, ok ? NULL : err);
 }
 
-static const GOptionEntry merge_options[] = {
-	CLI_OPT_FILES("SHARD_DIR..."),
-	CLI_OPT_OUT("The merged sweep's directory"),
-	CLI_OPT_MIX_BUILDS,
-	{NULL}};
+static const GOptionEntry merge_options[] = {CLI_OPT_FILES("SHARD_DIR..."),
+					     CLI_OPT_OUT("The merged sweep's directory"),
+					     CLI_OPT_MIX_BUILDS,
+					     {NULL}};
 
 const struct cli_command cli_merge_command = {
-	.name = "merge",
-	.doc = "put the directories of a sharded sweep together",
-	.synopsis = "SHARD_DIR... - merge the directories of a sharded sweep",
-	.options = merge_options,
-	.files = CLI_FILES_ONE_OR_MORE,
-	.files_what = "shard directories",
-	.fn = cmd_merge,
+    .name = "merge",
+    .doc = "put the directories of a sharded sweep together",
+    .synopsis = "SHARD_DIR... - merge the directories of a sharded sweep",
+    .options = merge_options,
+    .files = CLI_FILES_ONE_OR_MORE,
+    .files_what = "shard directories",
+    .fn = cmd_merge,
 };

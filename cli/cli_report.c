@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim report DIR|RESULT.json: a result or a sweep rendered (text, md,
  * html, json, csv), with its plots. */
-#include "cli_util.h"
 #include "change.h"
+#include "cli_util.h"
 #include "lockstat.h"
 #include "output.h"
 #include "report.h"
@@ -40,7 +40,8 @@ static gboolean parse_point(const char *name, const char *value, gpointer data, 
 	gint64 n;
 	if (!g_ascii_string_to_signed(value, 10, G_MININT, G_MAXINT, &n, NULL)) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "--point: expected a point of the sweep (an integer), got \"%s\"", value);
+			    "--point: expected a point of the sweep (an integer), got \"%s\"",
+			    value);
 		return FALSE;
 	}
 	cli_args.point = (int)n;
@@ -57,10 +58,11 @@ static bool report_outputs(const struct cli *c, GError **err)
 	char *result = dir ? g_build_filename(in, "result.json", NULL) : NULL;
 	char *plan = dir ? g_build_filename(in, "sweep.json", NULL) : NULL;
 	const struct cli_path outs[] = {{"-o", c->output}, {NULL, NULL}};
-	const struct cli_path ins[] = {{dir ? "the sweep's result" : "the result", dir ? result : in},
-				       {"the sweep's plan", plan},
-				       {"--lock-stat's file", c->lock_stat},
-				       {NULL, NULL}};
+	const struct cli_path ins[] = {
+	    {dir ? "the sweep's result" : "the result", dir ? result : in},
+	    {"the sweep's plan", plan},
+	    {"--lock-stat's file", c->lock_stat},
+	    {NULL, NULL}};
 	bool ok = output_check(c->output, "-o", err) && cli_outputs_apart(outs, ins, err);
 	g_free(result);
 	g_free(plan);
@@ -102,7 +104,8 @@ static bool doc_check(json_t *doc, const struct lockstat *measured, GError **err
 	if (typo)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "--resolution: %s: no such metric in the result (its metrics are those "
-			    "the report's tables show)", typo);
+			    "the report's tables show)",
+			    typo);
 	g_free(typo);
 	return !typo;
 }
@@ -126,8 +129,7 @@ static int cmd_report(struct cli *c)
 		return EXIT_USAGE;
 	}
 	GError *err = NULL;
-	if (!report_outputs(c, &err) ||
-	    (c->plots && !output_check_dir(c->plots, "--plots", &err)))
+	if (!report_outputs(c, &err) || (c->plots && !output_check_dir(c->plots, "--plots", &err)))
 		return cli_error(err, "memcgsim: ");
 	if (c->lock_stat && !o.format->measured) {
 		cli_say("--lock-stat: a section of the text, md, html and summary reports, not of "
@@ -159,39 +161,40 @@ static int cmd_report(struct cli *c)
 	bool ok = report_render(doc, &o, out, &err) && cli_output(c, out, "the report", &err);
 	g_string_free(out, TRUE);
 	lockstat_free(measured);
-	if (!output_interrupted()) /* else it dies of the signal now: a large result takes seconds */
+	if (!output_interrupted()) /* else it dies of the signal now: a large result takes seconds
+				    */
 		json_decref(doc);
 	return ok ? 0 : cli_error(err, "memcgsim: ");
 }
 
 static const GOptionEntry report_options[] = {
-	CLI_OPT_FILES("DIR|RESULT.json"),
-	CLI_OPT_FORMAT("text (default), md, html, json or csv"),
-	CLI_OPT_OUTPUT,
-	{"sort", 0, 0, G_OPTION_ARG_STRING, &cli_args.sort,
-	 "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},
-	{"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.plots,
-	 "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
-	{"point", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_point,
-	 "Report one point of a sweep in full", "N"},
-	{"lock-stat", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.lock_stat,
-	 "The real machine's /proc/lock_stat (version 0.4) or perf lock contention output, "
-	 "beside the model's, class by class",
-	 "FILE"},
-	{"lock-stat-seconds", 0, 0, G_OPTION_ARG_STRING, &cli_args.lock_stat_seconds,
-	 "How long --lock-stat's machine measured: counts become rates a second, the model's "
-	 "over its simulated time",
-	 "S"},
-	CLI_OPT_SUMMARY,
-	CLI_OPT_RESOLUTION,
-	{NULL}};
+    CLI_OPT_FILES("DIR|RESULT.json"),
+    CLI_OPT_FORMAT("text (default), md, html, json or csv"),
+    CLI_OPT_OUTPUT,
+    {"sort", 0, 0, G_OPTION_ARG_STRING, &cli_args.sort,
+     "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},
+    {"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.plots,
+     "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
+    {"point", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_point,
+     "Report one point of a sweep in full", "N"},
+    {"lock-stat", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.lock_stat,
+     "The real machine's /proc/lock_stat (version 0.4) or perf lock contention output, "
+     "beside the model's, class by class",
+     "FILE"},
+    {"lock-stat-seconds", 0, 0, G_OPTION_ARG_STRING, &cli_args.lock_stat_seconds,
+     "How long --lock-stat's machine measured: counts become rates a second, the model's "
+     "over its simulated time",
+     "S"},
+    CLI_OPT_SUMMARY,
+    CLI_OPT_RESOLUTION,
+    {NULL}};
 
 const struct cli_command cli_report_command = {
-	.name = "report",
-	.doc = "render a result or a sweep: text, md, html, json, csv; plots",
-	.synopsis = "DIR|RESULT.json - render a result or a sweep",
-	.options = report_options,
-	.files = 1,
-	.files_what = "DIR or RESULT.json",
-	.fn = cmd_report,
+    .name = "report",
+    .doc = "render a result or a sweep: text, md, html, json, csv; plots",
+    .synopsis = "DIR|RESULT.json - render a result or a sweep",
+    .options = report_options,
+    .files = 1,
+    .files_what = "DIR or RESULT.json",
+    .fn = cmd_report,
 };

@@ -39,9 +39,9 @@ static GPtrArray *path_keys(json_t *doc, const char *path)
 			key = member_prefix(node, p);
 		else if (json_is_array(node) && g_ascii_isdigit(*p))
 			key = g_strndup(p, strspn(p, "0123456789"));
-		json_t *child = !key ? NULL
-			       : json_is_array(node) ? json_array_get(node, strtoul(key, NULL, 10))
-						     : json_object_get(node, key);
+		json_t *child = !key		      ? NULL
+				: json_is_array(node) ? json_array_get(node, strtoul(key, NULL, 10))
+						      : json_object_get(node, key);
 		if (!child) {
 			g_free(key);
 			break;
@@ -108,7 +108,8 @@ json_t *cli_result_load(const char *in, size_t max_parsed, GError **err)
 	if (doc && !g_str_equal(fmt ? fmt : "", "memcgsim-result-1") &&
 	    !g_str_equal(fmt ? fmt : "", "memcgsim-sweep-1")) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s: format: expected \"memcgsim-result-1\" or \"memcgsim-sweep-1\"", in);
+			    "%s: format: expected \"memcgsim-result-1\" or \"memcgsim-sweep-1\"",
+			    in);
 		g_clear_pointer(&doc, json_decref);
 	}
 	GError *bad = NULL;

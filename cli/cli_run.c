@@ -26,7 +26,8 @@ static bool parse_window(const char *s)
 	}
 	if (!ok)
 		cli_say("--trace-window: expected FROM:TO in ns with 0 <= FROM < TO <= 3.6e12, got "
-			"\"%s\"", s);
+			"\"%s\"",
+			s);
 	else
 		sim_trace_window(sim_from_ns(from), sim_from_ns(to));
 	return ok;
@@ -58,7 +59,8 @@ static void print_failures(json_t *result)
 			if (why)
 				cli_say("variant %s, replica %zu (seed %lld) failed: %s",
 					json_string_value(json_object_get(v, "name")), j,
-					(long long)json_integer_value(json_object_get(r, "seed")), why);
+					(long long)json_integer_value(json_object_get(r, "seed")),
+					why);
 		}
 }
 
@@ -75,9 +77,10 @@ static void print_untaken_extras(const struct scenario *sc, json_t *result)
 		for (size_t x = 0; k && x < k->hold_extra.n; x++)
 			if (!mcs_json_find(json_object_get(v, "locks"), "class", /* taken ones */
 					   k->hold_extra.items[x]->lock, NULL))
-				cli_say("warning: kernel.critical_section_extra.%zu: no run of variant "
-					"\"%s\" took a lock of class \"%s\", so it added nothing",
-					x, name, k->hold_extra.items[x]->lock);
+				cli_say(
+				    "warning: kernel.critical_section_extra.%zu: no run of variant "
+				    "\"%s\" took a lock of class \"%s\", so it added nothing",
+				    x, name, k->hold_extra.items[x]->lock);
 	}
 }
 
@@ -199,33 +202,33 @@ static int cmd_run(struct cli *c)
 }
 
 static const GOptionEntry run_options[] = {
-	CLI_OPT_SET,
-	CLI_OPT_FILES("FILE"),
-	CLI_OPT_VARIANT,
-	CLI_OPT_FORMAT("Output format: text, json or summary (under 80 columns)"),
-	CLI_OPT_OUTPUT,
-	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
-	 "Replicas per variant (default: the scenario's), as --set replicas=R", "R"},
-	CLI_OPT_JOBS,
-	{"trace", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.trace,
-	 "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
-	{"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli_args.trace_window,
-	 "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
-	CLI_OPT_DRAW_COSTS,
-	CLI_OPT_TIMEOUT,
-	CLI_OPT_FORCE,
-	CLI_OPT_QUIET,
-	CLI_OPT_SUMMARY,
-	CLI_OPT_RESOLUTION,
-	{NULL}};
+    CLI_OPT_SET,
+    CLI_OPT_FILES("FILE"),
+    CLI_OPT_VARIANT,
+    CLI_OPT_FORMAT("Output format: text, json or summary (under 80 columns)"),
+    CLI_OPT_OUTPUT,
+    {"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
+     "Replicas per variant (default: the scenario's), as --set replicas=R", "R"},
+    CLI_OPT_JOBS,
+    {"trace", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.trace,
+     "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
+    {"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli_args.trace_window,
+     "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
+    CLI_OPT_DRAW_COSTS,
+    CLI_OPT_TIMEOUT,
+    CLI_OPT_FORCE,
+    CLI_OPT_QUIET,
+    CLI_OPT_SUMMARY,
+    CLI_OPT_RESOLUTION,
+    {NULL}};
 
 const struct cli_command cli_run_command = {
-	.name = "run",
-	.doc = "run a scenario's variants and print the report",
-	.synopsis = "FILE - run a scenario and print its report",
-	.options = run_options,
-	.files = 1,
-	.files_what = "scenario FILE",
-	.scenario = true,
-	.fn = cmd_run,
+    .name = "run",
+    .doc = "run a scenario's variants and print the report",
+    .synopsis = "FILE - run a scenario and print its report",
+    .options = run_options,
+    .files = 1,
+    .files_what = "scenario FILE",
+    .scenario = true,
+    .fn = cmd_run,
 };

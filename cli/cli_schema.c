@@ -21,9 +21,9 @@ static int cmd_schema(struct cli *c)
 static const GOptionEntry schema_options[] = {{NULL}};
 
 const struct cli_command cli_schema_command = {
-	.name = "schema",
-	.doc = "print the scenario JSON Schema",
-	.synopsis = "- print the scenario JSON Schema",
-	.options = schema_options,
-	.fn = cmd_schema,
+    .name = "schema",
+    .doc = "print the scenario JSON Schema",
+    .synopsis = "- print the scenario JSON Schema",
+    .options = schema_options,
+    .fn = cmd_schema,
 };

@@ -38,11 +38,19 @@ static void print_warnings(const struct sweep_plan *pl)
 
 static int cmd_sweep(struct cli *c)
 {
-	struct sweep_opts o = {.scenario = c->files[0], .params = (const char *const *)c->params,
-			       .replicas = c->replicas, .variant = c->variant, .jobs = c->jobs, .out = c->out,
-			       .resume = c->resume, .shard_k = 1, .shard_n = 1,
-			       .tty = isatty(STDERR_FILENO), .force = c->force,
-			       .mix_builds = c->mix_builds, .quiet = c->quiet};
+	struct sweep_opts o = {.scenario = c->files[0],
+			       .params = (const char *const *)c->params,
+			       .replicas = c->replicas,
+			       .variant = c->variant,
+			       .jobs = c->jobs,
+			       .out = c->out,
+			       .resume = c->resume,
+			       .shard_k = 1,
+			       .shard_n = 1,
+			       .tty = isatty(STDERR_FILENO),
+			       .force = c->force,
+			       .mix_builds = c->mix_builds,
+			       .quiet = c->quiet};
 	if (!cli_out_given(c, "sweep") || !cli_jobs_valid(c))
 		return EXIT_USAGE;
 	if (c->replicas < 0 || c->replicas > 100) {
@@ -76,33 +84,33 @@ static int cmd_sweep(struct cli *c)
 }
 
 static const GOptionEntry sweep_options[] = {
-	CLI_OPT_SET,
-	CLI_OPT_FILES("SCENARIO"),
-	{"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli_args.params,
-	 "A swept parameter (repeatable): values a,b,c or lin:START:STOP:N or log:START:STOP:N",
-	 "PATH[,PATH...]=VALUES"},
-	{"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
-	 "Replicas per variant and point (default: the scenario's)", "R"},
-	CLI_OPT_VARIANT,
-	CLI_OPT_DRAW_COSTS,
-	CLI_OPT_JOBS,
-	CLI_OPT_TIMEOUT,
-	CLI_OPT_FORCE,
-	CLI_OPT_QUIET,
-	CLI_OPT_OUT("The sweep's directory"),
-	{"resume", 0, 0, G_OPTION_ARG_NONE, &cli_args.resume, "Continue the sweep in DIR", NULL},
-	CLI_OPT_MIX_BUILDS,
-	{"shard", 0, 0, G_OPTION_ARG_STRING, &cli_args.shard, "Run only shard K of N of the runs",
-	 "K/N"},
-	{NULL}};
+    CLI_OPT_SET,
+    CLI_OPT_FILES("SCENARIO"),
+    {"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli_args.params,
+     "A swept parameter (repeatable): values a,b,c or lin:START:STOP:N or log:START:STOP:N",
+     "PATH[,PATH...]=VALUES"},
+    {"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
+     "Replicas per variant and point (default: the scenario's)", "R"},
+    CLI_OPT_VARIANT,
+    CLI_OPT_DRAW_COSTS,
+    CLI_OPT_JOBS,
+    CLI_OPT_TIMEOUT,
+    CLI_OPT_FORCE,
+    CLI_OPT_QUIET,
+    CLI_OPT_OUT("The sweep's directory"),
+    {"resume", 0, 0, G_OPTION_ARG_NONE, &cli_args.resume, "Continue the sweep in DIR", NULL},
+    CLI_OPT_MIX_BUILDS,
+    {"shard", 0, 0, G_OPTION_ARG_STRING, &cli_args.shard, "Run only shard K of N of the runs",
+     "K/N"},
+    {NULL}};
 
 const struct cli_command cli_sweep_command = {
-	.name = "sweep",
-	.doc = "run a scenario over a grid of parameters into a directory",
-	.synopsis = "SCENARIO - run a scenario over a grid of parameters",
-	.options = sweep_options,
-	.files = 1,
-	.files_what = "SCENARIO",
-	.scenario = true,
-	.fn = cmd_sweep,
+    .name = "sweep",
+    .doc = "run a scenario over a grid of parameters into a directory",
+    .synopsis = "SCENARIO - run a scenario over a grid of parameters",
+    .options = sweep_options,
+    .files = 1,
+    .files_what = "SCENARIO",
+    .scenario = true,
+    .fn = cmd_sweep,
 };

@@ -52,8 +52,8 @@ bool cli_timeout_start(const struct cli *c)
 	if (c->timeout == CLI_TIMEOUT_UNSET)
 		return true;
 	if (c->timeout < 1 || c->timeout > 31 * 86400) {
-		fprintf(stderr, "memcgsim: --timeout: expected 1 to %d seconds, got %d\n", 31 * 86400,
-			c->timeout);
+		fprintf(stderr, "memcgsim: --timeout: expected 1 to %d seconds, got %d\n",
+			31 * 86400, c->timeout);
 		return false;
 	}
 	output_timeout_start(c->timeout);
@@ -126,7 +126,7 @@ struct scenario *cli_scenario_load(struct cli *c, GError **err)
 {
 	GPtrArray *sets = cli_collect_sets(c);
 	struct scenario *sc =
-		scenario_load_file(c->files[0], (const char *const *)sets->pdata, err);
+	    scenario_load_file(c->files[0], (const char *const *)sets->pdata, err);
 	g_ptr_array_free(sets, TRUE);
 	if (!sc)
 		return NULL;
@@ -148,13 +148,14 @@ int cli_sweep_status(const char *dir, struct sweep_outcome *so, GError *err)
 	int rc = err ? cli_error(err, "memcgsim: ") : 0;
 	if (so->done != so->total) /* more, with stray run files */
 		cli_say("%s: %zu of %zu runs done; resume the sweep, or merge its shards, for the "
-			"result", dir, so->done, so->total);
+			"result",
+			dir, so->done, so->total);
 	else if (so->result_path)
 		cli_say("%s: all %zu runs done; result in %s", dir, so->total, so->result_path);
 	if (so->result_path && so->result_bytes > RESULT_MAX_BYTES)
 		cli_say("%s: %zu bytes, more than report reads (%d): fewer points, variants or "
-			"replicas make one it reads", so->result_path, so->result_bytes,
-			RESULT_MAX_BYTES);
+			"replicas make one it reads",
+			so->result_path, so->result_bytes, RESULT_MAX_BYTES);
 	if (so->violation) {
 		fprintf(stderr, "memcgsim: a run of the sweep reported a failure\n");
 		rc = EXIT_VIOLATION;

@@ -13,60 +13,105 @@ extern struct cli cli_args;
 
 /* The option entries of more than one command. */
 #define CLI_OPT_SET                                                                                \
-	{"set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli_args.sets,                                 \
-	 "Override a scenario value by dotted path (repeatable)", "PATH=VALUE"},                   \
-	{"seed", 0, 0, G_OPTION_ARG_STRING, &cli_args.seed, "Override the scenario's seed", "N"}
+	{"set",                                                                                    \
+	 0,                                                                                        \
+	 0,                                                                                        \
+	 G_OPTION_ARG_FILENAME_ARRAY,                                                              \
+	 &cli_args.sets,                                                                           \
+	 "Override a scenario value by dotted path (repeatable)",                                  \
+	 "PATH=VALUE"},                                                                            \
+	{                                                                                          \
+		"seed", 0, 0, G_OPTION_ARG_STRING, &cli_args.seed, "Override the scenario's seed", \
+		    "N"                                                                            \
+	}
 #define CLI_OPT_TIMEOUT                                                                            \
-	{"timeout", 0, 0, G_OPTION_ARG_INT, &cli_args.timeout,                                     \
-	 "Stop after SECONDS of wall time: the simulations are killed, nothing is written, exit 1", \
-	 "SECONDS"}
+	{                                                                                          \
+		"timeout", 0, 0, G_OPTION_ARG_INT, &cli_args.timeout,                              \
+		    "Stop after SECONDS of wall time: the simulations are killed, nothing is "     \
+		    "written, exit 1",                                                             \
+		    "SECONDS"                                                                      \
+	}
 #define CLI_OPT_FORCE                                                                              \
-	{"force", 0, 0, G_OPTION_ARG_NONE, &cli_args.force,                                        \
-	 "Run even what the work estimates refuse (10000 simulated CPU-seconds, 30 minutes of "     \
-	 "wall time)", NULL}
+	{                                                                                          \
+		"force", 0, 0, G_OPTION_ARG_NONE, &cli_args.force,                                 \
+		    "Run even what the work estimates refuse (10000 simulated CPU-seconds, 30 "    \
+		    "minutes of "                                                                  \
+		    "wall time)",                                                                  \
+		    NULL                                                                           \
+	}
 #define CLI_OPT_MIX_BUILDS                                                                         \
-	{"mix-builds", 0, 0, G_OPTION_ARG_NONE, &cli_args.mix_builds,                              \
-	 "Accept runs made by another build (model) in the sweep's result", NULL}
+	{                                                                                          \
+		"mix-builds", 0, 0, G_OPTION_ARG_NONE, &cli_args.mix_builds,                       \
+		    "Accept runs made by another build (model) in the sweep's result", NULL        \
+	}
 #define CLI_OPT_JOBS                                                                               \
-	{"jobs", 'j', 0, G_OPTION_ARG_INT, &cli_args.jobs,                                         \
-	 "Simulations run at once (default: the CPUs online); results do not depend on it", "N"}
+	{                                                                                          \
+		"jobs", 'j', 0, G_OPTION_ARG_INT, &cli_args.jobs,                                  \
+		    "Simulations run at once (default: the CPUs online); results do not depend "   \
+		    "on it",                                                                       \
+		    "N"                                                                            \
+	}
 /* The FILE arguments; @what names them in the help's synopsis. */
 #define CLI_OPT_FILES(what)                                                                        \
-	{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli_args.files, NULL, what}
+	{                                                                                          \
+		G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cli_args.files, NULL, what \
+	}
 #define CLI_OPT_DRAW_COSTS                                                                         \
-	{"draw-costs", 0, 0, G_OPTION_ARG_INT, &cli_args.draw_costs,                               \
-	 "Also run N cost draws a variant: every cost with a preset range drawn from it, the "     \
-	 "same draws for every variant (the scenario's draw_costs)",                               \
-	 "N"}
+	{                                                                                          \
+		"draw-costs", 0, 0, G_OPTION_ARG_INT, &cli_args.draw_costs,                        \
+		    "Also run N cost draws a variant: every cost with a preset range drawn from "  \
+		    "it, the "                                                                     \
+		    "same draws for every variant (the scenario's draw_costs)",                    \
+		    "N"                                                                            \
+	}
 #define CLI_OPT_QUIET                                                                              \
-	{"quiet", 'q', 0, G_OPTION_ARG_NONE, &cli_args.quiet,                                      \
-	 "No progress on standard error", NULL}
+	{                                                                                          \
+		"quiet", 'q', 0, G_OPTION_ARG_NONE, &cli_args.quiet,                               \
+		    "No progress on standard error", NULL                                          \
+	}
 #define CLI_OPT_OUTPUT                                                                             \
-	{"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli_args.output,                                \
-	 "Write the output to FILE (atomically)", "FILE"}
+	{                                                                                          \
+		"output", 'o', 0, G_OPTION_ARG_FILENAME, &cli_args.output,                         \
+		    "Write the output to FILE (atomically)", "FILE"                                \
+	}
 /* --format, with @doc the formats the command takes. */
-#define CLI_OPT_FORMAT(doc) {"format", 0, 0, G_OPTION_ARG_STRING, &cli_args.format, doc, "FMT"}
+#define CLI_OPT_FORMAT(doc)                                                                        \
+	{                                                                                          \
+		"format", 0, 0, G_OPTION_ARG_STRING, &cli_args.format, doc, "FMT"                  \
+	}
 /* --resolution: the reader's minimum material change (change.h). */
 gboolean cli_parse_resolution(const char *name, const char *value, gpointer data, GError **err);
 #define CLI_OPT_RESOLUTION                                                                         \
-	{"resolution", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_parse_resolution,                \
-	 "The smallest change a verdict calls material, in % (default 1, the model's stated "      \
-	 "minimum; half the cost draws' interval when wider): PCT, or METRIC=PCT for one metric "  \
-	 "(repeatable)",                                                                           \
-	 "[METRIC=]PCT"}
+	{                                                                                          \
+		"resolution", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_parse_resolution,         \
+		    "The smallest change a verdict calls material, in % (default 1, the model's "  \
+		    "stated "                                                                      \
+		    "minimum; half the cost draws' interval when wider): PCT, or METRIC=PCT for "  \
+		    "one metric "                                                                  \
+		    "(repeatable)",                                                                \
+		    "[METRIC=]PCT"                                                                 \
+	}
 /* --variant, once (a second is an error, not silently the last): the
  * variants that run, scenario_choose()'s choice. */
 gboolean cli_parse_variant(const char *name, const char *value, gpointer data, GError **err);
 #define CLI_OPT_VARIANT                                                                            \
-	{"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_parse_variant,                      \
-	 "Run only these variants, in the scenario's order (the first is the baseline), or all "   \
-	 "(default: the scenario's default_variants, else every variant)",                         \
-	 "NAME[,NAME...]|all"}
+	{                                                                                          \
+		"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_parse_variant,               \
+		    "Run only these variants, in the scenario's order (the first is the "          \
+		    "baseline), or all "                                                           \
+		    "(default: the scenario's default_variants, else every variant)",              \
+		    "NAME[,NAME...]|all"                                                           \
+	}
 #define CLI_OPT_SUMMARY                                                                            \
-	{"summary", 0, 0, G_OPTION_ARG_NONE, &cli_args.summary,                                    \
-	 "The report in under 80 columns, to paste: --format summary", NULL}
+	{                                                                                          \
+		"summary", 0, 0, G_OPTION_ARG_NONE, &cli_args.summary,                             \
+		    "The report in under 80 columns, to paste: --format summary", NULL             \
+	}
 /* --out DIR, with @doc what the directory is. */
-#define CLI_OPT_OUT(doc) {"out", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.out, doc, "DIR"}
+#define CLI_OPT_OUT(doc)                                                                           \
+	{                                                                                          \
+		"out", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.out, doc, "DIR"                      \
+	}
 
 /* Print @err after @prefix ("memcgsim: "; "" for an error in the input,
  * which begins with where it is: "FILE:LINE:COL: ..."), free it, and return

@@ -28,12 +28,12 @@ static int cmd_validate(struct cli *c)
 static const GOptionEntry validate_options[] = {CLI_OPT_SET, CLI_OPT_FILES("FILE"), {NULL}};
 
 const struct cli_command cli_validate_command = {
-	.name = "validate",
-	.doc = "check a scenario (and --set overrides) without running it",
-	.synopsis = "FILE - check a scenario without running it",
-	.options = validate_options,
-	.files = 1,
-	.files_what = "scenario FILE",
-	.scenario = true,
-	.fn = cmd_validate,
+    .name = "validate",
+    .doc = "check a scenario (and --set overrides) without running it",
+    .synopsis = "FILE - check a scenario without running it",
+    .options = validate_options,
+    .files = 1,
+    .files_what = "scenario FILE",
+    .scenario = true,
+    .fn = cmd_validate,
 };

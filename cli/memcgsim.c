@@ -2,11 +2,11 @@
 /* memcgsim: the command line. main(), the option parsing, and the table of
  * commands (each in its file, cli_NAME.c). Exit status 0 on success, 1 when
  * a simulation fails or detects a violation, 2 for bad usage or bad input. */
-#include "runner.h"
 #include "cli_util.h"
 #include "identity.h"
 #include "mcs_error.h"
 #include "output.h"
+#include "runner.h"
 #include "version.h"
 #include <errno.h>
 #include <signal.h>
@@ -40,14 +40,15 @@ static char **split_jobs_option(int *argc, char **argv)
 }
 
 static const GOptionEntry top_options[] = {
-	{"version", 0, 0, G_OPTION_ARG_NONE, &cli_args.version, "Print the version", NULL}, {NULL}};
+    {"version", 0, 0, G_OPTION_ARG_NONE, &cli_args.version, "Print the version", NULL}, {NULL}};
 
 /* The commands, in the order --help lists them. */
 static const struct mcs_named *const commands[] = {
-	&cli_run_command.named,	   &cli_validate_command.named, &cli_schema_command.named,
-	&cli_sweep_command.named,  &cli_merge_command.named,	&cli_report_command.named,
-	&cli_compare_command.named, &cli_list_command.named,	&cli_calibrate_command.named,
-	NULL};
+    &cli_run_command.named,	  &cli_validate_command.named,
+    &cli_schema_command.named,	  &cli_sweep_command.named,
+    &cli_merge_command.named,	  &cli_report_command.named,
+    &cli_compare_command.named,	  &cli_list_command.named,
+    &cli_calibrate_command.named, NULL};
 
 /* What memcgsim --help says after its options, and after an unknown
  * command: the commands, each with its doc. g_free it. */
@@ -62,9 +63,9 @@ static char *usage_text(void)
 
 /* memcgsim with no command, or options only. */
 static const struct cli_command top_level = {
-	.synopsis = "COMMAND [OPTIONS] FILE - simulate kernel locking designs",
-	.options = top_options,
-	.fn = cmd_version};
+    .synopsis = "COMMAND [OPTIONS] FILE - simulate kernel locking designs",
+    .options = top_options,
+    .fn = cmd_version};
 
 static const struct cli_command *command_find(const char *name)
 {
@@ -119,13 +120,14 @@ static char *text_values_check(const GOptionEntry *entries, int argc, char **arg
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		/* "-" alone is a file (standard output or input), not an option */
 		const GOptionEntry *e =
-			argv[i][0] == '-' && argv[i][1] ? entry_of(entries, argv[i]) : NULL;
+		    argv[i][0] == '-' && argv[i][1] ? entry_of(entries, argv[i]) : NULL;
 		if (!e || !converted(e))
 			continue;
 		const char *eq = argv[i][1] == '-' ? strchr(argv[i], '=') : NULL;
-		const char *v = eq ? eq + 1 : argv[i][1] != '-' && argv[i][2] ? argv[i] + 2
-					 : i + 1 < argc			 ? argv[++i]
-									 : "";
+		const char *v = eq				  ? eq + 1
+				: argv[i][1] != '-' && argv[i][2] ? argv[i] + 2
+				: i + 1 < argc			  ? argv[++i]
+								  : "";
 		if (!g_utf8_validate(v, -1, NULL)) {
 			char *shown = mcs_error_printable(v);
 			bool number = e->arg == G_OPTION_ARG_INT || e->arg == G_OPTION_ARG_INT64 ||
@@ -218,7 +220,9 @@ static void stdout_at_exit(void)
 	if (stdout_said || (fflush(stdout) == 0 && !ferror(stdout)))
 		return;
 	fprintf(stderr, "memcgsim: standard output: cannot write: %s\n",
-		g_strerror(errno ? errno : e ? e : EIO));
+		g_strerror(errno ? errno
+			   : e	 ? e
+				 : EIO));
 	_exit(EXIT_VIOLATION);
 }
 
@@ -251,8 +255,9 @@ int main(int argc, char **argv_in)
 		if (cmd->scenario && !path) {
 			char *near = cli_bundled_near(cli_args.files[0]);
 			cli_say("no scenario file \"%s\", and no bundled scenario of that name "
-				"(%s%s%smemcgsim list shows them)", cli_args.files[0],
-				near ? "did you mean \"" : "", near ? near : "", near ? "\"? " : "");
+				"(%s%s%smemcgsim list shows them)",
+				cli_args.files[0], near ? "did you mean \"" : "", near ? near : "",
+				near ? "\"? " : "");
 			g_free(near);
 		}
 		if (path) { /* a bundled scenario's name becomes its path */

@@ -20,15 +20,15 @@ static struct lockstat *measured(void)
 {
 	static struct lockstat *ls;
 	static const char text[] =
-		"lock_stat version 0.4\n"
-		"-----\n"
-		"class name con-bounces contentions waittime-min waittime-max waittime-total "
-		"waittime-avg acq-bounces acquisitions holdtime-min holdtime-max holdtime-total "
-		"holdtime-avg\n"
-		"-----\n"
-		"&lb->lock: 2800 2819 0.15 9.62 20114.00 7.14 2822 2822 0.09 1.31 301.95 0.11\n"
-		"&lb->node_lock: 7300 7368 0.12 4.01 13507.12 1.83 7377 7377 0.08 0.95 789.34 "
-		"0.11\n";
+	    "lock_stat version 0.4\n"
+	    "-----\n"
+	    "class name con-bounces contentions waittime-min waittime-max waittime-total "
+	    "waittime-avg acq-bounces acquisitions holdtime-min holdtime-max holdtime-total "
+	    "holdtime-avg\n"
+	    "-----\n"
+	    "&lb->lock: 2800 2819 0.15 9.62 20114.00 7.14 2822 2822 0.09 1.31 301.95 0.11\n"
+	    "&lb->node_lock: 7300 7368 0.12 4.01 13507.12 1.83 7377 7377 0.08 0.95 789.34 "
+	    "0.11\n";
 	if (!ls)
 		ls = lockstat_parse("fixture", text, sizeof(text) - 1, NULL);
 	return ls;
@@ -72,7 +72,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			ls->seconds = 0;
 		}
 		if (result)
-			g_ptr_array_free(report_compare_results(doc, "a", doc, "b", NULL, NULL), TRUE);
+			g_ptr_array_free(report_compare_results(doc, "a", doc, "b", NULL, NULL),
+					 TRUE);
 	}
 	g_clear_error(&err);
 	json_decref(doc);

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	g_ptr_array_add(sets, NULL);
 	GError *err = NULL;
 	struct scenario *sc =
-		scenario_load("fuzz", text, size, (const char *const *)sets->pdata, &err);
+	    scenario_load("fuzz", text, size, (const char *const *)sets->pdata, &err);
 	g_assert_true((sc == NULL) == (err != NULL));
 	scenario_free(sc);
 	g_clear_error(&err);

@@ -12,7 +12,7 @@ struct scanner {
 	int line, col;
 	GHashTable *map;
 	const char *source;
-	size_t stop; /* jpos_path_at: stop at this offset */
+	size_t stop;	 /* jpos_path_at: stop at this offset */
 	GPtrArray *path; /* components while descending */
 	bool stopped;
 };
@@ -32,8 +32,8 @@ static char *loc_key(const json_t *parent, const char *key)
 	return g_strdup_printf("%p\x1f%s", (const void *)parent, key);
 }
 
-void jpos_set(GHashTable *map, const json_t *parent, const char *key, const char *source,
-		  int line, int col)
+void jpos_set(GHashTable *map, const json_t *parent, const char *key, const char *source, int line,
+	      int col)
 {
 	struct jpos *l = g_new(struct jpos, 1);
 	l->source = g_intern_string(source);
@@ -191,8 +191,8 @@ static bool scan_value(struct scanner *sc, json_t *parent, json_t *v, int depth)
 	if (at_end(sc) || depth > SCAN_MAX_DEPTH)
 		return false;
 	if (v && sc->map && parent)
-		jpos_set(sc->map, parent, sc->path->pdata[sc->path->len - 1], sc->source,
-			     sc->line, sc->col);
+		jpos_set(sc->map, parent, sc->path->pdata[sc->path->len - 1], sc->source, sc->line,
+			 sc->col);
 	char c = sc->s[sc->i];
 	if (c == '{')
 		return scan_object(sc, v, depth);
@@ -220,7 +220,7 @@ static void scanner_init(struct scanner *sc, const char *text, size_t len)
 }
 
 void jpos_scan(GHashTable *map, const char *source, const char *text, size_t len,
-		   const json_t *parent, const char *key, json_t *root, int first_col)
+	       const json_t *parent, const char *key, json_t *root, int first_col)
 {
 	struct scanner sc;
 	scanner_init(&sc, text, len);
@@ -250,9 +250,8 @@ char *jpos_path_at(const char *text, size_t len, size_t offset)
 			g_ptr_array_set_size(sc.path, PATH_SHOWN);
 		g_ptr_array_add(sc.path, NULL);
 		char *head = g_strjoinv(".", (char **)sc.path->pdata);
-		path = depth > PATH_SHOWN
-			       ? g_strdup_printf("%s...(%u levels deep)", head, depth)
-			       : g_strdup(head);
+		path = depth > PATH_SHOWN ? g_strdup_printf("%s...(%u levels deep)", head, depth)
+					  : g_strdup(head);
 		g_free(head);
 	}
 	g_ptr_array_free(sc.path, TRUE);

@@ -30,7 +30,7 @@ const char *lockstat_source_name(const struct lockstat *ls)
 }
 
 static bool fail(GError **err, const char *path, int line, const char *fmt, ...)
-	G_GNUC_PRINTF(4, 5);
+    G_GNUC_PRINTF(4, 5);
 
 static bool fail(GError **err, const char *path, int line, const char *fmt, ...)
 {
@@ -141,9 +141,9 @@ static bool proc_class(struct lockstat *ls, const char *path, int at, const char
 	name[len - 1] = '\0';
 	g_strchomp(name);
 	static const char *const columns[PROC_NUMBERS] = {
-		"con-bounces", "contentions", "waittime-min", "waittime-max", "waittime-total",
-		"waittime-avg", "acq-bounces", "acquisitions", "holdtime-min", "holdtime-max",
-		"holdtime-total", "holdtime-avg"};
+	    "con-bounces",    "contentions",  "waittime-min",	"waittime-max",
+	    "waittime-total", "waittime-avg", "acq-bounces",	"acquisitions",
+	    "holdtime-min",   "holdtime-max", "holdtime-total", "holdtime-avg"};
 	for (int i = 0; i < PROC_NUMBERS; i++) {
 		const char *why = proc_figure_wrong(v[i], (i >= 2 && i <= 5) || i >= 8);
 		if (why) {
@@ -169,8 +169,7 @@ static bool proc_class(struct lockstat *ls, const char *path, int at, const char
 }
 
 /* From @lines[@first], "lock_stat version 0.4" (line @first + 1). */
-static bool parse_proc(struct lockstat *ls, const char *path, char **lines, int first,
-		       GError **err)
+static bool parse_proc(struct lockstat *ls, const char *path, char **lines, int first, GError **err)
 {
 	const char *v = g_strstrip(lines[first]) + strlen("lock_stat version");
 	while (g_ascii_isspace(*v))

@@ -17,102 +17,114 @@
 static struct spec_tag workload_tags[64];
 
 static const struct spec workloads_spec = {
-	.kind = SPEC_ARRAY,
-	.doc = "what runs on the machine",
-	.min = 1,
-	.max = 64,
-	.items = &(const struct spec){.kind = SPEC_TAGGED, .tags = workload_tags}};
+    .kind = SPEC_ARRAY,
+    .doc = "what runs on the machine",
+    .min = 1,
+    .max = 64,
+    .items = &(const struct spec){.kind = SPEC_TAGGED, .tags = workload_tags}};
 
 static const struct spec variant_name_spec = {
-	.kind = SPEC_STRING, .doc = "variant name, used by --variant", .min = 1, .max = 64};
-static const struct spec text_spec = {.kind = SPEC_STRING, .doc = "free text", .min = 0, .max = 4096};
+    .kind = SPEC_STRING, .doc = "variant name, used by --variant", .min = 1, .max = 64};
+static const struct spec text_spec = {
+    .kind = SPEC_STRING, .doc = "free text", .min = 0, .max = 4096};
 static const struct spec overrides_spec = {
-	.kind = SPEC_OVERRIDES,
-	.doc = "\"dotted.path\": value overrides of the base scenario",
-	.max = 256};
-static const struct spec_field variant_fields[] = {
-	{"name", &variant_name_spec, true, NULL, 0},
-	{"description", &text_spec, false, "\"\"", 0},
-	{"set", &overrides_spec, false, "{}", 0},
-	{NULL}};
+    .kind = SPEC_OVERRIDES,
+    .doc = "\"dotted.path\": value overrides of the base scenario",
+    .max = 256};
+static const struct spec_field variant_fields[] = {{"name", &variant_name_spec, true, NULL, 0},
+						   {"description", &text_spec, false, "\"\"", 0},
+						   {"set", &overrides_spec, false, "{}", 0},
+						   {NULL}};
 static const struct spec variants_spec = {
-	.kind = SPEC_ARRAY,
-	.doc = "named designs to compare; the first is the baseline",
-	.min = 0,
-	.max = SCENARIO_MAX_VARIANTS,
-	.items = &(const struct spec){.kind = SPEC_OBJECT, .fields = variant_fields}};
+    .kind = SPEC_ARRAY,
+    .doc = "named designs to compare; the first is the baseline",
+    .min = 0,
+    .max = SCENARIO_MAX_VARIANTS,
+    .items = &(const struct spec){.kind = SPEC_OBJECT, .fields = variant_fields}};
 
 /* What was measured on real machines, for the reports to show beside the
  * model's figures (the summary): a number a variant, by the variant's name. */
 static const struct spec published_values_spec = {
-	.kind = SPEC_OVERRIDES,
-	.doc = "\"VARIANT\": the published figure of that variant, in the metric's unit",
-	.max = SCENARIO_MAX_VARIANTS};
+    .kind = SPEC_OVERRIDES,
+    .doc = "\"VARIANT\": the published figure of that variant, in the metric's unit",
+    .max = SCENARIO_MAX_VARIANTS};
 static const struct spec_field published_fields[] = {
-	{"source", &text_spec, true, NULL, 0},
-	{"metric",
-	 &(const struct spec){.kind = SPEC_STRING, .doc = "the metric the figures are of "
-							   "(elapsed_ns: real time, in ns)",
-			      .min = 1, .max = 128},
-	 true, NULL, 0},
-	{"values", &published_values_spec, true, NULL, 0},
-	{NULL}};
+    {"source", &text_spec, true, NULL, 0},
+    {"metric",
+     &(const struct spec){.kind = SPEC_STRING,
+			  .doc = "the metric the figures are of "
+				 "(elapsed_ns: real time, in ns)",
+			  .min = 1,
+			  .max = 128},
+     true, NULL, 0},
+    {"values", &published_values_spec, true, NULL, 0},
+    {NULL}};
 
 static const struct spec_field top_fields[] = {
-	{"name", &(const struct spec){.kind = SPEC_STRING, .doc = "scenario name", .min = 1, .max = 128},
-	 true, NULL, 0},
-	{"description", &text_spec, false, "\"\"", 0},
-	{"seed", &(const struct spec){.kind = SPEC_INTEGER, .doc = "random seed", .min = 0,
-				      .max = (double)SCENARIO_MAX_SEED},
-	 false, "1", 0},
-	{"replicas", &(const struct spec){.kind = SPEC_INTEGER, .doc = "runs per variant, each "
-								      "with its own seed",
-					  .min = 1, .max = SCENARIO_MAX_REPLICAS},
-	 false, "1", 0},
-	{"draw_costs",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "cost draws per variant besides the replicas: runs with every "
-				     "cost that has a preset range drawn from it, the same draws for "
-				     "every variant (docs/hardware.md)",
-			      .min = 0, .max = SCENARIO_MAX_DRAWS},
-	 false, "0", 0},
-	{"machine", &scenario_machine_spec, true, NULL, 0},
-	{"workloads", &workloads_spec, true, NULL, 0},
-	{"kernel", &kernel_params_spec, false, "{}", 0},
-	{"memcg", &mm_params_spec, false, "{}", 0},
-	{"stop", &scenario_stop_spec, true, NULL, 0},
-	{"variants", &variants_spec, false, "[]", 0},
-	{"default_variants",
-	 &(const struct spec){.kind = SPEC_ARRAY,
-			      .doc = "the variants a run without --variant runs, by name (the "
-				     "baseline is the first of the variants that run); without it, "
-				     "every variant. --variant all runs every one",
-			      .min = 1, .max = SCENARIO_MAX_VARIANTS,
-			      .items = &variant_name_spec},
-	 false, NULL, 0},
-	{"published",
-	 &(const struct spec){.kind = SPEC_OBJECT,
-			      .doc = "published measurements to show beside the model's: their "
-				     "source, the metric and a figure a variant",
-			      .fields = published_fields},
-	 false, NULL, 0},
-	{"sweep", &(const struct spec){.kind = SPEC_ARRAY,
-				       .doc = "parameters of `memcgsim sweep`, as its --param: "
-					      "\"PATH[,PATH...]=VALUES\" (docs/sweeps.md)",
-				       .min = 0, .max = 16,
-				       .items = &(const struct spec){.kind = SPEC_STRING, .min = 3,
-								     .max = 4096}},
-	 false, NULL, 0},
-	{NULL}};
+    {"name",
+     &(const struct spec){.kind = SPEC_STRING, .doc = "scenario name", .min = 1, .max = 128}, true,
+     NULL, 0},
+    {"description", &text_spec, false, "\"\"", 0},
+    {"seed",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "random seed", .min = 0, .max = (double)SCENARIO_MAX_SEED},
+     false, "1", 0},
+    {"replicas",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "runs per variant, each "
+				 "with its own seed",
+			  .min = 1,
+			  .max = SCENARIO_MAX_REPLICAS},
+     false, "1", 0},
+    {"draw_costs",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "cost draws per variant besides the replicas: runs with every "
+				 "cost that has a preset range drawn from it, the same draws for "
+				 "every variant (docs/hardware.md)",
+			  .min = 0,
+			  .max = SCENARIO_MAX_DRAWS},
+     false, "0", 0},
+    {"machine", &scenario_machine_spec, true, NULL, 0},
+    {"workloads", &workloads_spec, true, NULL, 0},
+    {"kernel", &kernel_params_spec, false, "{}", 0},
+    {"memcg", &mm_params_spec, false, "{}", 0},
+    {"stop", &scenario_stop_spec, true, NULL, 0},
+    {"variants", &variants_spec, false, "[]", 0},
+    {"default_variants",
+     &(const struct spec){.kind = SPEC_ARRAY,
+			  .doc = "the variants a run without --variant runs, by name (the "
+				 "baseline is the first of the variants that run); without it, "
+				 "every variant. --variant all runs every one",
+			  .min = 1,
+			  .max = SCENARIO_MAX_VARIANTS,
+			  .items = &variant_name_spec},
+     false, NULL, 0},
+    {"published",
+     &(const struct spec){.kind = SPEC_OBJECT,
+			  .doc = "published measurements to show beside the model's: their "
+				 "source, the metric and a figure a variant",
+			  .fields = published_fields},
+     false, NULL, 0},
+    {"sweep",
+     &(const struct spec){.kind = SPEC_ARRAY,
+			  .doc = "parameters of `memcgsim sweep`, as its --param: "
+				 "\"PATH[,PATH...]=VALUES\" (docs/sweeps.md)",
+			  .min = 0,
+			  .max = 16,
+			  .items =
+			      &(const struct spec){.kind = SPEC_STRING, .min = 3, .max = 4096}},
+     false, NULL, 0},
+    {NULL}};
 static const struct spec top_spec = {
-	.kind = SPEC_OBJECT, .doc = "a memcgsim scenario", .fields = top_fields};
+    .kind = SPEC_OBJECT, .doc = "a memcgsim scenario", .fields = top_fields};
 
 static gpointer spec_init(gpointer unused)
 {
 	scenario_machine_spec_init();
 	for (int i = 0; workload_types[i]; i++) {
 		g_assert(i + 1 < (int)G_N_ELEMENTS(workload_tags));
-		workload_tags[i] = (struct spec_tag){workload_types[i]->name, workload_types[i]->spec};
+		workload_tags[i] =
+		    (struct spec_tag){workload_types[i]->name, workload_types[i]->spec};
 	}
 	return NULL;
 }
@@ -127,7 +139,8 @@ const struct spec *scenario_spec(void)
 json_t *scenario_json_schema(void)
 {
 	json_t *s = spec_json_schema(scenario_spec());
-	json_object_set_new(s, "$schema", json_string("https://json-schema.org/draft/2020-12/schema"));
+	json_object_set_new(s, "$schema",
+			    json_string("https://json-schema.org/draft/2020-12/schema"));
 	json_object_set_new(s, "title", json_string("memcgsim scenario"));
 	return s;
 }

@@ -95,8 +95,8 @@ static void memory_parts(const struct run_config *cfg, struct parts_sum *s)
 	}
 	for (int i = 0; i < cfg->nworkloads; i++) {
 		const struct run_workload *w = &cfg->workloads[i];
-		parts_add_workload(s, i,
-				   w->type->memory_bytes ? w->type->memory_bytes(w->params, cfg) : 0);
+		parts_add_workload(
+		    s, i, w->type->memory_bytes ? w->type->memory_bytes(w->params, cfg) : 0);
 	}
 }
 
@@ -130,13 +130,15 @@ static bool tasks_check(const struct run_config *cfg, struct spec_check *chk)
 	struct parts_sum s = {(double)run_kernel_tasks(cfg), -1, NULL};
 	for (int i = 0; i < cfg->nworkloads; i++) {
 		const struct run_workload *w = &cfg->workloads[i];
-		parts_add_workload(&s, i, (double)(w->type->tasks ? w->type->tasks(w->params, cfg) : 1));
+		parts_add_workload(&s, i,
+				   (double)(w->type->tasks ? w->type->tasks(w->params, cfg) : 1));
 	}
-	bool ok = s.total <= RUN_MAX_TASKS ||
-		  spec_check_fail(chk, s.path, NULL,
-				  "the scenario would run %ld tasks (this workload %ld, the kernel's "
-				  "at most %ld), more than the %d a run may have",
-				  (long)s.total, (long)s.most, run_kernel_tasks(cfg), RUN_MAX_TASKS);
+	bool ok =
+	    s.total <= RUN_MAX_TASKS ||
+	    spec_check_fail(chk, s.path, NULL,
+			    "the scenario would run %ld tasks (this workload %ld, the kernel's "
+			    "at most %ld), more than the %d a run may have",
+			    (long)s.total, (long)s.most, run_kernel_tasks(cfg), RUN_MAX_TASKS);
 	g_free(s.path);
 	return ok;
 }
@@ -151,10 +153,11 @@ static bool shrinkers_check(const struct run_config *cfg, struct spec_check *chk
 		if (total <= SHRINKER_MAX)
 			continue;
 		char *path = g_strdup_printf("workloads.%d", i);
-		spec_check_fail(chk, path, NULL,
-				"registers shrinker %d, but a run has at most %d (a superblock's for "
-				"each fileread, and the swap device's with memcg.swap)",
-				total, SHRINKER_MAX);
+		spec_check_fail(
+		    chk, path, NULL,
+		    "registers shrinker %d, but a run has at most %d (a superblock's for "
+		    "each fileread, and the swap device's with memcg.swap)",
+		    total, SHRINKER_MAX);
 		g_free(path);
 		return false;
 	}
@@ -169,10 +172,11 @@ static bool workloads_check(const struct run_config *cfg, struct spec_check *chk
 		char *path = g_strdup_printf("workloads.%d", i);
 		bool ok = !w->type->check || w->type->check(w->params, cfg, path, chk);
 		if (ok && !cfg->stop_at && w->type->finite && !w->type->finite(w->params))
-			ok = spec_check_fail(chk, path, NULL,
-					     "never finishes as given, but stop.type is \"completion\" "
-					     "(stop after a duration; a lockbench can be given "
-					     "iterations)");
+			ok = spec_check_fail(
+			    chk, path, NULL,
+			    "never finishes as given, but stop.type is \"completion\" "
+			    "(stop after a duration; a lockbench can be given "
+			    "iterations)");
 		g_free(path);
 		if (!ok)
 			return false;

@@ -3,11 +3,11 @@
  * the command line's overrides applied, checked and completed from its
  * preset and defaults, its variants built and checked across keys, and the
  * warnings said before a run. The format's top is scenario.c's. */
-#include "scenario.h"
 #include "cost.h"
 #include "mcs_file.h"
 #include "mcs_json.h"
 #include "mm.h"
+#include "scenario.h"
 #include "scenario_parts.h"
 #include <string.h>
 
@@ -72,8 +72,8 @@ static bool apply_variant(json_t *doc, GHashTable *locs, json_t *set, GError **e
 	json_object_foreach (set, path, v) {
 		const struct jpos *at = jpos_get(locs, set, path);
 		struct jpos here = at ? *at : (struct jpos){"?", 0, 0};
-		if (!spec_set_path(scenario_spec(), doc, path, jpos_copy(locs, v), NULL, locs, &here,
-				   err))
+		if (!spec_set_path(scenario_spec(), doc, path, jpos_copy(locs, v), NULL, locs,
+				   &here, err))
 			return false;
 	}
 	return true;
@@ -92,8 +92,8 @@ static bool check_published(json_t *doc, GHashTable *locs, GError **err)
 		char *path = g_strdup_printf("published.values.%s", name);
 		bool ok = true;
 		if (!known)
-			ok = spec_fail(locs, values, name, path, err, "no variant \"%s\" in the scenario",
-				       name);
+			ok = spec_fail(locs, values, name, path, err,
+				       "no variant \"%s\" in the scenario", name);
 		else if (!json_is_number(v) || json_number_value(v) < 0)
 			ok = spec_fail(locs, values, name, path, err, "expected a number >= 0");
 		g_free(path);
@@ -148,8 +148,7 @@ static bool build_variant(struct scenario *sc, json_t *raw, const char *name, co
 	return ok;
 }
 
-static bool build_variants(struct scenario *sc, json_t *raw, const char *const *sets,
-			   GError **err)
+static bool build_variants(struct scenario *sc, json_t *raw, const char *const *sets, GError **err)
 {
 	json_t *vs = json_object_get(sc->base, "variants");
 	if (json_array_size(vs) == 0)
@@ -286,8 +285,7 @@ static struct scenario *load(const char *file, const char *text, size_t len,
 		sc->base = jpos_copy(sc->locs, raw);
 		ok = complete(sc->base, sc->locs, err) && check_doc(sc->base, sc->locs, err) &&
 		     build_variants(sc, raw, sets, err) && scenario_defaults_check(sc, err) &&
-		     check_draws(sc, raw, err) &&
-		     check_result(sc, err);
+		     check_draws(sc, raw, err) && check_result(sc, err);
 	}
 	if (ok)
 		scenario_warnings(sc, raw, sets);
@@ -318,4 +316,3 @@ struct scenario *scenario_load_file(const char *path, const char *const *sets, G
 	g_free(text);
 	return sc;
 }
-

@@ -15,219 +15,222 @@ static struct spec_field cost_fields[COST_N + 1];
 static char *cost_defaults[COST_N];
 
 static const struct spec costs_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "cost table, in ns; every key optional, defaults from docs/costs.md",
-	.fields = cost_fields};
+    .kind = SPEC_OBJECT,
+    .doc = "cost table, in ns; every key optional, defaults from docs/costs.md",
+    .fields = cost_fields};
 static const struct spec private_ns_spec = {
-	.kind = SPEC_NUMBER,
-	.doc = "the bottom-up bound of this flat cost's private work, ns: what the cost "
-	       "charges above it is unexplained time (docs/flat-costs.md); 0: no bound",
-	.min = 0,
-	.max = 1e9};
+    .kind = SPEC_NUMBER,
+    .doc = "the bottom-up bound of this flat cost's private work, ns: what the cost "
+	   "charges above it is unexplained time (docs/flat-costs.md); 0: no bound",
+    .min = 0,
+    .max = 1e9};
 static struct spec_field private_fields[COST_N + 1];
 static const struct spec private_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "flat per-call costs' bounds of their private work, in ns, by cost key; a cost "
-	       "without one is all private",
-	.fields = private_fields};
+    .kind = SPEC_OBJECT,
+    .doc = "flat per-call costs' bounds of their private work, in ns, by cost key; a cost "
+	   "without one is all private",
+    .fields = private_fields};
 static struct spec insn_specs[INSN_N];
 static struct spec_field insn_fields[INSN_N + 1];
 static char *insn_defaults[INSN_N];
 static const struct spec insns_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "contention queued: the instructions of each modelled kernel step; every key "
-	       "optional, defaults from docs/instructions.md",
-	.fields = insn_fields};
+    .kind = SPEC_OBJECT,
+    .doc = "contention queued: the instructions of each modelled kernel step; every key "
+	   "optional, defaults from docs/instructions.md",
+    .fields = insn_fields};
 static const struct spec nodes_spec = {
-	.kind = SPEC_INTEGER, .doc = "NUMA nodes", .min = 1, .max = SIM_MACHINE_MAX_NODES};
+    .kind = SPEC_INTEGER, .doc = "NUMA nodes", .min = 1, .max = SIM_MACHINE_MAX_NODES};
 static const struct spec cpus_per_node_spec = {
-	.kind = SPEC_INTEGER, .doc = "CPUs per node", .min = 1, .max = SIM_MACHINE_MAX_CPUS};
+    .kind = SPEC_INTEGER, .doc = "CPUs per node", .min = 1, .max = SIM_MACHINE_MAX_CPUS};
 static const struct spec clock_spec = {
-	.kind = SPEC_NUMBER, .doc = "CPU clock in GHz (cycles to time)", .min = 0.1, .max = 10};
+    .kind = SPEC_NUMBER, .doc = "CPU clock in GHz (cycles to time)", .min = 0.1, .max = 10};
 static const struct spec slice_spec = {
-	.kind = SPEC_NUMBER,
-	.doc = "time slice when tasks share a CPU, ns (kernel sysctl_sched_base_slice 0.75 ms)",
-	.min = 1000,
-	.max = 1e10};
+    .kind = SPEC_NUMBER,
+    .doc = "time slice when tasks share a CPU, ns (kernel sysctl_sched_base_slice 0.75 ms)",
+    .min = 1000,
+    .max = 1e10};
 static const char *const periodic_types[] = {"periodic", NULL};
 static const char *const poisson_types[] = {"poisson", NULL};
 static const struct spec irq_name_spec = {
-	.kind = SPEC_STRING, .doc = "source name (\"tick\", \"nvme\" ...)", .min = 1, .max = 32};
+    .kind = SPEC_STRING, .doc = "source name (\"tick\", \"nvme\" ...)", .min = 1, .max = 32};
 static const struct spec irq_handler_spec = {
-	.kind = SPEC_NUMBER, .doc = "handler cost, ns", .min = 0, .max = 1e9};
+    .kind = SPEC_NUMBER, .doc = "handler cost, ns", .min = 0, .max = 1e9};
 static const struct spec irq_cpus_spec = {
-	.kind = SPEC_ARRAY,
-	.doc = "CPUs it interrupts (its affinity); all when absent",
-	.min = 1,
-	.max = SIM_MACHINE_MAX_CPUS,
-	.items = &(const struct spec){.kind = SPEC_INTEGER, .min = 0,
-				      .max = SIM_MACHINE_MAX_CPUS - 1}};
+    .kind = SPEC_ARRAY,
+    .doc = "CPUs it interrupts (its affinity); all when absent",
+    .min = 1,
+    .max = SIM_MACHINE_MAX_CPUS,
+    .items = &(const struct spec){.kind = SPEC_INTEGER, .min = 0, .max = SIM_MACHINE_MAX_CPUS - 1}};
 static const struct spec_field periodic_fields[] = {
-	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = periodic_types}, true, NULL, 0},
-	{"name", &irq_name_spec, true, NULL, 0},
-	{"hz", &(const struct spec){.kind = SPEC_NUMBER, .doc = "interrupts per second per CPU",
-				    .min = 1, .max = 1e6},
-	 true, NULL, 0},
-	{"handler_ns", &irq_handler_spec, true, NULL, 0},
-	{"skew", &(const struct spec){.kind = SPEC_BOOLEAN,
-				      .doc = "each CPU's phase at random (sched_skew_tick); "
-					     "default: all CPUs together"},
-	 false, "false", 0},
-	{"cpus", &irq_cpus_spec, false, NULL, 0},
-	{NULL}};
+    {"type", &(const struct spec){.kind = SPEC_ENUM, .values = periodic_types}, true, NULL, 0},
+    {"name", &irq_name_spec, true, NULL, 0},
+    {"hz",
+     &(const struct spec){
+	 .kind = SPEC_NUMBER, .doc = "interrupts per second per CPU", .min = 1, .max = 1e6},
+     true, NULL, 0},
+    {"handler_ns", &irq_handler_spec, true, NULL, 0},
+    {"skew",
+     &(const struct spec){.kind = SPEC_BOOLEAN,
+			  .doc = "each CPU's phase at random (sched_skew_tick); "
+				 "default: all CPUs together"},
+     false, "false", 0},
+    {"cpus", &irq_cpus_spec, false, NULL, 0},
+    {NULL}};
 static const struct spec_field poisson_fields[] = {
-	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = poisson_types}, true, NULL, 0},
-	{"name", &irq_name_spec, true, NULL, 0},
-	{"rate_per_s", &(const struct spec){.kind = SPEC_NUMBER,
-					    .doc = "mean interrupts per second per CPU",
-					    .min = 1e-3, .max = 1e7},
-	 true, NULL, 0},
-	{"handler_ns", &irq_handler_spec, true, NULL, 0},
-	{"cpus", &irq_cpus_spec, false, NULL, 0},
-	{NULL}};
+    {"type", &(const struct spec){.kind = SPEC_ENUM, .values = poisson_types}, true, NULL, 0},
+    {"name", &irq_name_spec, true, NULL, 0},
+    {"rate_per_s",
+     &(const struct spec){
+	 .kind = SPEC_NUMBER, .doc = "mean interrupts per second per CPU", .min = 1e-3, .max = 1e7},
+     true, NULL, 0},
+    {"handler_ns", &irq_handler_spec, true, NULL, 0},
+    {"cpus", &irq_cpus_spec, false, NULL, 0},
+    {NULL}};
 static const struct spec_tag irq_tags[] = {
-	{"periodic", &(const struct spec){.kind = SPEC_OBJECT,
-					  .doc = "a periodic interrupt, such as the tick (HZ)",
-					  .fields = periodic_fields}},
-	{"poisson", &(const struct spec){.kind = SPEC_OBJECT,
-					 .doc = "a device's interrupts, arriving as a Poisson process",
-					 .fields = poisson_fields}},
-	{NULL, NULL}};
+    {"periodic", &(const struct spec){.kind = SPEC_OBJECT,
+				      .doc = "a periodic interrupt, such as the tick (HZ)",
+				      .fields = periodic_fields}},
+    {"poisson", &(const struct spec){.kind = SPEC_OBJECT,
+				     .doc = "a device's interrupts, arriving as a Poisson process",
+				     .fields = poisson_fields}},
+    {NULL, NULL}};
 static const struct spec interrupts_spec = {
-	.kind = SPEC_ARRAY,
-	.doc = "interrupt sources; interrupts are deferred while a CPU has them off",
-	.min = 0,
-	.max = 16,
-	.items = &(const struct spec){.kind = SPEC_TAGGED, .tags = irq_tags}};
+    .kind = SPEC_ARRAY,
+    .doc = "interrupt sources; interrupts are deferred while a CPU has them off",
+    .min = 0,
+    .max = 16,
+    .items = &(const struct spec){.kind = SPEC_TAGGED, .tags = irq_tags}};
 
 static const struct spec_field machine_fields[] = {
-	{"preset",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "a real machine (docs/hardware.md) that gives every key below "
-				     "the scenario leaves out",
-			      .choices = presets},
-	 false, NULL, 0},
-	{"nodes", &nodes_spec, true, NULL, 0},
-	{"cpus_per_node", &cpus_per_node_spec, true, NULL, 0},
-	{"threads_per_core",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "SMT threads a core", .min = 1, .max = 8},
-	 false, "1", 0},
-	{"smt_throughput",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "what a core with two busy threads delivers, in threads alone: "
-				     "each runs at smt_throughput / 2 of its solo speed, with "
-				     "contention \"queued\"; 2: no sharing (docs/hardware.md)",
-			      .min = 1,
-			      .max = 2},
-	 false, "2", 0},
-	{"smt_spin_throughput",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "smt_throughput while one of the two threads spins waiting for a "
-				     "spinlock: the other runs at smt_spin_throughput / 2 of its solo "
-				     "speed; 0: smt_throughput (docs/hardware.md)",
-			      .min = 0,
-			      .max = 2},
-	 false, "0", 0},
-	{"cores_per_llc",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "cores sharing a last-level cache domain (an LLC, or an AMD "
-				     "CCX); 0: all the cores of a node",
-			      .min = 0,
-			      .max = SIM_MACHINE_MAX_CPUS},
-	 false, "0", 0},
-	{"nodes_per_socket",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "NUMA nodes a socket", .min = 1, .max = SIM_MACHINE_MAX_NODES},
-	 false, "1", 0},
-	{"llc_mb",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "size of an LLC domain, MiB: a line is evicted once its domain "
-				     "streamed this much since its last access; 0: never",
-			      .min = 0,
-			      .max = 1 << 20},
-	 false, "0", 0},
-	{"clock_ghz", &clock_spec, false, "2.1", 0},
-	{"contention",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "how contended lines and locks are priced: idle (each access "
-				     "its idle latency), queued (lines serve one request at a "
-				     "time, the spinlock slow paths, SMT siblings sharing a core) "
-				     "or transfer (queued, with every access from a CPU without "
-				     "the line a transfer slowed by the requests piled up ahead, "
-				     "the last holder keeping the line until it leaves, and "
-				     "independent misses overlapping; docs/hardware.md)",
-			      .values = sim_contention_names},
-	 false, "\"idle\"", 0},
-	{"cpi",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "contention queued: cycles an instruction of a kernel step takes "
-				     "with its data in L1 (docs/hardware.md)",
-			      .min = 0.1,
-			      .max = 10},
-	 false, "0.7", 0},
-	{"sched_slice_ns", &slice_spec, false, "750000", 0},
-	{"migration",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "whether tasks move between CPUs: balance (the fair class's "
-				     "newly idle balance, a CPU that goes idle pulling the task "
-				     "that has waited longest on the nearest CPU with tasks waiting; "
-				     "the periodic balance, a busy CPU pulling a waiting task from a "
-				     "CPU of its domain with two more tasks; select_idle_sibling, a "
-				     "task woken while its CPU is busy running on an idle CPU of "
-				     "that CPU's LLC; a task's lines stay where it used them; "
-				     "docs/hardware.md) or off (each task stays on the CPU it was "
-				     "created on)",
-			      .values = (const char *const[]){"off", "balance", NULL}},
-	 false, "\"balance\"", 0},
-	{"costs", &costs_spec, false, "{}", 0},
-	{"private_ns", &private_spec, false, "{}", 0},
-	{"insns", &insns_spec, false, "{}", 0},
-	{"interrupts", &interrupts_spec, false, "[]", 0},
-	{NULL}};
+    {"preset",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "a real machine (docs/hardware.md) that gives every key below "
+				 "the scenario leaves out",
+			  .choices = presets},
+     false, NULL, 0},
+    {"nodes", &nodes_spec, true, NULL, 0},
+    {"cpus_per_node", &cpus_per_node_spec, true, NULL, 0},
+    {"threads_per_core",
+     &(const struct spec){.kind = SPEC_INTEGER, .doc = "SMT threads a core", .min = 1, .max = 8},
+     false, "1", 0},
+    {"smt_throughput",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "what a core with two busy threads delivers, in threads alone: "
+				 "each runs at smt_throughput / 2 of its solo speed, with "
+				 "contention \"queued\"; 2: no sharing (docs/hardware.md)",
+			  .min = 1,
+			  .max = 2},
+     false, "2", 0},
+    {"smt_spin_throughput",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "smt_throughput while one of the two threads spins waiting for a "
+				 "spinlock: the other runs at smt_spin_throughput / 2 of its solo "
+				 "speed; 0: smt_throughput (docs/hardware.md)",
+			  .min = 0,
+			  .max = 2},
+     false, "0", 0},
+    {"cores_per_llc",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "cores sharing a last-level cache domain (an LLC, or an AMD "
+				 "CCX); 0: all the cores of a node",
+			  .min = 0,
+			  .max = SIM_MACHINE_MAX_CPUS},
+     false, "0", 0},
+    {"nodes_per_socket",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "NUMA nodes a socket",
+			  .min = 1,
+			  .max = SIM_MACHINE_MAX_NODES},
+     false, "1", 0},
+    {"llc_mb",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "size of an LLC domain, MiB: a line is evicted once its domain "
+				 "streamed this much since its last access; 0: never",
+			  .min = 0,
+			  .max = 1 << 20},
+     false, "0", 0},
+    {"clock_ghz", &clock_spec, false, "2.1", 0},
+    {"contention",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "how contended lines and locks are priced: idle (each access "
+				 "its idle latency), queued (lines serve one request at a "
+				 "time, the spinlock slow paths, SMT siblings sharing a core) "
+				 "or transfer (queued, with every access from a CPU without "
+				 "the line a transfer slowed by the requests piled up ahead, "
+				 "the last holder keeping the line until it leaves, and "
+				 "independent misses overlapping; docs/hardware.md)",
+			  .values = sim_contention_names},
+     false, "\"idle\"", 0},
+    {"cpi",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "contention queued: cycles an instruction of a kernel step takes "
+				 "with its data in L1 (docs/hardware.md)",
+			  .min = 0.1,
+			  .max = 10},
+     false, "0.7", 0},
+    {"sched_slice_ns", &slice_spec, false, "750000", 0},
+    {"migration",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "whether tasks move between CPUs: balance (the fair class's "
+				 "newly idle balance, a CPU that goes idle pulling the task "
+				 "that has waited longest on the nearest CPU with tasks waiting; "
+				 "the periodic balance, a busy CPU pulling a waiting task from a "
+				 "CPU of its domain with two more tasks; select_idle_sibling, a "
+				 "task woken while its CPU is busy running on an idle CPU of "
+				 "that CPU's LLC; a task's lines stay where it used them; "
+				 "docs/hardware.md) or off (each task stays on the CPU it was "
+				 "created on)",
+			  .values = (const char *const[]){"off", "balance", NULL}},
+     false, "\"balance\"", 0},
+    {"costs", &costs_spec, false, "{}", 0},
+    {"private_ns", &private_spec, false, "{}", 0},
+    {"insns", &insns_spec, false, "{}", 0},
+    {"interrupts", &interrupts_spec, false, "[]", 0},
+    {NULL}};
 const struct spec scenario_machine_spec = {
-	.kind = SPEC_OBJECT, .doc = "the simulated machine", .fields = machine_fields};
-
+    .kind = SPEC_OBJECT, .doc = "the simulated machine", .fields = machine_fields};
 
 static const char *const duration_types[] = {"duration", NULL};
 static const char *const completion_types[] = {"completion", NULL};
 static const struct spec run_length_spec = {
-	.kind = SPEC_NUMBER, .doc = "simulated time, ns (at most one hour)", .min = 1, .max = 3.6e12};
+    .kind = SPEC_NUMBER, .doc = "simulated time, ns (at most one hour)", .min = 1, .max = 3.6e12};
 static const struct spec_field duration_fields[] = {
-	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = duration_types}, true, NULL, 0},
-	{"duration_ns", &run_length_spec, true, NULL, 0},
-	{NULL}};
+    {"type", &(const struct spec){.kind = SPEC_ENUM, .values = duration_types}, true, NULL, 0},
+    {"duration_ns", &run_length_spec, true, NULL, 0},
+    {NULL}};
 static const struct spec_field completion_fields[] = {
-	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = completion_types}, true, NULL, 0},
-	{"limit_ns", &run_length_spec, false, "3.6e12", 0},
-	{NULL}};
+    {"type", &(const struct spec){.kind = SPEC_ENUM, .values = completion_types}, true, NULL, 0},
+    {"limit_ns", &run_length_spec, false, "3.6e12", 0},
+    {NULL}};
 static const struct spec_tag stop_tags[] = {
-	{"duration", &(const struct spec){.kind = SPEC_OBJECT,
-					  .doc = "stop after a fixed simulated time",
-					  .fields = duration_fields}},
-	{"completion", &(const struct spec){.kind = SPEC_OBJECT,
-					    .doc = "stop when every workload task has finished",
-					    .fields = completion_fields}},
-	{NULL, NULL}};
+    {"duration", &(const struct spec){.kind = SPEC_OBJECT,
+				      .doc = "stop after a fixed simulated time",
+				      .fields = duration_fields}},
+    {"completion", &(const struct spec){.kind = SPEC_OBJECT,
+					.doc = "stop when every workload task has finished",
+					.fields = completion_fields}},
+    {NULL, NULL}};
 const struct spec scenario_stop_spec = {
-	.kind = SPEC_TAGGED, .doc = "when the run ends", .tags = stop_tags};
-
+    .kind = SPEC_TAGGED, .doc = "when the run ends", .tags = stop_tags};
 
 void scenario_machine_spec_init(void)
 {
 	for (int i = 0; i < COST_N; i++) {
 		const struct sim_cost_desc *d = &cost_table[i];
 		cost_defaults[i] = g_strdup_printf("%.17g", d->default_ns);
-		cost_specs[i] = (struct spec){
-			.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e9};
-		cost_fields[i] = (struct spec_field){d->key, &cost_specs[i], false, cost_defaults[i], 0};
+		cost_specs[i] =
+		    (struct spec){.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e9};
+		cost_fields[i] =
+		    (struct spec_field){d->key, &cost_specs[i], false, cost_defaults[i], 0};
 		private_fields[i] = (struct spec_field){d->key, &private_ns_spec, false, NULL, 0};
 	}
 	for (int i = 0; i < INSN_N; i++) {
 		const struct insn_desc *d = &insn_table[i];
 		insn_defaults[i] = g_strdup_printf("%.17g", d->count);
-		insn_specs[i] = (struct spec){.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e6};
-		insn_fields[i] = (struct spec_field){d->key, &insn_specs[i], false, insn_defaults[i], 0};
+		insn_specs[i] =
+		    (struct spec){.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e6};
+		insn_fields[i] =
+		    (struct spec_field){d->key, &insn_specs[i], false, insn_defaults[i], 0};
 	}
 }
 
@@ -269,7 +272,8 @@ static bool irq_load_check(json_t *mj, long ncpus, GHashTable *locs, GError **er
 	json_t *irq;
 	bool ok = true;
 	json_array_foreach (json_object_get(mj, "interrupts"), i, irq) {
-		bool periodic = g_str_equal(json_string_value(json_object_get(irq, "type")), "periodic");
+		bool periodic =
+		    g_str_equal(json_string_value(json_object_get(irq, "type")), "periodic");
 		double share = mcs_json_num(irq, periodic ? "hz" : "rate_per_s") *
 			       mcs_json_num(irq, "handler_ns") / 1e9;
 		uint64_t mask[SIM_MACHINE_MAX_CPUS / 64] = {0};
@@ -278,10 +282,11 @@ static bool irq_load_check(json_t *mj, long ncpus, GHashTable *locs, GError **er
 			if (!(mask[c / 64] >> (c % 64) & 1) || (load[c] += share) < 1)
 				continue;
 			char *path = g_strdup_printf("machine.interrupts.%zu.handler_ns", i);
-			spec_fail(locs, irq, "handler_ns", path, err,
-				  "the interrupts would keep CPU %ld busy %.4g%% of the time (rate x "
-				  "handler_ns, summed over its sources); expected below 100%%",
-				  c, 100 * load[c]);
+			spec_fail(
+			    locs, irq, "handler_ns", path, err,
+			    "the interrupts would keep CPU %ld busy %.4g%% of the time (rate x "
+			    "handler_ns, summed over its sources); expected below 100%%",
+			    c, 100 * load[c]);
 			g_free(path);
 			ok = false;
 		}
@@ -311,7 +316,8 @@ bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err)
 			char idx[24];
 			g_snprintf(idx, sizeof(idx), "%zu", k);
 			spec_fail(locs, json_object_get(irq, "cpus"), idx, path, err,
-				  "expected a CPU below %ld (the machine's CPUs), got %" JSON_INTEGER_FORMAT,
+				  "expected a CPU below %ld (the machine's CPUs), got "
+				  "%" JSON_INTEGER_FORMAT,
 				  nodes * per_node, json_integer_value(cpu));
 			g_free(path);
 			return false;
@@ -346,7 +352,8 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 	for (int i = 0; i < COST_N; i++) {
 		m->cost[i] = sim_from_ns(mcs_json_num(costs, cost_table[i].key));
 		json_t *bound = json_object_get(private, cost_table[i].key);
-		m->cost_private[i] = json_is_number(bound) ? sim_from_ns(json_number_value(bound)) : 0;
+		m->cost_private[i] =
+		    json_is_number(bound) ? sim_from_ns(json_number_value(bound)) : 0;
 	}
 	m->context_switch = m->cost[COST_CONTEXT_SWITCH];
 	json_t *insns = json_object_get(mj, "insns");

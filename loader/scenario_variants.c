@@ -2,9 +2,9 @@
 /* Which variants run: the names a variant may not take (they are
  * --variant's words), the scenario's default_variants checked, and a
  * choice (--variant, or the default) applied to a loaded scenario. */
-#include "scenario.h"
 #include "mcs_json.h"
 #include "mcs_named.h"
+#include "scenario.h"
 #include "scenario_parts.h"
 #include <string.h>
 
@@ -12,10 +12,11 @@ bool scenario_variant_name_check(GHashTable *locs, json_t *variant, size_t i, GE
 {
 	const char *name = json_string_value(json_object_get(variant, "name"));
 	const char *why = g_str_equal(name, SCENARIO_ALL_VARIANTS)
-				  ? "\"all\" is --variant's word for every variant: name it otherwise"
-			  : strchr(name, ',') ? "a ',' separates the names --variant lists: name it "
-						"otherwise"
-					      : NULL;
+			      ? "\"all\" is --variant's word for every variant: name it otherwise"
+			  : strchr(name, ',')
+			      ? "a ',' separates the names --variant lists: name it "
+				"otherwise"
+			      : NULL;
 	if (!why)
 		return true;
 	char *path = g_strdup_printf("variants.%zu.name", i);
@@ -80,9 +81,9 @@ static bool default_valid(const struct scenario *sc, json_t *list, size_t i, con
 	if (!names[0])
 		return spec_fail(sc->locs, list, key, path, err,
 				 "no variant \"%s\" in the scenario (it has no variants)", name);
-	return spec_fail(sc->locs, list, key, path, err,
-			 "no variant \"%s\" in the scenario%s%s%s", name,
-			 near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+	return spec_fail(sc->locs, list, key, path, err, "no variant \"%s\" in the scenario%s%s%s",
+			 name, near ? " (did you mean \"" : "", near ? near : "",
+			 near ? "\"?)" : "");
 }
 
 bool scenario_defaults_check(struct scenario *sc, GError **err)
@@ -110,8 +111,9 @@ static char *names_text(const struct scenario *sc)
 {
 	GString *s = g_string_new(NULL);
 	for (guint i = 0; i < sc->variants->len; i++)
-		g_string_append_printf(s, "%s\"%s\"", i ? ", " : "",
-				       ((const struct scenario_variant *)sc->variants->pdata[i])->name);
+		g_string_append_printf(
+		    s, "%s\"%s\"", i ? ", " : "",
+		    ((const struct scenario_variant *)sc->variants->pdata[i])->name);
 	return g_string_free(s, FALSE);
 }
 
@@ -135,14 +137,13 @@ static bool unknown_variant(const struct scenario *sc, const char *name, GError 
 }
 
 /* Each name of --variant @choice (split into @names) is a variant, once. */
-static bool choice_valid(const struct scenario *sc, const char *choice, char **names,
-			 GError **err)
+static bool choice_valid(const struct scenario *sc, const char *choice, char **names, GError **err)
 {
 	for (guint i = 0; names[i]; i++) {
 		const char *why = !*names[i] ? "an empty name"
 				  : g_str_equal(names[i], SCENARIO_ALL_VARIANTS)
-					  ? "\"all\" runs every variant: give it alone"
-					  : NULL;
+				      ? "\"all\" runs every variant: give it alone"
+				      : NULL;
 		for (guint k = 0; !why && k < i; k++)
 			if (g_str_equal(names[k], names[i]))
 				why = "a name given twice";

@@ -52,17 +52,19 @@ static void used_cgroups(const struct run_config *cfg, GHashTable *used)
  * (a variant may move the tasks to the root on purpose). */
 static void unused_cgroups(struct scenario *sc)
 {
-	const struct run_config *cfg = ((const struct scenario_variant *)sc->variants->pdata[0])->config;
+	const struct run_config *cfg =
+	    ((const struct scenario_variant *)sc->variants->pdata[0])->config;
 	if (!cfg->memcg || !cfg->memcg->enabled || !cfg->memcg->cgroups.n)
 		return;
 	GHashTable *used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	for (guint i = 0; i < sc->variants->len; i++)
-		used_cgroups(((const struct scenario_variant *)sc->variants->pdata[i])->config, used);
+		used_cgroups(((const struct scenario_variant *)sc->variants->pdata[i])->config,
+			     used);
 	GPtrArray *all = g_ptr_array_new_with_free_func(g_free);
 	for (size_t c = 0; c < cfg->memcg->cgroups.n; c++)
 		for (long k = 0; k < cfg->memcg->cgroups.items[c]->count; k++)
-			g_ptr_array_add(all, mem_cgroup_instance_name(cfg->memcg->cgroups.items[c]->name,
-								      k));
+			g_ptr_array_add(
+			    all, mem_cgroup_instance_name(cfg->memcg->cgroups.items[c]->name, k));
 	GHashTable *parents = parents_of(all);
 	guint at = 0;
 	for (size_t c = 0; c < cfg->memcg->cgroups.n; c++) {
@@ -71,17 +73,18 @@ static void unused_cgroups(struct scenario *sc)
 		GString *names = g_string_new(NULL);
 		for (long k = 0; k < p->count; k++, at++) {
 			const char *name = all->pdata[at];
-			if (g_hash_table_contains(used, name) || g_hash_table_contains(parents, name))
+			if (g_hash_table_contains(used, name) ||
+			    g_hash_table_contains(parents, name))
 				continue;
 			if (idle++ < 3)
 				g_string_append_printf(names, "%s%s", idle > 1 ? ", " : "", name);
 		}
 		if (idle)
 			warn(sc, NULL,
-			     g_strdup_printf("memcg.cgroups.%zu (\"%s\"): %ld of its %ld cgroups have no "
-					     "task and no pages in any variant (%s%s)",
-					     c, p->name, idle, p->count, names->str,
-					     idle > 3 ? ", ..." : ""));
+			     g_strdup_printf(
+				 "memcg.cgroups.%zu (\"%s\"): %ld of its %ld cgroups have no "
+				 "task and no pages in any variant (%s%s)",
+				 c, p->name, idle, p->count, names->str, idle > 3 ? ", ..." : ""));
 		g_string_free(names, TRUE);
 	}
 	g_hash_table_destroy(parents);
@@ -98,10 +101,12 @@ static char *key_readers(const struct mm_key_readers *r)
 	for (int i = 0; workload_types[i]; i++) {
 		unsigned reads = workload_types[i]->reads;
 		GString *to = (reads & r->reads) ? direct
-			      : (r->reads & RUN_READS_LIST_LRU) && (reads & RUN_READS_SWAP) ? swapping
-											    : NULL;
+			      : (r->reads & RUN_READS_LIST_LRU) && (reads & RUN_READS_SWAP)
+				  ? swapping
+				  : NULL;
 		if (to)
-			g_string_append_printf(to, "%s%s", to->len ? ", " : "", workload_types[i]->name);
+			g_string_append_printf(to, "%s%s", to->len ? ", " : "",
+					       workload_types[i]->name);
 	}
 	g_string_append(direct, " would");
 	if (swapping->len)
@@ -168,8 +173,8 @@ static void unread_keys(struct scenario *sc, json_t *raw, const char *const *set
 			continue;
 		bool unread = true;
 		for (guint k = 0; unread && k < sc->variants->len; k++) {
-			char *w = unread_why(((struct scenario_variant *)sc->variants->pdata[k])->config,
-					     path);
+			char *w = unread_why(
+			    ((struct scenario_variant *)sc->variants->pdata[k])->config, path);
 			unread = w != NULL;
 			if (why)
 				g_free(w);
@@ -218,13 +223,15 @@ static void set_overrides(struct scenario *sc, json_t *raw, const char *const *s
 				if (!path)
 					continue;
 				json_t *given = set_value(*s + strlen(path) + 1);
-				bool same = g_str_equal(path, key) && given && json_equal(given, val);
+				bool same =
+				    g_str_equal(path, key) && given && json_equal(given, val);
 				if (paths_overlap(path, key) && !same) {
 					char *was = json_dumps(val, JSON_ENCODE_ANY | JSON_COMPACT);
 					warn(sc, vname,
-					     g_strdup_printf("--set %s overrides variant \"%s\"'s %s = %s: "
-							     "its runs keep the variant's name",
-							     *s, vname, key, was));
+					     g_strdup_printf(
+						 "--set %s overrides variant \"%s\"'s %s = %s: "
+						 "its runs keep the variant's name",
+						 *s, vname, key, was));
 					free(was);
 				}
 				json_decref(given);

@@ -55,7 +55,8 @@ static void decode_into(const struct spec *s, json_t *v, void *slot)
 		break;
 	case SPEC_ENUM:
 		if (s->choices)
-			*(const void **)slot = v ? s->choices[enum_index(s, json_string_value(v))] : NULL;
+			*(const void **)slot =
+			    v ? s->choices[enum_index(s, json_string_value(v))] : NULL;
 		else
 			*(int *)slot = v ? (int)enum_index(s, json_string_value(v)) : -1;
 		break;

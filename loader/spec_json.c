@@ -154,7 +154,7 @@ static bool fail_one_of(struct vctx *c, const struct at *a, const char *const *v
 {
 	char *list = quoted_list(values);
 	char *got = spec_describe(a->v);
-	const char *near = json_is_string(a->v)	   ? mcs_near_miss(json_string_value(a->v), values)
+	const char *near = json_is_string(a->v)	  ? mcs_near_miss(json_string_value(a->v), values)
 			   : json_is_number(a->v) ? number_as_name(a->v, values)
 						  : NULL;
 	if (near)
@@ -250,7 +250,7 @@ static bool check_object(struct vctx *c, const struct spec *s, const struct at *
 			json_object_set_new(a->v, f->key, x);
 			if (here) /* a default is reported where its object is */
 				jpos_set(c->locs, a->v, f->key, here->source, here->line,
-					     here->col);
+					 here->col);
 		}
 		if (ok && x) {
 			struct at child = {x, a->v, f->key, p};
@@ -312,7 +312,8 @@ static bool check_tagged(struct vctx *c, const struct spec *s, const struct at *
 	json_t *type = json_object_get(a->v, "type");
 	if (!type)
 		return fail_at(c, a, "missing required key \"type\"");
-	const struct spec *chosen = json_is_string(type) ? tag_find(s, json_string_value(type)) : NULL;
+	const struct spec *chosen =
+	    json_is_string(type) ? tag_find(s, json_string_value(type)) : NULL;
 	if (chosen)
 		return check_object(c, chosen, a);
 	const char **names = tag_names(s);
@@ -381,7 +382,8 @@ static const struct spec *member_spec(const struct spec *s, json_t *node, const 
 		json_t *type = json_object_get(node, "type");
 		s = json_is_string(type) ? tag_find(s, json_string_value(type)) : NULL;
 		if (!s) {
-			*why = g_strdup("the object has no valid \"type\" to say which keys it has");
+			*why =
+			    g_strdup("the object has no valid \"type\" to say which keys it has");
 			return NULL;
 		}
 	}
@@ -391,8 +393,9 @@ static const struct spec *member_spec(const struct spec *s, json_t *node, const 
 			return f->spec;
 		const char **keys = field_keys(s->fields);
 		const char *near = mcs_near_miss(key, keys);
-		*why = near ? g_strdup_printf("unknown key \"%s\" (did you mean \"%s\"?)", key, near)
-			    : g_strdup_printf("unknown key \"%s\"", key);
+		*why = near
+			   ? g_strdup_printf("unknown key \"%s\" (did you mean \"%s\"?)", key, near)
+			   : g_strdup_printf("unknown key \"%s\"", key);
 		g_free(keys);
 		return NULL;
 	}
@@ -401,14 +404,16 @@ static const struct spec *member_spec(const struct spec *s, json_t *node, const 
 		for (const char *c = key; digits && *c; c++)
 			digits = g_ascii_isdigit(*c);
 		if (!digits) {
-			*why = g_strdup_printf("expected an array index (0, 1, ...), got \"%s\"", key);
+			*why =
+			    g_strdup_printf("expected an array index (0, 1, ...), got \"%s\"", key);
 			return NULL;
 		}
 		guint64 i = g_ascii_strtoull(key, NULL, 10);
 		if (i < json_array_size(node))
 			return s->items;
-		*why = g_strdup_printf("index %s out of range (the array has %zu element%s)", key,
-				       json_array_size(node), json_array_size(node) == 1 ? "" : "s");
+		*why =
+		    g_strdup_printf("index %s out of range (the array has %zu element%s)", key,
+				    json_array_size(node), json_array_size(node) == 1 ? "" : "s");
 		return NULL;
 	}
 	*why = g_strdup("cannot descend into a value that is not an object or array");
@@ -442,8 +447,8 @@ bool spec_set_path(const struct spec *s, json_t *doc, const char *path, json_t *
 			break;
 		}
 		const struct spec *ms = json_is_object(node) || json_is_array(node)
-						? member_spec(s, node, parts[i], &why)
-						: NULL;
+					    ? member_spec(s, node, parts[i], &why)
+					    : NULL;
 		if (!ms) {
 			ok = set_fail(locs, at, walked->str, err,
 				      why ? why : "cannot descend into this value");
@@ -460,8 +465,9 @@ bool spec_set_path(const struct spec *s, json_t *doc, const char *path, json_t *
 			value = NULL;
 			break;
 		}
-		json_t *child = json_is_array(node) ? json_array_get(node, g_ascii_strtoull(parts[i], NULL, 10))
-						    : json_object_get(node, parts[i]);
+		json_t *child = json_is_array(node)
+				    ? json_array_get(node, g_ascii_strtoull(parts[i], NULL, 10))
+				    : json_object_get(node, parts[i]);
 		if (!child && (ms->kind == SPEC_OBJECT || ms->kind == SPEC_OVERRIDES)) {
 			child = json_object();
 			json_object_set_new(node, parts[i], child);
@@ -542,8 +548,9 @@ json_t *spec_json_schema(const struct spec *s)
 		o = json_pack("{s:[]}", "oneOf");
 		for (const struct spec_tag *t = s->tags; t->tag; t++) {
 			json_t *alt = schema_object(t->spec);
-			json_object_set_new(json_object_get(json_object_get(alt, "properties"), "type"),
-					    "const", json_string(t->tag));
+			json_object_set_new(
+			    json_object_get(json_object_get(alt, "properties"), "type"), "const",
+			    json_string(t->tag));
 			json_array_append_new(json_object_get(o, "oneOf"), alt);
 		}
 		break;

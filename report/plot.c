@@ -62,7 +62,7 @@ char *plot_quote(const char *s)
 struct fig {
 	char *name, *title;
 	GString *data, *script, *plot; /* plot: the plot command, after the settings */
-	int blocks; /* data blocks (gnuplot "index") so far */
+	int blocks;		       /* data blocks (gnuplot "index") so far */
 };
 
 static struct fig *fig_new(const char *name, const char *title, const char *xlabel,
@@ -77,7 +77,8 @@ static struct fig *fig_new(const char *name, const char *title, const char *xlab
 	char *t = plot_quote(title), *x = plot_quote(xlabel), *y = plot_quote(ylabel);
 	g_string_append_printf(f->script,
 			       "# memcgsim plot: redraw with `gnuplot %s.gp` in this directory\n"
-			       "set terminal svg size " PLOT_SIZE " dynamic noenhanced font 'sans,11'\n"
+			       "set terminal svg size " PLOT_SIZE
+			       " dynamic noenhanced font 'sans,11'\n"
 			       "set output '%s.svg'\nset title %s\nset xlabel %s\nset ylabel %s\n"
 			       "set grid\nset key outside below horizontal\n%s",
 			       name, name, t, x, y, PLOT_LINETYPES);
@@ -95,7 +96,8 @@ static void fig_block(struct fig *f, const char *title, const char *using, const
 	char *t = plot_quote(title);
 	g_string_append_printf(f->data, "# %d\n", f->blocks);
 	g_string_append_printf(f->plot, "%s '%s.dat' index %d using %s with %s title %s",
-			       f->blocks ? ", \\\n    " : "plot", f->name, f->blocks, using, style, t);
+			       f->blocks ? ", \\\n    " : "plot", f->name, f->blocks, using, style,
+			       t);
 	f->blocks++;
 	g_free(t);
 }
@@ -141,7 +143,8 @@ static bool fig_keep(const char *work, const char *dir, const char *name, GError
 			if (!ok && !pass)
 				g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
 					    "%s: gnuplot could not write all of it (is the disk "
-					    "full?); nothing kept", to);
+					    "full?); nothing kept",
+					    to);
 			g_free(from);
 			g_free(to);
 		}
@@ -154,14 +157,15 @@ static bool fig_keep(const char *work, const char *dir, const char *name, GError
 static bool fig_finish(struct fig *f, const char *work, GPtrArray *plots, GError **err)
 {
 	GString *settings = f->script;
-	g_string_append_printf(settings, "%s\nset terminal pngcairo size " PLOT_SIZE
-					 " noenhanced font 'sans,10'\nset output '%s.png'\nreplot\n",
+	g_string_append_printf(settings,
+			       "%s\nset terminal pngcairo size " PLOT_SIZE
+			       " noenhanced font 'sans,10'\nset output '%s.png'\nreplot\n",
 			       f->plot->str, f->name);
 	char *gp = g_strdup_printf("%s/%s.gp", work, f->name);
 	char *dat = g_strdup_printf("%s/%s.dat", work, f->name);
 	char *dir = g_path_get_dirname(work);
-	bool ok = output_file(dat, f->data->str, -1, err) &&
-		  output_file(gp, settings->str, -1, err);
+	bool ok =
+	    output_file(dat, f->data->str, -1, err) && output_file(gp, settings->str, -1, err);
 	char *script = g_strdup_printf("%s.gp", f->name);
 	char *argv[] = {"gnuplot", script, NULL};
 	char *errout = NULL;
@@ -197,11 +201,11 @@ struct metric_plot {
 	json_t *points; /* the sweep's */
 	const char *metric;
 	const struct run_metric *d;
-	bool numeric;	/* the first parameter's values are numbers: the x axis */
-	bool ratio;	/* each variant's mean over the baseline's (the first variant) */
-	double scale;	/* ns in the unit of the y axis */
+	bool numeric; /* the first parameter's values are numbers: the x axis */
+	bool ratio;   /* each variant's mean over the baseline's (the first variant) */
+	double scale; /* ns in the unit of the y axis */
 	struct fig *f;
-	GString *tics;	/* the x axis' labels when the values are not numbers */
+	GString *tics; /* the x axis' labels when the values are not numbers */
 };
 
 /* The smallest (at most 0) and largest (at least 0) sample of the metric. */
@@ -263,9 +267,9 @@ static void ratio_bounds(const struct metric_plot *mp, double *low, double *high
 static char *metric_label(const char *metric, const char *unit)
 {
 	char *shown = g_str_has_prefix(metric, "cpu_time_ns.")
-			      ? g_strdup_printf("CPU time %s", metric + strlen("cpu_time_ns."))
+			  ? g_strdup_printf("CPU time %s", metric + strlen("cpu_time_ns."))
 		      : g_str_has_suffix(metric, "_ns") ? g_strndup(metric, strlen(metric) - 3)
-							 : g_strdup(metric);
+							: g_strdup(metric);
 	char *label = *unit ? g_strdup_printf("%s (%s)", shown, unit) : g_strdup(shown);
 	g_free(shown);
 	return label;
@@ -289,10 +293,11 @@ static struct fig *metric_fig(struct metric_plot *mp, json_t *param, int n)
 	const char *unit = mp->d->unit;
 	mp->scale = g_str_equal(unit, "ns") && !mp->ratio ? report_unit(top, &unit) : 1;
 	const char *base = json_string_value(json_object_get(
-		json_array_get(result_point_variants(json_array_get(mp->points, 0)), 0), "name"));
+	    json_array_get(result_point_variants(json_array_get(mp->points, 0)), 0), "name"));
 	char *name = g_strdup_printf(mp->ratio ? "ratio-%02d" : "metric-%02d", n);
-	char *title = mp->ratio ? g_strdup_printf("%s over %s's against %s", mp->metric, base, pname)
-				: g_strdup_printf("%s against %s (mean, 95%% CI)", mp->metric, pname);
+	char *title = mp->ratio
+			  ? g_strdup_printf("%s over %s's against %s", mp->metric, base, pname)
+			  : g_strdup_printf("%s against %s (mean, 95%% CI)", mp->metric, pname);
 	char *ylabel = mp->ratio ? g_strdup_printf("%s / %s", mp->metric, base)
 				 : metric_label(mp->metric, unit);
 	struct fig *f = fig_new(name, title, pname, ylabel);
@@ -300,12 +305,13 @@ static struct fig *metric_fig(struct metric_plot *mp, json_t *param, int n)
 		g_string_append(f->script, "set logscale x 2\n");
 	if (mp->ratio) { /* fitted to the ratios, the resolution band around 1 drawn */
 		double pct = change_resolution_pct(mp->metric), r = pct / 100;
-		g_string_append_printf(f->script,
-				       "set object 1 rectangle from graph 0, first %.4f to graph 1, "
-				       "first %.4f behind fillcolor rgb '#e8e8e8' fillstyle solid "
-				       "noborder\nset label 1 'resolution +-%g%%' at graph 0.01, first "
-				       "%.4f offset 0,0.6 font ',9'\n",
-				       1 - r, 1 + r, pct, 1 + r);
+		g_string_append_printf(
+		    f->script,
+		    "set object 1 rectangle from graph 0, first %.4f to graph 1, "
+		    "first %.4f behind fillcolor rgb '#e8e8e8' fillstyle solid "
+		    "noborder\nset label 1 'resolution +-%g%%' at graph 0.01, first "
+		    "%.4f offset 0,0.6 font ',9'\n",
+		    1 - r, 1 + r, pct, 1 + r);
 		double low, high;
 		ratio_bounds(mp, &low, &high);
 		g_string_append_printf(f->script, "set yrange [%.6g:%.6g]\n", MIN(low, 1 - 2 * r),
@@ -340,8 +346,8 @@ static void metric_point(struct metric_plot *mp, json_t *q, size_t v, size_t k)
 	double mean = mp->d->higher_is_better ? s.hmean : s.amean, ci = stats_ci95(xs, ns);
 	if (mp->ratio) { /* the CI of the variant's mean, relative to the baseline's mean */
 		size_t nb;
-		double *bs = result_samples(json_array_get(result_point_variants(q), 0), mp->metric,
-					    &nb);
+		double *bs =
+		    result_samples(json_array_get(result_point_variants(q), 0), mp->metric, &nb);
 		struct stats_summary b;
 		stats_summarise(bs, nb, !mp->d->higher_is_better, &b);
 		double bmean = mp->d->higher_is_better ? b.hmean : b.amean;
@@ -417,8 +423,11 @@ static void metric_lines(struct metric_plot *mp)
 static bool plot_metric(json_t *sweep, const char *metric, int n, bool ratio, const char *dir,
 			GPtrArray *plots, GError **err)
 {
-	struct metric_plot mp = {.points = json_object_get(sweep, "points"), .metric = metric,
-				 .d = run_metric_find(metric), .numeric = true, .ratio = ratio,
+	struct metric_plot mp = {.points = json_object_get(sweep, "points"),
+				 .metric = metric,
+				 .d = run_metric_find(metric),
+				 .numeric = true,
+				 .ratio = ratio,
 				 .tics = g_string_new(NULL)};
 	size_t i;
 	json_t *p;
@@ -451,9 +460,10 @@ static bool plot_waits(json_t *result, const char *where, const char *dir, GPtrA
 	bool ok = true;
 	for (guint c = 0; ok && c < classes->len; c++) {
 		char *name = g_strdup_printf("wait-%02u", c);
-		char *title = g_strdup_printf("%s: wait-time distribution%s", (char *)classes->pdata[c],
-					      where);
-		struct fig *f = fig_new(name, title, "wait (ns)", "fraction of contended waits <= x");
+		char *title = g_strdup_printf("%s: wait-time distribution%s",
+					      (char *)classes->pdata[c], where);
+		struct fig *f =
+		    fig_new(name, title, "wait (ns)", "fraction of contended waits <= x");
 		g_string_append(f->script, "set logscale x 10\nset yrange [0:1]\n");
 		json_array_foreach (variants, i, v)
 			json_array_foreach (json_object_get(v, "locks"), j, l) {
@@ -461,13 +471,15 @@ static bool plot_waits(json_t *result, const char *where, const char *dir, GPtrA
 						 classes->pdata[c]) ||
 				    !json_array_size(json_object_get(l, "wait_cdf")))
 					continue;
-				fig_block(f, json_string_value(json_object_get(v, "name")), "1:2", "lines");
+				fig_block(f, json_string_value(json_object_get(v, "name")), "1:2",
+					  "lines");
 				size_t k;
 				json_t *pt;
 				json_array_foreach (json_object_get(l, "wait_cdf"), k, pt)
-					g_string_append_printf(f->data, "%.6g %.6g\n",
-							       json_number_value(json_array_get(pt, 0)),
-							       json_number_value(json_array_get(pt, 1)));
+					g_string_append_printf(
+					    f->data, "%.6g %.6g\n",
+					    json_number_value(json_array_get(pt, 0)),
+					    json_number_value(json_array_get(pt, 1)));
 			}
 		ok = fig_finish(f, dir, plots, err);
 		g_free(name);
@@ -481,8 +493,8 @@ static bool plot_waits(json_t *result, const char *where, const char *dir, GPtrA
 static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray *plots,
 		     GError **err)
 {
-	struct fig *f = fig_new("cpu-time", "CPU time by category (mean of replicas)", "",
-				"CPU time (s)");
+	struct fig *f =
+	    fig_new("cpu-time", "CPU time by category (mean of replicas)", "", "CPU time (s)");
 	g_string_append(f->script, "set style data histograms\nset style histogram rowstacked\n"
 				   "set style fill solid 0.8 border -1\nset boxwidth 0.7\n"
 				   "set xtics rotate by -30\nset yrange [0:*]\n");
@@ -494,10 +506,10 @@ static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray
 	json_array_foreach (results, i, r)
 		json_array_foreach (json_object_get(r, "variants"), j, v) {
 			const char *vn = json_string_value(json_object_get(v, "name"));
-			char *label = labels ? g_strdup_printf("%s %s", json_string_value(
-									       json_array_get(labels, i)),
-							      vn)
-					     : g_strdup(vn);
+			char *label =
+			    labels ? g_strdup_printf(
+					 "%s %s", json_string_value(json_array_get(labels, i)), vn)
+				   : g_strdup(vn);
 			char *t = plot_quote(label);
 			g_string_append_printf(tics, "%s%s %d", bar ? ", " : "", t, bar);
 			g_free(t);
@@ -505,8 +517,9 @@ static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray
 			json_t *cpu = json_object_get(v, "cpu_time_ns");
 			for (int c = 0; c < SIM_CAT_N; c++)
 				g_string_append_printf(
-					f->data, "%s%.9g", c ? " " : "",
-					json_number_value(json_object_get(cpu, sim_cat_names[c])) / 1e9);
+				    f->data, "%s%.9g", c ? " " : "",
+				    json_number_value(json_object_get(cpu, sim_cat_names[c])) /
+					1e9);
 			g_string_append_c(f->data, '\n');
 			bar++;
 		}
@@ -551,11 +564,13 @@ static GPtrArray *plot_figures(json_t *doc, const char *dir, GError **err)
 	bool ok = true;
 	if (points) {
 		GPtrArray *keys = metric_sweep_keys(points);
-		bool several = json_array_size(result_point_variants(json_array_get(points, 0))) > 1;
-		for (guint n = 0; ok && n < keys->len && json_array_size(json_object_get(doc, "params"));
-		     n++)
+		bool several =
+		    json_array_size(result_point_variants(json_array_get(points, 0))) > 1;
+		for (guint n = 0;
+		     ok && n < keys->len && json_array_size(json_object_get(doc, "params")); n++)
 			ok = plot_metric(doc, keys->pdata[n], (int)n, false, dir, plots, err) &&
-			     (!several || plot_metric(doc, keys->pdata[n], (int)n, true, dir, plots, err));
+			     (!several ||
+			      plot_metric(doc, keys->pdata[n], (int)n, true, dir, plots, err));
 		g_ptr_array_free(keys, TRUE);
 		json_t *results = json_array(), *labels = json_array();
 		size_t i;
@@ -565,7 +580,8 @@ static GPtrArray *plot_figures(json_t *doc, const char *dir, GError **err)
 			json_array_append(labels, json_object_get(p, "label"));
 		}
 		json_t *last = json_array_get(points, json_array_size(points) - 1);
-		char *where = g_strdup_printf(" at %s", json_string_value(json_object_get(last, "label")));
+		char *where =
+		    g_strdup_printf(" at %s", json_string_value(json_object_get(last, "label")));
 		ok = ok && plot_waits(json_object_get(last, "result"), where, dir, plots, err) &&
 		     plot_cpu(results, labels, dir, plots, err);
 		g_free(where);
@@ -573,7 +589,8 @@ static GPtrArray *plot_figures(json_t *doc, const char *dir, GError **err)
 		json_decref(labels);
 	} else {
 		json_t *results = json_pack("[O]", doc);
-		ok = plot_waits(doc, "", dir, plots, err) && plot_cpu(results, NULL, dir, plots, err);
+		ok = plot_waits(doc, "", dir, plots, err) &&
+		     plot_cpu(results, NULL, dir, plots, err);
 		json_decref(results);
 	}
 	if (!ok)

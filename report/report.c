@@ -17,38 +17,38 @@ static char *head_title(json_t *result)
 
 /* The sections, in report order. */
 static const struct report_section_type report_section_types[] = {
-	{MCS_NAME("head", "the scenario and seed; the result's description and the command "
-			  "that made it"),
-	 head_title, report_about, .scope = REPORT_HEAD},
-	{MCS_NAME("summary", "simulated time and CPUs, CPU time by category, the metrics, the "
-			     "replicas that failed"),
-	 report_variant_title, report_summary, .scope = REPORT_VARIANT},
-	{MCS_NAME("lockdep", "lockdep's reports"), NULL, report_lockdep, .scope = REPORT_VARIANT},
-	{MCS_NAME("details", "the first replica's details"), NULL, report_details,
-	 .scope = REPORT_VARIANT},
-	{MCS_NAME("irq", "interrupt latency by source and CPU; interrupts off by lock class"), NULL,
-	 report_irq, .scope = REPORT_VARIANT},
-	{MCS_NAME("rcu", "RCU grace periods, call to return"), NULL, report_rcu,
-	 .scope = REPORT_VARIANT},
-	{MCS_NAME("memcg", "page_cgroup, the page LRU, reclaim, list_lru, shrinkers, swap, per "
-			   "cgroup"),
-	 NULL, report_memcg, .scope = REPORT_VARIANT},
-	{MCS_NAME("lock_stat", "/proc/lock_stat"), NULL, report_lock_stat, .member = "locks",
-	 .scope = REPORT_VARIANT},
-	{MCS_NAME("perf_lock", "perf lock contention, in --sort order"), NULL,
-	 .render_sorted = report_perf_lock, .member = "locks", .scope = REPORT_VARIANT},
-	{MCS_NAME("cachelines", "perf c2c: the line classes with the most transfers"), NULL,
-	 report_cachelines, .scope = REPORT_VARIANT},
-	{MCS_NAME("per_page", "where a swapped page's time goes: each lock and kernel function, "
-			      "per page swapped out"),
-	 NULL, report_per_page, .scope = REPORT_VARIANT},
-	{MCS_NAME("comparison", "the mmtests comparison of the variants and their durations"),
-	 report_comparison_title, report_comparison, .scope = REPORT_COMPARISON},
-	{MCS_NAME("changes", "with cost draws, each variant's change with its intervals and "
-			     "verdict"),
-	 report_changes_title, report_changes, .scope = REPORT_COMPARISON},
-	{MCS_NAME("verdict", "the report's last line: the winner on the main figure"),
-	 report_verdict_title, report_verdict, .scope = REPORT_COMPARISON},
+    {MCS_NAME("head", "the scenario and seed; the result's description and the command "
+		      "that made it"),
+     head_title, report_about, .scope = REPORT_HEAD},
+    {MCS_NAME("summary", "simulated time and CPUs, CPU time by category, the metrics, the "
+			 "replicas that failed"),
+     report_variant_title, report_summary, .scope = REPORT_VARIANT},
+    {MCS_NAME("lockdep", "lockdep's reports"), NULL, report_lockdep, .scope = REPORT_VARIANT},
+    {MCS_NAME("details", "the first replica's details"), NULL, report_details,
+     .scope = REPORT_VARIANT},
+    {MCS_NAME("irq", "interrupt latency by source and CPU; interrupts off by lock class"), NULL,
+     report_irq, .scope = REPORT_VARIANT},
+    {MCS_NAME("rcu", "RCU grace periods, call to return"), NULL, report_rcu,
+     .scope = REPORT_VARIANT},
+    {MCS_NAME("memcg", "page_cgroup, the page LRU, reclaim, list_lru, shrinkers, swap, per "
+		       "cgroup"),
+     NULL, report_memcg, .scope = REPORT_VARIANT},
+    {MCS_NAME("lock_stat", "/proc/lock_stat"), NULL, report_lock_stat, .member = "locks",
+     .scope = REPORT_VARIANT},
+    {MCS_NAME("perf_lock", "perf lock contention, in --sort order"), NULL,
+     .render_sorted = report_perf_lock, .member = "locks", .scope = REPORT_VARIANT},
+    {MCS_NAME("cachelines", "perf c2c: the line classes with the most transfers"), NULL,
+     report_cachelines, .scope = REPORT_VARIANT},
+    {MCS_NAME("per_page", "where a swapped page's time goes: each lock and kernel function, "
+			  "per page swapped out"),
+     NULL, report_per_page, .scope = REPORT_VARIANT},
+    {MCS_NAME("comparison", "the mmtests comparison of the variants and their durations"),
+     report_comparison_title, report_comparison, .scope = REPORT_COMPARISON},
+    {MCS_NAME("changes", "with cost draws, each variant's change with its intervals and "
+			 "verdict"),
+     report_changes_title, report_changes, .scope = REPORT_COMPARISON},
+    {MCS_NAME("verdict", "the report's last line: the winner on the main figure"),
+     report_verdict_title, report_verdict, .scope = REPORT_COMPARISON},
 };
 
 /* Where @t's body goes: a new section, or the last one when @t has no

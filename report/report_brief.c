@@ -88,14 +88,13 @@ static void brief_locks(json_t *v, GString *out)
 	for (guint i = 0; i < locks->len && i < BRIEF_LOCKS; i++) {
 		json_t *l = locks->pdata[i];
 		report_cut(out, json_string_value(json_object_get(l, "class")), NAME_W);
-		g_string_append_printf(out, " %12lld %11lld ",
-				       (long long)json_integer_value(json_object_get(l, "acquisitions")),
-				       (long long)json_integer_value(json_object_get(l, "contentions")));
-		report_time(out, mcs_json_num(json_object_get(l, "wait_ns"), "total"),
-			    10);
+		g_string_append_printf(
+		    out, " %12lld %11lld ",
+		    (long long)json_integer_value(json_object_get(l, "acquisitions")),
+		    (long long)json_integer_value(json_object_get(l, "contentions")));
+		report_time(out, mcs_json_num(json_object_get(l, "wait_ns"), "total"), 10);
 		g_string_append_c(out, ' ');
-		report_time(out, mcs_json_num(json_object_get(l, "hold_ns"), "avg"),
-			    9);
+		report_time(out, mcs_json_num(json_object_get(l, "hold_ns"), "avg"), 9);
 		g_string_append_c(out, '\n');
 	}
 	g_ptr_array_free(locks, TRUE);
@@ -115,9 +114,10 @@ static void brief_lines(json_t *v, GString *out)
 	for (guint i = 0; i < lines->len && i < BRIEF_LINES; i++) {
 		json_t *l = lines->pdata[i];
 		report_cut(out, json_string_value(json_object_get(l, "class")), NAME_W + 8);
-		g_string_append_printf(out, " %12lld %12lld ",
-				       (long long)json_integer_value(json_object_get(l, "accesses")),
-				       (long long)json_integer_value(json_object_get(l, "transfers")));
+		g_string_append_printf(
+		    out, " %12lld %12lld ",
+		    (long long)json_integer_value(json_object_get(l, "accesses")),
+		    (long long)json_integer_value(json_object_get(l, "transfers")));
 		report_time(out, mcs_json_num(l, "time_ns"), 10);
 		g_string_append_c(out, '\n');
 	}
@@ -141,7 +141,8 @@ static void brief_figures(json_t *variants, const char *metric, GString *out)
 		g_string_free(mean, TRUE);
 		char buf[32];
 		if (i)
-			g_string_append_printf(out, " %12s\n", change_pct_text(buf, "%+.2f%%", c.pct));
+			g_string_append_printf(out, " %12s\n",
+					       change_pct_text(buf, "%+.2f%%", c.pct));
 		else
 			g_string_append_printf(out, " %12s\n", "baseline");
 	}
@@ -174,9 +175,10 @@ static void brief_published(json_t *result, GString *out)
 		report_mean(cell, json_number_value(p), metric);
 		g_string_append_printf(out, " %16s", cell->str);
 		if (i && pub_base > 0)
-			g_string_append_printf(out, " %+8.2f%%",
-					       change_pct(pub_base, json_number_value(p),
-							  run_metric_find(metric)->higher_is_better));
+			g_string_append_printf(
+			    out, " %+8.2f%%",
+			    change_pct(pub_base, json_number_value(p),
+				       run_metric_find(metric)->higher_is_better));
 		else
 			g_string_append_printf(out, " %9s", i ? "" : "baseline");
 		struct change c;
@@ -186,7 +188,8 @@ static void brief_published(json_t *result, GString *out)
 		g_string_append_printf(out, " %16s", cell->str);
 		char buf[32];
 		if (i)
-			g_string_append_printf(out, " %9s\n", change_pct_text(buf, "%+.2f%%", c.pct));
+			g_string_append_printf(out, " %9s\n",
+					       change_pct_text(buf, "%+.2f%%", c.pct));
 		else
 			g_string_append_printf(out, " %9s\n", "baseline");
 		g_string_free(cell, TRUE);
@@ -195,8 +198,7 @@ static void brief_published(json_t *result, GString *out)
 
 /* The machine measured (--lock-stat) beside the baseline and the winner
  * (@best; 0: none). */
-static void brief_measured(json_t *variants, size_t best, const struct report_opts *o,
-			   GString *out)
+static void brief_measured(json_t *variants, size_t best, const struct report_opts *o, GString *out)
 {
 	json_t *shown = json_array();
 	json_array_append(shown, json_array_get(variants, 0));
@@ -212,13 +214,12 @@ static void brief_result(json_t *result, const struct report_opts *o, GString *o
 	json_t *variants = json_object_get(result, "variants");
 	json_t *base = json_array_get(variants, 0);
 	char *head = g_strdup_printf(
-		"memcgsim %s: %s, seed %lld, %lld replica%s a variant; changes against %s, "
-		"positive = better",
-		MEMCGSIM_VERSION, json_string_value(json_object_get(result, "scenario")),
-		(long long)json_integer_value(json_object_get(result, "seed")),
-		(long long)json_integer_value(json_object_get(base, "replicas")),
-		json_integer_value(json_object_get(base, "replicas")) == 1 ? "" : "s",
-		name_of(base));
+	    "memcgsim %s: %s, seed %lld, %lld replica%s a variant; changes against %s, "
+	    "positive = better",
+	    MEMCGSIM_VERSION, json_string_value(json_object_get(result, "scenario")),
+	    (long long)json_integer_value(json_object_get(result, "seed")),
+	    (long long)json_integer_value(json_object_get(base, "replicas")),
+	    json_integer_value(json_object_get(base, "replicas")) == 1 ? "" : "s", name_of(base));
 	put_wrapped(out, "", head);
 	g_free(head);
 	const char *model = json_string_value(json_object_get(result, "model"));
@@ -229,7 +230,8 @@ static void brief_result(json_t *result, const struct report_opts *o, GString *o
 		put_wrapped(out, "Command: ", command);
 	const char *metric = "elapsed_ns";
 	struct change c;
-	size_t best = json_array_size(variants) >= 2 ? report_main_change(variants, &metric, &c) : 0;
+	size_t best =
+	    json_array_size(variants) >= 2 ? report_main_change(variants, &metric, &c) : 0;
 	if (!metric)
 		metric = "elapsed_ns";
 	brief_figures(variants, metric, out);
@@ -250,18 +252,18 @@ static void brief_result(json_t *result, const struct report_opts *o, GString *o
 		brief_lines(json_array_get(variants, best), out);
 	if (o && o->measured)
 		brief_measured(variants, best, o, out);
-	g_string_append(out, "\n(memcgsim report RESULT for the full report: every lock, line, "
-			     "cgroup and\nmetric, the mmtests comparison and the per-page costs)\n");
+	g_string_append(out,
+			"\n(memcgsim report RESULT for the full report: every lock, line, "
+			"cgroup and\nmetric, the mmtests comparison and the per-page costs)\n");
 }
 
 static void brief_sweep(json_t *sweep, GString *out)
 {
 	json_t *points = json_object_get(sweep, "points");
-	char *head = g_strdup_printf("memcgsim %s: sweep of %s, seed %lld, %zu points",
-				     MEMCGSIM_VERSION,
-				     json_string_value(json_object_get(sweep, "scenario")),
-				     (long long)json_integer_value(json_object_get(sweep, "seed")),
-				     json_array_size(points));
+	char *head = g_strdup_printf(
+	    "memcgsim %s: sweep of %s, seed %lld, %zu points", MEMCGSIM_VERSION,
+	    json_string_value(json_object_get(sweep, "scenario")),
+	    (long long)json_integer_value(json_object_get(sweep, "seed")), json_array_size(points));
 	put_wrapped(out, "", head);
 	g_free(head);
 	const char *command = json_string_value(json_object_get(sweep, "command"));

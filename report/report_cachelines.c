@@ -90,8 +90,7 @@ static void line_sites(GString *out, json_t *cls)
 	json_array_foreach (json_object_get(cls, "sites"), i, s) {
 		if (i == LINE_SITES)
 			break;
-		g_string_append_printf(out, "%40s",
-				       json_string_value(json_object_get(s, "site")));
+		g_string_append_printf(out, "%40s", json_string_value(json_object_get(s, "site")));
 		count_cells(out, s);
 		if (all > 0)
 			g_string_append_printf(out, " %7.2f%%\n",
@@ -109,8 +108,8 @@ static void line_row(GString *out, json_t *cls)
 	count_cells(out, cls);
 	g_string_append_c(out, '\n');
 	if (json_object_get(cls, "queue_ns")) { /* contention "queued" */
-		g_string_append_printf(out, "%40s %.0f accesses waited for the line, ", "queued:",
-				       mcs_json_num(cls, "queued"));
+		g_string_append_printf(out, "%40s %.0f accesses waited for the line, ",
+				       "queued:", mcs_json_num(cls, "queued"));
 		report_time(out, mcs_json_num(cls, "queue_ns"), 0);
 		g_string_append(out, " in all\n");
 	}
@@ -123,12 +122,13 @@ void report_cachelines(json_t *variant, GString *out)
 	json_t *lines = json_object_get(variant, "cachelines");
 	if (!lines)
 		return;
-	g_string_append_c(out, '\n'); /* after the lock tables */
+	g_string_append_c(out, '\n');			/* after the lock tables */
 	const int width = 40 + (COL + 1) * 10 + 13 + 9; /* + a site's share */
 	int replicas = (int)json_integer_value(json_object_get(variant, "replicas"));
-	g_string_append_printf(out, "Cache lines (perf c2c): the line classes with the most "
-				    "transfers (HITMs: the line came from another CPU's cache), "
-				    "top %d",
+	g_string_append_printf(out,
+			       "Cache lines (perf c2c): the line classes with the most "
+			       "transfers (HITMs: the line came from another CPU's cache), "
+			       "top %d",
 			       LINE_CLASSES);
 	if (replicas > 1)
 		g_string_append_printf(out, ", summed over %d replicas", replicas);
@@ -142,10 +142,11 @@ void report_cachelines(json_t *variant, GString *out)
 		g_string_append(out, "(no accesses to modelled cache lines)\n");
 	report_dashes(out, width);
 	if (sorted->len)
-		g_string_append_printf(out, "Under each class, up to %d sites (the functions "
-					    "making the accesses), most transfers first, in the "
-					    "same columns, then their share of the class's "
-					    "transfers.\n",
+		g_string_append_printf(out,
+				       "Under each class, up to %d sites (the functions "
+				       "making the accesses), most transfers first, in the "
+				       "same columns, then their share of the class's "
+				       "transfers.\n",
 				       LINE_SITES);
 	g_ptr_array_free(sorted, TRUE);
 }
@@ -159,8 +160,8 @@ static void sweep_point_rows(GString *out, json_t *point, int label_w, int var_w
 	json_array_foreach (result_point_variants(point), v, var) {
 		const char *name = json_string_value(json_object_get(var, "name"));
 		double per = MAX(1, mcs_json_num(var, "replicas"));
-		GPtrArray *sorted = report_sorted(json_object_get(var, "cachelines"),
-						  result_line_cmp);
+		GPtrArray *sorted =
+		    report_sorted(json_object_get(var, "cachelines"), result_line_cmp);
 		for (guint k = 0; k < sorted->len && k < LINE_TOP_SWEEP; k++) {
 			json_t *cls = sorted->pdata[k];
 			g_string_append_printf(out, "%-*s %-*s %-40s", label_w, label, var_w,

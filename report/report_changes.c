@@ -12,15 +12,15 @@
 static void legend(json_t *variants, size_t draws, GString *out)
 {
 	g_string_append_printf(
-		out,
-		"Change against %s, positive = better. Seeds: Welch's 95%% confidence interval of\n"
-		"the difference of the means (replicas at the nominal costs). Cost draws: %zu runs a\n"
-		"variant with every cost that has a preset range drawn from it, the same draws for\n"
-		"every variant; the %s of the %zu paired changes (the 2.5th-97.5th\n"
-		"percentile from %d draws on). Within model uncertainty: that interval covers 0.\n"
-		"Significant: Welch's t-test p < 0.05 and not within model uncertainty.\n\n",
-		json_string_value(json_object_get(json_array_get(variants, 0), "name")), draws,
-		change_draws_spread(draws), draws, STATS_SPREAD95_MIN);
+	    out,
+	    "Change against %s, positive = better. Seeds: Welch's 95%% confidence interval of\n"
+	    "the difference of the means (replicas at the nominal costs). Cost draws: %zu runs a\n"
+	    "variant with every cost that has a preset range drawn from it, the same draws for\n"
+	    "every variant; the %s of the %zu paired changes (the 2.5th-97.5th\n"
+	    "percentile from %d draws on). Within model uncertainty: that interval covers 0.\n"
+	    "Significant: Welch's t-test p < 0.05 and not within model uncertainty.\n\n",
+	    json_string_value(json_object_get(json_array_get(variants, 0), "name")), draws,
+	    change_draws_spread(draws), draws, STATS_SPREAD95_MIN);
 }
 
 /* "[  -1.23%,    4.56%]", or "-" when undefined; @w wide. */
@@ -45,12 +45,12 @@ static void widths(json_t *variants, int *metric_w, int *variant_w)
 	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), k, m)
 		*metric_w = MAX(*metric_w, (int)g_utf8_strlen(k, -1));
 	json_array_foreach (variants, i, v)
-		*variant_w = MAX(*variant_w,
-				 (int)g_utf8_strlen(json_string_value(json_object_get(v, "name")), -1));
+		*variant_w =
+		    MAX(*variant_w,
+			(int)g_utf8_strlen(json_string_value(json_object_get(v, "name")), -1));
 }
 
-static void change_row(json_t *variants, size_t i, const char *metric, int mw, int vw,
-		       GString *out)
+static void change_row(json_t *variants, size_t i, const char *metric, int mw, int vw, GString *out)
 {
 	json_t *v = json_array_get(variants, i);
 	struct change c;
@@ -74,10 +74,11 @@ void report_changes(json_t *variants, GString *out)
 	legend(variants, draws, out);
 	int mw, vw;
 	widths(variants, &mw, &vw);
-	char *spread = g_strdup_printf("draws (%s)",
-				       draws >= STATS_SPREAD95_MIN ? "p2.5-p97.5" : "min-max");
-	g_string_append_printf(out, "%-*s  %-*s  %9s  %-*s  %-*s  %s\n", mw, "metric", vw, "variant",
-			       "change", INTERVAL_W, "seeds (95% CI)", INTERVAL_W, spread, "verdict");
+	char *spread =
+	    g_strdup_printf("draws (%s)", draws >= STATS_SPREAD95_MIN ? "p2.5-p97.5" : "min-max");
+	g_string_append_printf(out, "%-*s  %-*s  %9s  %-*s  %-*s  %s\n", mw, "metric", vw,
+			       "variant", "change", INTERVAL_W, "seeds (95% CI)", INTERVAL_W,
+			       spread, "verdict");
 	g_free(spread);
 	const char *k;
 	json_t *m;
@@ -91,7 +92,7 @@ char *report_changes_title(json_t *variants)
 	size_t draws = change_draws(variants);
 	if (!draws)
 		return NULL;
-	return g_strdup_printf("changes against %s, across seeds and %zu cost draws",
-			       json_string_value(json_object_get(json_array_get(variants, 0), "name")),
-			       draws);
+	return g_strdup_printf(
+	    "changes against %s, across seeds and %zu cost draws",
+	    json_string_value(json_object_get(json_array_get(variants, 0), "name")), draws);
 }

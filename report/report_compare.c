@@ -53,8 +53,8 @@ static char *display_name(const char *metric, double baseline, double *scale)
 	return g_strdup_printf("%.*s (%s)", (int)strlen(metric) - 3, metric, unit);
 }
 
-static const char *const row_names[ROW_N] = {"Min",	 "Amean",     "Stddev",	   "CoeffVar",
-					     "Max",	 "BAmean-50", "BAmean-95", "BAmean-99"};
+static const char *const row_names[ROW_N] = {"Min", "Amean",	 "Stddev",    "CoeffVar",
+					     "Max", "BAmean-50", "BAmean-95", "BAmean-99"};
 
 /* The rows of @metric: @s[i] the summary of variant i's samples, @sig[i]
  * whether its change is significant. The spread rows (Stddev, CoeffVar)
@@ -63,21 +63,24 @@ static void compare_rows(const struct run_metric *d, const char *label,
 			 const struct stats_summary *s, const bool *sig, size_t nv, GString *out)
 {
 	for (int r = 0; r < ROW_N; r++) {
-		const char *row_label = r == ROW_MEAN && d->higher_is_better ? "Hmean" : row_names[r];
+		const char *row_label =
+		    r == ROW_MEAN && d->higher_is_better ? "Hmean" : row_names[r];
 		bool dispersion = r == ROW_STDDEV || r == ROW_COEFFVAR;
 		g_string_append_printf(out, "%-10s%-26s", row_label, label);
 		double base = row_value(&s[0], r, d->higher_is_better);
 		for (size_t i = 0; i < nv; i++) {
 			double v = row_value(&s[i], r, d->higher_is_better);
 			if (dispersion) { /* no trailing blanks after the last column */
-				g_string_append_printf(out, " %12.2f%*s", v, i + 1 < nv ? 11 : 0, "");
+				g_string_append_printf(out, " %12.2f%*s", v, i + 1 < nv ? 11 : 0,
+						       "");
 				continue;
 			}
 			double g = change_pct(base, v, d->higher_is_better);
 			bool star = r == ROW_MEAN && sig[i];
 			char buf[32];
 			g_string_append_printf(out, " %12.2f %s%8s%s", v, star ? "*" : "(",
-					       change_pct_text(buf, "%7.2f%%", g), star ? "*" : ")");
+					       change_pct_text(buf, "%7.2f%%", g),
+					       star ? "*" : ")");
 		}
 		g_string_append_c(out, '\n');
 	}
@@ -147,7 +150,8 @@ static void header(json_t *variants, GString *out)
 	size_t i;
 	json_t *v;
 	json_array_foreach (variants, i, v)
-		g_string_append_printf(out, " %*s", 2 + 12 + 9, json_string_value(json_object_get(v, "name")));
+		g_string_append_printf(out, " %*s", 2 + 12 + 9,
+				       json_string_value(json_object_get(v, "name")));
 	g_string_append_c(out, '\n');
 }
 
@@ -162,8 +166,8 @@ static void compare_table(json_t *variants, GString *out)
 
 static void duration_table(json_t *variants, GString *out)
 {
-	bool seconds = json_number_value(json_object_get(json_array_get(variants, 0),
-							 "sim_time_ns")) >= 1e9;
+	bool seconds =
+	    json_number_value(json_object_get(json_array_get(variants, 0), "sim_time_ns")) >= 1e9;
 	double div = seconds ? 1e9 : 1e6;
 	g_string_append_printf(out, "%-36s", seconds ? "(simulated, s)" : "(simulated, ms)");
 	size_t i;
@@ -194,11 +198,11 @@ static void duration_table(json_t *variants, GString *out)
 char *report_comparison_title(json_t *variants)
 {
 	return g_strdup_printf(
-		"comparison (baseline first; positive %% = better; *...* = significant%s)",
-		change_draws(variants)
-			? ": Welch's t-test p < 0.05 across seeds, and the change's interval across "
-			  "cost draws excludes 0"
-			: ", Welch's t-test p < 0.05");
+	    "comparison (baseline first; positive %% = better; *...* = significant%s)",
+	    change_draws(variants)
+		? ": Welch's t-test p < 0.05 across seeds, and the change's interval across "
+		  "cost draws excludes 0"
+		: ", Welch's t-test p < 0.05");
 }
 
 void report_comparison(json_t *variants, GString *out)

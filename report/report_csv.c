@@ -104,12 +104,10 @@ static void replica_rows(struct row_ctx *c, json_t *rep)
 	}
 	json_object_foreach (json_object_get(rep, "metrics"), k, v)
 		row(c, k, v);
-	static const struct class_col lock_cols[] = {{"acquisitions", NULL, "acquisitions"},
-						     {"contentions", NULL, "contentions"},
-						     {"wait_ns", "total", "wait_total_ns"},
-						     {"wait_ns", "max", "wait_max_ns"},
-						     {"hold_ns", "total", "hold_total_ns"},
-						     {"irqoff_ns", NULL, "irqoff_ns"}};
+	static const struct class_col lock_cols[] = {
+	    {"acquisitions", NULL, "acquisitions"}, {"contentions", NULL, "contentions"},
+	    {"wait_ns", "total", "wait_total_ns"},  {"wait_ns", "max", "wait_max_ns"},
+	    {"hold_ns", "total", "hold_total_ns"},  {"irqoff_ns", NULL, "irqoff_ns"}};
 	static const struct class_col line_cols[] = {{"accesses", NULL, "accesses"},
 						     {"transfers", NULL, "transfers"},
 						     {"time_ns", NULL, "time_ns"}};
@@ -119,8 +117,8 @@ static void replica_rows(struct row_ctx *c, json_t *rep)
 
 /* The rows of @rep, a run of variant @v: its replica column is @replica
  * ("0", "1" ... or "d0", "d1" ... for cost draws). */
-static void run_rows(struct row_ctx *c, json_t *result, json_int_t point, json_t *values,
-		     json_t *v, const char *replica, json_t *rep)
+static void run_rows(struct row_ctx *c, json_t *result, json_int_t point, json_t *values, json_t *v,
+		     const char *replica, json_t *rep)
 {
 	size_t k;
 	json_t *x;
@@ -174,7 +172,8 @@ void report_csv(json_t *doc, const struct report_opts *o, GString *out)
 	size_t i;
 	json_t *p;
 	json_array_foreach (json_object_get(doc, "params"), i, p)
-		field(out, json_string_value(json_array_get(json_object_get(p, "paths"), 0)), false);
+		field(out, json_string_value(json_array_get(json_object_get(p, "paths"), 0)),
+		      false);
 	static const char *const cols[] = {"variant", "replica", "seed", "metric"};
 	for (size_t c = 0; c < G_N_ELEMENTS(cols); c++)
 		field(out, cols[c], false);

@@ -137,19 +137,19 @@ static void html_toc(GPtrArray *sections, GPtrArray *plots, GString *out)
 /* On load, each image's rendered size goes into data-width and
  * data-height: what a headless browser's DOM dump shows of the layout. */
 static const char html_script[] =
-	"<script>addEventListener('load',function(){"
-	"for(var i=0;i<document.images.length;i++){var m=document.images[i],"
-	"r=m.getBoundingClientRect();m.dataset.width=Math.round(r.width);"
-	"m.dataset.height=Math.round(r.height);}document.body.dataset.loaded='yes';});"
-	"</script>\n";
+    "<script>addEventListener('load',function(){"
+    "for(var i=0;i<document.images.length;i++){var m=document.images[i],"
+    "r=m.getBoundingClientRect();m.dataset.width=Math.round(r.width);"
+    "m.dataset.height=Math.round(r.height);}document.body.dataset.loaded='yes';});"
+    "</script>\n";
 
 static const char html_style[] =
-	"<style>body{font-family:sans-serif;margin:2em;max-width:110em}"
-	"pre{font-size:12px;background:#f6f6f6;padding:.5em;overflow-x:auto}"
-	"pre.about{white-space:pre-wrap;overflow-wrap:anywhere}"
-	"nav ol{columns:2;font-size:small}"
-	"figure{margin:1em 0}img{width:100%;max-width:56em;height:auto;border:1px solid #ddd}"
-	"figcaption{font-size:small}</style>\n";
+    "<style>body{font-family:sans-serif;margin:2em;max-width:110em}"
+    "pre{font-size:12px;background:#f6f6f6;padding:.5em;overflow-x:auto}"
+    "pre.about{white-space:pre-wrap;overflow-wrap:anywhere}"
+    "nav ol{columns:2;font-size:small}"
+    "figure{margin:1em 0}img{width:100%;max-width:56em;height:auto;border:1px solid #ddd}"
+    "figcaption{font-size:small}</style>\n";
 
 /* @body, escaped, in the <pre> that @open starts; nothing when empty. */
 static void html_pre(GString *out, const char *open, const GString *body)
@@ -211,7 +211,7 @@ static const struct report_format format_text = {.name = "text",
 						 .sections = report_format_text,
 						 .measured = true};
 static const struct report_format format_md = {
-	.name = "md", .doc = "Markdown", .sections = report_format_md, .measured = true};
+    .name = "md", .doc = "Markdown", .sections = report_format_md, .measured = true};
 static const struct report_format format_html = {.name = "html",
 						 .doc = "one HTML file, the plots inline",
 						 .sections = report_format_html,
@@ -222,12 +222,16 @@ static const struct report_format format_summary = {.name = "summary",
 						    .document = report_brief,
 						    .measured = true};
 static const struct report_format format_json = {
-	.name = "json", .doc = "the result document itself", .document = report_json};
+    .name = "json", .doc = "the result document itself", .document = report_json};
 static const struct report_format format_csv = {
-	.name = "csv", .doc = "one row per run and metric", .document = report_csv};
-static const struct mcs_named *const report_formats[] = {
-	&format_text.named, &format_md.named, &format_html.named, &format_summary.named,
-	&format_json.named, &format_csv.named, NULL};
+    .name = "csv", .doc = "one row per run and metric", .document = report_csv};
+static const struct mcs_named *const report_formats[] = {&format_text.named,
+							 &format_md.named,
+							 &format_html.named,
+							 &format_summary.named,
+							 &format_json.named,
+							 &format_csv.named,
+							 NULL};
 
 const struct report_format *report_format_find(const char *name)
 {
@@ -243,7 +247,10 @@ char *report_format_names(void)
 {
 	GString *s = g_string_new(NULL);
 	for (size_t i = 0; report_formats[i]; i++)
-		g_string_append_printf(s, "%s%s", i == 0 ? "" : report_formats[i + 1] ? ", " : " or ",
+		g_string_append_printf(s, "%s%s",
+				       i == 0		       ? ""
+				       : report_formats[i + 1] ? ", "
+							       : " or ",
 				       report_formats[i]->name);
 	return g_string_free(s, FALSE);
 }
@@ -264,14 +271,14 @@ void report_text(json_t *result, GString *out)
 static void render_sections(json_t *doc, const struct report_opts *o, GPtrArray *plots,
 			    GString *out)
 {
-	bool sweep = g_strcmp0(json_string_value(json_object_get(doc, "format")),
-			       "memcgsim-sweep-1") == 0;
+	bool sweep =
+	    g_strcmp0(json_string_value(json_object_get(doc, "format")), "memcgsim-sweep-1") == 0;
 	GPtrArray *sections = sweep ? report_sweep_sections(doc) : report_sections(doc, o->sort);
 	if (o->measured && !sweep) { /* before the verdict, which stays last */
 		const struct report_section *last = sections->pdata[sections->len - 1];
 		bool verdict = last->title && g_str_equal(last->title, "verdict");
 		struct report_section *m =
-			report_section_add(sections, "the machine measured, beside the model");
+		    report_section_add(sections, "the machine measured, beside the model");
 		report_measured(json_object_get(doc, "variants"), o->measured, o->measured_path,
 				false, m->body);
 		if (verdict) {

@@ -35,7 +35,8 @@ void report_rcu(json_t *variant, GString *out)
 	json_t *expedited = json_object_get(rcu, "expedited");
 	if (mcs_json_num(normal, "count") <= 0 && mcs_json_num(expedited, "count") <= 0)
 		return;
-	g_string_append_printf(out, "RCU grace periods (call to return)\n  %-16s %10s %12s %12s %12s\n",
+	g_string_append_printf(out,
+			       "RCU grace periods (call to return)\n  %-16s %10s %12s %12s %12s\n",
 			       "", "count", "mean", "p99", "max");
 	if (mcs_json_num(normal, "count") > 0)
 		latency_row(out, "synchronize_rcu", normal);
@@ -54,15 +55,15 @@ static void irq_latency(json_t *irq, GString *out)
 		any |= mcs_json_num(s, "max_ns") > 0;
 	if (!any)
 		return;
-	g_string_append_printf(out, "Interrupt latency (arrival to handler)\n  %-16s %10s %12s %12s %12s\n",
-			       "source", "count", "mean", "p99", "max");
+	g_string_append_printf(
+	    out, "Interrupt latency (arrival to handler)\n  %-16s %10s %12s %12s %12s\n", "source",
+	    "count", "mean", "p99", "max");
 	json_array_foreach (json_object_get(irq, "sources"), i, s)
 		if (mcs_json_num(s, "max_ns") > 0)
 			latency_row(out, json_string_value(json_object_get(s, "name")), s);
 	GPtrArray *cpus = report_sorted(json_object_get(irq, "cpus"), by_max_latency);
 	for (guint k = 0;
-	     k < cpus->len && k < IRQ_CPU_ROWS && mcs_json_num(cpus->pdata[k], "max_ns") > 0;
-	     k++) {
+	     k < cpus->len && k < IRQ_CPU_ROWS && mcs_json_num(cpus->pdata[k], "max_ns") > 0; k++) {
 		char label[32];
 		g_snprintf(label, sizeof(label), "cpu%.0f", mcs_json_num(cpus->pdata[k], "cpu"));
 		latency_row(out, label, cpus->pdata[k]);
@@ -86,7 +87,8 @@ void report_irq(json_t *variant, GString *out)
 		if (!header)
 			g_string_append(out, "Interrupts off, by lock class:\n");
 		header = true;
-		g_string_append_printf(out, "  %-40s ", json_string_value(json_object_get(l, "class")));
+		g_string_append_printf(out, "  %-40s ",
+				       json_string_value(json_object_get(l, "class")));
 		report_time(out, mcs_json_num(l, "irqoff_ns"), 12);
 		g_string_append_c(out, '\n');
 	}

@@ -56,13 +56,14 @@ static void lock_time_split(GPtrArray *sorted, GString *out)
 		double con = mcs_json_num(l, "contentions");
 		if (acq <= 0)
 			continue;
-		double h = mcs_json_num(hold, "total") / acq, lines = mcs_json_num(hold, "lines") / acq;
+		double h = mcs_json_num(hold, "total") / acq,
+		       lines = mcs_json_num(hold, "lines") / acq;
 		g_string_append_printf(
-			out, "%40s %12.1f %12.1f %12.1f %12.1f %12.1f %12.1f\n",
-			json_string_value(json_object_get(l, "class")), h, lines,
-			mcs_json_num(hold, "queueing") / acq, h - lines,
-			con > 0 ? mcs_json_num(json_object_get(l, "wait_ns"), "total") / con : 0,
-			mcs_json_num(json_object_get(l, "handover_ns"), "avg"));
+		    out, "%40s %12.1f %12.1f %12.1f %12.1f %12.1f %12.1f\n",
+		    json_string_value(json_object_get(l, "class")), h, lines,
+		    mcs_json_num(hold, "queueing") / acq, h - lines,
+		    con > 0 ? mcs_json_num(json_object_get(l, "wait_ns"), "total") / con : 0,
+		    mcs_json_num(json_object_get(l, "handover_ns"), "avg"));
 	}
 }
 
@@ -76,7 +77,8 @@ struct convoy_row {
 static gint by_convoy_wait(gconstpointer a, gconstpointer b)
 {
 	const struct convoy_row *x = a, *y = b;
-	double u = mcs_json_num(x->point, "wait_total_ns"), v = mcs_json_num(y->point, "wait_total_ns");
+	double u = mcs_json_num(x->point, "wait_total_ns"),
+	       v = mcs_json_num(y->point, "wait_total_ns");
 	if (u != v)
 		return u > v ? -1 : 1;
 	int c = strcmp(x->held, y->held);
@@ -92,15 +94,16 @@ static void lock_convoys(json_t *locks, GString *out)
 	json_t *l, *p;
 	json_array_foreach (locks, i, l)
 		json_array_foreach (json_object_get(l, "convoys"), j, p)
-			g_array_append_val(
-			    rows, ((struct convoy_row){json_string_value(json_object_get(l, "class")),
-						       p}));
+			g_array_append_val(rows,
+					   ((struct convoy_row){
+					       json_string_value(json_object_get(l, "class")), p}));
 	if (rows->len) {
 		g_array_sort(rows, by_convoy_wait);
 		g_string_append(out, "\nConvoys (nested locks): time spent holding a lock while "
 				     "waiting for another taken inside it\n");
 		g_string_append_printf(out, "%40s %40s %12s %14s %12s %12s\n", "holding",
-				       "waiting for", "waits", "total (us)", "avg (ns)", "max (ns)");
+				       "waiting for", "waits", "total (us)", "avg (ns)",
+				       "max (ns)");
 		for (guint k = 0; k < rows->len; k++) {
 			struct convoy_row *r = &g_array_index(rows, struct convoy_row, k);
 			double n = mcs_json_num(r->point, "count");
@@ -108,7 +111,8 @@ static void lock_convoys(json_t *locks, GString *out)
 			g_string_append_printf(
 			    out, "%40s %40s %12.0f %14.2f %12.1f %12.1f\n", r->held,
 			    json_string_value(json_object_get(r->point, "waiting_for")), n,
-			    total / 1e3, n > 0 ? total / n : 0, mcs_json_num(r->point, "wait_max_ns"));
+			    total / 1e3, n > 0 ? total / n : 0,
+			    mcs_json_num(r->point, "wait_max_ns"));
 		}
 	}
 	g_array_free(rows, TRUE);
@@ -135,14 +139,15 @@ void report_lock_stat(json_t *locks, GString *out)
 		json_t *l = sorted->pdata[k];
 		char *name = g_strdup_printf("%s:", json_string_value(json_object_get(l, "class")));
 		g_string_append_printf(
-			out, "\n%40s %14.0f %14.0f %14.2f %14.2f %14.2f %14.2f %14.0f %14.0f %14.2f "
-			     "%14.2f %14.2f %14.2f\n",
-			name, mcs_json_num(l, "con_bounces"), mcs_json_num(l, "contentions"),
-			lock_stat_us(l, "wait_ns", "min"), lock_stat_us(l, "wait_ns", "max"),
-			lock_stat_us(l, "wait_ns", "total"), lock_stat_us(l, "wait_ns", "avg"),
-			mcs_json_num(l, "acq_bounces"), mcs_json_num(l, "acquisitions"),
-			lock_stat_us(l, "hold_ns", "min"), lock_stat_us(l, "hold_ns", "max"),
-			lock_stat_us(l, "hold_ns", "total"), lock_stat_us(l, "hold_ns", "avg"));
+		    out,
+		    "\n%40s %14.0f %14.0f %14.2f %14.2f %14.2f %14.2f %14.0f %14.0f %14.2f "
+		    "%14.2f %14.2f %14.2f\n",
+		    name, mcs_json_num(l, "con_bounces"), mcs_json_num(l, "contentions"),
+		    lock_stat_us(l, "wait_ns", "min"), lock_stat_us(l, "wait_ns", "max"),
+		    lock_stat_us(l, "wait_ns", "total"), lock_stat_us(l, "wait_ns", "avg"),
+		    mcs_json_num(l, "acq_bounces"), mcs_json_num(l, "acquisitions"),
+		    lock_stat_us(l, "hold_ns", "min"), lock_stat_us(l, "hold_ns", "max"),
+		    lock_stat_us(l, "hold_ns", "total"), lock_stat_us(l, "hold_ns", "avg"));
 		g_free(name);
 		if (json_array_size(json_object_get(l, "contention_points")) == 0)
 			continue;
@@ -191,8 +196,9 @@ static gint by_key(gconstpointer a, gconstpointer b, gpointer sort)
 		return kx > ky ? -1 : 1;
 	int c = g_strcmp0(json_string_value(json_object_get(x->point, "site")),
 			  json_string_value(json_object_get(y->point, "site")));
-	return c ? c : g_strcmp0(json_string_value(json_object_get(x->lock, "class")),
-				 json_string_value(json_object_get(y->lock, "class")));
+	return c ? c
+		 : g_strcmp0(json_string_value(json_object_get(x->lock, "class")),
+			     json_string_value(json_object_get(y->lock, "class")));
 }
 
 void report_perf_lock(json_t *locks, const char *sort, GString *out)

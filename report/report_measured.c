@@ -64,7 +64,8 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 	json_array_foreach (json_object_get(variant, "locks"), i, l) {
 		if (ls->source == LOCKSTAT_PERF) { /* a caller: the model's points of it */
 			json_array_foreach (json_object_get(l, "contention_points"), j, p) {
-				if (g_strcmp0(json_string_value(json_object_get(p, "site")), c->name))
+				if (g_strcmp0(json_string_value(json_object_get(p, "site")),
+					      c->name))
 					continue;
 				f->matched++;
 				f->contentions += mcs_json_num(p, "count");
@@ -79,9 +80,11 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 			f->acquisitions += mcs_json_num(l, "acquisitions");
 			f->contentions += mcs_json_num(l, "contentions");
 			f->wait_total += mcs_json_num(json_object_get(l, "wait_ns"), "total");
-			f->wait_max = MAX(f->wait_max, mcs_json_num(json_object_get(l, "wait_ns"), "max"));
+			f->wait_max =
+			    MAX(f->wait_max, mcs_json_num(json_object_get(l, "wait_ns"), "max"));
 			f->hold_total += mcs_json_num(json_object_get(l, "hold_ns"), "total");
-			f->hold_max = MAX(f->hold_max, mcs_json_num(json_object_get(l, "hold_ns"), "max"));
+			f->hold_max =
+			    MAX(f->hold_max, mcs_json_num(json_object_get(l, "hold_ns"), "max"));
 		}
 		g_free(key);
 	}
@@ -91,9 +94,15 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 static void measured_figures(const struct lockstat *ls, const struct lockstat_class *c,
 			     struct figures *f)
 {
-	*f = (struct figures){c->acquisitions,	c->contentions, c->wait_total,
-			      c->wait_max,	c->hold_total,	c->hold_max,
-			      ls->source == LOCKSTAT_PROC, 1, ls->seconds};
+	*f = (struct figures){c->acquisitions,
+			      c->contentions,
+			      c->wait_total,
+			      c->wait_max,
+			      c->hold_total,
+			      c->hold_max,
+			      ls->source == LOCKSTAT_PROC,
+			      1,
+			      ls->seconds};
 }
 
 /* A count, or a rate a second when @seconds > 0 (decimals under 100). */
@@ -229,24 +238,26 @@ static void intro(GString *out, const struct lockstat *ls, const char *path, gui
 	GString *text = g_string_new(brief ? "Measured: " : "");
 	g_string_append_printf(text, "%s, %s: %u %s, %u of them the model's too", base,
 			       lockstat_source_name(ls), ls->classes->len,
-			       ls->source == LOCKSTAT_PROC ? (ls->classes->len == 1 ? "class" : "classes")
-			       : ls->classes->len == 1	   ? "caller"
-							   : "callers",
+			       ls->source == LOCKSTAT_PROC
+				   ? (ls->classes->len == 1 ? "class" : "classes")
+			       : ls->classes->len == 1 ? "caller"
+						       : "callers",
 			       shown);
 	g_free(base);
 	if (brief && left_out)
 		g_string_append_printf(text, ", %u left out here", left_out);
 	if (shown && ls->seconds > 0)
-		g_string_append_printf(text, " (most measured wait first; acquisitions and "
-					      "contentions a second, the machine's over its %g s, each "
-					      "variant's over its replicas' simulated time; waits per "
-					      "contention, holds per acquisition)",
+		g_string_append_printf(text,
+				       " (most measured wait first; acquisitions and "
+				       "contentions a second, the machine's over its %g s, each "
+				       "variant's over its replicas' simulated time; waits per "
+				       "contention, holds per acquisition)",
 				       ls->seconds);
 	else if (shown)
 		g_string_append(text, " (most measured wait first; counts: the machine's over its "
-				       "measurement, each variant's over all its replicas, which "
-				       "--lock-stat-seconds S turns into rates a second; waits per "
-				       "contention, holds per acquisition)");
+				      "measurement, each variant's over all its replicas, which "
+				      "--lock-stat-seconds S turns into rates a second; waits per "
+				      "contention, holds per acquisition)");
 	else
 		g_string_append_c(text, '.');
 	report_hanging(out, text->str, 78, brief ? 10 : 0);

@@ -171,6 +171,6 @@ void report_memcg(json_t *variant, GString *out)
 	size_t i;
 	json_t *v;
 	json_array_foreach (json_object_get(mm, "violations"), i, v)
-	    g_string_append_printf(out, "VIOLATION: %s\n", json_string_value(v));
+		g_string_append_printf(out, "VIOLATION: %s\n", json_string_value(v));
 	g_string_append_c(out, '\n');
 }

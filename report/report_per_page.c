@@ -21,12 +21,12 @@ static void lock_rows(json_t *locks, double pages, GString *out)
 		double acq = mcs_json_num(l, "acquisitions") / pages;
 		if (acq < 0.001)
 			continue;
-		g_string_append_printf(
-			out, "%-34.34s %9.3f %9.1f %9.1f %9.1f ",
-			json_string_value(json_object_get(l, "class")), acq,
-			mcs_json_num(json_object_get(l, "hold_ns"), "total") / pages,
-			mcs_json_num(json_object_get(l, "wait_ns"), "total") / pages,
-			mcs_json_num(json_object_get(l, "handover_ns"), "total") / pages);
+		g_string_append_printf(out, "%-34.34s %9.3f %9.1f %9.1f %9.1f ",
+				       json_string_value(json_object_get(l, "class")), acq,
+				       mcs_json_num(json_object_get(l, "hold_ns"), "total") / pages,
+				       mcs_json_num(json_object_get(l, "wait_ns"), "total") / pages,
+				       mcs_json_num(json_object_get(l, "handover_ns"), "total") /
+					   pages);
 		size_t j;
 		json_t *p;
 		json_array_foreach (json_object_get(l, "contention_points"), j, p) {
@@ -60,7 +60,8 @@ static void site_rows(json_t *cachelines, double pages, GString *out)
 		json_array_foreach (json_object_get(c, "sites"), j, s) {
 			struct site_row r = {json_string_value(json_object_get(s, "site")),
 					     json_string_value(json_object_get(c, "class")),
-					     mcs_json_num(s, "transfers"), mcs_json_num(s, "time_ns")};
+					     mcs_json_num(s, "transfers"),
+					     mcs_json_num(s, "time_ns")};
 			if (r.transfers > 0)
 				g_array_append_val(rows, r);
 		}
@@ -82,13 +83,13 @@ void report_per_page(json_t *variant, GString *out)
 	if (!rec || pages <= 0)
 		return;
 	json_t *cpu = json_object_get(variant, "cpu_time_ns");
-	g_string_append_printf(out,
-			       "\nWhere a swapped page's time goes (per page swapped out, %.0f pages): "
-			       "sys %.2f us, spin %.2f us, user %.2f us, unexplained %.2f us\n",
-			       pages, mcs_json_num(cpu, "sys") / pages / 1e3,
-			       mcs_json_num(cpu, "spin") / pages / 1e3,
-			       mcs_json_num(cpu, "user") / pages / 1e3,
-			       mcs_json_num(cpu, "unexplained") / pages / 1e3);
+	g_string_append_printf(
+	    out,
+	    "\nWhere a swapped page's time goes (per page swapped out, %.0f pages): "
+	    "sys %.2f us, spin %.2f us, user %.2f us, unexplained %.2f us\n",
+	    pages, mcs_json_num(cpu, "sys") / pages / 1e3, mcs_json_num(cpu, "spin") / pages / 1e3,
+	    mcs_json_num(cpu, "user") / pages / 1e3,
+	    mcs_json_num(cpu, "unexplained") / pages / 1e3);
 	json_int_t replicas = json_integer_value(json_object_get(variant, "replicas"));
 	double merged = pages * (double)MAX(replicas, 1);
 	lock_rows(json_object_get(variant, "locks"), merged, out);

@@ -32,13 +32,13 @@ static json_t *column_pair(json_t *va, const char *la, json_t *vb, const char *l
 
 static void head(GPtrArray *sections, json_t *a, const char *la, json_t *b, const char *lb)
 {
-	char *t = g_strdup_printf("memcgsim %s: compare %s (scenario \"%s\", seed %lld) with %s "
-				  "(scenario \"%s\", seed %lld)",
-				  MEMCGSIM_VERSION, la,
-				  json_string_value(json_object_get(a, "scenario")),
-				  (long long)json_integer_value(json_object_get(a, "seed")), lb,
-				  json_string_value(json_object_get(b, "scenario")),
-				  (long long)json_integer_value(json_object_get(b, "seed")));
+	char *t =
+	    g_strdup_printf("memcgsim %s: compare %s (scenario \"%s\", seed %lld) with %s "
+			    "(scenario \"%s\", seed %lld)",
+			    MEMCGSIM_VERSION, la, json_string_value(json_object_get(a, "scenario")),
+			    (long long)json_integer_value(json_object_get(a, "seed")), lb,
+			    json_string_value(json_object_get(b, "scenario")),
+			    (long long)json_integer_value(json_object_get(b, "seed")));
 	report_section_add(sections, t);
 	g_free(t);
 }
@@ -56,14 +56,16 @@ static char *machines_of(json_t *doc)
 	json_array_foreach (json_object_get(doc, "variants"), i, v) {
 		char *m = result_machine_text(json_object_get(v, "machine"));
 		g_string_append_printf(each, "%s%s: %s", i ? "; " : "",
-				       json_string_value(json_object_get(v, "name")), m ? m : "(none)");
+				       json_string_value(json_object_get(v, "name")),
+				       m ? m : "(none)");
 		all_same &= i == 0 || g_strcmp0(first, m) == 0;
 		if (i == 0)
 			first = m;
 		else
 			g_free(m);
 	}
-	char *text = all_same && first ? g_strdup(first) : g_strdup(all_same ? "(none)" : each->str);
+	char *text =
+	    all_same && first ? g_strdup(first) : g_strdup(all_same ? "(none)" : each->str);
 	g_free(first);
 	g_string_free(each, TRUE);
 	return text;
@@ -89,8 +91,8 @@ static char *provenance_value(json_t *doc, const char *key)
  * not. */
 static void provenance(GString *out, json_t *a, const char *la, json_t *b, const char *lb)
 {
-	static const char *const keys[] = {"model", "command",	   "scenario",
-					   "machine", "seed", "description"};
+	static const char *const keys[] = {"model",   "command", "scenario",
+					   "machine", "seed",	 "description"};
 	GString *same = g_string_new(NULL);
 	for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
 		char *sx = provenance_value(a, keys[i]), *sy = provenance_value(b, keys[i]);
@@ -99,8 +101,8 @@ static void provenance(GString *out, json_t *a, const char *la, json_t *b, const
 		} else if (g_str_equal(keys[i], "description")) {
 			g_string_append(out, "differs: description (see each file)\n");
 		} else {
-			g_string_append_printf(out, "differs: %s\n  %s: %s\n  %s: %s\n", keys[i], la, sx,
-					       lb, sy);
+			g_string_append_printf(out, "differs: %s\n  %s: %s\n  %s: %s\n", keys[i],
+					       la, sx, lb, sy);
 		}
 		g_free(sx);
 		g_free(sy);
@@ -127,12 +129,12 @@ static void only_in(GString *s, json_t *from, const char *label, json_t *other)
 }
 
 /* One common variant's section; its verdict line goes to @verdicts too. */
-static void variant_section(GPtrArray *sections, const char *name, json_t *pair,
-			    GString *verdicts)
+static void variant_section(GPtrArray *sections, const char *name, json_t *pair, GString *verdicts)
 {
-	char *t = g_strdup_printf("variant %s: %s against %s", name,
-				  json_string_value(json_object_get(json_array_get(pair, 0), "name")),
-				  json_string_value(json_object_get(json_array_get(pair, 1), "name")));
+	char *t =
+	    g_strdup_printf("variant %s: %s against %s", name,
+			    json_string_value(json_object_get(json_array_get(pair, 0), "name")),
+			    json_string_value(json_object_get(json_array_get(pair, 1), "name")));
 	GString *body = report_section_add(sections, t)->body;
 	g_free(t);
 	report_comparison(pair, body);
@@ -166,10 +168,10 @@ static void change_moved(GString *out, json_t *a, const char *la, json_t *b, con
 		change_of(b0, b1, metric, &cb);
 		char ba[32], bb[32], bm[32];
 		bool zero = ca.from_zero || cb.from_zero;
-		g_string_append_printf(out, "%-30s %12s %12s %15s\n", metric,
-				       change_pct_text(ba, "%+.2f%%", ca.pct),
-				       change_pct_text(bb, "%+.2f%%", cb.pct),
-				       zero ? "n/a" : change_pct_text(bm, "%+.2f points", cb.pct - ca.pct));
+		g_string_append_printf(
+		    out, "%-30s %12s %12s %15s\n", metric, change_pct_text(ba, "%+.2f%%", ca.pct),
+		    change_pct_text(bb, "%+.2f%%", cb.pct),
+		    zero ? "n/a" : change_pct_text(bm, "%+.2f points", cb.pct - ca.pct));
 		if (zero && !from_zero)
 			from_zero = metric;
 		if (!main && !zero && (ca.pct != 0 || cb.pct != 0)) {
@@ -179,24 +181,26 @@ static void change_moved(GString *out, json_t *a, const char *la, json_t *b, con
 		}
 	}
 	if (!main && from_zero) {
-		g_string_append_printf(out,
-				       "\nThe change from %s to %s on %s starts from 0 (in %s or %s): no "
-				       "difference of percentages is defined.\n",
-				       from, to, from_zero, la, lb);
+		g_string_append_printf(
+		    out,
+		    "\nThe change from %s to %s on %s starts from 0 (in %s or %s): no "
+		    "difference of percentages is defined.\n",
+		    from, to, from_zero, la, lb);
 		return;
 	}
 	if (!main) {
-		g_string_append_printf(out, "\n%s gives the same figures as %s in both.\n", to, from);
+		g_string_append_printf(out, "\n%s gives the same figures as %s in both.\n", to,
+				       from);
 		return;
 	}
 	double moved = main_b.pct - main_a.pct;
 	double res = MAX(main_a.resolution, main_b.resolution);
 	g_string_append_printf(
-		out,
-		"\nThe change from %s to %s on %s: %+.2f%% in %s, %+.2f%% in %s: it moved by %.2f "
-		"points, %s the resolution (%.2f%%).\n",
-		from, to, main, main_a.pct, la, main_b.pct, lb, fabs(moved),
-		fabs(moved) < res ? "within" : "more than", res);
+	    out,
+	    "\nThe change from %s to %s on %s: %+.2f%% in %s, %+.2f%% in %s: it moved by %.2f "
+	    "points, %s the resolution (%.2f%%).\n",
+	    from, to, main, main_a.pct, la, main_b.pct, lb, fabs(moved),
+	    fabs(moved) < res ? "within" : "more than", res);
 }
 
 GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb,
@@ -219,9 +223,9 @@ GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const ch
 		json_decref(pair);
 	}
 	if (from && to)
-		change_moved(report_section_add(sections, "the change between two variants, moved")
-				     ->body,
-			     a, la, b, lb, from, to);
+		change_moved(
+		    report_section_add(sections, "the change between two variants, moved")->body, a,
+		    la, b, lb, from, to);
 	GString *odd = report_section_add(sections, "variants in one file only")->body;
 	only_in(odd, a, la, b);
 	only_in(odd, b, lb, a);

@@ -18,8 +18,8 @@ struct report_opts;
 
 /* What a section of a result's report is of, and how often it comes. */
 enum report_scope {
-	REPORT_HEAD,       /* once, first: of the result */
-	REPORT_VARIANT,    /* once a variant, in the result's order: of the variant */
+	REPORT_HEAD,	   /* once, first: of the result */
+	REPORT_VARIANT,	   /* once a variant, in the result's order: of the variant */
 	REPORT_COMPARISON, /* once, when there are two variants or more: of the variants */
 };
 

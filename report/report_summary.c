@@ -15,8 +15,9 @@ char *report_variant_title(json_t *v)
 	int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
 	size_t draws = json_array_size(json_object_get(v, "draws"));
 	GString *t = g_string_new(NULL);
-	g_string_printf(t, "variant %s (%d replica%s", json_string_value(json_object_get(v, "name")),
-			replicas, replicas == 1 ? "" : "s");
+	g_string_printf(t, "variant %s (%d replica%s",
+			json_string_value(json_object_get(v, "name")), replicas,
+			replicas == 1 ? "" : "s");
 	if (draws)
 		g_string_append_printf(t, ", %zu cost draw%s", draws, draws == 1 ? "" : "s");
 	g_string_append_c(t, ')');
@@ -53,9 +54,9 @@ static void failures(json_t *v, GString *out)
 	json_array_foreach (json_object_get(v, "per_replica"), i, r) {
 		const char *why = json_string_value(json_object_get(r, "failure"));
 		if (why)
-			g_string_append_printf(out, "FAILED: replica %zu (seed %lld): %s\n", i,
-					       (long long)json_integer_value(json_object_get(r, "seed")),
-					       why);
+			g_string_append_printf(
+			    out, "FAILED: replica %zu (seed %lld): %s\n", i,
+			    (long long)json_integer_value(json_object_get(r, "seed")), why);
 	}
 }
 
@@ -74,8 +75,8 @@ static void migrations(json_t *v, GString *out)
 		n++;
 	}
 	if (moved > 0)
-		g_string_append_printf(out, "Tasks moved between CPUs: %lld in %zu replica%s\n", moved,
-				       n, n == 1 ? "" : "s");
+		g_string_append_printf(out, "Tasks moved between CPUs: %lld in %zu replica%s\n",
+				       moved, n, n == 1 ? "" : "s");
 }
 
 void report_summary(json_t *v, GString *out)

@@ -53,8 +53,8 @@ static bool metric_cell(GString *out, json_t *base, json_t *var, const char *met
 	char buf[32];
 	g_string_printf(cell, "%.4g +- %.2g %s%8s%s",
 			(d->higher_is_better ? sv.hmean : sv.amean) / scale,
-			stats_ci95(xv, nv) / scale, sig ? "*" : "(", change_pct_text(buf, "%7.2f%%", c.pct),
-			sig ? "*" : ")");
+			stats_ci95(xv, nv) / scale, sig ? "*" : "(",
+			change_pct_text(buf, "%7.2f%%", c.pct), sig ? "*" : ")");
 	if (c.draws && base != var)
 		g_string_append_printf(cell, " [%.2f%%, %.2f%%]", c.draws_lo, c.draws_hi);
 	g_string_append_printf(out, " %*s", width, cell->str);
@@ -99,8 +99,8 @@ static int label_width(json_t *points)
 	size_t i;
 	json_t *p;
 	json_array_foreach (points, i, p)
-		width = MAX(width, (int)g_utf8_strlen(json_string_value(json_object_get(p, "label")),
-						      -1));
+		width = MAX(width,
+			    (int)g_utf8_strlen(json_string_value(json_object_get(p, "label")), -1));
 	return width;
 }
 
@@ -114,7 +114,8 @@ static void metric_table(json_t *points, const char *metric, GString *out)
 	GPtrArray *within = g_ptr_array_new_with_free_func(g_free);
 	g_string_append_printf(out, "%-*s", width, "");
 	json_array_foreach (result_point_variants(json_array_get(points, 0)), v, var)
-		g_string_append_printf(out, " %*s", cell_w, json_string_value(json_object_get(var, "name")));
+		g_string_append_printf(out, " %*s", cell_w,
+				       json_string_value(json_object_get(var, "name")));
 	g_string_append_c(out, '\n');
 	json_array_foreach (points, i, p) {
 		const char *label = json_string_value(json_object_get(p, "label"));
@@ -122,10 +123,11 @@ static void metric_table(json_t *points, const char *metric, GString *out)
 		json_t *vars = result_point_variants(p);
 		json_array_foreach (vars, v, var)
 			if (metric_cell(out, json_array_get(vars, 0), var, metric, scale, cell_w))
-				g_ptr_array_add(within, g_strdup_printf(
-								"%s at %s",
-								json_string_value(json_object_get(var, "name")),
-								label));
+				g_ptr_array_add(
+				    within,
+				    g_strdup_printf("%s at %s",
+						    json_string_value(json_object_get(var, "name")),
+						    label));
 		g_string_append_c(out, '\n');
 	}
 	if (*unit)
@@ -145,14 +147,15 @@ static char *metric_title(json_t *points, const char *metric, const char *base)
 /* With cost draws, what the cells' intervals and markers mean. */
 static void draws_legend(size_t draws, GString *out)
 {
-	g_string_append_printf(out,
-			       "Cost draws: %zu runs a variant and point with every cost that has a "
-			       "preset range drawn from it,\nthe same draws for every variant. "
-			       "[lo, hi]: the %s of the %zu paired changes (2.5th-97.5th\n"
-			       "percentile from %d draws on); within model uncertainty when it "
-			       "covers 0.\n*...* = significant: Welch's t-test p < 0.05 across "
-			       "seeds, and [lo, hi] excludes 0.\n",
-			       draws, change_draws_spread(draws), draws, STATS_SPREAD95_MIN);
+	g_string_append_printf(
+	    out,
+	    "Cost draws: %zu runs a variant and point with every cost that has a "
+	    "preset range drawn from it,\nthe same draws for every variant. "
+	    "[lo, hi]: the %s of the %zu paired changes (2.5th-97.5th\n"
+	    "percentile from %d draws on); within model uncertainty when it "
+	    "covers 0.\n*...* = significant: Welch's t-test p < 0.05 across "
+	    "seeds, and [lo, hi] excludes 0.\n",
+	    draws, change_draws_spread(draws), draws, STATS_SPREAD95_MIN);
 }
 
 static void header(json_t *sweep, GString *out)
@@ -179,9 +182,9 @@ static void header(json_t *sweep, GString *out)
 	}
 	size_t draws = sweep_draws(points);
 	if (!draws)
-		g_string_append_printf(out, "Grid: %zu points x %zu variants x %zu replicas = %zu runs\n",
-				       json_array_size(points), nv, reps,
-				       json_array_size(points) * nv * reps);
+		g_string_append_printf(
+		    out, "Grid: %zu points x %zu variants x %zu replicas = %zu runs\n",
+		    json_array_size(points), nv, reps, json_array_size(points) * nv * reps);
 	else
 		g_string_append_printf(out,
 				       "Grid: %zu points x %zu variants x (%zu replicas + %zu cost "
@@ -195,10 +198,10 @@ static void header(json_t *sweep, GString *out)
 GPtrArray *report_sweep_sections(json_t *sweep)
 {
 	GPtrArray *sections = report_sections_new();
-	char *head = g_strdup_printf("memcgsim %s: sweep of scenario \"%s\", seed %lld",
-				     MEMCGSIM_VERSION,
-				     json_string_value(json_object_get(sweep, "scenario")),
-				     (long long)json_integer_value(json_object_get(sweep, "seed")));
+	char *head =
+	    g_strdup_printf("memcgsim %s: sweep of scenario \"%s\", seed %lld", MEMCGSIM_VERSION,
+			    json_string_value(json_object_get(sweep, "scenario")),
+			    (long long)json_integer_value(json_object_get(sweep, "seed")));
 	GString *about = report_section_add(sections, head)->body;
 	report_about(sweep, about);
 	header(sweep, about);
@@ -208,7 +211,8 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 	GPtrArray *keys = metric_sweep_keys(points);
 	for (guint n = 0; n < keys->len; n++) {
 		const char *k = keys->pdata[n];
-		char *title = metric_title(points, k, json_string_value(json_object_get(base, "name")));
+		char *title =
+		    metric_title(points, k, json_string_value(json_object_get(base, "name")));
 		metric_table(points, k, report_section_add(sections, title)->body);
 		g_free(title);
 	}

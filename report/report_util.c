@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The helpers the report's sections share (report_util.h). */
 #include "report_util.h"
-#include "report.h"
 #include "identity.h"
+#include "report.h"
 #include <math.h>
 #include <string.h>
 

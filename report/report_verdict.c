@@ -70,11 +70,11 @@ void report_verdict(json_t *variants, GString *out)
 		char *verdict = change_verdict(&c);
 		const char *vname = json_string_value(json_object_get(v, "name"));
 		if (c.from_zero)
-			g_string_append_printf(out, "%s gives %s a figure where %s gives 0 (", vname,
-					       metric, name);
+			g_string_append_printf(out, "%s gives %s a figure where %s gives 0 (",
+					       vname, metric, name);
 		else if (c.pct > 0)
-			g_string_append_printf(out, "%s beats %s by %.2f%% on %s (", vname,
-					       name, c.pct, metric);
+			g_string_append_printf(out, "%s beats %s by %.2f%% on %s (", vname, name,
+					       c.pct, metric);
 		else if (json_array_size(variants) == 2)
 			g_string_append_printf(out, "%s is %.2f%% worse than %s on %s (", vname,
 					       -c.pct, name, metric);
@@ -91,10 +91,9 @@ void report_verdict(json_t *variants, GString *out)
 		return;
 	}
 	if (json_array_size(variants) == 2)
-		g_string_append_printf(out, "%s gives the same figures as %s.\n",
-				       json_string_value(json_object_get(json_array_get(variants, 1),
-									 "name")),
-				       name);
+		g_string_append_printf(
+		    out, "%s gives the same figures as %s.\n",
+		    json_string_value(json_object_get(json_array_get(variants, 1), "name")), name);
 	else
 		g_string_append_printf(out, "No variant changes any figure of %s.\n", name);
 }

@@ -140,9 +140,10 @@ bool change_resolution_set(const char *spec, GError **err)
 	double pct = g_ascii_strtod(num, &end);
 	if ((eq && !metric_name_ok(spec, (size_t)(eq - spec))) || !*num || *end || !isfinite(pct) ||
 	    pct < 0 || pct > 100) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "--resolution: expected PCT or METRIC=PCT, PCT from 0 to 100, got \"%s\"",
-			    spec);
+		g_set_error(
+		    err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+		    "--resolution: expected PCT or METRIC=PCT, PCT from 0 to 100, got \"%s\"",
+		    spec);
 		return false;
 	}
 	char *why = g_strdup_printf("--resolution %s", spec);
@@ -190,8 +191,8 @@ char *change_resolution_unknown(json_t *variants)
 /* The minimum on @metric and what set it. */
 static double min_resolution(const char *metric, const char **why)
 {
-	const struct given_resolution *g = R.by_metric ? g_hash_table_lookup(R.by_metric, metric)
-						       : NULL;
+	const struct given_resolution *g =
+	    R.by_metric ? g_hash_table_lookup(R.by_metric, metric) : NULL;
 	if (g) {
 		*why = g->why;
 		return g->pct;
@@ -266,12 +267,14 @@ const char *change_pct_text(char buf[32], const char *fmt, double pct)
 char *change_verdict(const struct change *c)
 {
 	if (c->from_zero && c->replicas < 2)
-		return g_strdup("new: the baseline's figure is 0 (no test across seeds: fewer than 2 "
-				"replicas)");
+		return g_strdup(
+		    "new: the baseline's figure is 0 (no test across seeds: fewer than 2 "
+		    "replicas)");
 	if (c->from_zero)
-		return g_strdup_printf("new: the baseline's figure is 0 (%s, Welch p %.2f across %zu "
-				       "seeds)", c->significant ? "significant" : "not significant",
-				       c->p, c->replicas);
+		return g_strdup_printf(
+		    "new: the baseline's figure is 0 (%s, Welch p %.2f across %zu "
+		    "seeds)",
+		    c->significant ? "significant" : "not significant", c->p, c->replicas);
 	if (c->within_model)
 		return g_strdup("within model uncertainty");
 	if (!c->material)
@@ -283,12 +286,14 @@ char *change_verdict(const struct change *c)
 				       "which batch means do not cover; give --replicas 3)",
 				       c->unsteady_pct);
 	if (c->batches)
-		return g_strdup_printf("%s%.2f, batch means within the run, 95%% CI [%.2f%%, %.2f%%])",
-				       c->significant ? "significant (p " : "not significant (p ",
-				       c->p, c->seeds_lo, c->seeds_hi);
+		return g_strdup_printf(
+		    "%s%.2f, batch means within the run, 95%% CI [%.2f%%, %.2f%%])",
+		    c->significant ? "significant (p " : "not significant (p ", c->p, c->seeds_lo,
+		    c->seeds_hi);
 	if (c->significant)
 		return g_strdup_printf("significant (across %zu seeds)", c->replicas);
 	if (c->replicas < 2)
 		return g_strdup("not significant (no test across seeds: fewer than 2 replicas)");
-	return g_strdup_printf("not significant (Welch p %.2f across %zu seeds)", c->p, c->replicas);
+	return g_strdup_printf("not significant (Welch p %.2f across %zu seeds)", c->p,
+			       c->replicas);
 }

@@ -4,8 +4,8 @@
 #include "lock_stat.h"
 #include "mcs_json.h"
 #include "sim_hist.h"
-#include <math.h>
 #include <glib.h>
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -35,8 +35,9 @@ static double get(json_t *o, const char *path)
 
 static void add_int(json_t *o, const char *k, json_t *from)
 {
-	json_object_set_new(o, k, json_integer(json_integer_value(json_object_get(o, k)) +
-					       json_integer_value(json_object_get(from, k))));
+	json_object_set_new(o, k,
+			    json_integer(json_integer_value(json_object_get(o, k)) +
+					 json_integer_value(json_object_get(from, k))));
 }
 
 static void add_real(json_t *o, const char *path, json_t *from)
@@ -252,16 +253,18 @@ static gint by_transfers_site(gconstpointer a, gconstpointer b)
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
 	gint c = by_count(x, y, "transfers");
 	c = c ? c : by_count(x, y, "accesses");
-	return c ? c : g_strcmp0(json_string_value(json_object_get(x, "site")),
-				 json_string_value(json_object_get(y, "site")));
+	return c ? c
+		 : g_strcmp0(json_string_value(json_object_get(x, "site")),
+			     json_string_value(json_object_get(y, "site")));
 }
 
 gint result_line_cmp(gconstpointer a, gconstpointer b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
 	gint c = by_count(x, y, "transfers");
-	return c ? c : g_strcmp0(json_string_value(json_object_get(x, "class")),
-				 json_string_value(json_object_get(y, "class")));
+	return c ? c
+		 : g_strcmp0(json_string_value(json_object_get(x, "class")),
+			     json_string_value(json_object_get(y, "class")));
 }
 
 static void sort_array(json_t *array, GCompareFunc cmp)
@@ -349,7 +352,8 @@ static json_t *mean_of(json_t **objs, size_t n)
 			members[r] = m ? m : v;
 			sum += json_number_value(members[r]);
 		}
-		json_object_set_new(out, k, numeric ? json_real(sum / (double)n) : mean_of(members, n));
+		json_object_set_new(out, k,
+				    numeric ? json_real(sum / (double)n) : mean_of(members, n));
 		g_free(members);
 	}
 	return out;
@@ -487,12 +491,12 @@ double *result_batch_increments(json_t *variant, const char *key, size_t *n)
 {
 	json_t *per = json_object_get(variant, "per_replica");
 	json_t *cum = json_object_get(
-		json_object_get(json_object_get(json_array_get(per, 0), "batches"), "metrics"), key);
+	    json_object_get(json_object_get(json_array_get(per, 0), "batches"), "metrics"), key);
 	*n = json_array_size(cum);
 	if (json_array_size(per) != 1 || !*n)
 		return NULL;
-	json_t *steady = json_object_get(json_object_get(json_array_get(per, 0), "batches"),
-					 "steady");
+	json_t *steady =
+	    json_object_get(json_object_get(json_array_get(per, 0), "batches"), "steady");
 	if (steady) /* after the first exit began: excluded, as the exit is */
 		*n = MIN(*n, (size_t)json_integer_value(steady));
 	double *x = g_new(double, *n);
@@ -509,12 +513,11 @@ double *result_draw_samples(json_t *variant, const char *key, size_t *n)
 
 json_t *result_document(json_t *base, json_t *variants, const char *model)
 {
-	json_t *doc = json_pack("{s:s, s:s*, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1",
-				IDENTITY_KEY, model, "scenario",
-				json_string_value(json_object_get(base, "name")), "description",
-				json_string_value(json_object_get(base, "description")), "seed",
-				json_integer_value(json_object_get(base, "seed")), "variants",
-				variants);
+	json_t *doc = json_pack(
+	    "{s:s, s:s*, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1", IDENTITY_KEY, model,
+	    "scenario", json_string_value(json_object_get(base, "name")), "description",
+	    json_string_value(json_object_get(base, "description")), "seed",
+	    json_integer_value(json_object_get(base, "seed")), "variants", variants);
 	json_t *published = json_object_get(base, "published");
 	if (published) /* the scenario's, for the reports */
 		json_object_set_new(doc, "published", json_deep_copy(published));
@@ -557,13 +560,13 @@ char *result_machine_text(json_t *machine)
 	json_int_t nodes = json_integer_value(json_object_get(machine, "nodes"));
 	json_int_t threads = json_integer_value(json_object_get(machine, "threads_per_core"));
 	return g_strdup_printf(
-		"%lld node%s x %lld CPUs, %lld thread%s a core, %lld cores an LLC, %g GHz, %s",
-		(long long)nodes, nodes == 1 ? "" : "s",
-		(long long)json_integer_value(json_object_get(machine, "cpus_per_node")),
-		(long long)threads, threads == 1 ? "" : "s",
-		(long long)json_integer_value(json_object_get(machine, "cores_per_llc")),
-		mcs_json_num(machine, "clock_ghz"),
-		json_string_value(json_object_get(machine, "contention"))
-			? json_string_value(json_object_get(machine, "contention"))
-			: "?");
+	    "%lld node%s x %lld CPUs, %lld thread%s a core, %lld cores an LLC, %g GHz, %s",
+	    (long long)nodes, nodes == 1 ? "" : "s",
+	    (long long)json_integer_value(json_object_get(machine, "cpus_per_node")),
+	    (long long)threads, threads == 1 ? "" : "s",
+	    (long long)json_integer_value(json_object_get(machine, "cores_per_llc")),
+	    mcs_json_num(machine, "clock_ghz"),
+	    json_string_value(json_object_get(machine, "contention"))
+		? json_string_value(json_object_get(machine, "contention"))
+		: "?");
 }

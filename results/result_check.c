@@ -5,9 +5,9 @@
  * range (times and counts finite and 0 or more, figures finite), so a
  * hand-edited or hostile file gets a clear error, not a crash or an edited
  * figure reported as the model's. */
-#include <math.h>
 #include "result.h"
 #include "spec.h"
+#include <math.h>
 
 struct check {
 	GString *path; /* where we are, dotted */
@@ -39,15 +39,30 @@ static bool member(struct check *c, json_t *o, const char *key, int (*is)(const 
 	return is(v) || fail(c, key, what);
 }
 
-static int is_string(const json_t *v) { return json_is_string(v); }
-static int is_object(const json_t *v) { return json_is_object(v); }
-static int is_array(const json_t *v) { return json_is_array(v); }
-static int is_count(const json_t *v) { return json_is_integer(v) && json_integer_value(v) >= 0; }
+static int is_string(const json_t *v)
+{
+	return json_is_string(v);
+}
+static int is_object(const json_t *v)
+{
+	return json_is_object(v);
+}
+static int is_array(const json_t *v)
+{
+	return json_is_array(v);
+}
+static int is_count(const json_t *v)
+{
+	return json_is_integer(v) && json_integer_value(v) >= 0;
+}
 static int is_time(const json_t *v)
 {
 	return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0;
 }
-static int is_figure(const json_t *v) { return json_is_number(v) && isfinite(json_number_value(v)); }
+static int is_figure(const json_t *v)
+{
+	return json_is_number(v) && isfinite(json_number_value(v));
+}
 
 /* Every element of array @key of @o passes @fn (on objects). */
 static bool each(struct check *c, json_t *o, const char *key, check_fn fn, bool required)
@@ -183,7 +198,8 @@ static bool batches(struct check *c, json_t *r)
 		return true;
 	json_t *units = json_object_get(b, "units"), *metrics = json_object_get(b, "metrics");
 	if (!json_is_object(b) || !json_is_array(units) || !json_is_object(metrics))
-		return fail(c, "batches", "an object with an array \"units\" and an object \"metrics\"");
+		return fail(c, "batches",
+			    "an object with an array \"units\" and an object \"metrics\"");
 	if (!number_array(c, units, "batches.units"))
 		return false;
 	json_t *steady = json_object_get(b, "steady");
@@ -195,8 +211,8 @@ static bool batches(struct check *c, json_t *r)
 	json_object_foreach (metrics, k, v) {
 		char *p = g_strdup_printf("batches.metrics.%s", k);
 		bool ok = json_is_array(v) && json_array_size(v) == json_array_size(units)
-				  ? number_array(c, v, p)
-				  : fail(c, p, "an array of numbers, one a unit");
+			      ? number_array(c, v, p)
+			      : fail(c, p, "an array of numbers, one a unit");
 		g_free(p);
 		if (!ok)
 			return false;
@@ -223,9 +239,8 @@ static bool draw(struct check *c, json_t *r)
 static bool variant(struct check *c, json_t *v)
 {
 	return member(c, v, "name", is_string, "a string", true) &&
-	       member(c, v, "description", is_string, "a string", false) &&
-	       replica(c, v) && each(c, v, "per_replica", replica, true) &&
-	       each(c, v, "draws", draw, false) &&
+	       member(c, v, "description", is_string, "a string", false) && replica(c, v) &&
+	       each(c, v, "per_replica", replica, true) && each(c, v, "draws", draw, false) &&
 	       (json_array_size(json_object_get(v, "per_replica")) > 0 ||
 		fail(c, "per_replica", "at least one replica")) &&
 	       member(c, v, "memcg", is_object, "an object", false) &&
@@ -304,11 +319,11 @@ bool result_check(json_t *doc, GError **err)
 	struct check c = {g_string_new(NULL), err};
 	bool sweep = json_object_get(doc, "points") != NULL;
 	bool ok = sweep ? member(&c, doc, "scenario", is_string, "a string", true) &&
-				  each(&c, doc, "params", param, true) &&
-				  each(&c, doc, "points", point, true) &&
-				  (json_array_size(json_object_get(doc, "points")) > 0 ||
-				   fail(&c, "points", "at least one point")) &&
-				  log_values(&c, doc)
+			      each(&c, doc, "params", param, true) &&
+			      each(&c, doc, "points", point, true) &&
+			      (json_array_size(json_object_get(doc, "points")) > 0 ||
+			       fail(&c, "points", "at least one point")) &&
+			      log_values(&c, doc)
 			: result(&c, doc);
 	g_string_free(c.path, TRUE);
 	return ok;

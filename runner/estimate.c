@@ -40,7 +40,8 @@ static struct took job_took(const struct runner_job *j, gint64 now)
 	if (j->pid <= 0 || !j->pace.first_at || span < ESTIMATE_SPAN_S ||
 	    run_estimate_cpu_s(j->config, &horizon) < 0 || j->pace.reached_ns >= horizon)
 		return t;
-	double ns = j->pace.reached_ns - j->pace.first_ns; /* under 1: less than the reports' 1 ns */
+	double ns =
+	    j->pace.reached_ns - j->pace.first_ns; /* under 1: less than the reports' 1 ns */
 	t.horizon = horizon;
 	t.lower = !j->config->stop_at || ns < 1;
 	t.s = (double)(now - j->started) / 1e6 + (horizon - j->pace.reached_ns) * span / MAX(ns, 1);

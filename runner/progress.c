@@ -8,8 +8,13 @@ static void progress_draw(struct progress *p, const char *what, double wall_s);
 
 void progress_start(struct progress *p, FILE *out, size_t total, size_t done, bool tty)
 {
-	*p = (struct progress){.out = out, .total = total, .done = done, .done_before = done,
-			       .start = g_get_monotonic_time(), .tty = tty, .eta_s = -1};
+	*p = (struct progress){.out = out,
+			       .total = total,
+			       .done = done,
+			       .done_before = done,
+			       .start = g_get_monotonic_time(),
+			       .tty = tty,
+			       .eta_s = -1};
 	if (!out)
 		return;
 	if (!tty && done)
@@ -42,8 +47,8 @@ static void progress_draw(struct progress *p, const char *what, double wall_s)
 			g_string_append(s, "-:--");
 		g_string_append(s, "\033[K");
 	} else {
-		g_string_append_printf(s, "sweep: %zu/%zu %s (%.1f s), ETA ", p->done, p->total, what,
-				       wall_s);
+		g_string_append_printf(s, "sweep: %zu/%zu %s (%.1f s), ETA ", p->done, p->total,
+				       what, wall_s);
 		pace_put_duration(s, eta);
 		g_string_append_c(s, '\n');
 	}

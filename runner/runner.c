@@ -6,16 +6,16 @@
 #include "output.h"
 #include "output_dir.h"
 #include "result.h"
-#include "sim_trace.h"
 #include "run.h"
+#include "sim_trace.h"
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
-#include <string.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -107,8 +107,9 @@ static bool job_start(struct runner_job *j, GError **err)
 static void job_failure(const struct runner_job *j, int status, GError **err)
 {
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-	const char *file = code >= CHILD_RESULT_FAILED ? (j->dest ? j->dest : j->path)
-			   : code >= CHILD_TRACE_FAILED ? j->trace : NULL;
+	const char *file = code >= CHILD_RESULT_FAILED	? (j->dest ? j->dest : j->path)
+			   : code >= CHILD_TRACE_FAILED ? j->trace
+							: NULL;
 	char *base = NULL;
 	if (file && output_dir_of(file, &base, err) == -2)
 		return; /* its directory replaced: said so */
@@ -182,7 +183,8 @@ static bool jobs_interrupted(struct runner_job *jobs, size_t n, GError **err)
 	g_clear_error(err);
 	if (output_interrupted() == SIGALRM)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
-			    "timed out after %d s (--timeout); nothing was written", output_timeout());
+			    "timed out after %d s (--timeout); nothing was written",
+			    output_timeout());
 	else
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "interrupted by signal %d (%s)",
 			    output_interrupted(), g_strsignal(output_interrupted()));
@@ -222,7 +224,8 @@ static bool jobs_run(struct runner_job *jobs, size_t n, const size_t *order, int
 	size_t next = 0, running = 0;
 	bool ok = true;
 	while (running || (ok && next < n)) {
-		while (ok && next < n && running < (size_t)MAX(parallel, 1) && !output_interrupted()) {
+		while (ok && next < n && running < (size_t)MAX(parallel, 1) &&
+		       !output_interrupted()) {
 			ok = job_start(&jobs[order[next++]], err);
 			running += ok;
 		}
@@ -288,10 +291,11 @@ static int memory_parallel(const struct runner_job *jobs, size_t n, int parallel
 		most = MAX(most, scenario_memory_bytes(jobs[i].config));
 	int fits = most > 0 ? (int)MIN((double)parallel, MAX(1, floor(budget / most))) : parallel;
 	if ((size_t)fits < MIN((size_t)parallel, n) && note_fn) { /* fewer at once than would run */
-		char *msg = g_strdup_printf("-j %d reduced to %d: a simulation may hold about %.3g GiB "
-					    "of model objects, and the simulations running at once at "
-					    "most %.3g GiB (half this machine's memory)",
-					    parallel, fits, most / (1 << 30), budget / (1 << 30));
+		char *msg =
+		    g_strdup_printf("-j %d reduced to %d: a simulation may hold about %.3g GiB "
+				    "of model objects, and the simulations running at once at "
+				    "most %.3g GiB (half this machine's memory)",
+				    parallel, fits, most / (1 << 30), budget / (1 << 30));
 		note_fn(msg);
 		g_free(msg);
 	}
@@ -342,11 +346,12 @@ bool runner_check_work(const struct scenario *sc, bool force, const char *where,
 		double horizon = 0, cpu_s = run_estimate_cpu_s(v->config, &horizon);
 		if (cpu_s <= RUN_MAX_CPU_S)
 			continue;
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "variant %s%s: a run would simulate at least %.4g CPU-seconds (%.4g s on "
-			    "%d CPUs), more than the %.0f memcgsim runs without --force",
-			    v->name, where, cpu_s, horizon / 1e9, sim_machine_cpus(&v->config->machine),
-			    RUN_MAX_CPU_S);
+		g_set_error(
+		    err, MCS_ERROR, MCS_ERROR_INPUT,
+		    "variant %s%s: a run would simulate at least %.4g CPU-seconds (%.4g s on "
+		    "%d CPUs), more than the %.0f memcgsim runs without --force",
+		    v->name, where, cpu_s, horizon / 1e9, sim_machine_cpus(&v->config->machine),
+		    RUN_MAX_CPU_S);
 		return false;
 	}
 	return true;

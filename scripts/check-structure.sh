@@ -11,6 +11,10 @@
 #                runs this too.
 #   --functions  no function outside tests/ is longer than 60 lines, counted
 #                from the line with its name to its closing brace.
+#   --format     every C source and header is in the project's .clang-format
+#                style (clang-format-14 --dry-run -Werror: the version Debian
+#                12 ships, as its output differs between versions); the test
+#                suite runs this (scripts/setup-test.sh installs it).
 #   --spdx       every source file (C, shell, CMake, the man page) names its
 #                licence in an SPDX-License-Identifier line near its top
 #                (LICENSE); the build runs this too.
@@ -102,6 +106,23 @@ check_functions() {
 		END { exit bad }' $(find $layers -name '*.c' | LC_ALL=C sort) || status=1
 }
 
+check_format() {
+	local cf=clang-format-14 out
+	command -v "$cf" >/dev/null || {
+		echo "check-structure: $cf not found (scripts/setup-test.sh installs it)"
+		status=1
+		return
+	}
+	# shellcheck disable=SC2046
+	if ! out=$("$cf" --dry-run -Werror $(find $layers tests -name '*.[ch]' -not -path 'tests/fixtures/*' |
+		LC_ALL=C sort) 2>&1); then
+		# one line a file: its first complaint, as FILE:LINE:COLUMN
+		printf '%s\n' "$out" | awk -F: '/: error: code should be clang-formatted/ && !seen[$1]++ {
+			printf "check-structure: %s:%s:%s: not in .clang-format'"'"'s style (clang-format-14 -i %s)\n", $1, $2, $3, $1 }'
+		status=1
+	fi
+}
+
 [ $# -gt 0 ] || set -- usage
 for mode in "$@"; do
 	case "$mode" in
@@ -109,8 +130,9 @@ for mode in "$@"; do
 	--folders) check_folders ;;
 	--functions) check_functions ;;
 	--spdx) check_spdx ;;
+	--format) check_format ;;
 	*)
-		echo "usage: $0 [--includes] [--folders] [--functions] [--spdx]" >&2
+		echo "usage: $0 [--includes] [--folders] [--functions] [--spdx] [--format]" >&2
 		exit 2
 		;;
 	esac

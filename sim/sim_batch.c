@@ -5,7 +5,7 @@
 static struct {
 	int count;
 	int steady; /* boundaries passed when the first exit began; -1: none yet */
-	long next; /* units done at the next boundary (0: not yet computed) */
+	long next;  /* units done at the next boundary (0: not yet computed) */
 	long units[SIM_BATCH_N];
 	sim_time_t fig[SIM_BATCH_N][SIM_BATCH_FIGS];
 } B;

@@ -3,13 +3,11 @@
 #include "sim_engine.h"
 #include "sim_balance.h"
 #include "sim_batch.h"
-#include <errno.h>
-#include <string.h>
-#include <sys/mman.h>
 #include "sim_irq.h"
+#include "sim_sched.h"
 #include "sim_smt.h"
 #include "sim_trace.h"
-#include "sim_sched.h"
+#include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <simgrid/actor.h>
@@ -17,6 +15,8 @@
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <xbt/config.h>
 #include <xbt/log.h>
@@ -32,7 +32,7 @@ struct sim_cpu {
 	GQueue runq;	       /* runnable tasks waiting for this CPU */
 	sim_time_t idle_since;
 	sim_time_t acct[SIM_CAT_N];
-	GArray *pending; /* struct pending_irq: arrived while interrupts were off */
+	GArray *pending;	   /* struct pending_irq: arrived while interrupts were off */
 	struct sim_task *irq_task; /* runs handler bodies while the CPU is idle */
 	bool irq_task_waiting;	   /* it waits for the CPU to go idle */
 	sim_time_t next_balance[SIM_BALANCE_LEVELS]; /* the periodic balance, by domain */
@@ -47,11 +47,11 @@ struct sim_task {
 	char *name;
 	struct sim_cpu *cpu;
 	struct sim_actor actor; /* its SimGrid actor: when it runs again, where it waits */
-	sim_time_t clock; /* the task's own time, >= the engine's */
+	sim_time_t clock;	/* the task's own time, >= the engine's */
 	sim_time_t slice_used;
 	int preempt_count;
-	int irqs_off; /* local_irq_disable depth */
-	bool in_irq;  /* running an interrupt handler */
+	int irqs_off;	 /* local_irq_disable depth */
+	bool in_irq;	 /* running an interrupt handler */
 	bool delivering; /* in deliver_pending: no nested delivery */
 	bool daemon;	 /* never ends: the run does not wait for it */
 	/* Nothing charged yet: a first sleep is the delay before the task's
@@ -62,10 +62,10 @@ struct sim_task {
 	/* Of its coming busy charges, the time it will stall on cache lines
 	 * (sim_task_stall_next): charged, but not stretched by SMT. */
 	sim_time_t stall_next;
-	enum sim_cat irq_cat; /* what the handler interrupted */
+	enum sim_cat irq_cat;	      /* what the handler interrupted */
 	sim_time_t preempt_off_until; /* when its last preempt-off section ended */
-	void *model;  /* per-task state of the models (lockdep) */
-	bool blocked; /* blocked while owning its CPU */
+	void *model;		      /* per-task state of the models (lockdep) */
+	bool blocked;		      /* blocked while owning its CPU */
 	enum sim_cat blocked_cat;
 	sim_task_fn fn;
 	void *arg;
@@ -76,20 +76,21 @@ static struct {
 	sim_time_t stop_at;
 	sim_time_t limit;
 	sim_time_t end;
-	sim_time_t last_exit; /* when the last task returned */
-	bool aborted;	      /* a model stopped the run (a deadlock) */
-	bool limit_hit;	      /* a run to completion reached its limit */
-	void (*switch_hook)(int cpu);		/* a CPU left its task */
+	sim_time_t last_exit;			  /* when the last task returned */
+	bool aborted;				  /* a model stopped the run (a deadlock) */
+	bool limit_hit;				  /* a run to completion reached its limit */
+	void (*switch_hook)(int cpu);		  /* a CPU left its task */
 	void (*preempt_hook)(struct sim_task *t); /* preemption enabled again */
 	uint64_t seed;
 	uint64_t skipped; /* flushes that needed no engine call (sim_task_flush) */
-	bool lookahead;	  /* skip them (off: MEMCGSIM_NO_LOOKAHEAD, to check that it changes nothing) */
-	bool local_ok;	  /* CPU-local acquisitions without a flush (off: MEMCGSIM_NO_LOCAL) */
+	bool lookahead; /* skip them (off: MEMCGSIM_NO_LOOKAHEAD, to check that it changes nothing)
+			 */
+	bool local_ok;	/* CPU-local acquisitions without a flush (off: MEMCGSIM_NO_LOCAL) */
 	uint64_t local, inversions; /* sim_note_local */
-	int waiting;	     /* tasks in the CPUs' run queues */
-	uint64_t migrations; /* tasks moved to another CPU (machine.migration) */
-	struct sim_actor ctl, dog; /* the controller, the watchdog */
-	int live;		   /* tasks SimGrid waits for that have not returned */
+	int waiting;		    /* tasks in the CPUs' run queues */
+	uint64_t migrations;	    /* tasks moved to another CPU (machine.migration) */
+	struct sim_actor ctl, dog;  /* the controller, the watchdog */
+	int live;		    /* tasks SimGrid waits for that have not returned */
 	int ncpus;
 	struct sim_cpu *cpus;
 	GPtrArray *tasks;
@@ -283,7 +284,7 @@ void sim_engine_irqs(struct sim_irq_source *sources, int n)
 
 static struct {
 	int fd;
-	gint64 last; /* monotonic, us */
+	gint64 last;	    /* monotonic, us */
 	long planned, done; /* sim_work_plan, sim_work_done */
 } progress = {-1, 0, 0, 0};
 
@@ -350,7 +351,6 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 	sim_smt_init(m, stop_at);
 }
 
-
 void sim_engine_progress_fd(int fd)
 {
 	progress.fd = fd;
@@ -369,9 +369,9 @@ static void engine_progress_tick(uint64_t calls)
 	progress.last = now;
 	char line[64];
 	int n = progress.planned > 0
-			? snprintf(line, sizeof(line), "%.0f %.4f\n", sim_to_ns(sim_now()),
-				   MIN(1.0, (double)progress.done / (double)progress.planned))
-			: snprintf(line, sizeof(line), "%.0f\n", sim_to_ns(sim_now()));
+		    ? snprintf(line, sizeof(line), "%.0f %.4f\n", sim_to_ns(sim_now()),
+			       MIN(1.0, (double)progress.done / (double)progress.planned))
+		    : snprintf(line, sizeof(line), "%.0f\n", sim_to_ns(sim_now()));
 	if (write(progress.fd, line, (size_t)n) < 0)
 		return; /* EAGAIN: the reader is behind; the next report will do */
 }
@@ -491,8 +491,8 @@ static void periodic_balance(struct sim_cpu *cpu)
 {
 	if (!W.m.migration || !W.waiting)
 		return;
-	int src = sim_balance_periodic(cpu->id, sim_now(), cpu->next_balance, cpu_running,
-				       cpu_movable);
+	int src =
+	    sim_balance_periodic(cpu->id, sim_now(), cpu->next_balance, cpu_running, cpu_movable);
 	if (src < 0)
 		return;
 	struct sim_task *t = runq_take_movable(&W.cpus[src]);
@@ -540,7 +540,7 @@ static void task_wait_for_cpu(struct sim_task *t)
 {
 	g_queue_push_tail(&t->cpu->runq, t);
 	W.waiting++;
-	engine_block(t); /* cpu_put() made us current before waking us */
+	engine_block(t);       /* cpu_put() made us current before waking us */
 	bool fresh = t->fresh; /* the switch is not the task's own work */
 	sim_task_charge(t, SIM_CAT_SYS, W.m.context_switch);
 	t->fresh = fresh;
@@ -743,8 +743,8 @@ void sim_task_charge_split(struct sim_task *t, enum sim_cat cat, sim_time_t d,
 		t->stall_next -= stall;
 		total = stall + sim_smt_stretch(t->cpu->id, total - stall, t->clock);
 	}
-	sim_time_t first = rest > 0 ? sim_round((double)total * (double)d / (double)(d + rest))
-				    : total;
+	sim_time_t first =
+	    rest > 0 ? sim_round((double)total * (double)d / (double)(d + rest)) : total;
 	task_charge(t, cat, first);
 	if (total > first)
 		task_charge(t, rest_cat, total - first);

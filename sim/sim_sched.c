@@ -3,17 +3,17 @@
  * actor to actor (sim_sched.h). */
 #include "sim_sched.h"
 #include <glib.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static struct {
 	const struct sim_sched *scheme;
-	sim_time_t now;		 /* the simulated present: SimGrid's clock, or ahead of it */
-	struct sim_actor *self;	 /* the running actor, NULL outside the run */
+	sim_time_t now;		/* the simulated present: SimGrid's clock, or ahead of it */
+	struct sim_actor *self; /* the running actor, NULL outside the run */
 	uint64_t calls;
 	void (*on_call)(uint64_t calls);
 } S;
@@ -100,13 +100,13 @@ static void sleep_end(struct sim_actor *a, bool last)
 }
 
 static const struct sim_sched sched_sleep = {
-	MCS_NAME("sleep", "SimGrid's timed sleeps and semaphores; SimGrid orders the actors"),
-	.wait = sleep_wait,
-	.wake = sleep_wake,
-	.yield = sleep_yield,
-	.start = sleep_start,
-	.begin = sleep_begin,
-	.end = sleep_end,
+    MCS_NAME("sleep", "SimGrid's timed sleeps and semaphores; SimGrid orders the actors"),
+    .wait = sleep_wait,
+    .wake = sleep_wake,
+    .yield = sleep_yield,
+    .start = sleep_start,
+    .begin = sleep_begin,
+    .end = sleep_end,
 };
 
 /* ---- "handover": the queue's first actor is handed the processor ---- */
@@ -180,25 +180,25 @@ static void handover_end(struct sim_actor *a, bool last)
 }
 
 static const struct sim_sched sched_handover = {
-	MCS_NAME("handover", "the wake queue's first actor is handed the processor by semaphores"),
-	.wait = handover_wait,
-	.wake = handover_wake,
-	.yield = handover_yield,
-	.start = handover_start,
-	.begin = handover_begin,
-	.end = handover_end,
+    MCS_NAME("handover", "the wake queue's first actor is handed the processor by semaphores"),
+    .wait = handover_wait,
+    .wake = handover_wake,
+    .yield = handover_yield,
+    .start = handover_start,
+    .begin = handover_begin,
+    .end = handover_end,
 };
 
-static const struct mcs_named *const sched_schemes[] = {&sched_handover.named,
-							&sched_sleep.named, NULL};
+static const struct mcs_named *const sched_schemes[] = {&sched_handover.named, &sched_sleep.named,
+							NULL};
 
 void sim_sched_init(int capacity)
 {
 	const char *name = g_getenv("MEMCGSIM_ENGINE");
 	const struct mcs_named *n = mcs_named_find(sched_schemes, name ? name : "handover");
 	if (!n) {
-		fprintf(stderr, "memcgsim: MEMCGSIM_ENGINE=%s: expected \"handover\" or \"sleep\"\n",
-			name);
+		fprintf(stderr,
+			"memcgsim: MEMCGSIM_ENGINE=%s: expected \"handover\" or \"sleep\"\n", name);
 		exit(2);
 	}
 	void (*on_call)(uint64_t) = S.on_call;

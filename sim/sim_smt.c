@@ -12,8 +12,8 @@ static struct {
 	bool active;
 	int cpus_per_node, cores_per_node, threads;
 	double stretch[SMT_MAX_THREADS + 1]; /* k / f_k, by the core's busy threads k */
-	double f, f_spin; /* a busy sibling's worth, and a spinning one's */
-	sim_time_t *spin_from, *spin_until; /* each CPU's last spinlock wait */
+	double f, f_spin;		     /* a busy sibling's worth, and a spinning one's */
+	sim_time_t *spin_from, *spin_until;  /* each CPU's last spinlock wait */
 	int *siblings; /* each CPU's threads - 1 siblings, in a row (smt_busy_threads) */
 	bool *busy;    /* each CPU has a task (sim_smt_busy) */
 	sim_time_t stop_at;
@@ -34,7 +34,7 @@ void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at)
 	for (int k = 1; k <= S.threads; k++)
 		S.stretch[k] = k / (1 + (k - 1) * (f - 1));
 	int ncpus = m->nodes * m->cpus_per_node;
-	S.siblings = g_new(int, (size_t)ncpus * (size_t)(S.threads - 1));
+	S.siblings = g_new(int, (size_t)ncpus *(size_t)(S.threads - 1));
 	for (int cpu = 0, *out = S.siblings; cpu < ncpus; cpu++) {
 		int node_first = cpu - cpu % S.cpus_per_node;
 		int first = node_first + cpu % S.cpus_per_node % S.cores_per_node;

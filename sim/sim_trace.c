@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sim_trace.h"
-#include "sim_engine.h"
 #include "mcs_error.h"
+#include "sim_engine.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -69,8 +69,9 @@ bool sim_trace_end(void)
 	bool ok = true;
 	if (T.f) {
 		if (T.truncated)
-			fprintf(T.f, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"trace_truncated\",\"args\":"
-				     "{\"max_events\":%ld}},\n",
+			fprintf(T.f,
+				"{\"ph\":\"M\",\"pid\":%d,\"name\":\"trace_truncated\",\"args\":"
+				"{\"max_events\":%ld}},\n",
 				T.pid, T.max_events);
 		errno = 0;
 		bool bad = ferror(T.f) != 0;
@@ -98,11 +99,13 @@ static int track(const struct sim_task *t, int cpu)
 	g_hash_table_insert(T.tids, (gpointer)key, GINT_TO_POINTER(id));
 	char *name = t ? g_strdup_printf("CPU %d: %s", cpu, sim_task_name(t))
 		       : g_strdup_printf("CPU %d: idle", cpu);
-	fprintf(T.f, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
+	fprintf(T.f,
+		"{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
 		T.pid, id);
 	put_string(T.f, name);
-	fprintf(T.f, "}},\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_sort_index\","
-		     "\"args\":{\"sort_index\":%d}},\n",
+	fprintf(T.f,
+		"}},\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_sort_index\","
+		"\"args\":{\"sort_index\":%d}},\n",
 		T.pid, id, cpu * 2 + (t == NULL));
 	g_free(name);
 	return id;
@@ -171,8 +174,10 @@ bool sim_trace_join(sim_trace_put_fn put, void *ctx, const char *const *parts,
 {
 	GString *head = g_string_new("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 	for (size_t i = 0; i < n; i++) {
-		g_string_append_printf(head, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\","
-					     "\"args\":{\"name\":", (int)i + 1);
+		g_string_append_printf(head,
+				       "{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\","
+				       "\"args\":{\"name\":",
+				       (int)i + 1);
 		put_name(head, names[i]);
 		g_string_append(head, "}},\n");
 	}
@@ -180,7 +185,7 @@ bool sim_trace_join(sim_trace_put_fn put, void *ctx, const char *const *parts,
 	g_string_free(head, TRUE);
 	for (size_t i = 0; ok && i < n; i++)
 		ok = copy_part(put, ctx, parts[i], err);
-	static const char tail[] =
-		"{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"memcgsim\"}}\n]}\n";
+	static const char tail[] = "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{"
+				   "\"name\":\"memcgsim\"}}\n]}\n";
 	return ok && put(ctx, tail, sizeof(tail) - 1, err);
 }

@@ -12,7 +12,6 @@
 #include <glib/gstdio.h>
 #include <math.h>
 
-
 char *runfile_plan_hash(json_t *manifest)
 {
 	json_t *plan = identity_strip(manifest); /* the plan, whichever build made it */
@@ -106,8 +105,8 @@ void runfile_quarantine(const char *dir, const char *name, const char *why)
 	/* @why may quote the file: said printable */
 	char *msg = moved ? g_strdup_printf("%s: damaged (%s); moved to %s, running it again", from,
 					    why, to)
-			  : g_strdup_printf("%s: damaged (%s); cannot move it aside (%s)", from, why,
-					    e ? e->message : g_strerror(errno));
+			  : g_strdup_printf("%s: damaged (%s); cannot move it aside (%s)", from,
+					    why, e ? e->message : g_strerror(errno));
 	runner_note(msg); /* cli/ says it, printable */
 	g_free(msg);
 	g_clear_error(&e);

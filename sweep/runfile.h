@@ -12,7 +12,7 @@
 /* One run of a sweep: its place in the grid and its seed. */
 struct runfile_run {
 	guint point, variant;
-	int index;  /* the replica, or the cost draw when @drawn */
+	int index; /* the replica, or the cost draw when @drawn */
 	bool drawn;
 	uint64_t seed;
 	char *name; /* runfile_name() */

@@ -4,12 +4,12 @@
 #include "sweep.h"
 #include "estimate.h"
 #include "identity.h"
+#include "live.h"
+#include "mcs_file.h"
 #include "output.h"
 #include "output_dir.h"
-#include "live.h"
 #include "progress.h"
 #include "result.h"
-#include "mcs_file.h"
 #include "runfile.h"
 #include "runner.h"
 #include "scenario.h"
@@ -41,9 +41,11 @@ static int dir_lock(const char *dir, GError **err)
 		ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
 		holder[n > 0 ? n : 0] = '\0';
 		g_strchomp(holder);
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s: in use by another memcgsim (pid %s); wait for it, or choose another "
-			    "--out", dir, *holder ? holder : "unknown");
+		g_set_error(
+		    err, MCS_ERROR, MCS_ERROR_INPUT,
+		    "%s: in use by another memcgsim (pid %s); wait for it, or choose another "
+		    "--out",
+		    dir, *holder ? holder : "unknown");
 		close(fd);
 		fd = -1;
 	} else if (fd >= 0) {
@@ -51,8 +53,8 @@ static int dir_lock(const char *dir, GError **err)
 		int len = g_snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 		if (ftruncate(fd, 0) != 0 || !output_fd_put(fd, path, pid, (size_t)len, err)) {
 			if (err && !*err)
-				g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "%s: cannot write: %s",
-					    path, g_strerror(errno));
+				g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
+					    "%s: cannot write: %s", path, g_strerror(errno));
 			close(fd);
 			fd = -1;
 		}
@@ -81,13 +83,13 @@ static bool dir_own(const char *dir, GError **err)
 
 struct sweep_plan {
 	const struct sweep_opts *o; /* what it was made from */
-	GPtrArray *params;   /* struct sweep_param * */
-	GPtrArray *points;   /* struct scenario *, one per grid point */
-	json_t *point_runs;  /* each point's variants' runs, as sweep.json keeps them */
-	size_t nruns;	     /* how many they are */
-	GArray *runs;	     /* struct runfile_run, in run-index order, from the manifest */
-	json_t *manifest;    /* DIR/sweep.json */
-	char *plan;	     /* its SHA-256, in every run file */
+	GPtrArray *params;	    /* struct sweep_param * */
+	GPtrArray *points;	    /* struct scenario *, one per grid point */
+	json_t *point_runs;	    /* each point's variants' runs, as sweep.json keeps them */
+	size_t nruns;		    /* how many they are */
+	GArray *runs;		    /* struct runfile_run, in run-index order, from the manifest */
+	json_t *manifest;	    /* DIR/sweep.json */
+	char *plan;		    /* its SHA-256, in every run file */
 };
 
 void sweep_plan_free(struct sweep_plan *pl)
@@ -144,7 +146,7 @@ static bool plan_params(struct sweep_plan *pl, const struct scenario *sc, GError
 		if (!p) {
 			const char *eq = strchr(*args, '=');
 			char *path = eq && eq != *args ? g_strndup(*args, (gsize)(eq - *args))
-						      : g_strdup("(root)");
+						       : g_strdup("(root)");
 			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "--param:1:%d: %s: %s", col,
 				    path, why->str);
 			g_free(path);
@@ -204,17 +206,16 @@ static json_t *manifest_new(const struct sweep_plan *pl, const char *text, size_
 	/* the file's name, not its path: shards run from other directories */
 	char *file = g_path_get_basename(o->scenario);
 	json_t *base = sc0->base;
-	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:i, s:I, "
-			      "s:O}",
-			      "format", "memcgsim-sweep-plan-1", IDENTITY_KEY, identity_model(),
-			      "scenario_file", file,
-			      "scenario_sha256", sum, "scenario",
-			      json_string_value(json_object_get(base, "name")), "description",
-			      json_string_value(json_object_get(base, "description")), "seed",
-			      json_integer_value(json_object_get(base, "seed")), "sets", sets,
-			      "params", manifest_params(pl), "variants", variants, "points", points,
-			      "replicas", o->replicas, "runs", (json_int_t)pl->nruns, "point_runs",
-			      pl->point_runs);
+	json_t *m =
+	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:i, s:I, "
+		      "s:O}",
+		      "format", "memcgsim-sweep-plan-1", IDENTITY_KEY, identity_model(),
+		      "scenario_file", file, "scenario_sha256", sum, "scenario",
+		      json_string_value(json_object_get(base, "name")), "description",
+		      json_string_value(json_object_get(base, "description")), "seed",
+		      json_integer_value(json_object_get(base, "seed")), "sets", sets, "params",
+		      manifest_params(pl), "variants", variants, "points", points, "replicas",
+		      o->replicas, "runs", (json_int_t)pl->nruns, "point_runs", pl->point_runs);
 	g_free(sum);
 	g_free(file);
 	return m;
@@ -238,7 +239,7 @@ static bool plan_grid(struct sweep_plan *pl, const char *text, gsize len, char *
 		      size_t *npoints, GError **err)
 {
 	struct scenario *sc =
-		scenario_load(pl->o->scenario, text, len, (const char *const *)sets, err);
+	    scenario_load(pl->o->scenario, text, len, (const char *const *)sets, err);
 	if (!sc)
 		return false;
 	bool ok = plan_params(pl, sc, err);
@@ -279,8 +280,8 @@ static bool plan_point(struct sweep_plan *pl, const char *text, gsize len, char 
 		g_ptr_array_add(at_sets, *s);
 	g_ptr_array_add(at_sets, NULL);
 	GError *e = NULL;
-	struct scenario *at = scenario_load(pl->o->scenario, text, len,
-					    (const char *const *)at_sets->pdata, &e);
+	struct scenario *at =
+	    scenario_load(pl->o->scenario, text, len, (const char *const *)at_sets->pdata, &e);
 	g_ptr_array_free(at_sets, TRUE);
 	g_strfreev(values);
 	if (!at) {
@@ -355,7 +356,7 @@ static json_t *manifest_read(const char *path)
 {
 	char *why = NULL;
 	json_t *m =
-		runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, SWEEP_MANIFEST_MAX_PARSED, &why);
+	    runfile_read_json(path, SWEEP_MANIFEST_MAX_BYTES, SWEEP_MANIFEST_MAX_PARSED, &why);
 	g_free(why);
 	return m;
 }
@@ -372,8 +373,8 @@ static bool dir_unplanned(const char *dir)
 		char *path = g_build_filename(dir, n, NULL);
 		GDir *sub = g_str_equal(n, "runs") ? g_dir_open(path, 0, NULL) : NULL;
 		GStatBuf st;
-		bool runs_empty = sub && !g_dir_read_name(sub) && g_lstat(path, &st) == 0 &&
-				  S_ISDIR(st.st_mode);
+		bool runs_empty =
+		    sub && !g_dir_read_name(sub) && g_lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 		if (sub)
 			g_dir_close(sub);
 		empty = g_str_equal(n, SWEEP_LOCK) || runs_empty ||
@@ -403,13 +404,15 @@ static bool dir_prepare(const char *dir, json_t *manifest, bool resume, bool mer
 	} else if (old && !same_plan(old, manifest)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: holds a different sweep (its sweep.json differs); choose another "
-			    "--out", dir);
+			    "--out",
+			    dir);
 	} else if (old && !mix && !g_str_equal(identity_of(old), identity_of(manifest))) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: made by model %s, but this %s model %s; runs of two builds do not "
 			    "make one result (use the build that made it, or accept the mix with "
-			    "--mix-builds)", mpath, identity_of(old),
-			    merging ? "merge's shards are of" : "build is", identity_of(manifest));
+			    "--mix-builds)",
+			    mpath, identity_of(old), merging ? "merge's shards are of" : "build is",
+			    identity_of(manifest));
 	} else if (!old && !empty) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: exists and is not a sweep directory", dir);
@@ -496,15 +499,17 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine, struct iden
 		}
 		const struct scenario *sc = point_scenario(pl, r->point);
 		const struct scenario_variant *v = sc->variants->pdata[r->variant];
-		struct runner_job j = r->drawn ? runner_draw_job(v, r->index)
-					       : (struct runner_job){.config = v->config, .seed = r->seed};
+		struct runner_job j =
+		    r->drawn ? runner_draw_job(v, r->index)
+			     : (struct runner_job){.config = v->config, .seed = r->seed};
 		j.dest = path;
 		j.variant = v->name;
 		j.point = (int)r->point;
 		j.meta = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:i, s:I}", IDENTITY_KEY,
-				   identity_model(), "plan", pl->plan, "run_name", r->name, "point", (json_int_t)r->point, "variant",
-				   (json_int_t)r->variant, "variant_name", v->name,
-				   r->drawn ? "draw" : "replica", r->index, "seed", (json_int_t)r->seed);
+				   identity_model(), "plan", pl->plan, "run_name", r->name, "point",
+				   (json_int_t)r->point, "variant", (json_int_t)r->variant,
+				   "variant_name", v->name, r->drawn ? "draw" : "replica", r->index,
+				   "seed", (json_int_t)r->seed);
 		g_array_append_val(jobs, j);
 	}
 	return jobs;
@@ -627,7 +632,8 @@ static bool merge_run(const char *from, const char *to, GError **err)
 	GError *e = NULL;
 	bool ok = true;
 	if (!mcs_file_read_owned(from, RUNFILE_MAX_BYTES, &a, &la, &e)) {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: cannot read: %s", from, e->message);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: cannot read: %s", from,
+			    e->message);
 		g_error_free(e);
 		ok = false;
 	} else if (mcs_file_read_owned(to, RUNFILE_MAX_BYTES, &b, &lb, NULL)) {
@@ -668,8 +674,8 @@ static bool merge_has(const char *dir, const struct runfile_run *r, const char *
 	GStatBuf st;
 	char *why = NULL;
 	json_t *doc = g_lstat(path, &st) == 0
-			      ? runfile_load(path, r->name, plan, (json_int_t)r->seed, &why)
-			      : NULL;
+			  ? runfile_load(path, r->name, plan, (json_int_t)r->seed, &why)
+			  : NULL;
 	if (why && output_interrupted()) /* stopped while read: not damaged */
 		output_go_on(err);
 	else if (why)
@@ -739,9 +745,11 @@ static GArray *merge_plan_runs(json_t *m, const char *dir, GError **err)
 {
 	GArray *runs = runfile_runs(m);
 	if (!runs)
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s/sweep.json: point_runs: expected each point's runs (a sweep.json of "
-			    "an older memcgsim: run the sweep again)", dir);
+		g_set_error(
+		    err, MCS_ERROR, MCS_ERROR_INPUT,
+		    "%s/sweep.json: point_runs: expected each point's runs (a sweep.json of "
+		    "an older memcgsim: run the sweep again)",
+		    dir);
 	return runs;
 }
 
@@ -775,14 +783,15 @@ json_t *sweep_result_load(const char *dir, size_t max_parsed, GError **err)
 	json_t *r = runfile_read_json(path, RESULT_MAX_BYTES, max_parsed, &why);
 	GStatBuf st;
 	if (!r && g_lstat(path, &st) == 0) {
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s", path,
-			    why);
+		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:1:1: (root): cannot read: %s",
+			    path, why);
 	} else if (!r) {
 		char *m = g_build_filename(dir, "sweep.json", NULL);
 		if (g_file_test(m, G_FILE_TEST_EXISTS))
 			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 				    "%s: the sweep is not complete (no result.json): resume it, or "
-				    "merge its shards", dir);
+				    "merge its shards",
+				    dir);
 		else
 			g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s: not a sweep directory",
 				    dir);
@@ -813,16 +822,17 @@ static char *point_warning(char **values, const char *text)
 GPtrArray *sweep_plan_warnings(const struct sweep_plan *pl)
 {
 	GHashTable *count = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	GPtrArray *first = g_ptr_array_new(); /* the texts, first met first */
+	GPtrArray *first = g_ptr_array_new();			/* the texts, first met first */
 	GArray *at = g_array_new(FALSE, FALSE, sizeof(size_t)); /* and their points */
 	for (size_t p = 0; p < pl->points->len; p++) {
 		const struct scenario *sc = pl->points->pdata[p];
 		char **values = sc->warnings->len
-					? sweep_grid_sets(plan_param_array(pl), pl->params->len, p)
-					: NULL;
+				    ? sweep_grid_sets(plan_param_array(pl), pl->params->len, p)
+				    : NULL;
 		for (guint w = 0; w < sc->warnings->len; w++) {
 			char *text = point_warning(
-				values, ((const struct scenario_warning *)sc->warnings->pdata[w])->text);
+			    values,
+			    ((const struct scenario_warning *)sc->warnings->pdata[w])->text);
 			gsize n = GPOINTER_TO_SIZE(g_hash_table_lookup(count, text));
 			if (!n) {
 				g_ptr_array_add(first, text);

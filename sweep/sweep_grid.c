@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Sweep parameters and the grid they span. */
-#include "sweep.h"
 #include "mcs_error.h"
+#include "sweep.h"
 #include <math.h>
 #include <string.h>
 
@@ -50,7 +50,8 @@ static bool parse_range(struct sweep_param *p, const char *text, bool log, GStri
 	g_strfreev(f);
 	if (!ok) {
 		g_free(count);
-		g_string_printf(why, "expected %s:START:STOP:N with numbers START, STOP and a count N",
+		g_string_printf(why,
+				"expected %s:START:STOP:N with numbers START, STOP and a count N",
 				log ? "log" : "lin");
 		return false;
 	}
@@ -72,7 +73,9 @@ static bool parse_range(struct sweep_param *p, const char *text, bool log, GStri
 	double step = n > 1 ? (log ? (log2(b) - log2(a)) : (b - a)) / (double)(n - 1) : 0;
 	bool ints = integral(a) && integral(b) && (log || integral(step));
 	for (gint64 i = 0; i < n; i++) {
-		double v = i == n - 1 ? b : log ? exp2(log2(a) + step * (double)i) : a + step * (double)i;
+		double v = i == n - 1 ? b
+			   : log      ? exp2(log2(a) + step * (double)i)
+				      : a + step * (double)i;
 		json_t *x = number(v, ints);
 		size_t k;
 		json_t *y;
@@ -134,7 +137,8 @@ static bool parse_zip(struct sweep_param *p, const char *text, GString *why)
 		struct sweep_param one = {.values = json_array()};
 		ok = parse_list(&one, commas, true, why);
 		if (ok && json_array_size(one.values) != npaths) {
-			g_string_printf(why, "zip tuple %d: expected %u values (one a path), got %zu",
+			g_string_printf(why,
+					"zip tuple %d: expected %u values (one a path), got %zu",
 					(int)(t - tuples) + 1, npaths, json_array_size(one.values));
 			ok = false;
 		}
@@ -231,8 +235,9 @@ char **sweep_grid_sets(struct sweep_param *const *params, size_t nparams, size_t
 	for (size_t k = 0; k < nparams; k++) {
 		json_t *value = json_array_get(params[k]->values, idx[k]);
 		for (char **p = params[k]->paths; *p; p++) {
-			json_t *one = json_is_array(value) ? json_array_get(value, p - params[k]->paths)
-							   : value;
+			json_t *one = json_is_array(value)
+					  ? json_array_get(value, p - params[k]->paths)
+					  : value;
 			char *v = value_text(one, true);
 			g_ptr_array_add(sets, g_strdup_printf("%s=%s", *p, v));
 			g_free(v);
@@ -251,9 +256,10 @@ char *sweep_grid_label(struct sweep_param *const *params, size_t nparams, size_t
 	for (size_t k = 0; k < nparams; k++) {
 		const char *dot = strrchr(params[k]->paths[0], '.');
 		json_t *value = json_array_get(params[k]->values, idx[k]);
-		char *v = value_text(json_is_array(value) ? json_array_get(value, 0) : value, false);
-		g_string_append_printf(s, "%s%s=%s", k ? ", " : "", dot ? dot + 1 : params[k]->paths[0],
-				       v);
+		char *v =
+		    value_text(json_is_array(value) ? json_array_get(value, 0) : value, false);
+		g_string_append_printf(s, "%s%s=%s", k ? ", " : "",
+				       dot ? dot + 1 : params[k]->paths[0], v);
 		g_free(v);
 	}
 	g_free(idx);

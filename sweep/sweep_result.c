@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define RESULT_INDENT 1 /* JSON_INDENT of result.json */
+#define RESULT_INDENT 1	  /* JSON_INDENT of result.json */
 #define POINT_INDENT "  " /* a point's depth in it (the document, "points") */
 #define COPY_CHUNK (1 << 20)
 
@@ -112,8 +112,9 @@ static json_t *sweep_command(json_t *m)
 		output_shell_arg(cmd, json_string_value(x));
 	}
 	if (json_integer_value(json_object_get(m, "replicas")))
-		g_string_append_printf(cmd, " --replicas %lld",
-				       (long long)json_integer_value(json_object_get(m, "replicas")));
+		g_string_append_printf(
+		    cmd, " --replicas %lld",
+		    (long long)json_integer_value(json_object_get(m, "replicas")));
 	json_array_foreach (json_object_get(m, "params"), i, x) {
 		GString *p = g_string_new(NULL);
 		size_t k;
@@ -135,12 +136,11 @@ static json_t *sweep_command(json_t *m)
  * as json_dumps writes it, up to that array's "[". */
 static char *result_head(json_t *m, const struct identity_set *ids)
 {
-	json_t *doc = json_pack("{s:s, s:o, s:O, s:O, s:o, s:O, s:O, s:[]}", "format",
-				"memcgsim-sweep-1", IDENTITY_KEY, identity_set_json(ids), "scenario",
-				json_object_get(m, "scenario"), "description",
-				json_object_get(m, "description"), "command", sweep_command(m), "seed",
-				json_object_get(m, "seed"), "params", json_object_get(m, "params"),
-				"points");
+	json_t *doc = json_pack(
+	    "{s:s, s:o, s:O, s:O, s:o, s:O, s:O, s:[]}", "format", "memcgsim-sweep-1", IDENTITY_KEY,
+	    identity_set_json(ids), "scenario", json_object_get(m, "scenario"), "description",
+	    json_object_get(m, "description"), "command", sweep_command(m), "seed",
+	    json_object_get(m, "seed"), "params", json_object_get(m, "params"), "points");
 	char *text = json_dumps(doc, JSON_INDENT(RESULT_INDENT));
 	json_decref(doc);
 	g_assert(g_str_has_suffix(text, "[]\n}")); /* "points" last, and empty */
@@ -206,16 +206,16 @@ static bool out_copy(struct result_out *to, struct result_out *points)
 static bool gather_all(struct gather *g, const GArray *runs, struct result_out *points,
 		       const char *path)
 {
-	json_t *base = json_pack("{s:O, s:O, s:O}", "name", json_object_get(g->m, "scenario"),
-				 "description", json_object_get(g->m, "description"), "seed",
-				 json_object_get(g->m, "seed"));
+	json_t *base =
+	    json_pack("{s:O, s:O, s:O}", "name", json_object_get(g->m, "scenario"), "description",
+		      json_object_get(g->m, "description"), "seed", json_object_get(g->m, "seed"));
 	for (guint i = 0; i < runs->len && !output_interrupted();) {
 		guint p = g_array_index(runs, struct runfile_run, i).point;
 		struct point_runs pr;
 		point_read(g, runs, &i, &pr);
 		if (!g->missing && !points->err &&
-		    (points->open || (points->open = output_open(&points->o, path, true,
-								  &points->err)))) {
+		    (points->open ||
+		     (points->open = output_open(&points->o, path, true, &points->err)))) {
 			json_t *point = result_point(g->m, &pr, p, base);
 			out_point(points, point);
 			json_decref(point);
@@ -253,7 +253,10 @@ static bool result_commit(const char *path, json_t *m, const struct identity_set
 bool sweep_result_write(const char *dir, json_t *m, const GArray *runs, int shard_k, int shard_n,
 			bool mix, struct sweep_outcome *out, GError **err)
 {
-	struct gather g = {.dir = dir, .m = m, .plan = runfile_plan_hash(m), .shard_k = shard_k,
+	struct gather g = {.dir = dir,
+			   .m = m,
+			   .plan = runfile_plan_hash(m),
+			   .shard_k = shard_k,
 			   .shard_n = shard_n};
 	identity_set_init(&g.ids);
 	struct result_out points = {0};
@@ -267,7 +270,8 @@ bool sweep_result_write(const char *dir, json_t *m, const GArray *runs, int shar
 	if (ok && g.mine) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
 			    "%s: %zu of the runs are not in %s/runs after running them (the first: "
-			    "%s)", dir, g.mine, dir, g.first);
+			    "%s)",
+			    dir, g.mine, dir, g.first);
 		ok = false;
 	} else if (ok && !g.missing && !identity_set_check(&g.ids, mix, err)) {
 		ok = false; /* no result of two builds' runs */

@@ -3,7 +3,8 @@
 # scripts/check-structure.sh --folders on small trees made here: a clean one
 # passes; a loop between two folders, a folder of 21 sources and two headers
 # of one name each fail with their exact message, and so does --spdx on a
-# source without its licence line.
+# source without its licence line, and --format on a source out of
+# .clang-format's style.
 # Usage: tests/check_structure.sh SOURCE_DIR
 set -euo pipefail
 src=$1
@@ -60,4 +61,11 @@ printf '# SPDX-License-Identifier: GPL-2.0-or-later\n' >"$tmp/t/CMakeLists.txt"
 sed -i '1i // SPDX-License-Identifier: GPL-2.0-or-later' "$tmp/t/models/a/a.c"
 expect spdx 1 "check-structure: models/b/b.c: no SPDX-License-Identifier line (LICENSE)" --spdx
 
-[ "$fail" = 0 ] && echo "5 passed, 0 failed" || exit 1
+tree
+cp "$src/.clang-format" "$tmp/t/"
+printf 'int main(void)\n{\n\treturn 0;\n}\n' >"$tmp/t/models/b/b.c"
+expect formatted 0 "" --format
+printf 'int main(void)\n{\n  return 0;\n}\n' >"$tmp/t/models/b/b.c"
+expect unformatted 1 "check-structure: models/b/b.c:2:2: not in .clang-format's style (clang-format-14 -i models/b/b.c)" --format
+
+[ "$fail" = 0 ] && echo "7 passed, 0 failed" || exit 1

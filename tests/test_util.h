@@ -20,8 +20,8 @@ static void mcs_subprocess_case(gconstpointer body)
 #include "cost.h"
 static inline struct sim_machine mcs_test_machine(int nodes, int cpus)
 {
-	struct sim_machine m = {.nodes = nodes, .cpus_per_node = cpus, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
+	struct sim_machine m = {
+	    .nodes = nodes, .cpus_per_node = cpus, .clock_ghz = 2.1, .sched_slice = 750 * SIM_US};
 	for (int i = 0; i < COST_N; i++)
 		m.cost[i] = sim_from_ns(cost_table[i].default_ns);
 	m.context_switch = m.cost[COST_CONTEXT_SWITCH];
@@ -55,9 +55,9 @@ static inline void mcs_test_add_subprocess(const char *path, void (*body)(void))
 static inline bool mcs_asan_warning(const char *line)
 {
 	static const char *const warning[] = {
-		"WARNING: ASan is ignoring requested __asan_handle_no_return",
-		"False positive error reports may follow",
-		"For details see https://github.com/google/sanitizers/issues/189", NULL};
+	    "WARNING: ASan is ignoring requested __asan_handle_no_return",
+	    "False positive error reports may follow",
+	    "For details see https://github.com/google/sanitizers/issues/189", NULL};
 	for (const char *const *w = warning; *w; w++)
 		if (strstr(line, *w))
 			return true;
@@ -125,10 +125,10 @@ static inline int mcs_cli_rss(const char *const *args, char **err, size_t *rss)
 	GPid pid;
 	int fd;
 	GError *e = NULL;
-	g_assert_true(g_spawn_async_with_pipes(
-		NULL, (char **)argv->pdata, NULL,
-		G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, &pid, NULL,
-		NULL, &fd, &e));
+	g_assert_true(
+	    g_spawn_async_with_pipes(NULL, (char **)argv->pdata, NULL,
+				     G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+				     NULL, &pid, NULL, NULL, &fd, &e));
 	g_assert_no_error(e);
 	g_ptr_array_free(argv, TRUE);
 	GString *text = g_string_new(NULL);
@@ -179,12 +179,11 @@ static inline char *mcs_tiny_scenario(const char *dir)
 {
 	char *file = g_build_filename(dir, "tiny.json", NULL);
 	g_assert_true(g_file_set_contents(
-		file,
-		"{\"name\": \"tiny\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
-		" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
-		"\"hold_ns\": 10}],\n"
-		" \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000}}\n",
-		-1, NULL));
+	    file,
+	    "{\"name\": \"tiny\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
+	    " \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
+	    "\"hold_ns\": 10}],\n"
+	    " \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000}}\n",
+	    -1, NULL));
 	return file;
 }
-

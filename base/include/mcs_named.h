@@ -26,7 +26,7 @@ struct mcs_named {
 /* A positional initializer of that first member. */
 #define MCS_NAME(name_, doc_)                                                                      \
 	{                                                                                          \
-		.named = { (name_), (doc_) }                                                       \
+		.named = {(name_), (doc_) }                                                        \
 	}
 
 /* The entry of @registry named @name, or NULL. Its table is the entry's

@@ -18,8 +18,8 @@
  * SPEC_TAGGED and SPEC_OVERRIDES are validated only: the loader decodes them
  * itself (workloads by their type, variants by applying them). */
 #pragma once
-#include "mcs_named.h"
 #include "mcs_error.h"
+#include "mcs_named.h"
 #include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,7 +58,7 @@ struct spec_tag {
 struct spec {
 	enum spec_kind kind;
 	const char *doc;
-	double min, max; /* value (numbers), length (strings), count (arrays, objects) */
+	double min, max;	   /* value (numbers), length (strings), count (arrays, objects) */
 	const char *const *values; /* SPEC_ENUM: names, NULL-terminated */
 	/* SPEC_ENUM, instead of .values: the registry of a pluggable scheme
 	 * (mcs_named.h); the value decodes to the chosen table. */
@@ -78,8 +78,12 @@ struct spec {
 
 /* The "type" member of a workload (a SPEC_TAGGED alternative): @name only. */
 #define SPEC_TYPE_FIELD(name)                                                                      \
-	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = (const char *const[]){name, NULL}}, \
-	 true, NULL, 0}
+	{                                                                                          \
+		"type",                                                                            \
+		    &(const struct spec){.kind = SPEC_ENUM,                                        \
+					 .values = (const char *const[]){name, NULL}},             \
+		    true, NULL, 0                                                                  \
+	}
 
 /* The name of choice @i of an SPEC_ENUM (.values or .choices); NULL past the
  * end. */
@@ -95,5 +99,5 @@ struct spec_check {
 
 /* Report a failed check of member @key of the object at @path ("workloads.2"
  * and "cpu"), or of @path itself when @key is NULL; returns false. */
-bool spec_check_fail(struct spec_check *c, const char *path, const char *key, const char *fmt,
-		     ...) G_GNUC_PRINTF(4, 5);
+bool spec_check_fail(struct spec_check *c, const char *path, const char *key, const char *fmt, ...)
+    G_GNUC_PRINTF(4, 5);

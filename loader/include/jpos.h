@@ -24,13 +24,13 @@ struct jpos {
  * true, false and null. The document itself is (NULL, "").
  * Values are freed with the table. */
 GHashTable *jpos_map_new(void);
-void jpos_set(GHashTable *map, const json_t *parent, const char *key, const char *source,
-		  int line, int col);
+void jpos_set(GHashTable *map, const json_t *parent, const char *key, const char *source, int line,
+	      int col);
 const struct jpos *jpos_get(GHashTable *map, const json_t *parent, const char *key);
 /* Record the position of every value of @root, parsed from @text; @root itself
  * is recorded as (@parent, @key), and @text starts at column @first_col. */
 void jpos_scan(GHashTable *map, const char *source, const char *text, size_t len,
-		   const json_t *parent, const char *key, json_t *root, int first_col);
+	       const json_t *parent, const char *key, json_t *root, int first_col);
 /* The dotted path of the innermost value open at byte @offset of @text. */
 char *jpos_path_at(const char *text, size_t len, size_t offset);
 /* Where the value at @keys (@n member names, or array indices in decimal,

@@ -51,7 +51,7 @@ struct scenario_warning {
 struct scenario {
 	char *file;
 	GHashTable *locs;
-	json_t *base;	    /* validated, defaults filled in */
+	json_t *base;	     /* validated, defaults filled in */
 	GPtrArray *variants; /* struct scenario_variant *, at least one */
 	GPtrArray *warnings; /* struct scenario_warning * */
 	/* The variants a run without --variant runs (default_variants), in

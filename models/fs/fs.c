@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fs.h"
-#include "insn.h"
 #include "cost.h"
+#include "insn.h"
 
 static struct mem_cgroup *obj_memcg(struct obj_cgroup *objcg)
 {
@@ -147,8 +147,8 @@ static void shrink_dentry_list(struct sim_task *t, struct super_block *sb, GPtrA
 static long prune_dcache_sb(struct sim_task *t, struct super_block *sb, struct shrink_control *sc)
 {
 	GPtrArray *dispose = g_ptr_array_new();
-	long freed = list_lru_walk_one(t, &sb->s_dentry_lru, sc->nid, sc->memcg,
-				       dentry_lru_isolate, dispose, &sc->nr_to_scan);
+	long freed = list_lru_walk_one(t, &sb->s_dentry_lru, sc->nid, sc->memcg, dentry_lru_isolate,
+				       dispose, &sc->nr_to_scan);
 	shrink_dentry_list(t, sb, dispose, sc);
 	g_ptr_array_free(dispose, TRUE);
 	return freed;

@@ -30,7 +30,7 @@ struct line_cpu {
 static struct {
 	GPtrArray *classes; /* creation order */
 	GHashTable *by_name;
-	GPtrArray *queues;  /* every line's struct line_queue, freed with the classes */
+	GPtrArray *queues; /* every line's struct line_queue, freed with the classes */
 	/* The run's machine, read once at the first access (line_machine()). */
 	bool ready;
 	bool queued;	    /* contention "queued" or "transfer": lines are servers */
@@ -38,11 +38,11 @@ static struct {
 	uint64_t llc_bytes; /* machine.llc_bytes */
 	int nllcs;
 	struct line_cpu *cpus;
-	uint64_t *streamed; /* bytes streamed through each LLC domain */
-	sim_time_t *cursor; /* "queued": each CPU's last access's end */
+	uint64_t *streamed;	    /* bytes streamed through each LLC domain */
+	sim_time_t *cursor;	    /* "queued": each CPU's last access's end */
 	sim_time_t *spent, *waited; /* "queued": each CPU's accesses' cost so far, and
 				     * the part of it spent queued at lines */
-	struct sim_rng *keep_rng; /* "transfer": line_kept's draws */
+	struct sim_rng *keep_rng;   /* "transfer": line_kept's draws */
 } L;
 
 static void class_free(gpointer p)
@@ -128,8 +128,12 @@ static void line_machine(void)
 	L.streamed = g_new0(uint64_t, L.nllcs);
 	L.cpus = g_new(struct line_cpu, n);
 	for (int c = 0; c < n; c++)
-		L.cpus[c] = (struct line_cpu){c, sim_cpu_llc(c), sim_cpu_socket(c), sim_cpu_node(c),
-					      llc_bit(sim_cpu_llc(c)), llc_bit(sim_cpu_core(c))};
+		L.cpus[c] = (struct line_cpu){c,
+					      sim_cpu_llc(c),
+					      sim_cpu_socket(c),
+					      sim_cpu_node(c),
+					      llc_bit(sim_cpu_llc(c)),
+					      llc_bit(sim_cpu_core(c))};
 	L.cursor = g_new0(sim_time_t, n);
 	L.spent = g_new0(sim_time_t, n);
 	L.waited = g_new0(sim_time_t, n);
@@ -151,10 +155,11 @@ uint64_t line_streamed(int llc)
 
 static sim_time_t hop_cost(enum sim_hop hop)
 {
-	static const enum cost_id by_hop[SIM_HOP_N] = {
-		[SIM_HOP_SELF] = COST_LINE_SAME_CPU, [SIM_HOP_SMT] = COST_LINE_SMT,
-		[SIM_HOP_LLC] = COST_LINE_LLC,	     [SIM_HOP_SOCKET] = COST_LINE_SOCKET,
-		[SIM_HOP_REMOTE] = COST_LINE_REMOTE};
+	static const enum cost_id by_hop[SIM_HOP_N] = {[SIM_HOP_SELF] = COST_LINE_SAME_CPU,
+						       [SIM_HOP_SMT] = COST_LINE_SMT,
+						       [SIM_HOP_LLC] = COST_LINE_LLC,
+						       [SIM_HOP_SOCKET] = COST_LINE_SOCKET,
+						       [SIM_HOP_REMOTE] = COST_LINE_REMOTE};
 	return cost(by_hop[hop]);
 }
 
@@ -195,8 +200,9 @@ static enum line_source line_locate(const struct cacheline *l, const struct line
 	*hop = SIM_HOP_SELF;
 	if (l->last_cpu < 0) /* initialised by the CPU that first uses it */
 		return LINE_HIT;
-	if (op == LINE_LOAD ? mine
-			    : l->owner == cpu || (mine && l->cores == my_core && l->sharers == my_llc))
+	if (op == LINE_LOAD
+		? mine
+		: l->owner == cpu || (mine && l->cores == my_core && l->sharers == my_llc))
 		return LINE_HIT;
 	if (l->owner >= 0) {
 		*hop = sim_cpu_hop(l->owner, cpu);
@@ -277,9 +283,8 @@ static void counts_add(struct line_counts *n, enum line_op op, enum line_source 
 
 /* Counted once, at the site: a class's counts are its sites' sum
  * (line_class_counts). */
-static void line_count(struct cacheline *l, enum line_op op, enum line_source src,
-		       enum sim_hop hop, uint64_t k, sim_time_t c, sim_time_t wait,
-		       const char *site)
+static void line_count(struct cacheline *l, enum line_op op, enum line_source src, enum sim_hop hop,
+		       uint64_t k, sim_time_t c, sim_time_t wait, const char *site)
 {
 	counts_add(&line_site_get(l->cls, site)->n, op, src, hop, k, c, wait);
 }
@@ -420,7 +425,7 @@ static sim_time_t queued_service(int d, int m_llc, int m_socket)
 	double moves_llc = m_llc > 1 ? (double)m_llc / d : 0;
 	double moves_socket = m_socket > 1 ? (double)m_socket / d : 0;
 	return sim_round(s_llc + moves_llc * (s_socket - s_llc) +
-				   moves_socket * (s_remote - s_socket));
+			 moves_socket * (s_remote - s_socket));
 }
 
 /* "queued": a request from @me at @at for a line another cache must give
@@ -449,8 +454,8 @@ static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, e
 			sockets |= llc_bit(q->socket[i]);
 		}
 		*wait = l->busy_until - at;
-		service = queued_service(d, __builtin_popcountll(llcs),
-					 __builtin_popcountll(sockets));
+		service =
+		    queued_service(d, __builtin_popcountll(llcs), __builtin_popcountll(sockets));
 	}
 	line_plan(l, me, op, at, *wait, service, hold);
 	return service;
@@ -468,9 +473,8 @@ static sim_time_t queued_serve(struct cacheline *l, const struct line_cpu *me, e
  * its holder until the holder's snoop: @idle / 2 after an idle request,
  * line_pileup_ns x k after the queued service begins; until then the holder may use it again
  * (line_kept). */
-static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me,
-				 enum line_op op, sim_time_t at, sim_time_t idle, sim_time_t hold,
-				 sim_time_t *wait)
+static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me, enum line_op op,
+				 sim_time_t at, sim_time_t idle, sim_time_t hold, sim_time_t *wait)
 {
 	sim_time_t service = idle, leave = at + idle - idle / 2;
 	*wait = 0;
@@ -482,7 +486,7 @@ static sim_time_t transfer_serve(struct cacheline *l, const struct line_cpu *me,
 	if (l->busy_until > at) {
 		struct line_queue *q = line_queue_busy(l);
 		sim_time_t pile =
-			(queue_pending(q, at, LINE_QUEUE_SLOTS) - 1) * cost(COST_LINE_PILEUP);
+		    (queue_pending(q, at, LINE_QUEUE_SLOTS) - 1) * cost(COST_LINE_PILEUP);
 		*wait = l->busy_until - at;
 		service = idle / 2 + pile + cost(COST_LINE_HOME);
 		leave = l->busy_until + pile;
@@ -570,8 +574,8 @@ static sim_time_t line_hit_cost(enum line_op op)
 	return cost(COST_LINE_SAME_CPU) + (op == LINE_RMW ? cost(COST_LOCKED_RMW) : 0);
 }
 
-static sim_time_t line_kept_access(int cpu, struct cacheline *l, enum line_op op,
-				   const char *site, sim_time_t at, sim_time_t *wait)
+static sim_time_t line_kept_access(int cpu, struct cacheline *l, enum line_op op, const char *site,
+				   sim_time_t at, sim_time_t *wait)
 {
 	sim_time_t c = line_hit_cost(op);
 	if (wait)
@@ -618,8 +622,7 @@ sim_time_t line_access_at(int cpu, struct cacheline *l, enum line_op op, const c
 /* "transfer": when access @i of a step that starts at @at may be made:
  * after the access it needs, or (independent) at its turn to issue, once a
  * fill buffer is free. */
-static sim_time_t group_start(const struct line_req *r, int i, const sim_time_t *end,
-			      sim_time_t at)
+static sim_time_t group_start(const struct line_req *r, int i, const sim_time_t *end, sim_time_t at)
 {
 	if (r[i].after >= 0)
 		return end[r[i].after];
@@ -795,7 +798,8 @@ static json_t *class_json(const struct line_class *c, const struct line_counts *
 	GPtrArray *all = line_sites_sorted(c);
 	for (guint i = 0; i < all->len; i++) {
 		const struct line_site *s = all->pdata[i];
-		json_array_append_new(sites, counts_members(json_pack("{s:s}", "site", s->site), &s->n));
+		json_array_append_new(sites,
+				      counts_members(json_pack("{s:s}", "site", s->site), &s->n));
 	}
 	g_ptr_array_free(all, TRUE);
 	json_t *o = counts_members(json_pack("{s:s}", "class", c->name), n);

@@ -7,114 +7,111 @@
 
 #define EXTRA(member) SPEC_AT(struct kernel_hold_extra, member)
 static const struct spec_field hold_extra_fields[] = {
-	{"lock",
-	 &(const struct spec){.kind = SPEC_STRING,
-			      .doc = "the lock class, as the report names it (\"&nlru->lock\")",
-			      .min = 1,
-			      .max = 256},
-	 true, NULL, EXTRA(lock)},
-	{"site",
-	 &(const struct spec){.kind = SPEC_STRING,
-			      .doc = "only the critical sections taken at this site (the model "
-				     "function the report's contention points name); absent: all",
-			      .min = 1,
-			      .max = 256},
-	 false, NULL, EXTRA(site)},
-	{"ns",
-	 &(const struct spec){.kind = SPEC_NUMBER, .doc = "ns added", .min = 0, .max = 1e9},
-	 false, "0", EXTRA(ns)},
-	{"cycles",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "cycles added, at the machine's clock",
-			      .min = 0,
-			      .max = 1e10},
-	 false, "0", EXTRA(cycles)},
-	{NULL},
+    {"lock",
+     &(const struct spec){.kind = SPEC_STRING,
+			  .doc = "the lock class, as the report names it (\"&nlru->lock\")",
+			  .min = 1,
+			  .max = 256},
+     true, NULL, EXTRA(lock)},
+    {"site",
+     &(const struct spec){.kind = SPEC_STRING,
+			  .doc = "only the critical sections taken at this site (the model "
+				 "function the report's contention points name); absent: all",
+			  .min = 1,
+			  .max = 256},
+     false, NULL, EXTRA(site)},
+    {"ns", &(const struct spec){.kind = SPEC_NUMBER, .doc = "ns added", .min = 0, .max = 1e9},
+     false, "0", EXTRA(ns)},
+    {"cycles",
+     &(const struct spec){
+	 .kind = SPEC_NUMBER, .doc = "cycles added, at the machine's clock", .min = 0, .max = 1e10},
+     false, "0", EXTRA(cycles)},
+    {NULL},
 };
 #undef EXTRA
 
 #define VM(member) SPEC_AT(struct kernel_vm, member)
 static const struct spec_field vm_fields[] = {
-	{"pv_spinlock",
-	 &(const struct spec){.kind = SPEC_BOOLEAN,
-			      .doc = "paravirt qspinlock (CONFIG_PARAVIRT_SPINLOCKS with KVM's "
-				     "PV_UNHALT): __pv_queued_spin_unlock is a cmpxchg, a locked RMW "
-				     "at every release"},
-	 false, "true", VM(pv_spinlock)},
-	{"steal",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "the fraction of time the host deschedules a vCPU (steal "
-				     "time): a lock holder is descheduled with probability steal x "
-				     "hold / deschedule time, and its waiters wait that long",
-			      .min = 0,
-			      .max = 0.9},
-	 false, "0", VM(steal)},
-	{"deschedule_us",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "how long a descheduled vCPU stays off its physical CPU, us",
-			      .min = 1,
-			      .max = 1e5},
-	 false, "3000", VM(deschedule_us)},
-	{NULL},
+    {"pv_spinlock",
+     &(const struct spec){.kind = SPEC_BOOLEAN,
+			  .doc = "paravirt qspinlock (CONFIG_PARAVIRT_SPINLOCKS with KVM's "
+				 "PV_UNHALT): __pv_queued_spin_unlock is a cmpxchg, a locked RMW "
+				 "at every release"},
+     false, "true", VM(pv_spinlock)},
+    {"steal",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "the fraction of time the host deschedules a vCPU (steal "
+				 "time): a lock holder is descheduled with probability steal x "
+				 "hold / deschedule time, and its waiters wait that long",
+			  .min = 0,
+			  .max = 0.9},
+     false, "0", VM(steal)},
+    {"deschedule_us",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "how long a descheduled vCPU stays off its physical CPU, us",
+			  .min = 1,
+			  .max = 1e5},
+     false, "3000", VM(deschedule_us)},
+    {NULL},
 };
 #undef VM
 
 #define AT(member) SPEC_AT(struct kernel_params, member)
 static const struct spec_field kernel_fields[] = {
-	{"spinlock",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "the spinlock: qspinlock (Linux 4.2 on: queued, MCS) or ticket "
-				     "(before 4.2)",
-			      .choices = spinlock_impls},
-	 false, "\"qspinlock\"", AT(spinlock)},
-	{"debug_locks",
-	 &(const struct spec){
-		 .kind = SPEC_ENUM,
-		 .doc = "a debug kernel's lock bookkeeping (a test-environment hypothesis): none; "
-			"lockdep (PROVE_LOCKING + DEBUG_SPINLOCK: lock_acquire before every "
-			"spinlock acquisition, lock_release inside the hold); lock_stat (lockdep "
-			"with LOCK_STAT: lock_acquired and the hold accounting inside the hold "
-			"too). Costs: machine.costs lockdep_acquire_ns, lockdep_release_ns, "
-			"lock_stat_ns",
-		 .values = (const char *const[]){"none", "lockdep", "lock_stat", NULL}},
-	 false, "\"none\"", AT(debug_locks)},
-	{"vm",
-	 &(const struct spec){.kind = SPEC_OBJECT,
-			      .doc = "the kernel runs as a KVM guest (a test-environment hypothesis): "
-				     "paravirt spinlocks, and vCPUs descheduled by the host while "
-				     "they may hold a lock; absent: bare metal",
-			      .fields = vm_fields,
-			      .size = sizeof(struct kernel_vm)},
-	 false, NULL, AT(vm)},
-	{"version",
-	 &(const struct spec){
-		 .kind = SPEC_ENUM,
-		 .doc = "the kernel tree the variant stands for: where a modelled path differs "
-			"between eras, the run follows this one's (docs/calibration.md lists "
-			"each). mm-2024-06: the mm tree of June 2024 (between 6.9 and 6.11-rc; "
-			"a process's exit frees its swap slots one at a time through the "
-			"per-CPU slot cache, as 6.10 and 6.11 do, and so does every version "
-			"before 6.12 here); 6.12: the batched exit (__swap_entries_free); "
-			"2.6.32: a memcg charge takes a css reference and an uncharge drops "
-			"one a page, atomics on the memcg's line; "
-			"other paths run 6.12's whatever the version until their audit says "
-			"otherwise",
-		 .values = (const char *const[]){"2.6.32", "5.11", "6.0", "6.1", "mm-2024-06",
-						 "6.12", "6.13", NULL}},
-	 false, "\"6.12\"", AT(version)},
-	{"critical_section_extra",
-	 &(const struct spec){
-		 .kind = SPEC_ARRAY,
-		 .doc = "time added inside a lock class's critical sections (all, or one "
-			"site's): what a patch adding work under that lock would cost",
-		 .min = 0,
-		 .max = 64,
-		 .items = &(const struct spec){.kind = SPEC_OBJECT,
-					       .doc = "one lock class (and site) and what it adds",
-					       .fields = hold_extra_fields,
-					       .size = sizeof(struct kernel_hold_extra)}},
-	 false, "[]", AT(hold_extra)},
-	{NULL},
+    {"spinlock",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "the spinlock: qspinlock (Linux 4.2 on: queued, MCS) or ticket "
+				 "(before 4.2)",
+			  .choices = spinlock_impls},
+     false, "\"qspinlock\"", AT(spinlock)},
+    {"debug_locks",
+     &(const struct spec){
+	 .kind = SPEC_ENUM,
+	 .doc = "a debug kernel's lock bookkeeping (a test-environment hypothesis): none; "
+		"lockdep (PROVE_LOCKING + DEBUG_SPINLOCK: lock_acquire before every "
+		"spinlock acquisition, lock_release inside the hold); lock_stat (lockdep "
+		"with LOCK_STAT: lock_acquired and the hold accounting inside the hold "
+		"too). Costs: machine.costs lockdep_acquire_ns, lockdep_release_ns, "
+		"lock_stat_ns",
+	 .values = (const char *const[]){"none", "lockdep", "lock_stat", NULL}},
+     false, "\"none\"", AT(debug_locks)},
+    {"vm",
+     &(const struct spec){.kind = SPEC_OBJECT,
+			  .doc = "the kernel runs as a KVM guest (a test-environment hypothesis): "
+				 "paravirt spinlocks, and vCPUs descheduled by the host while "
+				 "they may hold a lock; absent: bare metal",
+			  .fields = vm_fields,
+			  .size = sizeof(struct kernel_vm)},
+     false, NULL, AT(vm)},
+    {"version",
+     &(const struct spec){
+	 .kind = SPEC_ENUM,
+	 .doc = "the kernel tree the variant stands for: where a modelled path differs "
+		"between eras, the run follows this one's (docs/calibration.md lists "
+		"each). mm-2024-06: the mm tree of June 2024 (between 6.9 and 6.11-rc; "
+		"a process's exit frees its swap slots one at a time through the "
+		"per-CPU slot cache, as 6.10 and 6.11 do, and so does every version "
+		"before 6.12 here); 6.12: the batched exit (__swap_entries_free); "
+		"2.6.32: a memcg charge takes a css reference and an uncharge drops "
+		"one a page, atomics on the memcg's line; "
+		"other paths run 6.12's whatever the version until their audit says "
+		"otherwise",
+	 .values = (const char *const[]){"2.6.32", "5.11", "6.0", "6.1", "mm-2024-06", "6.12",
+					 "6.13", NULL}},
+     false, "\"6.12\"", AT(version)},
+    {"critical_section_extra",
+     &(const struct spec){
+	 .kind = SPEC_ARRAY,
+	 .doc = "time added inside a lock class's critical sections (all, or one "
+		"site's): what a patch adding work under that lock would cost",
+	 .min = 0,
+	 .max = 64,
+	 .items = &(const struct spec){.kind = SPEC_OBJECT,
+				       .doc = "one lock class (and site) and what it adds",
+				       .fields = hold_extra_fields,
+				       .size = sizeof(struct kernel_hold_extra)}},
+     false, "[]", AT(hold_extra)},
+    {NULL},
 };
 #undef AT
 

@@ -3,15 +3,15 @@
 #include "lock_scope.h"
 
 const struct lock_scope lock_scope_node = {
-	.name = "node",
-	.doc = "one lock per NUMA node for every memcg's instance on it",
-	.per_memcg = false,
+    .name = "node",
+    .doc = "one lock per NUMA node for every memcg's instance on it",
+    .per_memcg = false,
 };
 
 const struct lock_scope lock_scope_memcg = {
-	.name = "memcg",
-	.doc = "one lock per (memcg, node) instance",
-	.per_memcg = true,
+    .name = "memcg",
+    .doc = "one lock per (memcg, node) instance",
+    .per_memcg = true,
 };
 
 const struct mcs_named *const lock_scopes[] = {&lock_scope_node.named, &lock_scope_memcg.named,

@@ -4,7 +4,7 @@
 #include "sim_json.h"
 #include <string.h>
 
-static GPtrArray *classes;	/* creation order */
+static GPtrArray *classes; /* creation order */
 static GHashTable *by_name;
 
 static void class_free(gpointer p)
@@ -194,11 +194,12 @@ json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
 		json_object_set_new(hold, "lines", sim_json_ns(c->hold_lines));
 		json_object_set_new(hold, "queueing", sim_json_ns(c->hold_queue));
 		json_object_set_new(
-			o, "handover_ns",
-			json_pack("{s:o, s:I, s:o}", "total", sim_json_ns(c->handover_total), "count",
-				  (json_int_t)c->handovers, "avg",
-				  sim_json_ns(c->handovers ? c->handover_total / (sim_time_t)c->handovers
-							   : 0)));
+		    o, "handover_ns",
+		    json_pack("{s:o, s:I, s:o}", "total", sim_json_ns(c->handover_total), "count",
+			      (json_int_t)c->handovers, "avg",
+			      sim_json_ns(c->handovers
+					      ? c->handover_total / (sim_time_t)c->handovers
+					      : 0)));
 	}
 	json_object_set_new(o, "irqoff_ns", sim_json_ns(c->irqoff_total));
 	json_object_set_new(o, "contention_points",
@@ -214,7 +215,7 @@ json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
 		for (int i = 0; i < SIM_HIST_BUCKETS; i++)
 			if (c->wait_hist.bucket[i])
 				json_array_append_new(
-					h, json_pack("[i, I]", i, (json_int_t)c->wait_hist.bucket[i]));
+				    h, json_pack("[i, I]", i, (json_int_t)c->wait_hist.bucket[i]));
 		json_object_set_new(o, "wait_hist", h);
 	}
 	return o;

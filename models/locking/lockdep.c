@@ -150,8 +150,8 @@ static GString *inconsistent_report(struct sim_task *t, struct lock_class *c, co
 static void report_inconsistent(struct sim_task *t, struct lock_class *c, const char *site,
 				bool now_in_irq)
 {
-	GString *s = inconsistent_report(t, c, site, now_in_irq,
-					 c->lockdep_site[now_in_irq ? 1 : 0]);
+	GString *s =
+	    inconsistent_report(t, c, site, now_in_irq, c->lockdep_site[now_in_irq ? 1 : 0]);
 	c->lockdep_report = (int)lockdep_reports()->len;
 	g_ptr_array_add(lockdep_reports(), g_string_free(s, FALSE));
 }
@@ -199,8 +199,8 @@ static void dep_add(const struct held_lock *h, struct lock_class *to, const char
 	g_hash_table_add(D.deps, d);
 }
 
-static void report_circular(struct sim_task *t, const struct held_lock *h,
-			    struct lock_class *to, const char *site, struct lock_dep *back)
+static void report_circular(struct sim_task *t, const struct held_lock *h, struct lock_class *to,
+			    const char *site, struct lock_dep *back)
 {
 	GString *s = g_string_new(NULL);
 	banner(s, "WARNING: possible circular locking dependency detected");
@@ -289,7 +289,8 @@ void lockdep_self_deadlock(struct sim_task *t, struct lock_class *cls, const cha
 			       sim_task_cpu(t), cls->name, holder_site);
 	/* It replaces the warning this acquisition has just given. */
 	GPtrArray *r = lockdep_reports();
-	if (cls->lockdep_reported && cls->lockdep_report >= 0 && (guint)cls->lockdep_report < r->len) {
+	if (cls->lockdep_reported && cls->lockdep_report >= 0 &&
+	    (guint)cls->lockdep_report < r->len) {
 		g_free(r->pdata[cls->lockdep_report]);
 		r->pdata[cls->lockdep_report] = g_string_free(s, FALSE);
 	} else {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "spinlock.h"
 #include "cost.h"
+#include "lockdep.h"
 #include "sim_rng.h"
 #include "sim_smt.h"
 #include "sim_trace.h"
-#include "lockdep.h"
 #include <string.h>
 
 #define UNKNOWN SIM_TIME_MAX
@@ -16,7 +16,7 @@ struct spin_entry {
 	const char *site;
 	enum spin_flavour fl;
 	int cpu;
-	int behind; /* the CPU it queued behind; -1: it found the lock free */
+	int behind;   /* the CPU it queued behind; -1: it found the lock free */
 	bool blocked; /* waits in the engine until its predecessor releases */
 	sim_time_t arrive;
 	sim_time_t grant;
@@ -110,8 +110,8 @@ static sim_time_t queued_take(struct spinlock *l, const struct spin_entry *e,
 {
 	(void)ahead;
 	line_access_at(pred->cpu, l->line, LINE_STORE, "queued_spin_unlock", release, NULL);
-	sim_time_t c = line_access_at(e->cpu, l->line, LINE_LOAD, "atomic_cond_read_acquire",
-				      release, NULL);
+	sim_time_t c =
+	    line_access_at(e->cpu, l->line, LINE_LOAD, "atomic_cond_read_acquire", release, NULL);
 	return c + line_access_at(e->cpu, l->line, LINE_STORE, "set_locked", release + c, NULL);
 }
 
@@ -160,15 +160,19 @@ static sim_time_t ticket_take(struct spinlock *l, const struct spin_entry *e,
 }
 
 static const struct spinlock_ops spinlock_queued = {
-	.name = "qspinlock",
-	.doc = "queued spinlock: MCS queue behind a pending bit (Linux 4.2+)",
-	.handoff = queued_handoff, .reloads = queued_reloads,
-	.arrive = queued_arrive, .take = queued_take};
+    .name = "qspinlock",
+    .doc = "queued spinlock: MCS queue behind a pending bit (Linux 4.2+)",
+    .handoff = queued_handoff,
+    .reloads = queued_reloads,
+    .arrive = queued_arrive,
+    .take = queued_take};
 static const struct spinlock_ops spinlock_ticket = {
-	.name = "ticket",
-	.doc = "ticket spinlock: every waiter spins on the lock word (before 4.2)",
-	.handoff = ticket_handoff, .reloads = ticket_reloads,
-	.arrive = ticket_arrive, .take = ticket_take};
+    .name = "ticket",
+    .doc = "ticket spinlock: every waiter spins on the lock word (before 4.2)",
+    .handoff = ticket_handoff,
+    .reloads = ticket_reloads,
+    .arrive = ticket_arrive,
+    .take = ticket_take};
 
 const struct mcs_named *const spinlock_impls[] = {&spinlock_queued.named, &spinlock_ticket.named,
 						  NULL};

@@ -15,9 +15,9 @@ static double branch_check(struct static_key *k, int cpu, struct hot_path *path)
 {
 	if (sim_rng_uniform01(k->rng) < k->p.miss_prob)
 		line_evict_core(&k->flag, cpu);
-	double c = k->p.load_cycles + k->p.test_branch_cycles +
-		   sim_to_ns(line_access(cpu, &k->flag, LINE_LOAD, path->name)) *
-			   sim_machine()->clock_ghz;
+	double c =
+	    k->p.load_cycles + k->p.test_branch_cycles +
+	    sim_to_ns(line_access(cpu, &k->flag, LINE_LOAD, path->name)) * sim_machine()->clock_ghz;
 	k->branches++;
 	if (k->p.mispredict_prob > 0 && sim_rng_uniform01(k->rng) < k->p.mispredict_prob) {
 		c += k->p.mispredict_cycles;
@@ -55,24 +55,28 @@ static void branch_flip(struct sim_task *t, struct static_key *key)
 static void patched_flip(struct sim_task *t, struct static_key *key)
 {
 	int rounds = key->p.batched ? 3 : 3 * (int)key->p.sites;
-	double caller = key->p.batched ? key->p.patch_batch_ns : key->p.sites * key->p.patch_site_ns;
+	double caller =
+	    key->p.batched ? key->p.patch_batch_ns : key->p.sites * key->p.patch_site_ns;
 	sim_task_flush(t);
 	sim_time_t start = sim_now(), step = sim_from_ns(caller) / rounds;
 	for (int r = 0; r < rounds; r++) /* every other CPU stalls in each round */
 		for (int c = 0; c < sim_ncpus(); c++)
 			if (c != sim_task_cpu(t))
-				sim_irq_post(c, start + r * step, sim_from_ns(key->p.patch_stall_ns));
+				sim_irq_post(c, start + r * step,
+					     sim_from_ns(key->p.patch_stall_ns));
 	sim_task_charge(t, SIM_CAT_SYS, sim_from_ns(caller));
 }
 
 static const struct static_key_ops static_key_branch = {
-	.name = "branch",
-	.doc = "a load and a conditional branch on a global flag",
-	.check = branch_check, .flip = branch_flip};
+    .name = "branch",
+    .doc = "a load and a conditional branch on a global flag",
+    .check = branch_check,
+    .flip = branch_flip};
 static const struct static_key_ops static_key_patched = {
-	.name = "static-key",
-	.doc = "a patched jump or nop (jump labels); flipping it patches the text",
-	.check = patched_check, .flip = patched_flip};
+    .name = "static-key",
+    .doc = "a patched jump or nop (jump labels); flipping it patches the text",
+    .check = patched_check,
+    .flip = patched_flip};
 
 const struct mcs_named *const static_key_schemes[] = {&static_key_branch.named,
 						      &static_key_patched.named, NULL};

@@ -23,85 +23,93 @@ static const struct mcs_named *const charge_counters[] = {CHARGE_COUNTERS(ENTRY)
  * page_counter fields" (6.1, ____cacheline_internodealigned_in_smp): usage
  * alone, the protection and watermark, the read-mostly limits. */
 const struct page_counter_layout page_counter_layouts[] = {
-	{{{"shared", "usage shares its line with min, low, high, max and, in struct mem_cgroup, "
-		     "css.parent (Linux <= 6.0)"}},
-	 {[PC_USAGE] = 0, [PC_LIMITS] = 0, [PC_MIN_USAGE] = 1, [PC_LOW_USAGE] = 1,
-	  [PC_WATERMARK] = 1, [PC_PARENT] = 1},
-	 {"struct page_counter: usage, min, low, high, max, emin",
-	  "struct page_counter: min_usage, low_usage, watermark, parent", NULL},
-	 true},
-	{{{"split",
-	   "usage alone in its line; protection and watermark; the read-mostly limits (6.1+)"}},
-	 {[PC_USAGE] = 0, [PC_MIN_USAGE] = 1, [PC_LOW_USAGE] = 1, [PC_WATERMARK] = 1,
-	  [PC_LIMITS] = 2, [PC_PARENT] = 2},
-	 {"struct page_counter: usage", "struct page_counter: min_usage, low_usage, watermark",
-	  "struct page_counter: min, low, high, max, parent"},
-	 false},
-	{.named = {NULL, NULL}},
+    {{{"shared", "usage shares its line with min, low, high, max and, in struct mem_cgroup, "
+		 "css.parent (Linux <= 6.0)"}},
+     {[PC_USAGE] = 0,
+      [PC_LIMITS] = 0,
+      [PC_MIN_USAGE] = 1,
+      [PC_LOW_USAGE] = 1,
+      [PC_WATERMARK] = 1,
+      [PC_PARENT] = 1},
+     {"struct page_counter: usage, min, low, high, max, emin",
+      "struct page_counter: min_usage, low_usage, watermark, parent", NULL},
+     true},
+    {{{"split",
+       "usage alone in its line; protection and watermark; the read-mostly limits (6.1+)"}},
+     {[PC_USAGE] = 0,
+      [PC_MIN_USAGE] = 1,
+      [PC_LOW_USAGE] = 1,
+      [PC_WATERMARK] = 1,
+      [PC_LIMITS] = 2,
+      [PC_PARENT] = 2},
+     {"struct page_counter: usage", "struct page_counter: min_usage, low_usage, watermark",
+      "struct page_counter: min, low, high, max, parent"},
+     false},
+    {.named = {NULL, NULL}},
 };
 static const struct mcs_named *const layout_choices[] = {&page_counter_layouts[0].named,
 							 &page_counter_layouts[1].named, NULL};
 
 #define AT(member) SPEC_AT(struct charge_params, member)
 static const struct spec_field charge_fields[] = {
-	{"counter",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "the counter design: page_counter (lockless atomics, Linux "
-				     "3.19+) or res_counter (a spinlock per counter, 2.6.25 .. 3.18)",
-			      .choices = charge_counters},
-	 false, "\"page_counter\"", AT(counter)},
-	{"stock_batch",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "pages a CPU charges at once into its per-CPU stock "
-				     "(MEMCG_CHARGE_BATCH: 32 before Linux 6.1, 64 from 6.1; 0: no "
-				     "stock, as before 2.6.33)",
-			      .min = 0,
-			      .max = 4096},
-	 false, "64", AT(stock_batch)},
-	{"uncharge_batch",
-	 &(const struct spec){.kind = SPEC_BOOLEAN,
-			      .doc = "gather an unmap's uncharges per task and apply them once "
-				     "(mem_cgroup_uncharge_start/end, 2.6.33)"},
-	 false, "false", AT(uncharge_batch)},
-	{"memsw",
-	 &(const struct spec){.kind = SPEC_BOOLEAN,
-			      .doc = "charge the memory+swap counter as well (cgroup v1 with swap "
-				     "accounting)"},
-	 false, "false", AT(memsw)},
-	{"use_hierarchy",
-	 &(const struct spec){.kind = SPEC_BOOLEAN,
-			      .doc = "a charge walks the ancestors' counters up to the root's "
-				     "(cgroup v2; cgroup v1's memory.use_hierarchy, 0 by default "
-				     "before 3.x)"},
-	 false, "true", AT(use_hierarchy)},
-	{"protection",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "propagate_protected_usage with memory.min/low set: xchg (an "
-				     "atomic_long_xchg per charge, Linux <= 6.0) or on_change (a read, "
-				     "the xchg only when the protected usage changed, 6.1+)",
-			      .values = (const char *const[]){"xchg", "on_change", NULL}},
-	 false, "\"on_change\"", AT(protection)},
-	{"layout",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "struct page_counter's layout: shared (<= 6.0) or split (6.1+)",
-			      .choices = layout_choices},
-	 false, "\"split\"", AT(layout)},
-	{NULL},
+    {"counter",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "the counter design: page_counter (lockless atomics, Linux "
+				 "3.19+) or res_counter (a spinlock per counter, 2.6.25 .. 3.18)",
+			  .choices = charge_counters},
+     false, "\"page_counter\"", AT(counter)},
+    {"stock_batch",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "pages a CPU charges at once into its per-CPU stock "
+				 "(MEMCG_CHARGE_BATCH: 32 before Linux 6.1, 64 from 6.1; 0: no "
+				 "stock, as before 2.6.33)",
+			  .min = 0,
+			  .max = 4096},
+     false, "64", AT(stock_batch)},
+    {"uncharge_batch",
+     &(const struct spec){.kind = SPEC_BOOLEAN,
+			  .doc = "gather an unmap's uncharges per task and apply them once "
+				 "(mem_cgroup_uncharge_start/end, 2.6.33)"},
+     false, "false", AT(uncharge_batch)},
+    {"memsw",
+     &(const struct spec){.kind = SPEC_BOOLEAN,
+			  .doc = "charge the memory+swap counter as well (cgroup v1 with swap "
+				 "accounting)"},
+     false, "false", AT(memsw)},
+    {"use_hierarchy",
+     &(const struct spec){.kind = SPEC_BOOLEAN,
+			  .doc = "a charge walks the ancestors' counters up to the root's "
+				 "(cgroup v2; cgroup v1's memory.use_hierarchy, 0 by default "
+				 "before 3.x)"},
+     false, "true", AT(use_hierarchy)},
+    {"protection",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "propagate_protected_usage with memory.min/low set: xchg (an "
+				 "atomic_long_xchg per charge, Linux <= 6.0) or on_change (a read, "
+				 "the xchg only when the protected usage changed, 6.1+)",
+			  .values = (const char *const[]){"xchg", "on_change", NULL}},
+     false, "\"on_change\"", AT(protection)},
+    {"layout",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "struct page_counter's layout: shared (<= 6.0) or split (6.1+)",
+			  .choices = layout_choices},
+     false, "\"split\"", AT(layout)},
+    {NULL},
 };
 #undef AT
 
 const struct spec charge_params_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "the charge path's design (docs/scenario.md, \"Charging designs\")",
-	.fields = charge_fields,
-	.size = sizeof(struct charge_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "the charge path's design (docs/scenario.md, \"Charging designs\")",
+    .fields = charge_fields,
+    .size = sizeof(struct charge_params)};
 
 const struct charge_params charge_defaults = {
-	.counter = &charge_page_counter,
-	.stock_batch = 64,
-	.use_hierarchy = true,
-	.protection = CHARGE_PROTECTION_ON_CHANGE,
-	.layout = &page_counter_layouts[1],
+    .counter = &charge_page_counter,
+    .stock_batch = 64,
+    .use_hierarchy = true,
+    .protection = CHARGE_PROTECTION_ON_CHANGE,
+    .layout = &page_counter_layouts[1],
 };
 const struct charge_params *charge = &charge_defaults;
 
@@ -125,8 +133,9 @@ void page_counter_init_lines(struct page_counter *c, const struct page_counter_l
 /* The stock's lock: interrupts off (4.x+) or preemption only (2009). */
 static void stock_lock_cost(struct sim_task *t)
 {
-	sim_task_charge(t, SIM_CAT_SYS,
-			cost(charge->counter->stock_irqsave ? COST_IRQ_SAVE_RESTORE : COST_PREEMPT));
+	sim_task_charge(
+	    t, SIM_CAT_SYS,
+	    cost(charge->counter->stock_irqsave ? COST_IRQ_SAVE_RESTORE : COST_PREEMPT));
 }
 
 static struct memcg_stock_pcp *this_cpu_stock(struct sim_task *t, const char *site)

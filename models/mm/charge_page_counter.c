@@ -9,8 +9,7 @@
 
 /* An atomic several CPUs update: RMWs queue for the line (the wait is a
  * stalled CPU: spin). */
-static void pc_atomic(struct sim_task *t, struct page_counter *c, enum pc_field f,
-		      const char *site)
+static void pc_atomic(struct sim_task *t, struct page_counter *c, enum pc_field f, const char *site)
 {
 	line_atomic(t, page_counter_line(c, f), SIM_CAT_SPIN, site);
 }
@@ -139,13 +138,13 @@ static void page_counter_destroy(struct page_counter *c)
 }
 
 const struct charge_counter_ops charge_page_counter = {
-	.name = "page_counter",
-	.doc = "lockless atomics at every level (Linux 3.19+)",
-	.stock_irqsave = true,
-	.init = page_counter_lines,
-	.destroy = page_counter_destroy,
-	.place = page_counter_place,
-	.try_charge = page_counter_try_charge,
-	.uncharge = page_counter_uncharge,
-	.check_high = check_high,
+    .name = "page_counter",
+    .doc = "lockless atomics at every level (Linux 3.19+)",
+    .stock_irqsave = true,
+    .init = page_counter_lines,
+    .destroy = page_counter_destroy,
+    .place = page_counter_place,
+    .try_charge = page_counter_try_charge,
+    .uncharge = page_counter_uncharge,
+    .check_high = check_high,
 };

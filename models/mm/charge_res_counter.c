@@ -22,11 +22,11 @@
 #include "charge.h"
 
 static const struct page_counter_layout res_counter_layout = {
-	{{"res_counter",
-	  "struct res_counter: a counter in one line, until res_counter_place places it"}},
-	{0},
-	{"struct res_counter", NULL, NULL},
-	false,
+    {{"res_counter",
+      "struct res_counter: a counter in one line, until res_counter_place places it"}},
+    {0},
+    {"struct res_counter", NULL, NULL},
+    false,
 };
 
 struct res_section {
@@ -117,8 +117,8 @@ static void res_counter_place(struct mem_cgroup *m)
 			 *memsw_info = &m->memsw.lines[0];
 	int nid = css_res->home;
 	line_name(css_res, "struct mem_cgroup: css.refcnt, res.usage .. res.soft_limit", nid);
-	line_name(res_memsw, "struct mem_cgroup: res.failcnt, res.lock, memsw.usage .. memsw.failcnt",
-		  nid);
+	line_name(res_memsw,
+		  "struct mem_cgroup: res.failcnt, res.lock, memsw.usage .. memsw.failcnt", nid);
 	line_name(memsw_info, "struct mem_cgroup: memsw.lock, memsw.parent, info", nid);
 	m->memory.fields = css_res;
 	spin_lock_init_in(&m->memory.lock, m->memory.lock.cls, res_memsw);
@@ -132,13 +132,13 @@ static void res_counter_destroy(struct page_counter *c)
 }
 
 const struct charge_counter_ops charge_res_counter = {
-	.name = "res_counter",
-	.doc = "a spinlock per counter, interrupts off (Linux 2.6.25 .. 3.18)",
-	.stock_irqsave = false,
-	.init = res_counter_init,
-	.destroy = res_counter_destroy,
-	.place = res_counter_place,
-	.try_charge = res_counter_charge,
-	.uncharge = res_counter_uncharge,
-	.check_high = NULL,
+    .name = "res_counter",
+    .doc = "a spinlock per counter, interrupts off (Linux 2.6.25 .. 3.18)",
+    .stock_irqsave = false,
+    .init = res_counter_init,
+    .destroy = res_counter_destroy,
+    .place = res_counter_place,
+    .try_charge = res_counter_charge,
+    .uncharge = res_counter_uncharge,
+    .check_high = NULL,
 };

@@ -12,21 +12,25 @@ static char *verify_list(struct lruvec *lv, enum lru_list lru, GHashTable *seen)
 		if (!g_hash_table_add(seen, f))
 			return g_strdup_printf("folio %p is on two lists", (void *)f);
 		if (f->memcg != lv->memcg || f->nid != lv->nid)
-			return g_strdup_printf("folio %ld of memcg \"%s\" node %d is on the list of "
-					       "memcg \"%s\" node %d",
-					       f->index, f->memcg ? f->memcg->name : "(none)",
-					       f->nid, lv->memcg->name, lv->nid);
+			return g_strdup_printf(
+			    "folio %ld of memcg \"%s\" node %d is on the list of "
+			    "memcg \"%s\" node %d",
+			    f->index, f->memcg ? f->memcg->name : "(none)", f->nid, lv->memcg->name,
+			    lv->nid);
 		if (f->on_lruvec != lv || f->on_list != (int)lru)
-			return g_strdup_printf("folio %ld is on a list it does not record", f->index);
+			return g_strdup_printf("folio %ld is on a list it does not record",
+					       f->index);
 		/* PG_lru may be clear: a path that cleared it (folio_test_clear_lru)
 		 * is about to take the folio off under the lock. */
 		if (!(f->flags & PG_active) != (lru == LRU_INACTIVE_FILE))
 			return g_strdup_printf("folio %ld has flags %#x on the %s list", f->index,
-					       f->flags, lru == LRU_ACTIVE_FILE ? "active" : "inactive");
+					       f->flags,
+					       lru == LRU_ACTIVE_FILE ? "active" : "inactive");
 	}
 	if (n != lv->lists[lru].nr)
-		return g_strdup_printf("a list of memcg \"%s\" node %d counts %ld folios and holds %ld",
-				       lv->memcg->name, lv->nid, lv->lists[lru].nr, n);
+		return g_strdup_printf(
+		    "a list of memcg \"%s\" node %d counts %ld folios and holds %ld",
+		    lv->memcg->name, lv->nid, lv->lists[lru].nr, n);
 	return NULL;
 }
 
@@ -43,11 +47,13 @@ static char *verify_pools(GHashTable *on_lists)
 			else if (f->file)
 				off++;
 			else if (f->on_list >= 0)
-				return g_strdup_printf("folio %p records a list it is not on", (void *)f);
+				return g_strdup_printf("folio %p records a list it is not on",
+						       (void *)f);
 		}
 		if (free + listed + off != n->npool)
-			return g_strdup_printf("node %d: %ld free + %ld listed + %ld in use != %ld folios",
-					       nid, free, listed, off, n->npool);
+			return g_strdup_printf(
+			    "node %d: %ld free + %ld listed + %ld in use != %ld folios", nid, free,
+			    listed, off, n->npool);
 	}
 	return NULL;
 }

@@ -22,16 +22,15 @@ bool folio_lru_active(void)
 
 /* --- lists: every change is a store on the lines it writes ------------ */
 
-static void touch(struct sim_task *t, struct spinlock *held, struct cacheline *l,
-		  const char *site)
+static void touch(struct sim_task *t, struct spinlock *held, struct cacheline *l, const char *site)
 {
 	sim_task_charge(t, SIM_CAT_SYS, spin_held_access(t, held, l, LINE_STORE, site));
 }
 
 /* list_add: @f becomes the head; the old head's prev and the list head's
  * line are written. */
-void folio_list_add(struct sim_task *t, struct spinlock *held, struct lruvec *lv,
-		    enum lru_list lru, struct folio *f, const char *site)
+void folio_list_add(struct sim_task *t, struct spinlock *held, struct lruvec *lv, enum lru_list lru,
+		    struct folio *f, const char *site)
 {
 	struct folio_list *l = &lv->lists[lru];
 	touch(t, held, &f->line, site);
@@ -119,7 +118,7 @@ static void folio_activate_fn(struct sim_task *t, struct spinlock *held, struct 
  * when it differs; with the lruvec lock, a folio already on the LRU is
  * first taken off it (PG_lru cleared) so that its memcg stays put. */
 static void fbatch_move_lru(struct sim_task *t, struct folio **batch, int *nr, move_fn fn,
-				 const char *site)
+			    const char *site)
 {
 	struct lock_scope_held h = {0};
 	bool pin = fn != lru_add_fn && memcg_tree->lru_lock_scope->per_memcg;
@@ -163,7 +162,7 @@ static void folio_activate(struct sim_task *t, struct folio *folio)
 	if (fb->nr_activate == PAGEVEC_SIZE) {
 		lru_state.s.activate_batches++;
 		fbatch_move_lru(t, fb->activate, &fb->nr_activate, folio_activate_fn,
-				     "folio_activate_fn");
+				"folio_activate_fn");
 	}
 }
 
@@ -171,8 +170,7 @@ void lru_add_drain(struct sim_task *t)
 {
 	struct cpu_fbatches *fb = this_cpu_fbatches(t);
 	fbatch_move_lru(t, fb->lru_add, &fb->nr_add, lru_add_fn, "lru_add_fn");
-	fbatch_move_lru(t, fb->activate, &fb->nr_activate, folio_activate_fn,
-			     "folio_activate_fn");
+	fbatch_move_lru(t, fb->activate, &fb->nr_activate, folio_activate_fn, "folio_activate_fn");
 }
 
 /* folio_mark_accessed: the first access sets PG_referenced; the second
@@ -191,9 +189,8 @@ void folio_mark_accessed(struct sim_task *t, struct folio *folio)
 	if (folio->flags & PG_lru)
 		folio_activate(t, folio);
 	else
-		folio->flags |= PG_active; /* __lru_cache_activate_folio */
+		folio->flags |= PG_active;		 /* __lru_cache_activate_folio */
 	line_touch(t, &folio->line, LINE_RMW, __func__); /* folio_clear_referenced */
 	folio->flags &= ~(unsigned)PG_referenced;
 	workingset_activation(t, folio->memcg, folio->nid);
 }
-

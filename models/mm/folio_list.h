@@ -29,6 +29,6 @@ extern struct folio_lru_state lru_state;
 
 struct lruvec *folio_lruvec(struct folio *f);
 bool folio_test_clear_lru(struct sim_task *t, struct folio *f);
-void folio_list_add(struct sim_task *t, struct spinlock *held, struct lruvec *lv,
-		    enum lru_list lru, struct folio *f, const char *site);
+void folio_list_add(struct sim_task *t, struct spinlock *held, struct lruvec *lv, enum lru_list lru,
+		    struct folio *f, const char *site);
 void folio_list_del(struct sim_task *t, struct spinlock *held, struct folio *f, const char *site);

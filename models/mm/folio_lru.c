@@ -9,8 +9,8 @@
 
 /* --- memcg migration ---------------------------------------------------- */
 
-static struct spinlock *lock_lruvec(struct sim_task *t, struct folio *f,
-				    struct lock_scope_held *h, const char *site)
+static struct spinlock *lock_lruvec(struct sim_task *t, struct folio *f, struct lock_scope_held *h,
+				    const char *site)
 {
 	lock_scope_relock(t, h, lruvec_lru_lock(folio_lruvec(f)), SPIN_IRQ, site);
 	return h->lock;
@@ -126,14 +126,16 @@ static bool folio_lru_check(const struct run_config *cfg, GHashTable *cgroups,
 {
 	double total = cfg->memcg->node_memory_mb * cfg->machine.nodes;
 	if (total > FOLIO_LRU_MAX_MB)
-		return spec_check_fail(chk, "memcg", "node_memory_mb",
-				       "expected at most %g MiB over the %d nodes (a simulated page "
-				       "is a model object; scale memory down), got %g MiB",
-				       FOLIO_LRU_MAX_MB, cfg->machine.nodes, total);
+		return spec_check_fail(
+		    chk, "memcg", "node_memory_mb",
+		    "expected at most %g MiB over the %d nodes (a simulated page "
+		    "is a model object; scale memory down), got %g MiB",
+		    FOLIO_LRU_MAX_MB, cfg->machine.nodes, total);
 	if (total > 0 && !cfg->stop_at)
-		return spec_check_fail(chk, "memcg", "node_memory_mb",
-				       "starts a kswapd a node, which never finishes, but stop.type "
-				       "is \"completion\" (stop after a duration)");
+		return spec_check_fail(
+		    chk, "memcg", "node_memory_mb",
+		    "starts a kswapd a node, which never finishes, but stop.type "
+		    "is \"completion\" (stop after a duration)");
 	return true;
 }
 
@@ -162,11 +164,11 @@ static double folio_lru_memory_bytes(const struct run_config *cfg, const char **
 }
 
 const struct mm_subsystem folio_lru_subsystem = {
-	.name = "folio_lru",
-	.doc = "the folio-level page-cache LRU: per-CPU batches, kswapd, direct reclaim",
-	.check = folio_lru_check,
-	.setup = folio_lru_setup,
-	.results = folio_lru_results,
-	.teardown = folio_lru_destroy,
-	.memory_bytes = folio_lru_memory_bytes,
+    .name = "folio_lru",
+    .doc = "the folio-level page-cache LRU: per-CPU batches, kswapd, direct reclaim",
+    .check = folio_lru_check,
+    .setup = folio_lru_setup,
+    .results = folio_lru_results,
+    .teardown = folio_lru_destroy,
+    .memory_bytes = folio_lru_memory_bytes,
 };

@@ -2,9 +2,9 @@
 /* folio_reclaim: free folios, allocation with kswapd and direct reclaim,
  * and the file LRU's reclaim (mm/vmscan.c names). */
 #include "folio_reclaim.h"
-#include "insn.h"
 #include "charge.h"
 #include "cost.h"
+#include "insn.h"
 #include "workingset_age.h"
 #include <string.h>
 
@@ -116,9 +116,8 @@ static long shrink_folio_list(struct sim_task *t, struct folio **batch, int n, s
 }
 
 /* shrink_inactive_list (mm/vmscan.c, 5.10/5.11): drain this CPU's LRU
- * batches, isolate a batch under the lock (nothing taken: done), reclaim it unlocked, take the lock again to
- * put the kept folios back (always: it also updates NR_ISOLATED), then
- * lru_note_cost. */
+ * batches, isolate a batch under the lock (nothing taken: done), reclaim it unlocked, take the lock
+ * again to put the kept folios back (always: it also updates NR_ISOLATED), then lru_note_cost. */
 static long shrink_inactive_list(struct sim_task *t, struct lruvec *lv, int nr)
 {
 	struct folio *batch[SWAP_CLUSTER_MAX], *keep[SWAP_CLUSTER_MAX];
@@ -131,7 +130,8 @@ static long shrink_inactive_list(struct sim_task *t, struct lruvec *lv, int nr)
 	if (nkeep)
 		move_folios_to_lru(t, keep, nkeep);
 	else
-		spin_lock_hold(t, lruvec_lru_lock(lv), 0, SIM_CAT_SYS, SPIN_IRQ, "move_folios_to_lru");
+		spin_lock_hold(t, lruvec_lru_lock(lv), 0, SIM_CAT_SYS, SPIN_IRQ,
+			       "move_folios_to_lru");
 	lru_note_cost(t, lv);
 	return freed;
 }
@@ -190,9 +190,10 @@ struct folio *folio_alloc(struct sim_task *t, int nid)
 			lru_add_drain(t); /* what is left is in this CPU's batches */
 	}
 	if (!n->free->len)
-		g_error("folio_alloc: node %d has no free or reclaimable folio (memcg.node_memory_mb "
-			"too small for the batches in flight)",
-			nid);
+		g_error(
+		    "folio_alloc: node %d has no free or reclaimable folio (memcg.node_memory_mb "
+		    "too small for the batches in flight)",
+		    nid);
 	sim_task_charge(t, SIM_CAT_SYS, cost(COST_PAGE_ALLOC_ZERO));
 	line_stream(sim_task_cpu(t), PAGE_SIZE_BYTES); /* the new folio filled */
 	return g_ptr_array_steal_index_fast(n->free, n->free->len - 1);

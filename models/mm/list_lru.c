@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "list_lru.h"
-#include "insn.h"
 #include "cost.h"
+#include "insn.h"
 #include <string.h>
 
 static GPtrArray *memcg_list_lrus; /* every list_lru, for reparenting */
@@ -246,8 +246,8 @@ static sim_time_t list_add_tail_item(struct sim_task *t, struct spinlock *lock,
 }
 
 /* list_del: the item's links are read, its neighbours' written. */
-static sim_time_t list_del_item(struct sim_task *t, struct spinlock *lock,
-				struct list_lru_one *l, struct lru_item *item)
+static sim_time_t list_del_item(struct sim_task *t, struct spinlock *lock, struct list_lru_one *l,
+				struct lru_item *item)
 {
 	struct list_lru_one *on = item->on;
 	sim_time_t cost = spin_held_access(t, lock, &item->line, LINE_LOAD, "list_del");
@@ -356,7 +356,7 @@ void list_lru_isolate(struct sim_task *t, struct list_lru *lru, struct list_lru_
 		      struct lru_item *item)
 {
 	struct spinlock *lock =
-		lock_scope_lock(lru->scope->lock_scope, &lru->node[l->nid].lock, &l->lock);
+	    lock_scope_lock(lru->scope->lock_scope, &lru->node[l->nid].lock, &l->lock);
 	sim_time_t cost = list_del_item(t, lock, l, item);
 	cost += lru->scope->count_locked(t, lru, l->nid, l, lock, -1);
 	sim_task_charge(t, SIM_CAT_SYS, cost);
@@ -431,10 +431,10 @@ static long __list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int ni
 			if (*nr_to_walk <= 0)
 				break;
 			--*nr_to_walk;
-			sim_task_charge(t, SIM_CAT_SYS,
-					insn_cost(INSN_LRU_WALK_ITEM) +
-						spin_held_access(t, held.lock, &item->line,
-								 LINE_LOAD, site));
+			sim_task_charge(
+			    t, SIM_CAT_SYS,
+			    insn_cost(INSN_LRU_WALK_ITEM) +
+				spin_held_access(t, held.lock, &item->line, LINE_LOAD, site));
 			enum lru_status ret = isolate(t, lru, item, l, &held, arg);
 			more = walk_step(t, lru, nid, memcg, ret, &l, item, &held, site, &isolated,
 					 &restart);
@@ -449,9 +449,8 @@ static long __list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int ni
 	return isolated;
 }
 
-long list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int nid,
-		       struct mem_cgroup *memcg, list_lru_walk_cb isolate, void *arg,
-		       long *nr_to_walk)
+long list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int nid, struct mem_cgroup *memcg,
+		       list_lru_walk_cb isolate, void *arg, long *nr_to_walk)
 {
 	return __list_lru_walk_one(t, lru, nid, memcg, isolate, arg, nr_to_walk, SPIN_PLAIN,
 				   "list_lru_walk_one");

@@ -82,7 +82,7 @@ static struct list_lru_one *memcg_relock(struct sim_task *t, struct list_lru *lr
 }
 
 static sim_time_t memcg_count_locked(struct sim_task *t, struct list_lru *lru, int nid,
-				    struct list_lru_one *l, struct spinlock *lock, long delta)
+				     struct list_lru_one *l, struct spinlock *lock, long delta)
 {
 	sim_time_t cost = spin_held_access(t, lock, l->word_line, LINE_STORE, "nr_items");
 	l->nr_items += delta;
@@ -116,17 +116,17 @@ static void memcg_reparent_one(struct sim_task *t, struct list_lru *lru, int nid
 }
 
 const struct list_lru_scope_ops list_lru_scope_memcg = {
-	.name = "memcg",
-	.doc = "one lock per (memcg, node) list (6.13+)",
-	.lock_class = "&l->lock",
-	.list_size = 32, /* list_head + nr_items + spinlock, 8-aligned */
-	.reparent_objcg_first = false,
-	.switch_kmemcg_id = false,
-	.op_locked = memcg_op_locked,
-	.lock_scope = &lock_scope_memcg,
-	.lock_list = memcg_lock_list,
-	.relock = memcg_relock,
-	.count_locked = memcg_count_locked,
-	.count_unlocked = memcg_count_unlocked,
-	.reparent_one = memcg_reparent_one,
+    .name = "memcg",
+    .doc = "one lock per (memcg, node) list (6.13+)",
+    .lock_class = "&l->lock",
+    .list_size = 32, /* list_head + nr_items + spinlock, 8-aligned */
+    .reparent_objcg_first = false,
+    .switch_kmemcg_id = false,
+    .op_locked = memcg_op_locked,
+    .lock_scope = &lock_scope_memcg,
+    .lock_list = memcg_lock_list,
+    .relock = memcg_relock,
+    .count_locked = memcg_count_locked,
+    .count_unlocked = memcg_count_unlocked,
+    .reparent_one = memcg_reparent_one,
 };

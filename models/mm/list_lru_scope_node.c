@@ -3,8 +3,8 @@
  * one spinlock protects adding, deleting, isolating and reparenting for every
  * memcg's list on the node, and the node's nr_items, all in the node's line.
  * The memcg's list is looked up (xa_load) with the lock held. */
-#include "list_lru.h"
 #include "insn.h"
+#include "list_lru.h"
 
 /* list_lru_from_memcg_idx: the list on @nid of @memcg's kmemcg_id (which,
  * once @memcg is offline, is its parent's); the root has the node's own. */
@@ -28,8 +28,8 @@ static sim_time_t node_section(struct sim_task *t, void *arg)
 {
 	struct node_section *s = arg;
 	/* 6.1's list_lru_from_kmem: the object's memcg, then its list */
-	sim_time_t cost = insn_cost(INSN_MEMCG_FROM_SLAB_OBJ) +
-			  list_lru_lookup_cost(t, s->lru, s->memcg);
+	sim_time_t cost =
+	    insn_cost(INSN_MEMCG_FROM_SLAB_OBJ) + list_lru_lookup_cost(t, s->lru, s->memcg);
 	struct list_lru_one *l = list_lru_from_memcg_idx(s->lru, s->nid, s->memcg);
 	return cost + list_lru_op_apply(t, s->lru, l, &s->lru->node[s->nid].lock, s->op);
 }
@@ -38,8 +38,7 @@ static void node_op_locked(struct sim_task *t, struct list_lru *lru, int nid,
 			   struct mem_cgroup *memcg, const char *site, struct lru_op *op)
 {
 	struct node_section s = {lru, nid, memcg, op};
-	spin_lock_hold_fn(t, &lru->node[nid].lock, node_section, &s, SIM_CAT_SYS, SPIN_PLAIN,
-			  site);
+	spin_lock_hold_fn(t, &lru->node[nid].lock, node_section, &s, SIM_CAT_SYS, SPIN_PLAIN, site);
 }
 
 static struct list_lru_one *node_lock_list(struct sim_task *t, struct list_lru *lru, int nid,
@@ -66,7 +65,7 @@ static struct list_lru_one *node_relock(struct sim_task *t, struct list_lru *lru
 
 /* The list's count, then the node's, in the node's line, under its lock. */
 static sim_time_t node_count_locked(struct sim_task *t, struct list_lru *lru, int nid,
-				   struct list_lru_one *l, struct spinlock *lock, long delta)
+				    struct list_lru_one *l, struct spinlock *lock, long delta)
 {
 	struct list_lru_node *nlru = &lru->node[nid];
 	sim_time_t cost = spin_held_access(t, lock, l->word_line, LINE_STORE, "nr_items");
@@ -94,17 +93,17 @@ static void node_reparent_one(struct sim_task *t, struct list_lru *lru, int nid,
 }
 
 const struct list_lru_scope_ops list_lru_scope_node = {
-	.name = "node",
-	.doc = "one lock per NUMA node for every memcg's list on it (before 6.13)",
-	.lock_class = "&nlru->lock",
-	.list_size = 24, /* list_head + nr_items */
-	.reparent_objcg_first = true,
-	.switch_kmemcg_id = true,
-	.op_locked = node_op_locked,
-	.lock_scope = &lock_scope_node,
-	.lock_list = node_lock_list,
-	.relock = node_relock,
-	.count_locked = node_count_locked,
-	.count_unlocked = node_count_unlocked,
-	.reparent_one = node_reparent_one,
+    .name = "node",
+    .doc = "one lock per NUMA node for every memcg's list on it (before 6.13)",
+    .lock_class = "&nlru->lock",
+    .list_size = 24, /* list_head + nr_items */
+    .reparent_objcg_first = true,
+    .switch_kmemcg_id = true,
+    .op_locked = node_op_locked,
+    .lock_scope = &lock_scope_node,
+    .lock_list = node_lock_list,
+    .relock = node_relock,
+    .count_locked = node_count_locked,
+    .count_unlocked = node_count_unlocked,
+    .reparent_one = node_reparent_one,
 };

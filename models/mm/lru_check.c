@@ -27,8 +27,9 @@ static long check_list(json_t *out, struct list_lru *lru, struct list_lru_one *l
 	long n = 0;
 	for (struct lru_item *i = l->head.next; i != &l->head && n < WALK_LIMIT; i = i->next, n++)
 		if (i->on != l) {
-			violation(out, "%s: node %d memcg %s: an item on the list says it is "
-				       "elsewhere",
+			violation(out,
+				  "%s: node %d memcg %s: an item on the list says it is "
+				  "elsewhere",
 				  lru->name, l->nid, memcg_name(l));
 			break;
 		}
@@ -63,8 +64,9 @@ static void check_lru(json_t *out, struct list_lru *lru)
 			violation(out, "%s: node %d: nr_items %ld, but its lists hold %ld",
 				  lru->name, n, lru->node[n].nr_items, sum[n]);
 	if (lru->stat.wrong_list_del)
-		violation(out, "%s: %ld list_lru_del calls unlinked an item from another list "
-			       "than the one they locked",
+		violation(out,
+			  "%s: %ld list_lru_del calls unlinked an item from another list "
+			  "than the one they locked",
 			  lru->name, lru->stat.wrong_list_del);
 	g_free(sum);
 }

@@ -54,7 +54,7 @@ static struct mem_cgroup *memcg_alloc(const char *name, struct mem_cgroup *paren
 		g_queue_init(&m->nodeinfo[n].file_owners);
 	}
 	m->shrinker_bits = g_new0(uint64_t, T->nodes);
-	m->nr_deferred = g_new0(long, (size_t)T->nodes * SHRINKER_MAX);
+	m->nr_deferred = g_new0(long, (size_t)T->nodes *SHRINKER_MAX);
 	m->softlimit_events = g_new0(int, T->ncpus);
 	m->objcg = g_new0(struct obj_cgroup, 1);
 	m->objcg->memcg = m;
@@ -142,7 +142,7 @@ void memcg_tree_destroy(void)
 struct mem_cgroup *mem_cgroup_from_kmemcg_id(int id)
 {
 	return id >= 0 && (guint)id < memcg_tree->by_kmemcg->len ? memcg_tree->by_kmemcg->pdata[id]
-								   : memcg_tree->root;
+								 : memcg_tree->root;
 }
 
 struct mem_cgroup *mem_cgroup_lookup(const char *name)
@@ -205,7 +205,8 @@ struct lruvec_section {
 static sim_time_t lruvec_section(struct sim_task *t, void *arg)
 {
 	struct lruvec_section *s = arg;
-	return spin_held_access(t, lruvec_lru_lock(s->lv), &s->lv->line, LINE_STORE, "lruvec lists") +
+	return spin_held_access(t, lruvec_lru_lock(s->lv), &s->lv->line, LINE_STORE,
+				"lruvec lists") +
 	       s->nr * cost(COST_LOCKED_RMW);
 }
 
@@ -241,8 +242,8 @@ void lru_note_cost(struct sim_task *t, struct lruvec *lv)
 {
 	for (struct mem_cgroup *m = lv->memcg; m; m = m->parent) {
 		struct lruvec *l = &m->nodeinfo[lv->nid];
-		spin_lock_hold_fn(t, lruvec_lru_lock(l), note_cost_section, l, SIM_CAT_SYS, SPIN_IRQ,
-				  __func__);
+		spin_lock_hold_fn(t, lruvec_lru_lock(l), note_cost_section, l, SIM_CAT_SYS,
+				  SPIN_IRQ, __func__);
 	}
 }
 
@@ -283,8 +284,7 @@ static sim_time_t zone_lru_section(struct sim_task *t, void *arg)
 	return spent + rmws * cost(COST_LOCKED_RMW);
 }
 
-static void zone_lru_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr,
-			   bool add)
+static void zone_lru_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr, bool add)
 {
 	struct zone_lru_section s = {&memcg->nodeinfo[nid], nr, add,
 				     add ? "____pagevec_lru_add" : "release_pages"};

@@ -3,8 +3,8 @@
 #include "memcg_rstat.h"
 #include "cacheline.h"
 #include "insn.h"
-#include "lock_stat.h"
 #include "kernel.h"
+#include "lock_stat.h"
 #include "mm_const.h"
 #include "spinlock.h"
 #include <glib.h>
@@ -138,7 +138,8 @@ void memcg_rstat_updated(struct sim_task *t, struct mem_cgroup *memcg, long unit
 		rc->stats_updates += labs(units);
 		if (rc->stats_updates < MEMCG_CHARGE_BATCH)
 			continue;
-		line_touch(t, &rs->atomic_line, LINE_LOAD, __func__); /* memcg_vmstats_needs_flush */
+		line_touch(t, &rs->atomic_line, LINE_LOAD,
+			   __func__); /* memcg_vmstats_needs_flush */
 		if (rs->stats_updates <= threshold) {
 			line_atomic(t, &rs->atomic_line, SIM_CAT_SPIN, __func__);
 			rs->stats_updates += rc->stats_updates;

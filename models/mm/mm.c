@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "mm.h"
-#include "sim_json.h"
 #include "charge.h"
 #include "list_lru.h"
 #include "lru_check.h"
 #include "run_config.h"
 #include "shrinker.h"
+#include "sim_json.h"
 
 #define MM_SUBSYSTEM_DECL(name) extern const struct mm_subsystem name##_subsystem;
 MM_SUBSYSTEMS(MM_SUBSYSTEM_DECL, MM_SUBSYSTEM_DECL)
@@ -13,7 +13,7 @@ MM_SUBSYSTEMS(MM_SUBSYSTEM_DECL, MM_SUBSYSTEM_DECL)
 
 #define MM_SUBSYSTEM_ENTRY(name) &name##_subsystem,
 const struct mm_subsystem *const mm_subsystems[] = {
-	MM_SUBSYSTEMS(MM_SUBSYSTEM_ENTRY, MM_SUBSYSTEM_ENTRY) NULL};
+    MM_SUBSYSTEMS(MM_SUBSYSTEM_ENTRY, MM_SUBSYSTEM_ENTRY) NULL};
 #undef MM_SUBSYSTEM_ENTRY
 
 /* Does the scenario use the memory-management model at all? */
@@ -40,7 +40,8 @@ static void cgroups_setup(const struct mm_params *mm)
 		long max_pages = (long)(c->memory_max_mb * 256);
 		for (long k = 0; k < c->count; k++) {
 			char *name = mem_cgroup_instance_name(c->name, k);
-			struct mem_cgroup *m = mem_cgroup_create(name, max_pages ? max_pages : G_MAXLONG);
+			struct mem_cgroup *m =
+			    mem_cgroup_create(name, max_pages ? max_pages : G_MAXLONG);
 			m->memory.min = (long)(c->memory_min_mb * 256);
 			m->memory.low = (long)(c->memory_low_mb * 256);
 			g_free(name);

@@ -3,9 +3,9 @@
  * the lock scopes, and each memcg subsystem's own key, declared by its
  * model: MM_SUBSYSTEMS) and the rules that span keys and sections. */
 #include "charge.h"
-#include "lock_scope.h"
-#include "list_lru.h"
 #include "kernel.h"
+#include "list_lru.h"
+#include "lock_scope.h"
 #include "memcg.h"
 #include "memcg_rstat.h"
 #include "mm.h"
@@ -16,36 +16,34 @@
 
 #define AT(member) SPEC_AT(struct mm_cgroup_params, member)
 static const struct spec_field cgroup_fields[] = {
-	{"name",
-	 &(const struct spec){.kind = SPEC_STRING,
-			      .doc = "path below the root (\"a/b\"); with count > 1 it must hold one "
-				     "\"%d\"",
-			      .min = 1,
-			      .max = 128},
-	 true, NULL, AT(name)},
-	{"count",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "instances, %d = 0..count-1", .min = 1, .max = 65535},
-	 false, "1", AT(count)},
-	{"memory_max_mb",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "memory.max, MiB; 0 for no limit",
-			      .min = 0,
-			      .max = 1 << 30},
-	 false, "0", AT(memory_max_mb)},
-	{"memory_min_mb",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "memory.min, MiB (hard protection); 0 for none",
-			      .min = 0,
-			      .max = 1 << 30},
-	 false, "0", AT(memory_min_mb)},
-	{"memory_low_mb",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "memory.low, MiB (best-effort protection); 0 for none",
-			      .min = 0,
-			      .max = 1 << 30},
-	 false, "0", AT(memory_low_mb)},
-	{NULL},
+    {"name",
+     &(const struct spec){.kind = SPEC_STRING,
+			  .doc = "path below the root (\"a/b\"); with count > 1 it must hold one "
+				 "\"%d\"",
+			  .min = 1,
+			  .max = 128},
+     true, NULL, AT(name)},
+    {"count",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "instances, %d = 0..count-1", .min = 1, .max = 65535},
+     false, "1", AT(count)},
+    {"memory_max_mb",
+     &(const struct spec){
+	 .kind = SPEC_NUMBER, .doc = "memory.max, MiB; 0 for no limit", .min = 0, .max = 1 << 30},
+     false, "0", AT(memory_max_mb)},
+    {"memory_min_mb",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "memory.min, MiB (hard protection); 0 for none",
+			  .min = 0,
+			  .max = 1 << 30},
+     false, "0", AT(memory_min_mb)},
+    {"memory_low_mb",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "memory.low, MiB (best-effort protection); 0 for none",
+			  .min = 0,
+			  .max = 1 << 30},
+     false, "0", AT(memory_low_mb)},
+    {NULL},
 };
 #undef AT
 
@@ -57,47 +55,47 @@ MM_SUBSYSTEMS(MM_SUBSYSTEM_SPEC, MM_SUBSYSTEM_NO_SPEC)
 
 #define AT(member) SPEC_AT(struct mm_params, member)
 static const struct spec_field mm_fields[] = {
-	{"enabled",
-	 &(const struct spec){.kind = SPEC_BOOLEAN,
-			      .doc = "false: a kernel without memory cgroups (CONFIG_MEMCG=n or "
-				     "cgroup_disable=memory): nothing is charged, and no memcg work "
-				     "is done"},
-	 false, "true", AT(enabled)},
-	{"charge", &charge_params_spec, false, "{}", AT(charge)},
-	{"lru_lock_scope",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "the page LRU's lock: node (one pgdat->lru_lock per node for "
-				     "every memcg's lruvec, before Linux 5.11) or memcg (each lruvec's "
-				     "own lru_lock, 5.11+)",
-			      .choices = lock_scopes},
-	 false, "\"memcg\"", AT(lru_lock_scope)},
-	{"node_memory_mb",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "memory a node has for the folio-level page-cache LRU (free "
-				     "folios, kswapd, direct reclaim), MiB; 0: none (scaled down "
-				     "from the machine's: see docs/scenario.md)",
-			      .min = 0,
-			      .max = 65536},
-	 false, "0", AT(node_memory_mb)},
-	{"list_lru_scope",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "list_lru locking: node (one lock per node) or memcg (one lock "
-				     "per list)",
-			      .choices = list_lru_scopes},
-	 false, "\"node\"", AT(list_lru_scope)},
-	{"cgroups",
-	 &(const struct spec){.kind = SPEC_ARRAY,
-			      .doc = "the cgroup tree, parents first",
-			      .min = 0,
-			      .max = 1024,
-			      .items = &(const struct spec){.kind = SPEC_OBJECT,
-							    .fields = cgroup_fields,
-							    .size = sizeof(struct mm_cgroup_params)}},
-	 false, "[]", AT(cgroups)},
-	/* Each memcg subsystem's own key. */
+    {"enabled",
+     &(const struct spec){.kind = SPEC_BOOLEAN,
+			  .doc = "false: a kernel without memory cgroups (CONFIG_MEMCG=n or "
+				 "cgroup_disable=memory): nothing is charged, and no memcg work "
+				 "is done"},
+     false, "true", AT(enabled)},
+    {"charge", &charge_params_spec, false, "{}", AT(charge)},
+    {"lru_lock_scope",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "the page LRU's lock: node (one pgdat->lru_lock per node for "
+				 "every memcg's lruvec, before Linux 5.11) or memcg (each lruvec's "
+				 "own lru_lock, 5.11+)",
+			  .choices = lock_scopes},
+     false, "\"memcg\"", AT(lru_lock_scope)},
+    {"node_memory_mb",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "memory a node has for the folio-level page-cache LRU (free "
+				 "folios, kswapd, direct reclaim), MiB; 0: none (scaled down "
+				 "from the machine's: see docs/scenario.md)",
+			  .min = 0,
+			  .max = 65536},
+     false, "0", AT(node_memory_mb)},
+    {"list_lru_scope",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "list_lru locking: node (one lock per node) or memcg (one lock "
+				 "per list)",
+			  .choices = list_lru_scopes},
+     false, "\"node\"", AT(list_lru_scope)},
+    {"cgroups",
+     &(const struct spec){.kind = SPEC_ARRAY,
+			  .doc = "the cgroup tree, parents first",
+			  .min = 0,
+			  .max = 1024,
+			  .items = &(const struct spec){.kind = SPEC_OBJECT,
+							.fields = cgroup_fields,
+							.size = sizeof(struct mm_cgroup_params)}},
+     false, "[]", AT(cgroups)},
+/* Each memcg subsystem's own key. */
 #define MM_SUBSYSTEM_FIELD(name) {#name, &name##_params_spec, false, NULL, AT(name)},
 #define MM_SUBSYSTEM_NO_FIELD(name)
-	MM_SUBSYSTEMS(MM_SUBSYSTEM_FIELD, MM_SUBSYSTEM_NO_FIELD)
+    MM_SUBSYSTEMS(MM_SUBSYSTEM_FIELD, MM_SUBSYSTEM_NO_FIELD)
 #undef MM_SUBSYSTEM_FIELD
 #undef MM_SUBSYSTEM_NO_FIELD
 	{NULL},
@@ -151,11 +149,12 @@ static bool check_template(const struct mm_cgroup_params *c, size_t i, struct sp
 				     c->name);
 	else if (c->count > 1 && !one_pct)
 		ok = spec_check_fail(chk, path, "name",
-				     "expected exactly one \"%%d\" with count %ld, got \"%s\"", c->count,
-				     c->name);
+				     "expected exactly one \"%%d\" with count %ld, got \"%s\"",
+				     c->count, c->name);
 	else if (c->count == 1 && strchr(c->name, '%') && !one_pct) /* "job%d" x 1: "job0" */
 		ok = spec_check_fail(chk, path, "name",
-				     "expected at most one \"%%d\" with count 1, got \"%s\"", c->name);
+				     "expected at most one \"%%d\" with count 1, got \"%s\"",
+				     c->name);
 	g_free(path);
 	return ok;
 }
@@ -171,7 +170,8 @@ static bool add_instances(GHashTable *known, const struct mm_cgroup_params *c, s
 		const char *slash = strrchr(name, '/');
 		char *parent = slash ? g_strndup(name, (gsize)(slash - name)) : NULL;
 		if (g_hash_table_contains(known, name))
-			ok = spec_check_fail(chk, path, "name", "cgroup \"%s\" is listed twice", name);
+			ok = spec_check_fail(chk, path, "name", "cgroup \"%s\" is listed twice",
+					     name);
 		else if (parent && !g_hash_table_contains(known, parent))
 			ok = spec_check_fail(chk, path, "name",
 					     "parent \"%s\" of \"%s\" must be listed before it",
@@ -219,8 +219,9 @@ static bool check_tree(const struct mm_params *mm, GHashTable *known, struct spe
 		total += (size_t)c->count;
 		if (total > MAX_CGROUPS) {
 			char *path = g_strdup_printf("memcg.cgroups.%zu", i);
-			spec_check_fail(chk, path, "count", "expected at most %d cgroups in all, got %zu",
-					MAX_CGROUPS, total);
+			spec_check_fail(chk, path, "count",
+					"expected at most %d cgroups in all, got %zu", MAX_CGROUPS,
+					total);
 			g_free(path);
 			return false;
 		}
@@ -244,8 +245,8 @@ static bool check_workload_cgroups(const struct run_config *cfg, GHashTable *kno
 			if (!found) {
 				char *path = g_strdup_printf("workloads.%d", i);
 				spec_check_fail(chk, path, "cgroup",
-						"task %ld's cgroup \"%s\" is not in memcg.cgroups", k,
-						name);
+						"task %ld's cgroup \"%s\" is not in memcg.cgroups",
+						k, name);
 				g_free(path);
 			}
 			g_free(name);
@@ -285,13 +286,13 @@ bool mm_params_check(const struct run_config *cfg, struct spec_check *chk)
 }
 
 const struct mm_key_readers mm_key_readers[] = {
-	{"memcg.charge", RUN_READS_CHARGE, "charges pages to a memcg"},
-	{"memcg.lru_lock_scope", RUN_READS_LRU, "puts folios on an LRU"},
-	{"memcg.list_lru_scope", RUN_READS_LIST_LRU, "puts objects on a list_lru"},
-	{"memcg.swap", RUN_READS_SWAP, "has anonymous pages that reclaim can swap out"},
-	{"memcg.page_cgroup", RUN_READS_PAGE_CGROUP, "works on memcg.page_cgroup's file"},
-	{"memcg.node_memory_mb", RUN_READS_FOLIOS, "allocates page-cache folios from node memory"},
-	{NULL},
+    {"memcg.charge", RUN_READS_CHARGE, "charges pages to a memcg"},
+    {"memcg.lru_lock_scope", RUN_READS_LRU, "puts folios on an LRU"},
+    {"memcg.list_lru_scope", RUN_READS_LIST_LRU, "puts objects on a list_lru"},
+    {"memcg.swap", RUN_READS_SWAP, "has anonymous pages that reclaim can swap out"},
+    {"memcg.page_cgroup", RUN_READS_PAGE_CGROUP, "works on memcg.page_cgroup's file"},
+    {"memcg.node_memory_mb", RUN_READS_FOLIOS, "allocates page-cache folios from node memory"},
+    {NULL},
 };
 
 unsigned mm_reads(const struct run_config *cfg, unsigned reads)

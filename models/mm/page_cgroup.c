@@ -55,9 +55,8 @@ static void plain_update(struct sim_task *t, struct page_cgroup_map *map, struct
 	update_locked(t, map, pc, item, delta, SPIN_PLAIN, site);
 }
 
-static void irqsave_update(struct sim_task *t, struct page_cgroup_map *map,
-			   struct page_cgroup *pc, enum mem_cgroup_page_stat_item item, long delta,
-			   const char *site)
+static void irqsave_update(struct sim_task *t, struct page_cgroup_map *map, struct page_cgroup *pc,
+			   enum mem_cgroup_page_stat_item item, long delta, const char *site)
 {
 	update_locked(t, map, pc, item, delta, SPIN_IRQSAVE, site);
 }
@@ -103,64 +102,65 @@ static void rcu_move_end(struct sim_task *t, struct page_cgroup_map *map)
 }
 
 static const struct page_cgroup_ops page_cgroup_plain = {
-	.name = "plain",
-	.doc = "lock_page_cgroup with interrupts on",
-	.update_page_stat = plain_update,
-	.move_begin = move_lock_only,
-	.move_end = move_lock_only,
+    .name = "plain",
+    .doc = "lock_page_cgroup with interrupts on",
+    .update_page_stat = plain_update,
+    .move_begin = move_lock_only,
+    .move_end = move_lock_only,
 };
 static const struct page_cgroup_ops page_cgroup_irqsave = {
-	.name = "irqsave",
-	.doc = "local_irq_save around lock_page_cgroup",
-	.update_page_stat = irqsave_update,
-	.move_begin = move_lock_only,
-	.move_end = move_lock_only,
+    .name = "irqsave",
+    .doc = "local_irq_save around lock_page_cgroup",
+    .update_page_stat = irqsave_update,
+    .move_begin = move_lock_only,
+    .move_end = move_lock_only,
 };
 static const struct page_cgroup_ops page_cgroup_rcu = {
-	.name = "rcu",
-	.doc = "rcu_read_lock only, the irqsave lock while charges move",
-	.update_page_stat = rcu_update,
-	.move_begin = rcu_move_begin,
-	.move_end = rcu_move_end,
+    .name = "rcu",
+    .doc = "rcu_read_lock only, the irqsave lock while charges move",
+    .update_page_stat = rcu_update,
+    .move_begin = rcu_move_begin,
+    .move_end = rcu_move_end,
 };
 
 const struct mcs_named *const page_cgroup_schemes[] = {
-	&page_cgroup_plain.named, &page_cgroup_irqsave.named, &page_cgroup_rcu.named, NULL};
+    &page_cgroup_plain.named, &page_cgroup_irqsave.named, &page_cgroup_rcu.named, NULL};
 
 #define AT(member) SPEC_AT(struct page_cgroup_params, member)
 static const struct spec_field page_cgroup_fields[] = {
-	{"locking",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "how page_cgroup updates are protected: the bit spinlock with "
-				     "interrupts on (plain), irqsave, or RCU with the lock only while "
-				     "charges move",
-			      .choices = page_cgroup_schemes},
-	 false, "\"plain\"", AT(locking)},
-	{"pages",
-	 &(const struct spec){.kind = SPEC_INTEGER, .doc = "pages of the file", .min = 1, .max = 1 << 24},
-	 true, NULL, AT(pages)},
-	{"cgroup",
-	 &(const struct spec){.kind = SPEC_STRING,
-			      .doc = "the file's pages are charged to it (\"\": the root)",
-			      .min = 0,
-			      .max = 128},
-	 false, "\"\"", AT(cgroup)},
-	{"writeback_irq",
-	 &(const struct spec){.kind = SPEC_STRING,
-			      .doc = "a machine.interrupts source whose handler completes writeback of "
-				     "a random page of the file (an update from interrupt context)",
-			      .min = 1,
-			      .max = 32},
-	 false, NULL, AT(writeback_irq)},
-	{NULL},
+    {"locking",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "how page_cgroup updates are protected: the bit spinlock with "
+				 "interrupts on (plain), irqsave, or RCU with the lock only while "
+				 "charges move",
+			  .choices = page_cgroup_schemes},
+     false, "\"plain\"", AT(locking)},
+    {"pages",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "pages of the file", .min = 1, .max = 1 << 24},
+     true, NULL, AT(pages)},
+    {"cgroup",
+     &(const struct spec){.kind = SPEC_STRING,
+			  .doc = "the file's pages are charged to it (\"\": the root)",
+			  .min = 0,
+			  .max = 128},
+     false, "\"\"", AT(cgroup)},
+    {"writeback_irq",
+     &(const struct spec){.kind = SPEC_STRING,
+			  .doc = "a machine.interrupts source whose handler completes writeback of "
+				 "a random page of the file (an update from interrupt context)",
+			  .min = 1,
+			  .max = 32},
+     false, NULL, AT(writeback_irq)},
+    {NULL},
 };
 #undef AT
 
 const struct spec page_cgroup_params_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "a file's page_cgroups and how their updates are locked",
-	.fields = page_cgroup_fields,
-	.size = sizeof(struct page_cgroup_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "a file's page_cgroups and how their updates are locked",
+    .fields = page_cgroup_fields,
+    .size = sizeof(struct page_cgroup_params)};
 
 struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, long nr_pages,
 					    struct mem_cgroup *memcg)
@@ -207,7 +207,8 @@ void page_cgroup_dirty(struct sim_task *t, struct page_cgroup_map *map, long pag
 
 void page_cgroup_start_writeback(struct sim_task *t, struct page_cgroup_map *map, long page)
 {
-	mem_cgroup_update_page_stat(t, map, page, MEMCG_NR_FILE_DIRTY, -1, "clear_page_dirty_for_io");
+	mem_cgroup_update_page_stat(t, map, page, MEMCG_NR_FILE_DIRTY, -1,
+				    "clear_page_dirty_for_io");
 	mem_cgroup_update_page_stat(t, map, page, MEMCG_NR_WRITEBACK, +1, "set_page_writeback");
 	g_queue_push_tail(&map->writeback, GINT_TO_POINTER((int)page + 1));
 }
@@ -240,8 +241,8 @@ sim_time_t mem_cgroup_move_charge(struct sim_task *t, struct page_cgroup_map *ma
 	for (long i = first; i < first + n && i < map->nr_pages; i++) {
 		struct page_cgroup *pc = &map->pc[i];
 		/* mem_cgroup_move_account: under the page's lock, irqs off */
-		spin_lock_hold_fn(t, &pc->lock, move_section, pc, SIM_CAT_SYS,
-			       SPIN_IRQSAVE, "mem_cgroup_move_account");
+		spin_lock_hold_fn(t, &pc->lock, move_section, pc, SIM_CAT_SYS, SPIN_IRQSAVE,
+				  "mem_cgroup_move_account");
 		for (int item = 0; item < MEMCG_NR_PAGE_STAT; item++) {
 			/* what this page contributes moves with it (one mapping) */
 			long *from = stat_of(map, pc->mem_cgroup, item);

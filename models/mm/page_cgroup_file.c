@@ -2,8 +2,8 @@
 /* The page_cgroup file as a memcg subsystem (memcg.page_cgroup): the file's
  * page_cgroups, RCU for the rcu scheme, the writeback-completion interrupt,
  * and the file's figures. The locking schemes are page_cgroup.c. */
-#include "page_cgroup.h"
 #include "mm.h"
+#include "page_cgroup.h"
 #include "rcu.h"
 #include "run_config.h"
 #include "sim_irq.h"
@@ -63,8 +63,9 @@ static void page_cgroup_results(json_t *memcg, json_t *violations)
 	const struct page_cgroup_stats *s = &pc_map->s;
 	json_t *o = json_pack("{s:s}", "locking", pc_map->ops->name);
 	PAGE_CGROUP_STATS(MM_STAT_JSON)
-	json_object_set_new(o, "move_latency_mean_ns",
-			    json_real(s->moves ? sim_to_ns(s->move_total) / (double)s->moves : 0.0));
+	json_object_set_new(
+	    o, "move_latency_mean_ns",
+	    json_real(s->moves ? sim_to_ns(s->move_total) / (double)s->moves : 0.0));
 	json_object_set_new(o, "move_latency_max_ns", json_real(sim_to_ns(s->move_max)));
 	json_object_set_new(memcg, "page_cgroup", o);
 }
@@ -104,7 +105,8 @@ static bool page_cgroup_check(const struct run_config *cfg, GHashTable *cgroups,
 		if (!(type->reads & RUN_READS_PAGE_CGROUP))
 			continue;
 		char *path = g_strdup_printf("workloads.%d", i);
-		spec_check_fail(chk, path, NULL, "a %s workload needs memcg.page_cgroup", type->name);
+		spec_check_fail(chk, path, NULL, "a %s workload needs memcg.page_cgroup",
+				type->name);
 		g_free(path);
 		return false;
 	}
@@ -119,11 +121,11 @@ static double page_cgroup_memory_bytes(const struct run_config *cfg, const char 
 }
 
 const struct mm_subsystem page_cgroup_subsystem = {
-	.name = "page_cgroup",
-	.doc = "a file whose page_cgroups the workloads update, and its locking scheme",
-	.check = page_cgroup_check,
-	.setup = page_cgroup_setup,
-	.results = page_cgroup_results,
-	.teardown = page_cgroup_teardown,
-	.memory_bytes = page_cgroup_memory_bytes,
+    .name = "page_cgroup",
+    .doc = "a file whose page_cgroups the workloads update, and its locking scheme",
+    .check = page_cgroup_check,
+    .setup = page_cgroup_setup,
+    .results = page_cgroup_results,
+    .teardown = page_cgroup_teardown,
+    .memory_bytes = page_cgroup_memory_bytes,
 };

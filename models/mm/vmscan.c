@@ -99,8 +99,8 @@ static void shrink_node_memcgs(struct sim_task *t, int nid, struct scan_control 
 long try_to_free_mem_cgroup_pages(struct sim_task *t, struct mem_cgroup *memcg, long nr_pages)
 {
 	struct scan_control sc = {
-		.nr_to_reclaim = MAX(nr_pages, SWAP_CLUSTER_MAX),
-		.target_mem_cgroup = memcg,
+	    .nr_to_reclaim = MAX(nr_pages, SWAP_CLUSTER_MAX),
+	    .target_mem_cgroup = memcg,
 	};
 	sim_time_t start = sim_task_clock(t);
 	int nodes = memcg_tree->nodes, local = sim_cpu_node(sim_task_cpu(t));

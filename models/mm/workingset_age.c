@@ -22,8 +22,8 @@ sim_time_t workingset_age_nonresident(struct sim_task *t, struct spinlock *held,
 /* mm/workingset.c (5.10 .. 6.12, the classic LRU): lruvec =
  * mem_cgroup_lruvec(target_memcg, pgdat), then workingset_age_nonresident,
  * then the read of nonresident_age for the shadow entry. */
-sim_time_t workingset_eviction(struct sim_task *t, struct spinlock *held,
-			       struct mem_cgroup *target, int nid, long k)
+sim_time_t workingset_eviction(struct sim_task *t, struct spinlock *held, struct mem_cgroup *target,
+			       int nid, long k)
 {
 	struct mem_cgroup *memcg = target ? target : memcg_tree->root;
 	sim_time_t spent = 0;

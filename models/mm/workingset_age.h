@@ -17,8 +17,8 @@ sim_time_t workingset_age_nonresident(struct sim_task *t, struct spinlock *held,
 /* workingset_eviction of @k folios reclaimed for @target (NULL: global
  * reclaim, whose lruvec is the root memcg's), inside @held (i_pages): the
  * timestamp's read and the aging, each folio; returns their time. */
-sim_time_t workingset_eviction(struct sim_task *t, struct spinlock *held,
-			       struct mem_cgroup *target, int nid, long k);
+sim_time_t workingset_eviction(struct sim_task *t, struct spinlock *held, struct mem_cgroup *target,
+			       int nid, long k);
 
 /* workingset_activation of @folio_memcg's folio on @nid, at
  * folio_mark_accessed's activation, no lock held. */

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "run.h"
-#include "kernel.h"
-#include "sim_json.h"
 #include "cacheline.h"
+#include "kernel.h"
 #include "lock_stat.h"
 #include "lockdep.h"
 #include "mm.h"
 #include "rcu.h"
-#include "spinlock.h"
 #include "sim_batch.h"
 #include "sim_engine.h"
+#include "sim_json.h"
 #include "sim_smt.h"
+#include "spinlock.h"
 #include "workload.h"
 #include <glib.h>
 #include <string.h>
@@ -72,7 +72,8 @@ static json_t *run_metrics(const struct run *r)
 	json_t *metrics = json_object();
 	json_object_set_new(metrics, "elapsed_ns", sim_json_ns(sim_end()));
 	if (sim_smt_active())
-		json_object_set_new(metrics, "smt_stretch_ns", sim_json_ns(sim_smt_stretch_total()));
+		json_object_set_new(metrics, "smt_stretch_ns",
+				    sim_json_ns(sim_smt_stretch_total()));
 	for (int i = 0; i < r->cfg->nworkloads; i++) {
 		const struct workload_type *type = r->cfg->workloads[i].type;
 		json_t *own = i ? json_object() : metrics;
@@ -178,7 +179,8 @@ static char *run_failure_text(const struct run *r, json_t *out)
 	if (lockdep_deadlocked() && lockdep_reports()->len) {
 		const char *rep = lockdep_reports()->pdata[0];
 		const char *nl = strchr(rep, '\n');
-		return g_strdup_printf("lockdep: %.*s", nl ? (int)(nl - rep) : (int)strlen(rep), rep);
+		return g_strdup_printf("lockdep: %.*s", nl ? (int)(nl - rep) : (int)strlen(rep),
+				       rep);
 	}
 	json_t *v = json_object_get(json_object_get(out, "memcg"), "violations");
 	if (json_array_size(v))
@@ -234,16 +236,17 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 {
 	json_t *metrics = run_metrics(r);
 	json_t *details = split_details(metrics);
-	json_t *out = json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:I, s:b}", "seed", (json_int_t)seed,
-				"sim_time_ns", sim_json_ns(sim_end()), "cpus", sim_ncpus(),
-				"cpu_time_ns", cpu_time_json(), "locks", locks_json(), "metrics",
-				metrics, "engine_calls", (json_int_t)sim_engine_calls(),
-				"completed", r->completed);
+	json_t *out =
+	    json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:I, s:b}", "seed", (json_int_t)seed,
+		      "sim_time_ns", sim_json_ns(sim_end()), "cpus", sim_ncpus(), "cpu_time_ns",
+		      cpu_time_json(), "locks", locks_json(), "metrics", metrics, "engine_calls",
+		      (json_int_t)sim_engine_calls(), "completed", r->completed);
 	if (json_object_size(details))
 		json_object_set_new(out, "details", details);
 	else
 		json_decref(details);
-	if (g_getenv("MEMCGSIM_ENGINE_STATS")) /* bench/seeds.sh: the flushes no engine call served */
+	if (g_getenv(
+		"MEMCGSIM_ENGINE_STATS")) /* bench/seeds.sh: the flushes no engine call served */
 		json_object_set_new(out, "flushes_skipped",
 				    json_integer((json_int_t)sim_engine_flushes_skipped()));
 	if (r->cfg->nirqs)
@@ -254,7 +257,8 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 					      (json_int_t)sim_engine_local(), "inversions",
 					      (json_int_t)sim_engine_inversions()));
 	if (sim_engine_migrations()) /* machine.migration: tasks the scheduler moved */
-		json_object_set_new(out, "migrations", json_integer((json_int_t)sim_engine_migrations()));
+		json_object_set_new(out, "migrations",
+				    json_integer((json_int_t)sim_engine_migrations()));
 	json_object_set_new(out, "lockdep", lockdep_json());
 	if (rcu_active())
 		json_object_set_new(out, "rcu", rcu_stats_json());
@@ -320,11 +324,11 @@ double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns)
 
 /* The figures every run has. */
 static const struct run_metric run_metrics_info[] = {
-	{"elapsed_ns", false, "ns"},
-	{"smt_stretch_ns", false, "ns"},
-	{"cpu_time_ns.sys", false, "ns"},
-	{"cpu_time_ns.spin", false, "ns"},
-	{NULL, false, NULL},
+    {"elapsed_ns", false, "ns"},
+    {"smt_stretch_ns", false, "ns"},
+    {"cpu_time_ns.sys", false, "ns"},
+    {"cpu_time_ns.spin", false, "ns"},
+    {NULL, false, NULL},
 };
 
 long run_kernel_tasks(const struct run_config *cfg)

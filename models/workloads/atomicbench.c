@@ -26,48 +26,48 @@ enum { ATOMICBENCH_FETCH_ADD, ATOMICBENCH_CAS };
 
 #define AT(member) SPEC_AT(struct atomicbench_params, member)
 static const struct spec_field atomicbench_fields[] = {
-	SPEC_TYPE_FIELD("atomicbench"),
-	{"cpus",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "CPUs incrementing the counter, one task each; at most the "
-				     "machine's CPUs",
-			      .min = 1,
-			      .max = SIM_MACHINE_MAX_CPUS},
-	 true, NULL, AT(cpus)},
-	{"think_ns",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "each CPU's own work between two increments (user), ns",
-			      .min = 0,
-			      .max = 1e9},
-	 false, "0", AT(think_ns)},
-	{"placement", &workload_placement_spec, false, "\"cores\"", AT(placement)},
-	{"lines",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "separate shared lines an operation increments, one locked "
-				     "increment each, independent of each other",
-			      .min = 1,
-			      .max = LINE_GROUP_MAX},
-	 false, "1", AT(lines)},
-	{"start_ns", &workload_start_ns_spec, false, "0", AT(start_ns)},
-	{"op",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "fetch_add: a locked increment of each line; cas: a load of the "
-				     "one line, then a compare-and-swap until one succeeds, each "
-				     "retry comparing against what the failed one found",
-			      .values = (const char *const[]){"fetch_add", "cas", NULL}},
-	 false, "\"fetch_add\"", AT(op)},
-	{NULL},
+    SPEC_TYPE_FIELD("atomicbench"),
+    {"cpus",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "CPUs incrementing the counter, one task each; at most the "
+				 "machine's CPUs",
+			  .min = 1,
+			  .max = SIM_MACHINE_MAX_CPUS},
+     true, NULL, AT(cpus)},
+    {"think_ns",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "each CPU's own work between two increments (user), ns",
+			  .min = 0,
+			  .max = 1e9},
+     false, "0", AT(think_ns)},
+    {"placement", &workload_placement_spec, false, "\"cores\"", AT(placement)},
+    {"lines",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "separate shared lines an operation increments, one locked "
+				 "increment each, independent of each other",
+			  .min = 1,
+			  .max = LINE_GROUP_MAX},
+     false, "1", AT(lines)},
+    {"start_ns", &workload_start_ns_spec, false, "0", AT(start_ns)},
+    {"op",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "fetch_add: a locked increment of each line; cas: a load of the "
+				 "one line, then a compare-and-swap until one succeeds, each "
+				 "retry comparing against what the failed one found",
+			  .values = (const char *const[]){"fetch_add", "cas", NULL}},
+     false, "\"fetch_add\"", AT(op)},
+    {NULL},
 };
 #undef AT
 
 static const struct spec atomicbench_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "validation workload: each CPU loops on a locked increment of one shared counter",
-	.fields = atomicbench_fields,
-	.size = sizeof(struct atomicbench_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "validation workload: each CPU loops on a locked increment of one shared counter",
+    .fields = atomicbench_fields,
+    .size = sizeof(struct atomicbench_params)};
 
-static bool atomicbench_check(const void *params, const struct run_config *cfg,
-			      const char *path, struct spec_check *chk)
+static bool atomicbench_check(const void *params, const struct run_config *cfg, const char *path,
+			      struct spec_check *chk)
 {
 	const struct atomicbench_params *p = params;
 	if (p->op == ATOMICBENCH_CAS && p->lines != 1)
@@ -78,7 +78,7 @@ static bool atomicbench_check(const void *params, const struct run_config *cfg,
 
 struct atomicbench {
 	int cpus, lines, op;
-	sim_time_t swapped_at; /* "cas": when the last successful swap took effect */
+	sim_time_t swapped_at;	  /* "cas": when the last successful swap took effect */
 	sim_time_t think, *start; /* each task's delay before its first increment */
 	struct cacheline counter[LINE_GROUP_MAX];
 	uint64_t ops;
@@ -111,8 +111,9 @@ static void atomicbench_cas(struct sim_task *t, struct atomicbench *ab)
 	for (;;) {
 		sim_time_t read = sim_task_clock(t);
 		sim_task_flush(t);
-		sim_task_stall(t, SIM_CAT_SYS,
-			       line_access_at(cpu, l, LINE_RMW, "cmpxchg", sim_task_clock(t), NULL));
+		sim_task_stall(
+		    t, SIM_CAT_SYS,
+		    line_access_at(cpu, l, LINE_RMW, "cmpxchg", sim_task_clock(t), NULL));
 		sim_task_flush(t); /* it fails or swaps when it is served, in that order */
 		if (ab->swapped_at <= read) {
 			ab->swapped_at = sim_task_clock(t);
@@ -187,16 +188,16 @@ static long atomicbench_tasks(const void *params, const struct run_config *cfg)
 }
 
 const struct workload_type atomicbench_workload = {
-	.name = "atomicbench",
-	.spec = &atomicbench_spec,
-	.check = atomicbench_check,
-	.finite = workload_runs_until_stop,
-	.tasks = atomicbench_tasks,
-	.setup = atomicbench_setup,
-	.metrics = atomicbench_metrics,
-	.metric_info = (const struct run_metric[]){{"ns_per_op", false, "ns"},
-						   {"ns_per_op_per_thread", false, "ns"},
-						   {"ops_per_us", true, "/us"},
-						   {NULL, false, NULL}},
-	.destroy = atomicbench_destroy,
+    .name = "atomicbench",
+    .spec = &atomicbench_spec,
+    .check = atomicbench_check,
+    .finite = workload_runs_until_stop,
+    .tasks = atomicbench_tasks,
+    .setup = atomicbench_setup,
+    .metrics = atomicbench_metrics,
+    .metric_info = (const struct run_metric[]){{"ns_per_op", false, "ns"},
+					       {"ns_per_op_per_thread", false, "ns"},
+					       {"ops_per_us", true, "/us"},
+					       {NULL, false, NULL}},
+    .destroy = atomicbench_destroy,
 };

@@ -17,29 +17,29 @@ struct cgchurn_params {
 
 #define AT(member) SPEC_AT(struct cgchurn_params, member)
 static const struct spec_field cgchurn_fields[] = {
-	SPEC_TYPE_FIELD("cgchurn"),
-	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
-	{"count", &workload_count_spec, false, "1", AT(tasks.count)},
-	{"at_ns", &workload_time_spec, false, "0", AT(at_ns)},
-	{"interval_ns", &workload_time_spec, false, "0", AT(interval_ns)},
-	{"period_ns", &workload_time_spec, false, "0", AT(period_ns)},
-	{"cycles",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "rmdir (+ mkdir) rounds", .min = 1, .max = 1e6},
-	 false, "1", AT(cycles)},
-	{"recreate",
-	 &(const struct spec){.kind = SPEC_BOOLEAN, .doc = "mkdir each cgroup again after its rmdir"},
-	 false, "true", AT(recreate)},
-	WORKLOAD_CPU_FIELD("CPU running the events", AT(cpu)),
-	{NULL},
+    SPEC_TYPE_FIELD("cgchurn"),
+    {"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+    {"count", &workload_count_spec, false, "1", AT(tasks.count)},
+    {"at_ns", &workload_time_spec, false, "0", AT(at_ns)},
+    {"interval_ns", &workload_time_spec, false, "0", AT(interval_ns)},
+    {"period_ns", &workload_time_spec, false, "0", AT(period_ns)},
+    {"cycles",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "rmdir (+ mkdir) rounds", .min = 1, .max = 1e6},
+     false, "1", AT(cycles)},
+    {"recreate",
+     &(const struct spec){.kind = SPEC_BOOLEAN, .doc = "mkdir each cgroup again after its rmdir"},
+     false, "true", AT(recreate)},
+    WORKLOAD_CPU_FIELD("CPU running the events", AT(cpu)),
+    {NULL},
 };
 #undef AT
 
 static const struct spec cgchurn_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "cgchurn: rmdir (offline + reparent) and mkdir of cgroup instances at given times",
-	.fields = cgchurn_fields,
-	.size = sizeof(struct cgchurn_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "cgchurn: rmdir (offline + reparent) and mkdir of cgroup instances at given times",
+    .fields = cgchurn_fields,
+    .size = sizeof(struct cgchurn_params)};
 
 #define MAX_CHURN_EVENTS 100000 /* each recreation is a new memcg */
 
@@ -49,10 +49,11 @@ static bool cgchurn_check(const void *params, const struct run_config *cfg, cons
 	const struct cgchurn_params *p = params;
 	long events = p->tasks.count * p->cycles;
 	if (events > MAX_CHURN_EVENTS)
-		return spec_check_fail(chk, path, "cycles",
-				       "expected count x cycles <= %d rmdir events (each mkdir makes "
-				       "a memcg), got %ld",
-				       MAX_CHURN_EVENTS, events);
+		return spec_check_fail(
+		    chk, path, "cycles",
+		    "expected count x cycles <= %d rmdir events (each mkdir makes "
+		    "a memcg), got %ld",
+		    MAX_CHURN_EVENTS, events);
 	return workload_check_cpu(p->cpu, cfg, path, chk);
 }
 
@@ -128,13 +129,13 @@ static double cgchurn_memory_bytes(const void *params, const struct run_config *
 }
 
 const struct workload_type cgchurn_workload = {
-	.name = "cgchurn",
-	.spec = &cgchurn_spec,
-	.check = cgchurn_check,
-	.cgroup = workload_tasks_cgroup,
-	.memory_bytes = cgchurn_memory_bytes,
-	.setup = cgchurn_setup,
-	.metrics = cgchurn_metrics,
-	.metric_info = (const struct run_metric[]){{"rmdir_events", true, ""}, {NULL, false, NULL}},
-	.destroy = cgchurn_destroy,
+    .name = "cgchurn",
+    .spec = &cgchurn_spec,
+    .check = cgchurn_check,
+    .cgroup = workload_tasks_cgroup,
+    .memory_bytes = cgchurn_memory_bytes,
+    .setup = cgchurn_setup,
+    .metrics = cgchurn_metrics,
+    .metric_info = (const struct run_metric[]){{"rmdir_events", true, ""}, {NULL, false, NULL}},
+    .destroy = cgchurn_destroy,
 };

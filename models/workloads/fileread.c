@@ -20,36 +20,36 @@ struct fileread_params {
 
 #define AT(member) SPEC_AT(struct fileread_params, member)
 static const struct spec object_bytes = {
-	.kind = SPEC_INTEGER, .doc = "slab object size, bytes", .min = 1, .max = 65536};
+    .kind = SPEC_INTEGER, .doc = "slab object size, bytes", .min = 1, .max = 65536};
 static const struct spec_field fileread_fields[] = {
-	SPEC_TYPE_FIELD("fileread"),
-	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
-	{"count", &workload_count_spec, false, "1", AT(tasks.count)},
-	{"tasks_per_cgroup", &workload_per_cgroup_spec, false, "1", AT(tasks.per_cgroup)},
-	{"files",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "files each task reads once", .min = 0, .max = 1e8},
-	 true, NULL, AT(files)},
-	{"start_ns",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "when the tasks start, ns (after cgroup churn scheduled before)",
-			      .min = 0,
-			      .max = 3.6e12},
-	 false, "0", AT(start_ns)},
-	{"dentry_bytes", &object_bytes, false, "192", AT(dentry_bytes)},
-	{"inode_bytes", &object_bytes, false, "1024", AT(inode_bytes)},
-	{"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
-	{"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
-	{NULL},
+    SPEC_TYPE_FIELD("fileread"),
+    {"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+    {"count", &workload_count_spec, false, "1", AT(tasks.count)},
+    {"tasks_per_cgroup", &workload_per_cgroup_spec, false, "1", AT(tasks.per_cgroup)},
+    {"files",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "files each task reads once", .min = 0, .max = 1e8},
+     true, NULL, AT(files)},
+    {"start_ns",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "when the tasks start, ns (after cgroup churn scheduled before)",
+			  .min = 0,
+			  .max = 3.6e12},
+     false, "0", AT(start_ns)},
+    {"dentry_bytes", &object_bytes, false, "192", AT(dentry_bytes)},
+    {"inode_bytes", &object_bytes, false, "1024", AT(inode_bytes)},
+    {"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
+    {"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
+    {NULL},
 };
 #undef AT
 
 static const struct spec fileread_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "fileread: each task reads its files once; a dentry, an inode (sizes: dentry "
-	       "192 B, XFS inode 1 KiB) and one page of page cache per file",
-	.fields = fileread_fields,
-	.size = sizeof(struct fileread_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "fileread: each task reads its files once; a dentry, an inode (sizes: dentry "
+	   "192 B, XFS inode 1 KiB) and one page of page cache per file",
+    .fields = fileread_fields,
+    .size = sizeof(struct fileread_params)};
 
 struct fileread_task {
 	struct super_block *sb;
@@ -135,19 +135,19 @@ static double fileread_memory_bytes(const void *params, const struct run_config 
 }
 
 const struct workload_type fileread_workload = {
-	.name = "fileread",
-	.spec = &fileread_spec,
-	.reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_LIST_LRU,
-	.cgroup = workload_tasks_cgroup,
-	.tasks = workload_tasks_count,
-	.shrinkers = 1, /* its superblock's */
-	.planned_ns = fileread_planned_ns,
-	.memory_bytes = fileread_memory_bytes,
-	.setup = fileread_setup,
-	.metrics = fileread_metrics,
-	.metric_info = (const struct run_metric[]){{"files_read", true, ""},
-						   {"dentries_freed", true, ""},
-						   {"inodes_freed", true, ""},
-						   {NULL, false, NULL}},
-	.destroy = fileread_destroy,
+    .name = "fileread",
+    .spec = &fileread_spec,
+    .reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_LIST_LRU,
+    .cgroup = workload_tasks_cgroup,
+    .tasks = workload_tasks_count,
+    .shrinkers = 1, /* its superblock's */
+    .planned_ns = fileread_planned_ns,
+    .memory_bytes = fileread_memory_bytes,
+    .setup = fileread_setup,
+    .metrics = fileread_metrics,
+    .metric_info = (const struct run_metric[]){{"files_read", true, ""},
+					       {"dentries_freed", true, ""},
+					       {"inodes_freed", true, ""},
+					       {NULL, false, NULL}},
+    .destroy = fileread_destroy,
 };

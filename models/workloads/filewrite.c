@@ -17,31 +17,31 @@ struct filewrite_params {
 
 #define AT(member) SPEC_AT(struct filewrite_params, member)
 static const struct spec_field filewrite_fields[] = {
-	SPEC_TYPE_FIELD("filewrite"),
-	{"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
-	{"write_page_ns",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "write(2) of one page into the page cache, accounting excluded",
-			      .min = 0,
-			      .max = 1e9},
-	 false, "1000", AT(write_page_ns)},
-	{"writeback_batch",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "pages the flusher sends to writeback at once",
-			      .min = 1,
-			      .max = 1 << 20},
-	 false, "64", AT(writeback_batch)},
-	WORKLOAD_CPU_FIELD("CPU of the writer", AT(cpu)),
-	{NULL},
+    SPEC_TYPE_FIELD("filewrite"),
+    {"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
+    {"write_page_ns",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "write(2) of one page into the page cache, accounting excluded",
+			  .min = 0,
+			  .max = 1e9},
+     false, "1000", AT(write_page_ns)},
+    {"writeback_batch",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "pages the flusher sends to writeback at once",
+			  .min = 1,
+			  .max = 1 << 20},
+     false, "64", AT(writeback_batch)},
+    WORKLOAD_CPU_FIELD("CPU of the writer", AT(cpu)),
+    {NULL},
 };
 #undef AT
 
 static const struct spec filewrite_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "filewrite: dd into memcg.page_cgroup's file: pages dirtied, sent to writeback in "
-	       "batches, completed by the writeback interrupt",
-	.fields = filewrite_fields,
-	.size = sizeof(struct filewrite_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "filewrite: dd into memcg.page_cgroup's file: pages dirtied, sent to writeback in "
+	   "batches, completed by the writeback interrupt",
+    .fields = filewrite_fields,
+    .size = sizeof(struct filewrite_params)};
 
 static bool filewrite_check(const void *params, const struct run_config *cfg, const char *path,
 			    struct spec_check *chk)
@@ -90,11 +90,11 @@ static double filewrite_memory_bytes(const void *params, const struct run_config
 }
 
 const struct workload_type filewrite_workload = {
-	.name = "filewrite",
-	.spec = &filewrite_spec,
-	.check = filewrite_check,
-	.reads = RUN_READS_PAGE_CGROUP,
-	.memory_bytes = filewrite_memory_bytes,
-	.setup = filewrite_setup,
-	.destroy = g_free,
+    .name = "filewrite",
+    .spec = &filewrite_spec,
+    .check = filewrite_check,
+    .reads = RUN_READS_PAGE_CGROUP,
+    .memory_bytes = filewrite_memory_bytes,
+    .setup = filewrite_setup,
+    .destroy = g_free,
 };

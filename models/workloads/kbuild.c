@@ -18,39 +18,37 @@ struct kbuild_params {
 
 #define AT(member) SPEC_AT(struct kbuild_params, member)
 static const struct spec_field kbuild_fields[] = {
-	SPEC_TYPE_FIELD("kbuild"),
-	{"count",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "make -j: one job stream per CPU", .min = 1, .max = 4096},
-	 true, NULL, AT(count)},
-	{"jobs",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "compile jobs per stream", .min = 1, .max = 1e7},
-	 true, NULL, AT(jobs)},
-	{"faults_per_job",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "header pages read-faulted per job",
-			      .min = 0,
-			      .max = 1e6},
-	 false, "200", AT(faults_per_job)},
-	{"writes_per_job",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "object pages written per job", .min = 0, .max = 1e6},
-	 false, "20", AT(writes_per_job)},
-	{"compile_ns",
-	 &(const struct spec){
-		 .kind = SPEC_NUMBER, .doc = "mean compile time of a job (user)", .min = 0, .max = 1e12},
-	 false, "50000000", AT(compile_ns)},
-	{NULL},
+    SPEC_TYPE_FIELD("kbuild"),
+    {"count",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "make -j: one job stream per CPU", .min = 1, .max = 4096},
+     true, NULL, AT(count)},
+    {"jobs",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "compile jobs per stream", .min = 1, .max = 1e7},
+     true, NULL, AT(jobs)},
+    {"faults_per_job",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "header pages read-faulted per job", .min = 0, .max = 1e6},
+     false, "200", AT(faults_per_job)},
+    {"writes_per_job",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "object pages written per job", .min = 0, .max = 1e6},
+     false, "20", AT(writes_per_job)},
+    {"compile_ns",
+     &(const struct spec){
+	 .kind = SPEC_NUMBER, .doc = "mean compile time of a job (user)", .min = 0, .max = 1e12},
+     false, "50000000", AT(compile_ns)},
+    {NULL},
 };
 #undef AT
 
 static const struct spec kbuild_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "kbuild: a kernel-build-like mix on memcg.page_cgroup's file: header read faults, "
-	       "compiles, object writes",
-	.fields = kbuild_fields,
-	.size = sizeof(struct kbuild_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "kbuild: a kernel-build-like mix on memcg.page_cgroup's file: header read faults, "
+	   "compiles, object writes",
+    .fields = kbuild_fields,
+    .size = sizeof(struct kbuild_params)};
 
 struct kbuild_task {
 	long jobs, faults, writes;
@@ -128,10 +126,10 @@ static long kbuild_tasks(const void *params, const struct run_config *cfg)
 }
 
 const struct workload_type kbuild_workload = {
-	.name = "kbuild",
-	.spec = &kbuild_spec,
-	.reads = RUN_READS_PAGE_CGROUP,
-	.tasks = kbuild_tasks,
-	.setup = kbuild_setup,
-	.destroy = kbuild_destroy,
+    .name = "kbuild",
+    .spec = &kbuild_spec,
+    .reads = RUN_READS_PAGE_CGROUP,
+    .tasks = kbuild_tasks,
+    .setup = kbuild_setup,
+    .destroy = kbuild_destroy,
 };

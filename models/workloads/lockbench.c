@@ -30,72 +30,72 @@ enum { LOCKBENCH_INDEPENDENT, LOCKBENCH_SERIAL };
 
 #define AT(member) SPEC_AT(struct lockbench_params, member)
 static const struct spec_field lockbench_fields[] = {
-	SPEC_TYPE_FIELD("lockbench"),
-	{"cpus",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "CPUs running the loop, one task each; at most the machine's CPUs",
-			      .min = 1,
-			      .max = SIM_MACHINE_MAX_CPUS},
-	 true, NULL, AT(cpus)},
-	{"think_ns",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "mean time between release and the next acquire (user)",
-			      .min = 0,
-			      .max = 1e12},
-	 true, NULL, AT(think_ns)},
-	{"think_dist", &workload_dist_spec, false, "\"exp\"", AT(think_dist)},
-	{"think_cv", &workload_cv_spec, false, NULL, AT(think_cv)},
-	{"hold_ns",
-	 &(const struct spec){
-		 .kind = SPEC_NUMBER, .doc = "mean time the lock is held (sys)", .min = 0, .max = 1e12},
-	 true, NULL, AT(hold_ns)},
-	{"hold_dist", &workload_dist_spec, false, "\"exp\"", AT(hold_dist)},
-	{"hold_cv", &workload_cv_spec, false, NULL, AT(hold_cv)},
-	{"lock_scope",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "one lock for all CPUs (global) or one lock per NUMA node (node)",
-			      .values = (const char *const[]){"global", "node", NULL}},
-	 false, "\"global\"", AT(lock_scope)},
-	{"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
-	{"iterations",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "acquisitions per task, 0 for no limit (needs a duration stop)",
-			      .min = 0,
-			      .max = 1e12},
-	 false, "0", AT(iterations)},
-	{"lock_flavour",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "spin_lock, spin_lock_irq or spin_lock_irqsave",
-			      .values = (const char *const[]){"plain", "irq", "irqsave", NULL}},
-	 false, "\"plain\"", AT(lock_flavour)},
-	{"data_lines",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "cache lines of data shared by the lock's users that the "
-				     "critical section writes, besides its hold time",
-			      .min = 0,
-			      .max = 64},
-	 false, "0", AT(data_lines)},
-	{"data_order",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "independent: the data lines' stores overlap up to the core's "
-				     "outstanding misses (a store buffer that asks for ownership "
-				     "ahead); serial: each store's line is asked for only once the "
-				     "one before it is owned (a store buffer that drains in order "
-				     "without asking ahead); contention transfer only: queued makes "
-				     "them one after the other either way",
-			      .values = (const char *const[]){"independent", "serial", NULL}},
-	 false, "\"independent\"", AT(data_order)},
-	{"start_ns", &workload_start_ns_spec, false, "0", AT(start_ns)},
-	{NULL},
+    SPEC_TYPE_FIELD("lockbench"),
+    {"cpus",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "CPUs running the loop, one task each; at most the machine's CPUs",
+			  .min = 1,
+			  .max = SIM_MACHINE_MAX_CPUS},
+     true, NULL, AT(cpus)},
+    {"think_ns",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "mean time between release and the next acquire (user)",
+			  .min = 0,
+			  .max = 1e12},
+     true, NULL, AT(think_ns)},
+    {"think_dist", &workload_dist_spec, false, "\"exp\"", AT(think_dist)},
+    {"think_cv", &workload_cv_spec, false, NULL, AT(think_cv)},
+    {"hold_ns",
+     &(const struct spec){
+	 .kind = SPEC_NUMBER, .doc = "mean time the lock is held (sys)", .min = 0, .max = 1e12},
+     true, NULL, AT(hold_ns)},
+    {"hold_dist", &workload_dist_spec, false, "\"exp\"", AT(hold_dist)},
+    {"hold_cv", &workload_cv_spec, false, NULL, AT(hold_cv)},
+    {"lock_scope",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "one lock for all CPUs (global) or one lock per NUMA node (node)",
+			  .values = (const char *const[]){"global", "node", NULL}},
+     false, "\"global\"", AT(lock_scope)},
+    {"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
+    {"iterations",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "acquisitions per task, 0 for no limit (needs a duration stop)",
+			  .min = 0,
+			  .max = 1e12},
+     false, "0", AT(iterations)},
+    {"lock_flavour",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "spin_lock, spin_lock_irq or spin_lock_irqsave",
+			  .values = (const char *const[]){"plain", "irq", "irqsave", NULL}},
+     false, "\"plain\"", AT(lock_flavour)},
+    {"data_lines",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "cache lines of data shared by the lock's users that the "
+				 "critical section writes, besides its hold time",
+			  .min = 0,
+			  .max = 64},
+     false, "0", AT(data_lines)},
+    {"data_order",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "independent: the data lines' stores overlap up to the core's "
+				 "outstanding misses (a store buffer that asks for ownership "
+				 "ahead); serial: each store's line is asked for only once the "
+				 "one before it is owned (a store buffer that drains in order "
+				 "without asking ahead); contention transfer only: queued makes "
+				 "them one after the other either way",
+			  .values = (const char *const[]){"independent", "serial", NULL}},
+     false, "\"independent\"", AT(data_order)},
+    {"start_ns", &workload_start_ns_spec, false, "0", AT(start_ns)},
+    {NULL},
 };
 #undef AT
 G_STATIC_ASSERT(SPIN_PLAIN == 0 && SPIN_IRQ == 1 && SPIN_IRQSAVE == 2); /* lock_flavour's order */
 
 static const struct spec lockbench_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "validation workload: each CPU loops think, lock, hold, unlock on a shared spinlock",
-	.fields = lockbench_fields,
-	.size = sizeof(struct lockbench_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "validation workload: each CPU loops think, lock, hold, unlock on a shared spinlock",
+    .fields = lockbench_fields,
+    .size = sizeof(struct lockbench_params)};
 
 static bool lockbench_check(const void *params, const struct run_config *cfg, const char *path,
 			    struct spec_check *chk)
@@ -137,7 +137,7 @@ struct lockbench {
 	int nlocks;
 	struct spinlock *locks; /* one, or one per node */
 	int data_lines;
-	bool data_serial; /* each data store after the one before it */
+	bool data_serial;	/* each data store after the one before it */
 	struct cacheline *data; /* each lock's data lines */
 	struct lock_class *cls;
 	struct lockbench_task *tasks;
@@ -259,17 +259,17 @@ static long lockbench_tasks(const void *params, const struct run_config *cfg)
 }
 
 const struct workload_type lockbench_workload = {
-	.name = "lockbench",
-	.spec = &lockbench_spec,
-	.check = lockbench_check,
-	.finite = lockbench_finite,
-	.planned_ns = lockbench_planned_ns,
-	.tasks = lockbench_tasks,
-	.setup = lockbench_setup,
-	.metrics = lockbench_metrics,
-	.metric_info = (const struct run_metric[]){{"acquisitions_per_us", true, "/us"},
-						   {"lock_utilisation", false, ""},
-						   {"wait_per_acquisition_ns", false, "ns"},
-						   {NULL, false, NULL}},
-	.destroy = lockbench_destroy,
+    .name = "lockbench",
+    .spec = &lockbench_spec,
+    .check = lockbench_check,
+    .finite = lockbench_finite,
+    .planned_ns = lockbench_planned_ns,
+    .tasks = lockbench_tasks,
+    .setup = lockbench_setup,
+    .metrics = lockbench_metrics,
+    .metric_info = (const struct run_metric[]){{"acquisitions_per_us", true, "/us"},
+					       {"lock_utilisation", false, ""},
+					       {"wait_per_acquisition_ns", false, "ns"},
+					       {NULL, false, NULL}},
+    .destroy = lockbench_destroy,
 };

@@ -19,22 +19,22 @@ struct memhog_params {
 
 #define AT(member) SPEC_AT(struct memhog_params, member)
 static const struct spec_field memhog_fields[] = {
-	SPEC_TYPE_FIELD("memhog"),
-	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
-	{"count", &workload_count_spec, false, "1", AT(tasks.count)},
-	{"tasks_per_cgroup", &workload_per_cgroup_spec, false, "1", AT(tasks.per_cgroup)},
-	{"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
-	{"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
-	{"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
-	{NULL},
+    SPEC_TYPE_FIELD("memhog"),
+    {"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+    {"count", &workload_count_spec, false, "1", AT(tasks.count)},
+    {"tasks_per_cgroup", &workload_per_cgroup_spec, false, "1", AT(tasks.per_cgroup)},
+    {"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
+    {"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
+    {"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
+    {NULL},
 };
 #undef AT
 
 static const struct spec memhog_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "memhog: each task writes size_mb of anonymous memory once, charged to its cgroup",
-	.fields = memhog_fields,
-	.size = sizeof(struct memhog_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "memhog: each task writes size_mb of anonymous memory once, charged to its cgroup",
+    .fields = memhog_fields,
+    .size = sizeof(struct memhog_params)};
 
 struct memhog_task {
 	struct mem_cgroup *memcg;
@@ -56,7 +56,7 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		long n = MIN(MEMCG_CHARGE_BATCH, mt->pages - done);
 		cost_run_flat(t, SIM_CAT_USER, COST_MEMSET_PAGE, n);
 		line_stream(sim_task_cpu(t), (uint64_t)n * PAGE_SIZE_BYTES); /* memset */
-		cost_charge_flat(t, SIM_CAT_SYS, COST_ANON_FAULT, n); /* do_anonymous_page */
+		cost_charge_flat(t, SIM_CAT_SYS, COST_ANON_FAULT, n);	     /* do_anonymous_page */
 		sim_work_done(n); /* the ETA's measure, not the model's */
 		mem_cgroup_charge(t, mt->memcg, n);
 		memcg_rstat_updated(t, mt->memcg, MEMCG_RSTAT_FAULT * n);
@@ -64,7 +64,7 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		lru_add_pages(t, mt->memcg, sim_cpu_node(sim_task_cpu(t)), n, 0);
 		done += n;
 	}
-	sim_work_exit(); /* the first ends the run's steady part */
+	sim_work_exit();	    /* the first ends the run's steady part */
 	mm_exit_swap(t, mt->memcg); /* do_exit -> exit_mmap -> zap_pte_range */
 }
 
@@ -113,13 +113,13 @@ static double memhog_memory_bytes(const void *params, const struct run_config *c
 }
 
 const struct workload_type memhog_workload = {
-	.name = "memhog",
-	.spec = &memhog_spec,
-	.reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_SWAP,
-	.cgroup = workload_tasks_cgroup,
-	.tasks = workload_tasks_count,
-	.planned_ns = memhog_planned_ns,
-	.memory_bytes = memhog_memory_bytes,
-	.setup = memhog_setup,
-	.destroy = memhog_destroy,
+    .name = "memhog",
+    .spec = &memhog_spec,
+    .reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_SWAP,
+    .cgroup = workload_tasks_cgroup,
+    .tasks = workload_tasks_count,
+    .planned_ns = memhog_planned_ns,
+    .memory_bytes = memhog_memory_bytes,
+    .setup = memhog_setup,
+    .destroy = memhog_destroy,
 };

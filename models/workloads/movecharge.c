@@ -18,32 +18,32 @@ struct movecharge_params {
 
 #define AT(member) SPEC_AT(struct movecharge_params, member)
 static const struct spec_field movecharge_fields[] = {
-	SPEC_TYPE_FIELD("movecharge"),
-	{"to",
-	 &(const struct spec){.kind = SPEC_STRING,
-			      .doc = "cgroup the charges move to (and back, every other cycle)",
-			      .min = 0,
-			      .max = 128},
-	 true, NULL, AT(to)},
-	{"pages",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "pages moved each time", .min = 1, .max = 1 << 24},
-	 true, NULL, AT(pages)},
-	{"at_ns", &workload_time_spec, false, "0", AT(at_ns)},
-	{"period_ns", &workload_time_spec, false, "0", AT(period_ns)},
-	{"cycles", &(const struct spec){.kind = SPEC_INTEGER, .doc = "moves", .min = 1, .max = 1e6},
-	 false, "1", AT(cycles)},
-	WORKLOAD_CPU_FIELD("CPU of the mover", AT(cpu)),
-	{NULL},
+    SPEC_TYPE_FIELD("movecharge"),
+    {"to",
+     &(const struct spec){.kind = SPEC_STRING,
+			  .doc = "cgroup the charges move to (and back, every other cycle)",
+			  .min = 0,
+			  .max = 128},
+     true, NULL, AT(to)},
+    {"pages",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "pages moved each time", .min = 1, .max = 1 << 24},
+     true, NULL, AT(pages)},
+    {"at_ns", &workload_time_spec, false, "0", AT(at_ns)},
+    {"period_ns", &workload_time_spec, false, "0", AT(period_ns)},
+    {"cycles", &(const struct spec){.kind = SPEC_INTEGER, .doc = "moves", .min = 1, .max = 1e6},
+     false, "1", AT(cycles)},
+    WORKLOAD_CPU_FIELD("CPU of the mover", AT(cpu)),
+    {NULL},
 };
 #undef AT
 
 static const struct spec movecharge_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "movecharge: task migration with move_charge: the file's page charges move "
-	       "between cgroups at given times",
-	.fields = movecharge_fields,
-	.size = sizeof(struct movecharge_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "movecharge: task migration with move_charge: the file's page charges move "
+	   "between cgroups at given times",
+    .fields = movecharge_fields,
+    .size = sizeof(struct movecharge_params)};
 
 static bool movecharge_check(const void *params, const struct run_config *cfg, const char *path,
 			     struct spec_check *chk)
@@ -96,10 +96,10 @@ static void movecharge_destroy(void *state)
 }
 
 const struct workload_type movecharge_workload = {
-	.name = "movecharge",
-	.spec = &movecharge_spec,
-	.check = movecharge_check,
-	.reads = RUN_READS_PAGE_CGROUP,
-	.setup = movecharge_setup,
-	.destroy = movecharge_destroy,
+    .name = "movecharge",
+    .spec = &movecharge_spec,
+    .check = movecharge_check,
+    .reads = RUN_READS_PAGE_CGROUP,
+    .setup = movecharge_setup,
+    .destroy = movecharge_destroy,
 };

@@ -33,36 +33,34 @@ struct netperf_params {
 
 #define AT(member) SPEC_AT(struct netperf_params, member)
 static const struct spec_field netperf_fields[] = {
-	SPEC_TYPE_FIELD("netperf_sendfile"),
-	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
-	{"count",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "netperf instances, each a sender and a receiver task",
-			      .min = 1,
-			      .max = 2048},
-	 false, "1", AT(tasks.count)},
-	{"message_bytes",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "netperf's send size (-m)",
-			      .min = 1,
-			      .max = 1 << 24},
-	 false, "10240", AT(message_bytes)},
-	{"window_messages",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "messages a pair may have in flight (its socket buffers)",
-			      .min = 1,
-			      .max = 1 << 20},
-	 false, "16", AT(window_messages)},
-	{NULL},
+    SPEC_TYPE_FIELD("netperf_sendfile"),
+    {"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+    {"count",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "netperf instances, each a sender and a receiver task",
+			  .min = 1,
+			  .max = 2048},
+     false, "1", AT(tasks.count)},
+    {"message_bytes",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "netperf's send size (-m)", .min = 1, .max = 1 << 24},
+     false, "10240", AT(message_bytes)},
+    {"window_messages",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "messages a pair may have in flight (its socket buffers)",
+			  .min = 1,
+			  .max = 1 << 20},
+     false, "16", AT(window_messages)},
+    {NULL},
 };
 #undef AT
 
 static const struct spec netperf_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "netperf_sendfile: netperf TCP_SENDFILE instances and their netserver children "
-	       "over loopback, socket memory charged to the cgroup; run it with a duration stop",
-	.fields = netperf_fields,
-	.size = sizeof(struct netperf_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "netperf_sendfile: netperf TCP_SENDFILE instances and their netserver children "
+	   "over loopback, socket memory charged to the cgroup; run it with a duration stop",
+    .fields = netperf_fields,
+    .size = sizeof(struct netperf_params)};
 
 static bool netperf_check(const void *params, const struct run_config *cfg, const char *path,
 			  struct spec_check *chk)
@@ -111,9 +109,9 @@ static void netperf_send(struct sim_task *t, void *arg)
 			sim_task_wait(t);
 			continue;
 		}
-		mem_cgroup_charge_skmem(t, np->memcg, np->pages);   /* sk_wmem_schedule */
+		mem_cgroup_charge_skmem(t, np->memcg, np->pages); /* sk_wmem_schedule */
 		sim_task_charge(t, SIM_CAT_SYS, cost(COST_NET_MSG));
-		mem_cgroup_charge_skmem(t, np->memcg, np->pages);   /* sk_rmem_schedule, softirq */
+		mem_cgroup_charge_skmem(t, np->memcg, np->pages); /* sk_rmem_schedule, softirq */
 		sk_mem_reduce_allocated(t, np->memcg, np->pages); /* ACKed: sk_mem_reclaim */
 		sim_task_flush(t);
 		np->in_flight++;
@@ -172,7 +170,8 @@ static void *netperf_setup(const void *params, int index)
 		int tx, rx;
 		pair_cpus(i, &tx, &rx);
 		np->sender = sim_task_createf(tx, netperf_send, np, "netperf.%d.%d", index, i);
-		np->receiver = sim_task_createf(rx, netperf_receive, np, "netserver.%d.%d", index, i);
+		np->receiver =
+		    sim_task_createf(rx, netperf_receive, np, "netserver.%d.%d", index, i);
 	}
 	return n;
 }
@@ -207,17 +206,17 @@ static long netperf_tasks(const void *params, const struct run_config *cfg)
 }
 
 const struct workload_type netperf_sendfile_workload = {
-	.name = "netperf_sendfile",
-	.spec = &netperf_spec,
-	.reads = RUN_READS_CHARGE,
-	.check = netperf_check,
-	.finite = workload_runs_until_stop,
-	.cgroup = workload_tasks_cgroup,
-	.tasks = netperf_tasks,
-	.setup = netperf_setup,
-	.metrics = netperf_metrics,
-	.metric_info = (const struct run_metric[]){{"throughput", true, "10^6bits/s"},
-						   {"messages", true, ""},
-						   {NULL, false, NULL}},
-	.destroy = netperf_destroy,
+    .name = "netperf_sendfile",
+    .spec = &netperf_spec,
+    .reads = RUN_READS_CHARGE,
+    .check = netperf_check,
+    .finite = workload_runs_until_stop,
+    .cgroup = workload_tasks_cgroup,
+    .tasks = netperf_tasks,
+    .setup = netperf_setup,
+    .metrics = netperf_metrics,
+    .metric_info = (const struct run_metric[]){{"throughput", true, "10^6bits/s"},
+					       {"messages", true, ""},
+					       {NULL, false, NULL}},
+    .destroy = netperf_destroy,
 };

@@ -21,34 +21,32 @@ struct pagefault_loop_params {
 
 #define AT(member) SPEC_AT(struct pagefault_loop_params, member)
 static const struct spec_field pagefault_loop_fields[] = {
-	SPEC_TYPE_FIELD("pagefault_loop"),
-	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
-	{"count",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "tasks; task i is pinned to CPU i",
-			      .min = 1,
-			      .max = 4096},
-	 false, "1", AT(tasks.count)},
-	{"region_mb",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "anonymous memory mapped, faulted in and unmapped per loop, MiB",
-			      .min = 0.00390625,
-			      .max = 1 << 20},
-	 false, "64", AT(region_mb)},
-	{"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
-	{NULL},
+    SPEC_TYPE_FIELD("pagefault_loop"),
+    {"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+    {"count",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "tasks; task i is pinned to CPU i", .min = 1, .max = 4096},
+     false, "1", AT(tasks.count)},
+    {"region_mb",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "anonymous memory mapped, faulted in and unmapped per loop, MiB",
+			  .min = 0.00390625,
+			  .max = 1 << 20},
+     false, "64", AT(region_mb)},
+    {"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
+    {NULL},
 };
 #undef AT
 
 static const struct spec pagefault_loop_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "pagefault_loop: each task maps region_mb of anonymous memory, faults every page "
-	       "in and unmaps it, in a loop, pinned to its CPU; run it with a duration stop",
-	.fields = pagefault_loop_fields,
-	.size = sizeof(struct pagefault_loop_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "pagefault_loop: each task maps region_mb of anonymous memory, faults every page "
+	   "in and unmaps it, in a loop, pinned to its CPU; run it with a duration stop",
+    .fields = pagefault_loop_fields,
+    .size = sizeof(struct pagefault_loop_params)};
 
-static bool pagefault_loop_check(const void *params, const struct run_config *cfg,
-				 const char *path, struct spec_check *chk)
+static bool pagefault_loop_check(const void *params, const struct run_config *cfg, const char *path,
+				 struct spec_check *chk)
 {
 	const struct pagefault_loop_params *p = params;
 	return workload_check_cpu(p->tasks.count - 1, cfg, path, chk);
@@ -59,10 +57,10 @@ struct pf_task {
 	long region_pages;
 	sim_time_t start; /* launched this long after the run starts */
 	long faults;
-	long round_faults;	  /* faults of the rounds completed (mapped and unmapped) */
-	sim_time_t round_time; /* from its start to the end of the last of them */
+	long round_faults;	       /* faults of the rounds completed (mapped and unmapped) */
+	sim_time_t round_time;	       /* from its start to the end of the last of them */
 	struct memcg_batch_info batch; /* current->memcg_batch */
-	long pvec; /* pages in the CPU's lru_add pagevec, not yet on the LRU */
+	long pvec;		       /* pages in the CPU's lru_add pagevec, not yet on the LRU */
 };
 
 struct pagefault_loop {
@@ -155,8 +153,8 @@ static void *pagefault_loop_setup(const void *params, int index)
 	struct pagefault_loop *pl = g_new0(struct pagefault_loop, 1);
 	pl->count = (int)p->tasks.count;
 	pl->tasks = g_new0(struct pf_task, pl->count);
-	long long *start = workload_start_times(p->start_spread_ns, "pagefault_loop", index,
-						pl->count);
+	long long *start =
+	    workload_start_times(p->start_spread_ns, "pagefault_loop", index, pl->count);
 	for (int i = 0; i < pl->count; i++) {
 		pl->tasks[i].start = start[i];
 		char *cg = mem_cgroup_instance_name(p->tasks.cgroup, i);
@@ -196,17 +194,17 @@ static void pagefault_loop_destroy(void *state)
 }
 
 const struct workload_type pagefault_loop_workload = {
-	.name = "pagefault_loop",
-	.spec = &pagefault_loop_spec,
-	.reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_SWAP,
-	.check = pagefault_loop_check,
-	.finite = workload_runs_until_stop,
-	.cgroup = workload_tasks_cgroup,
-	.tasks = workload_tasks_count,
-	.setup = pagefault_loop_setup,
-	.metrics = pagefault_loop_metrics,
-	.metric_info = (const struct run_metric[]){{"page_faults_60s", true, ""},
-						   {"page_faults", true, ""},
-						   {NULL, false, NULL}},
-	.destroy = pagefault_loop_destroy,
+    .name = "pagefault_loop",
+    .spec = &pagefault_loop_spec,
+    .reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_SWAP,
+    .check = pagefault_loop_check,
+    .finite = workload_runs_until_stop,
+    .cgroup = workload_tasks_cgroup,
+    .tasks = workload_tasks_count,
+    .setup = pagefault_loop_setup,
+    .metrics = pagefault_loop_metrics,
+    .metric_info = (const struct run_metric[]){{"page_faults_60s", true, ""},
+					       {"page_faults", true, ""},
+					       {NULL, false, NULL}},
+    .destroy = pagefault_loop_destroy,
 };

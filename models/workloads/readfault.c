@@ -18,25 +18,26 @@ struct readfault_params {
 
 #define AT(member) SPEC_AT(struct readfault_params, member)
 static const struct spec_field readfault_fields[] = {
-	SPEC_TYPE_FIELD("readfault"),
-	{"iterations",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "times the file is mapped, read-faulted page by page, and unmapped",
-			      .min = 1,
-			      .max = 1e9},
-	 true, NULL, AT(iterations)},
-	WORKLOAD_CPU_FIELD("CPU of the faulting task", AT(cpu)),
-	{NULL},
+    SPEC_TYPE_FIELD("readfault"),
+    {"iterations",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc =
+			      "times the file is mapped, read-faulted page by page, and unmapped",
+			  .min = 1,
+			  .max = 1e9},
+     true, NULL, AT(iterations)},
+    WORKLOAD_CPU_FIELD("CPU of the faulting task", AT(cpu)),
+    {NULL},
 };
 #undef AT
 
 static const struct spec readfault_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "readfault: the read-fault micro benchmark on memcg.page_cgroup's file, warm in "
-	       "the page cache: each fault updates FILE_MAPPED (page_add_file_rmap), each "
-	       "unmap again",
-	.fields = readfault_fields,
-	.size = sizeof(struct readfault_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "readfault: the read-fault micro benchmark on memcg.page_cgroup's file, warm in "
+	   "the page cache: each fault updates FILE_MAPPED (page_add_file_rmap), each "
+	   "unmap again",
+    .fields = readfault_fields,
+    .size = sizeof(struct readfault_params)};
 
 static bool readfault_check(const void *params, const struct run_config *cfg, const char *path,
 			    struct spec_check *chk)
@@ -91,19 +92,20 @@ static double readfault_planned_ns(const void *params, const struct run_config *
 {
 	const struct readfault_params *p = params;
 	long pages = cfg->memcg->page_cgroup ? cfg->memcg->page_cgroup->pages : 0;
-	return (double)p->iterations * (double)pages * sim_to_ns(cfg->machine.cost[COST_READ_FAULT]);
+	return (double)p->iterations * (double)pages *
+	       sim_to_ns(cfg->machine.cost[COST_READ_FAULT]);
 }
 
 const struct workload_type readfault_workload = {
-	.name = "readfault",
-	.spec = &readfault_spec,
-	.check = readfault_check,
-	.reads = RUN_READS_PAGE_CGROUP,
-	.planned_ns = readfault_planned_ns,
-	.setup = readfault_setup,
-	.metrics = readfault_metrics,
-	.metric_info = (const struct run_metric[]){{"cycles_per_fault", false, "cycles"},
-						   {"faults", true, ""},
-						   {NULL, false, NULL}},
-	.destroy = g_free,
+    .name = "readfault",
+    .spec = &readfault_spec,
+    .check = readfault_check,
+    .reads = RUN_READS_PAGE_CGROUP,
+    .planned_ns = readfault_planned_ns,
+    .setup = readfault_setup,
+    .metrics = readfault_metrics,
+    .metric_info = (const struct run_metric[]){{"cycles_per_fault", false, "cycles"},
+					       {"faults", true, ""},
+					       {NULL, false, NULL}},
+    .destroy = g_free,
 };

@@ -23,37 +23,37 @@ struct readtwice_params {
 
 #define AT(member) SPEC_AT(struct readtwice_params, member)
 static const struct spec_field readtwice_fields[] = {
-	SPEC_TYPE_FIELD("readtwice"),
-	{"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
-	{"count",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "containers, each a memcg with one sparse file",
-			      .min = 1,
-			      .max = 4096},
-	 false, "1", AT(tasks.count)},
-	{"readers",
-	 &(const struct spec){.kind = SPEC_INTEGER,
-			      .doc = "dd tasks reading each container's file",
-			      .min = 1,
-			      .max = 64},
-	 false, "2", AT(readers)},
-	{"warmup_ns",
-	 &(const struct spec){.kind = SPEC_NUMBER,
-			      .doc = "bytes read before this are not counted (the memory filling)",
-			      .min = 0,
-			      .max = 1e12},
-	 false, "0", AT(warmup_ns)},
-	{NULL},
+    SPEC_TYPE_FIELD("readtwice"),
+    {"cgroup", &workload_cgroup_spec, true, NULL, AT(tasks.cgroup)},
+    {"count",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "containers, each a memcg with one sparse file",
+			  .min = 1,
+			  .max = 4096},
+     false, "1", AT(tasks.count)},
+    {"readers",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc = "dd tasks reading each container's file",
+			  .min = 1,
+			  .max = 64},
+     false, "2", AT(readers)},
+    {"warmup_ns",
+     &(const struct spec){.kind = SPEC_NUMBER,
+			  .doc = "bytes read before this are not counted (the memory filling)",
+			  .min = 0,
+			  .max = 1e12},
+     false, "0", AT(warmup_ns)},
+    {NULL},
 };
 #undef AT
 
 static const struct spec readtwice_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "readtwice: containers of dd readers reading one sparse file twice over "
-	       "(vm-scalability case-lru-file-readtwice); needs memcg.node_memory_mb and a "
-	       "duration stop",
-	.fields = readtwice_fields,
-	.size = sizeof(struct readtwice_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "readtwice: containers of dd readers reading one sparse file twice over "
+	   "(vm-scalability case-lru-file-readtwice); needs memcg.node_memory_mb and a "
+	   "duration stop",
+    .fields = readtwice_fields,
+    .size = sizeof(struct readtwice_params)};
 
 /* The node must hold what the CPUs keep off the lists: batches and
  * isolated folios, a few hundred a CPU. */
@@ -146,17 +146,17 @@ static long readtwice_tasks(const void *params, const struct run_config *cfg)
 }
 
 const struct workload_type readtwice_workload = {
-	.name = "readtwice",
-	.spec = &readtwice_spec,
-	.reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_FOLIOS,
-	.check = readtwice_check,
-	.finite = workload_runs_until_stop,
-	.cgroup = workload_tasks_cgroup,
-	.tasks = readtwice_tasks,
-	.setup = readtwice_setup,
-	.metrics = readtwice_metrics,
-	.metric_info = (const struct run_metric[]){{"throughput_mbps", true, "MB/s"},
-						   {"bytes_read", true, "B"},
-						   {NULL, false, NULL}},
-	.destroy = readtwice_destroy,
+    .name = "readtwice",
+    .spec = &readtwice_spec,
+    .reads = RUN_READS_CHARGE | RUN_READS_LRU | RUN_READS_FOLIOS,
+    .check = readtwice_check,
+    .finite = workload_runs_until_stop,
+    .cgroup = workload_tasks_cgroup,
+    .tasks = readtwice_tasks,
+    .setup = readtwice_setup,
+    .metrics = readtwice_metrics,
+    .metric_info = (const struct run_metric[]){{"throughput_mbps", true, "MB/s"},
+					       {"bytes_read", true, "B"},
+					       {NULL, false, NULL}},
+    .destroy = readtwice_destroy,
 };

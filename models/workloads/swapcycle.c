@@ -23,65 +23,68 @@ struct swapcycle_params {
 
 #define AT(member) SPEC_AT(struct swapcycle_params, member)
 #define NUM_FIELD(key_, doc_, lo, hi, def, member)                                                 \
-	{key_, &(const struct spec){.kind = SPEC_NUMBER, .doc = doc_, .min = lo, .max = hi}, false,  \
-	 def, AT(member)}
+	{                                                                                          \
+		key_,                                                                              \
+		    &(const struct spec){.kind = SPEC_NUMBER, .doc = doc_, .min = lo, .max = hi},  \
+		    false, def, AT(member)                                                         \
+	}
 static const struct spec_field swapcycle_fields[] = {
-	SPEC_TYPE_FIELD("swapcycle"),
-	{"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
-	{"check",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "cgroup_memory_noswap as a plain branch or a static key",
-			      .choices = static_key_schemes},
-	 false, "\"branch\"", AT(check)},
-	WORKLOAD_CPU_FIELD("CPU of the task", AT(cpu)),
-	NUM_FIELD("page_ns", "per-page work besides the checks (page-out and swap-in fault)", 0, 1e9,
-		  "3400", page_ns),
-	NUM_FIELD("other_branches_per_page", "branches perf stat counts elsewhere, per page", 0, 1e6,
-		  "0", other_branches_per_page),
-	NUM_FIELD("other_branch_misses_per_page", "branch misses elsewhere, per page", 0, 1e6, "0",
-		  other_branch_misses_per_page),
-	{"extra_faults",
-	 &(const struct spec){
-		 .kind = SPEC_INTEGER, .doc = "page faults besides the swap-ins", .min = 0, .max = 1e12},
-	 false, "0", AT(extra_faults)},
-	NUM_FIELD("load_cycles", "the flag's load instruction, its line in L1", 0, 1e4, "4",
-		  key.load_cycles),
-	NUM_FIELD("miss_prob",
-		  "probability that the core's caches lost the flag's line since the last check", 0,
-		  1, "0", key.miss_prob),
-	NUM_FIELD("test_branch_cycles", "test and conditional branch", 0, 1e4, "1",
-		  key.test_branch_cycles),
-	NUM_FIELD("mispredict_cycles", "a mispredicted branch's penalty", 0, 1e4, "17",
-		  key.mispredict_cycles),
-	NUM_FIELD("mispredict_prob", "probability of a mispredict", 0, 1, "0", key.mispredict_prob),
-	NUM_FIELD("nop_cycles", "a patched 5-byte NOP", 0, 1e4, "0.25", key.nop_cycles),
-	NUM_FIELD("jmp_cycles", "a patched JMP", 0, 1e4, "1", key.jmp_cycles),
-	NUM_FIELD("patch_site_ns", "text_poke of one site, unbatched", 0, 1e10, "1017857",
-		  key.patch_site_ns),
-	NUM_FIELD("patch_batch_ns", "a batched update of all sites", 0, 1e10, "1400000",
-		  key.patch_batch_ns),
-	NUM_FIELD("patch_stall_ns", "each other CPU's stall per IPI round", 0, 1e9, "2000",
-		  key.patch_stall_ns),
-	{"patch_sites",
-	 &(const struct spec){.kind = SPEC_INTEGER, .doc = "sites of the key", .min = 1, .max = 100000},
-	 false, "56", AT(key.sites)},
-	{"patch_batched", &(const struct spec){.kind = SPEC_BOOLEAN, .doc = "batched text patching"},
-	 false, "true", AT(key.batched)},
-	NUM_FIELD("flip_at_ns",
-		  "flip the key once at this time (static_branch_enable or _disable), to see its "
-		  "cost; absent: never",
-		  0, 3.6e12, NULL, flip_at_ns),
-	{NULL},
+    SPEC_TYPE_FIELD("swapcycle"),
+    {"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
+    {"check",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "cgroup_memory_noswap as a plain branch or a static key",
+			  .choices = static_key_schemes},
+     false, "\"branch\"", AT(check)},
+    WORKLOAD_CPU_FIELD("CPU of the task", AT(cpu)),
+    NUM_FIELD("page_ns", "per-page work besides the checks (page-out and swap-in fault)", 0, 1e9,
+	      "3400", page_ns),
+    NUM_FIELD("other_branches_per_page", "branches perf stat counts elsewhere, per page", 0, 1e6,
+	      "0", other_branches_per_page),
+    NUM_FIELD("other_branch_misses_per_page", "branch misses elsewhere, per page", 0, 1e6, "0",
+	      other_branch_misses_per_page),
+    {"extra_faults",
+     &(const struct spec){
+	 .kind = SPEC_INTEGER, .doc = "page faults besides the swap-ins", .min = 0, .max = 1e12},
+     false, "0", AT(extra_faults)},
+    NUM_FIELD("load_cycles", "the flag's load instruction, its line in L1", 0, 1e4, "4",
+	      key.load_cycles),
+    NUM_FIELD("miss_prob",
+	      "probability that the core's caches lost the flag's line since the last check", 0, 1,
+	      "0", key.miss_prob),
+    NUM_FIELD("test_branch_cycles", "test and conditional branch", 0, 1e4, "1",
+	      key.test_branch_cycles),
+    NUM_FIELD("mispredict_cycles", "a mispredicted branch's penalty", 0, 1e4, "17",
+	      key.mispredict_cycles),
+    NUM_FIELD("mispredict_prob", "probability of a mispredict", 0, 1, "0", key.mispredict_prob),
+    NUM_FIELD("nop_cycles", "a patched 5-byte NOP", 0, 1e4, "0.25", key.nop_cycles),
+    NUM_FIELD("jmp_cycles", "a patched JMP", 0, 1e4, "1", key.jmp_cycles),
+    NUM_FIELD("patch_site_ns", "text_poke of one site, unbatched", 0, 1e10, "1017857",
+	      key.patch_site_ns),
+    NUM_FIELD("patch_batch_ns", "a batched update of all sites", 0, 1e10, "1400000",
+	      key.patch_batch_ns),
+    NUM_FIELD("patch_stall_ns", "each other CPU's stall per IPI round", 0, 1e9, "2000",
+	      key.patch_stall_ns),
+    {"patch_sites",
+     &(const struct spec){.kind = SPEC_INTEGER, .doc = "sites of the key", .min = 1, .max = 100000},
+     false, "56", AT(key.sites)},
+    {"patch_batched", &(const struct spec){.kind = SPEC_BOOLEAN, .doc = "batched text patching"},
+     false, "true", AT(key.batched)},
+    NUM_FIELD("flip_at_ns",
+	      "flip the key once at this time (static_branch_enable or _disable), to see its "
+	      "cost; absent: never",
+	      0, 3.6e12, NULL, flip_at_ns),
+    {NULL},
 };
 #undef NUM_FIELD
 #undef AT
 
 static const struct spec swapcycle_spec = {
-	.kind = SPEC_OBJECT,
-	.doc = "swapcycle: map (populated), MADV_PAGEOUT, write again, as perf stat sees it; the "
-	       "swap hot paths check cgroup_memory_noswap as a branch or a static key",
-	.fields = swapcycle_fields,
-	.size = sizeof(struct swapcycle_params)};
+    .kind = SPEC_OBJECT,
+    .doc = "swapcycle: map (populated), MADV_PAGEOUT, write again, as perf stat sees it; the "
+	   "swap hot paths check cgroup_memory_noswap as a branch or a static key",
+    .fields = swapcycle_fields,
+    .size = sizeof(struct swapcycle_params)};
 
 static bool swapcycle_check(const void *params, const struct run_config *cfg, const char *path,
 			    struct spec_check *chk)
@@ -89,8 +92,15 @@ static bool swapcycle_check(const void *params, const struct run_config *cfg, co
 	return workload_check_cpu(((const struct swapcycle_params *)params)->cpu, cfg, path, chk);
 }
 
-enum { SWAPOUT, TRY_CHARGE_SWAP, UNCHARGE_SWAP, GET_NR_SWAP_PAGES, SWAP_FULL, MEMSW_ACCOUNT,
-       NR_PATHS };
+enum {
+	SWAPOUT,
+	TRY_CHARGE_SWAP,
+	UNCHARGE_SWAP,
+	GET_NR_SWAP_PAGES,
+	SWAP_FULL,
+	MEMSW_ACCOUNT,
+	NR_PATHS
+};
 
 struct swapcycle {
 	long pages;
@@ -136,9 +146,9 @@ static void swapcycle_loop(struct sim_task *t, void *arg)
 static void *swapcycle_setup(const void *params, int index)
 {
 	static const char *const names[NR_PATHS] = {
-		"mem_cgroup_swapout",	       "__mem_cgroup_try_charge_swap",
-		"__mem_cgroup_uncharge_swap", "mem_cgroup_get_nr_swap_pages",
-		"mem_cgroup_swap_full",	       "do_memsw_account"};
+	    "mem_cgroup_swapout",	  "__mem_cgroup_try_charge_swap",
+	    "__mem_cgroup_uncharge_swap", "mem_cgroup_get_nr_swap_pages",
+	    "mem_cgroup_swap_full",	  "do_memsw_account"};
 	const struct swapcycle_params *p = params;
 	struct swapcycle *sc = g_new0(struct swapcycle, 1);
 	sc->pages = (long)(p->size_mb * 256);
@@ -172,12 +182,12 @@ static void swapcycle_metrics(void *state, json_t *metrics)
 	json_object_set_new(metrics, "cycles",
 			    json_real(sim_to_ns(sc->task_time) * sim_machine()->clock_ghz));
 	json_object_set_new(metrics, "page_faults", json_integer(sc->pages + sc->extra_faults));
-	json_object_set_new(metrics, "branches",
-			    json_real((double)sc->key.branches +
-				      sc->other_branches * (double)sc->pages));
-	json_object_set_new(metrics, "branch_misses",
-			    json_real((double)sc->key.branch_misses +
-				      sc->other_misses * (double)sc->pages));
+	json_object_set_new(
+	    metrics, "branches",
+	    json_real((double)sc->key.branches + sc->other_branches * (double)sc->pages));
+	json_object_set_new(
+	    metrics, "branch_misses",
+	    json_real((double)sc->key.branch_misses + sc->other_misses * (double)sc->pages));
 	json_object_set_new(metrics, "static_key", static_key_json(&sc->key));
 }
 
@@ -189,16 +199,16 @@ static void swapcycle_destroy(void *state)
 }
 
 const struct workload_type swapcycle_workload = {
-	.name = "swapcycle",
-	.spec = &swapcycle_spec,
-	.check = swapcycle_check,
-	.setup = swapcycle_setup,
-	.metrics = swapcycle_metrics,
-	.metric_info = (const struct run_metric[]){{"task_clock_ms", false, "ms"},
-						   {"cycles", false, ""},
-						   {"page_faults", false, ""},
-						   {"branches", false, ""},
-						   {"branch_misses", false, ""},
-						   {NULL, false, NULL}},
-	.destroy = swapcycle_destroy,
+    .name = "swapcycle",
+    .spec = &swapcycle_spec,
+    .check = swapcycle_check,
+    .setup = swapcycle_setup,
+    .metrics = swapcycle_metrics,
+    .metric_info = (const struct run_metric[]){{"task_clock_ms", false, "ms"},
+					       {"cycles", false, ""},
+					       {"page_faults", false, ""},
+					       {"branches", false, ""},
+					       {"branch_misses", false, ""},
+					       {NULL, false, NULL}},
+    .destroy = swapcycle_destroy,
 };

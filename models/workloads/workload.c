@@ -37,7 +37,8 @@ int workload_cpu_for(int i, enum workload_placement placement)
 {
 	const struct sim_machine *m = sim_machine();
 	int ncpus = sim_ncpus();
-	if (placement == WORKLOAD_CORES) { /* every core's first thread, node by node, then the next */
+	if (placement ==
+	    WORKLOAD_CORES) { /* every core's first thread, node by node, then the next */
 		int cores = sim_machine_cores_per_node(m), all = cores * m->nodes;
 		int j = i % ncpus, thread = j / all, core = j % all;
 		return (core / cores) * m->cpus_per_node + thread * cores + core % cores;
@@ -100,29 +101,29 @@ bool workload_check_dist(int kind, double cv, const char *path, const char *cv_k
 }
 
 const struct spec workload_dist_spec = {
-	.kind = SPEC_ENUM,
-	.doc = "distribution: const, exp (exponential), uniform (mean +- sqrt(3) cv mean), "
-	       "lognormal (mean, cv)",
-	.values = sim_dist_names};
+    .kind = SPEC_ENUM,
+    .doc = "distribution: const, exp (exponential), uniform (mean +- sqrt(3) cv mean), "
+	   "lognormal (mean, cv)",
+    .values = sim_dist_names};
 const struct spec workload_cv_spec = {
-	.kind = SPEC_NUMBER,
-	.doc = "coefficient of variation for uniform (default 0.577: U(0, 2 mean)) and "
-	       "lognormal (default 1)",
-	.min = 0,
-	.max = 10};
+    .kind = SPEC_NUMBER,
+    .doc = "coefficient of variation for uniform (default 0.577: U(0, 2 mean)) and "
+	   "lognormal (default 1)",
+    .min = 0,
+    .max = 10};
 const struct spec workload_placement_spec = {
-	.kind = SPEC_ENUM,
-	.doc = "spread: task i on node i mod nodes; pack: task i on CPU i; cores: the first "
-	       "thread of every core, node by node, then the second threads (CPU i as Linux "
-	       "numbers a multi-socket Intel server)",
-	.values = (const char *const[]){"spread", "pack", "cores", NULL}};
+    .kind = SPEC_ENUM,
+    .doc = "spread: task i on node i mod nodes; pack: task i on CPU i; cores: the first "
+	   "thread of every core, node by node, then the second threads (CPU i as Linux "
+	   "numbers a multi-socket Intel server)",
+    .values = (const char *const[]){"spread", "pack", "cores", NULL}};
 const struct spec workload_start_ns_spec = {
-	.kind = SPEC_NUMBER,
-	.doc = "each task starts after a delay drawn uniformly from [0, start_ns) (off its CPU), "
-	       "so the tasks first reach the shared line or lock in a random order, not the "
-	       "CPUs' (0: all start at once, in CPU order)",
-	.min = 0,
-	.max = 1e12};
+    .kind = SPEC_NUMBER,
+    .doc = "each task starts after a delay drawn uniformly from [0, start_ns) (off its CPU), "
+	   "so the tasks first reach the shared line or lock in a random order, not the "
+	   "CPUs' (0: all start at once, in CPU order)",
+    .min = 0,
+    .max = 1e12};
 
 sim_time_t workload_start_delay(const char *name, double start_ns)
 {
@@ -137,24 +138,24 @@ sim_time_t workload_start_delay(const char *name, double start_ns)
 }
 
 const struct spec workload_cgroup_spec = {
-	.kind = SPEC_STRING,
-	.doc = "cgroup of task i: a memcg.cgroups name; \"%d\" is replaced by i",
-	.min = 0,
-	.max = 128};
+    .kind = SPEC_STRING,
+    .doc = "cgroup of task i: a memcg.cgroups name; \"%d\" is replaced by i",
+    .min = 0,
+    .max = 128};
 const struct spec workload_count_spec = {
-	.kind = SPEC_INTEGER, .doc = "tasks, one per cgroup instance", .min = 1, .max = 4096};
+    .kind = SPEC_INTEGER, .doc = "tasks, one per cgroup instance", .min = 1, .max = 4096};
 const struct spec workload_per_cgroup_spec = {
-	.kind = SPEC_INTEGER,
-	.doc = "tasks in each cgroup instance: task i runs in instance i / tasks_per_cgroup "
-	       "(a what-if: several tasks of one cgroup, on different CPUs, sharing its lists)",
-	.min = 1,
-	.max = 4096};
+    .kind = SPEC_INTEGER,
+    .doc = "tasks in each cgroup instance: task i runs in instance i / tasks_per_cgroup "
+	   "(a what-if: several tasks of one cgroup, on different CPUs, sharing its lists)",
+    .min = 1,
+    .max = 4096};
 const struct spec workload_start_spread_spec = {
-	.kind = SPEC_NUMBER,
-	.doc = "tasks start at uniform random times in [0, this] ns: a shell launching them "
-	       "'together' (default 2 ms)",
-	.min = 0,
-	.max = 1e12};
+    .kind = SPEC_NUMBER,
+    .doc = "tasks start at uniform random times in [0, this] ns: a shell launching them "
+	   "'together' (default 2 ms)",
+    .min = 0,
+    .max = 1e12};
 const struct spec workload_size_spec = {
-	.kind = SPEC_NUMBER, .doc = "memory each task writes once, MiB", .min = 0, .max = 1048576};
+    .kind = SPEC_NUMBER, .doc = "memory each task writes once, MiB", .min = 0, .max = 1048576};
 const struct spec workload_time_spec = {.kind = SPEC_NUMBER, .doc = "ns", .min = 0, .max = 3.6e12};

@@ -33,7 +33,8 @@ struct report_format {
 struct lockstat;
 struct report_opts {
 	const struct report_format *format;
-	const char *sort;  /* perf lock contention order: contended, wait_total, wait_max, wait_avg */
+	const char
+	    *sort; /* perf lock contention order: contended, wait_total, wait_max, wait_avg */
 	const char *plots; /* where the plots go (NULL: none, except HTML: a temporary directory) */
 	/* --lock-stat: the real machine's lock statistics (lockstat.h), read
 	 * from @measured_path, beside the model's, before the verdict */

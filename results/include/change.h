@@ -23,13 +23,13 @@
 #include <stddef.h>
 
 struct change {
-	double pct;		   /* of the main statistic: Hmean for a rate, else Amean */
+	double pct; /* of the main statistic: Hmean for a rate, else Amean */
 	/* The baseline's statistic is 0 and the variant's is not: no change in
 	 * % exists (pct is NAN); the figure is new. */
 	bool from_zero;
-	double base_mean, mean;	   /* that statistic of the baseline and of the variant */
-	size_t replicas;	   /* the fewer of the two variants' */
-	double p;		   /* Welch's t-test, two-sided: across seeds, or of the batch means */
+	double base_mean, mean; /* that statistic of the baseline and of the variant */
+	size_t replicas;	/* the fewer of the two variants' */
+	double p;		/* Welch's t-test, two-sided: across seeds, or of the batch means */
 	/* The change's 95% interval is defined: across seeds (2 replicas each),
 	 * or, with one replica each, from the batch means within the two runs
 	 * (batches > 0: the fewer steady batches of the two). */

@@ -21,7 +21,7 @@ const char *identity_of(json_t *doc);
 
 /* The distinct identities of a set of documents, in the order first seen. */
 struct identity_set {
-	GPtrArray *ids; /* interned strings */
+	GPtrArray *ids;	  /* interned strings */
 	GPtrArray *where; /* the file each was first seen in (owned) */
 };
 void identity_set_init(struct identity_set *s);

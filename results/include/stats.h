@@ -40,14 +40,14 @@ double stats_ci95(const double *x, size_t n);
 #define STATS_BATCH_GROUP 5
 #define STATS_BATCH_MAX 10000
 struct stats_batch {
-	size_t warmup;	   /* batches truncated */
-	size_t k;	   /* batches left, the steady part */
-	double before;	   /* the sum of the increments truncated */
-	double steady;	   /* the sum of the steady part's */
-	double var, se;	   /* the variance of that sum (k s^2), its square root */
-	double df;	   /* k - 1 */
-	double half;	   /* of its 95% interval: t(0.975, k - 1) se */
-	size_t lag;	   /* stats_batch_spectral's window M; 0: the batch means stand */
+	size_t warmup;	/* batches truncated */
+	size_t k;	/* batches left, the steady part */
+	double before;	/* the sum of the increments truncated */
+	double steady;	/* the sum of the steady part's */
+	double var, se; /* the variance of that sum (k s^2), its square root */
+	double df;	/* k - 1 */
+	double half;	/* of its 95% interval: t(0.975, k - 1) se */
+	size_t lag;	/* stats_batch_spectral's window M; 0: the batch means stand */
 };
 bool stats_batch_means(const double *x, size_t n, struct stats_batch *b);
 /* The same steady part (MSER-5 on the batches), its sum's variance the

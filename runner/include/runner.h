@@ -21,7 +21,7 @@ struct runner_job {
 	json_t *meta;
 	/* When set, the child writes a Chrome trace of its run here (sim_trace). */
 	const char *trace;
-	int trace_pid; /* the trace's process id: one per variant */
+	int trace_pid;	/* the trace's process id: one per variant */
 	long trace_max; /* its share of the trace file's events */
 	/* What the live progress calls it ("per-node replica 2/3"); the
 	 * caller's. */

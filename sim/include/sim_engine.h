@@ -120,7 +120,7 @@ void sim_work_exit(void);
 struct sim_task *sim_task_create(const char *name, int cpu, sim_task_fn fn, void *arg);
 /* The same, the name from @fmt ("memhog.%d.%d"). */
 struct sim_task *sim_task_createf(int cpu, sim_task_fn fn, void *arg, const char *fmt, ...)
-	G_GNUC_PRINTF(4, 5);
+    G_GNUC_PRINTF(4, 5);
 const char *sim_task_name(const struct sim_task *t);
 int sim_task_cpu(const struct sim_task *t);
 sim_time_t sim_task_clock(const struct sim_task *t);

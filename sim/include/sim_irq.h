@@ -23,7 +23,7 @@ struct sim_irq_source {
 	enum sim_irq_kind kind;
 	sim_time_t interval; /* periodic: the period; Poisson: the mean gap */
 	sim_time_t handler;
-	bool skew;	     /* periodic: each CPU's phase drawn at random */
+	bool skew;	       /* periodic: each CPU's phase drawn at random */
 	uint64_t cpu_mask[64]; /* CPUs it reaches (bit per CPU) */
 	/* A model's handler body, run in interrupt context at the arrival's
 	 * delivery (after the handler cost); NULL for a cost only. On an idle

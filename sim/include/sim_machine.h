@@ -25,12 +25,11 @@ struct sim_cost_desc {
 	const char *source;
 };
 
-
 /* How contended cache lines and locks are priced (machine.contention). */
 enum sim_contention {
-	SIM_CONTENTION_IDLE,   /* every access costs its idle latency (the issue 10 model) */
-	SIM_CONTENTION_QUEUED, /* lines serve one request at a time, the spinlock slow
-				* paths move their lines, SMT siblings share a core */
+	SIM_CONTENTION_IDLE,	 /* every access costs its idle latency (the issue 10 model) */
+	SIM_CONTENTION_QUEUED,	 /* lines serve one request at a time, the spinlock slow
+				  * paths move their lines, SMT siblings share a core */
 	SIM_CONTENTION_TRANSFER, /* as queued, but each access from a CPU without the line
 				  * is a transfer slowed by the requests piled up ahead;
 				  * the last holder keeps the line until it leaves, and
@@ -60,13 +59,14 @@ struct sim_machine {
 	/* The same while one of the two spins waiting for a spinlock
 	 * (machine.smt_spin_throughput); 0: smt_throughput. */
 	double smt_spin_throughput;
-	sim_time_t sched_slice; /* time slice when tasks share a CPU */
+	sim_time_t sched_slice;	   /* time slice when tasks share a CPU */
 	sim_time_t context_switch; /* switching a CPU between two runnable tasks */
 	/* Tasks move between CPUs as the fair class's newly idle balance and
 	 * wake-up placement move them (machine.migration, sim_balance.h);
 	 * false: each stays on the CPU it was created on. */
 	bool migration;
-	sim_time_t cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/hw/include/cost.h) */
+	sim_time_t
+	    cost[SIM_MACHINE_MAX_COSTS]; /* the models' costs, by id (models/hw/include/cost.h) */
 	/* machine.private_ns: a flat cost's bottom-up bound of its private work,
 	 * by id; 0 where none is given (cost_charge_flat) */
 	sim_time_t cost_private[SIM_MACHINE_MAX_COSTS];

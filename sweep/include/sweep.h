@@ -25,10 +25,10 @@
 #define SWEEP_MAX_RUNS 20000
 
 struct sweep_param {
-	char **paths;	/* NULL-terminated */
+	char **paths;	   /* NULL-terminated */
 	char *values_text; /* as written */
-	json_t *values;	/* array of scalars */
-	bool log;	/* a log range: plotted on a log axis */
+	json_t *values;	   /* array of scalars */
+	bool log;	   /* a log range: plotted on a log axis */
 };
 
 /* Parse "PATH[,PATH...]=VALUES". On error NULL, with what was wrong in @why
@@ -84,10 +84,10 @@ GPtrArray *sweep_plan_warnings(const struct sweep_plan *pl);
 /* Where a sweep's directory stands after sweep_run() or sweep_merge(); all
  * zero when they stopped before counting its runs. */
 struct sweep_outcome {
-	size_t done, total; /* runs in the directory (done != total: not all of them) */
-	char *result_path;  /* DIR/result.json, written now that every run is in */
+	size_t done, total;  /* runs in the directory (done != total: not all of them) */
+	char *result_path;   /* DIR/result.json, written now that every run is in */
 	size_t result_bytes; /* its size */
-	bool violation;	    /* every run is in, and one reported a failure */
+	bool violation;	     /* every run is in, and one reported a failure */
 };
 
 /* Free what @so holds. */

@@ -29,7 +29,8 @@ static void assert_cpu_sum(json_t *r)
 	json_t *x;
 	json_object_foreach (json_object_get(r, "cpu_time_ns"), k, x)
 		sum += json_number_value(x);
-	g_assert_cmpfloat_with_epsilon(sum, mcs_json_num(r, "sim_time_ns") * mcs_json_num(r, "cpus"), 1e-3);
+	g_assert_cmpfloat_with_epsilon(
+	    sum, mcs_json_num(r, "sim_time_ns") * mcs_json_num(r, "cpus"), 1e-3);
 }
 
 /* The member of @array whose @key is @name; NULL when none is. */
@@ -81,7 +82,8 @@ static double site_ops(json_t *r, const char *cls, const char *site, const char 
 static void assert_lru_books(json_t *l)
 {
 	g_assert_cmpfloat(mcs_json_num(l, "items"), ==,
-			  mcs_json_num(l, "added") - mcs_json_num(l, "deleted") - mcs_json_num(l, "isolated"));
+			  mcs_json_num(l, "added") - mcs_json_num(l, "deleted") -
+			      mcs_json_num(l, "isolated"));
 	g_assert_cmpfloat(mcs_json_num(l, "wrong_list_del"), ==, 0);
 }
 
@@ -117,8 +119,8 @@ static void test_swap(gconstpointer scope)
 	 * swap_cgroup_record stores its id under ctrl->lock, once at swap-out
 	 * and once more when the exit frees the slot. The exit takes ctrl->lock
 	 * and i_pages once per freed batch (mem_cgroup_uncharge_swap,
-	 * clear_shadow_from_swap_cache; a batch is one slot in v1's tree); the swap-out takes i_pages twice a
-	 * folio; the shrinker's other acquisitions are successful trylocks. */
+	 * clear_shadow_from_swap_cache; a batch is one slot in v1's tree); the swap-out takes
+	 * i_pages twice a folio; the shrinker's other acquisitions are successful trylocks. */
 	double out = mcs_json_num(rec, "pswpout"), freed = mcs_json_num(swap, "slots_freed");
 	if (mainline) {
 		g_assert_cmpfloat(freed, ==, out);
@@ -141,7 +143,7 @@ static void test_swap(gconstpointer scope)
 			  out + freed);
 	g_assert_cmpfloat(lock_acquisitions(r, "&ctrl->lock") - out, ==,
 			  lock_acquisitions(r, "&xa->xa_lock (swapper_spaces)") - 2 * out -
-				  mcs_json_num(swap, "nodes_reclaimed"));
+			      mcs_json_num(swap, "nodes_reclaimed"));
 	size_t i;
 	json_t *c;
 	json_array_foreach (json_object_get(mm, "cgroups"), i, c)
@@ -152,11 +154,14 @@ static void test_swap(gconstpointer scope)
 static void test_inode_dentry(gconstpointer scope)
 {
 	/* 32 readers of 2000 files under a 32 MiB parent: slab is reclaimed. */
-	const char *sets[] = {"memcg.cgroups.0.memory_max_mb=32", "memcg.cgroups.1.count=32",
-			      "workloads.0.count=32", "workloads.1.count=32",
-			      "workloads.1.files=2000", NULL};
-	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/list_lru_inode_dentry.json",
-				scope, sets);
+	const char *sets[] = {"memcg.cgroups.0.memory_max_mb=32",
+			      "memcg.cgroups.1.count=32",
+			      "workloads.0.count=32",
+			      "workloads.1.count=32",
+			      "workloads.1.files=2000",
+			      NULL};
+	json_t *r =
+	    run_variant(MCS_SOURCE_DIR "/scenarios/seeds/list_lru_inode_dentry.json", scope, sets);
 	json_t *mm = json_object_get(r, "memcg"), *m = json_object_get(r, "metrics");
 	g_assert_cmpuint(json_array_size(json_object_get(mm, "violations")), ==, 0);
 	assert_cpu_sum(r);
@@ -181,7 +186,8 @@ static void test_inode_dentry(gconstpointer scope)
 	json_t *c;
 	json_array_foreach (json_object_get(mm, "cgroups"), i, c)
 		if (g_str_equal(json_string_value(json_object_get(c, "name")), "bench"))
-			g_assert_cmpfloat(mcs_json_num(c, "usage_pages"), <=, mcs_json_num(c, "max_pages"));
+			g_assert_cmpfloat(mcs_json_num(c, "usage_pages"), <=,
+					  mcs_json_num(c, "max_pages"));
 	json_decref(r);
 }
 
@@ -192,18 +198,24 @@ static void test_inode_dentry(gconstpointer scope)
 static void test_pagefault_loop(gconstpointer variant)
 {
 	bool root = g_str_equal(variant, "root");
-	const char *sets[] = {"machine.costs.anon_fault_ns=1000", "machine.costs.zap_page_ns=0",
-			      "machine.costs.memcg_commit_ns=500", "workloads.0.region_mb=1",
+	const char *sets[] = {"machine.costs.anon_fault_ns=1000",
+			      "machine.costs.zap_page_ns=0",
+			      "machine.costs.memcg_commit_ns=500",
+			      "workloads.0.region_mb=1",
 			      "machine.costs.lock_acquire_release_ns=0",
-			      "machine.costs.irq_save_restore_ns=0", "machine.costs.locked_rmw_ns=0",
-			      "machine.costs.line_llc_ns=0", "machine.costs.dram_local_ns=0",
-			      "stop.duration_ns=10e6", NULL};
-	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2009.json", variant,
-				sets);
+			      "machine.costs.irq_save_restore_ns=0",
+			      "machine.costs.locked_rmw_ns=0",
+			      "machine.costs.line_llc_ns=0",
+			      "machine.costs.dram_local_ns=0",
+			      "stop.duration_ns=10e6",
+			      NULL};
+	json_t *r =
+	    run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2009.json", variant, sets);
 	assert_cpu_sum(r);
 	double per_fault_s = root ? 1.5e-6 : 1e-6;
-	g_assert_cmpfloat_with_epsilon(mcs_json_num(json_object_get(r, "metrics"), "page_faults_60s"),
-				       8 * 60 / per_fault_s, 1e-3);
+	g_assert_cmpfloat_with_epsilon(
+	    mcs_json_num(json_object_get(r, "metrics"), "page_faults_60s"), 8 * 60 / per_fault_s,
+	    1e-3);
 	json_decref(r);
 }
 
@@ -245,8 +257,8 @@ static void test_zone_lru(gconstpointer variant)
 	bool memcg = g_str_equal(variant, "root");
 	const char *sets[] = {"workloads.0.count=1", "workloads.0.region_mb=0.0546875",
 			      "workloads.0.start_spread_ns=0", "stop.duration_ns=2e6", NULL};
-	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2009.json", variant,
-				sets);
+	json_t *r =
+	    run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2009.json", variant, sets);
 	double f = mcs_json_num(json_object_get(r, "metrics"), "page_faults");
 	double adds = floor(f / 14);
 	double releases = lock_acquisitions(r, "&pgdat->lru_lock") - adds;
@@ -267,8 +279,8 @@ static void test_zone_lru(gconstpointer variant)
 static void test_rstat_threshold(void)
 {
 	const char *sets[] = {"stop.duration_ns=1e6", NULL};
-	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "6.0-rc1",
-				sets);
+	json_t *r =
+	    run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "6.0-rc1", sets);
 	const char *cls = "stats_flush_threshold", *site = "memcg_rstat_updated";
 	g_assert_cmpfloat(site_ops(r, cls, site, "rmw"), ==, 73);
 	g_assert_cmpfloat(site_ops(r, cls, site, "load"), >, 73);
@@ -284,8 +296,8 @@ static void test_rstat_threshold(void)
 static void rstat_folds(const char *variant, double calls_per_fold)
 {
 	const char *sets[] = {"stop.duration_ns=1e6", NULL};
-	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", variant,
-				sets);
+	json_t *r =
+	    run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", variant, sets);
 	double m = mcs_json_num(json_object_get(r, "metrics"), "messages");
 	double loads = site_ops(r, "stats_flush_threshold", "memcg_rstat_updated", "load");
 	g_assert_cmpfloat(loads, >=, 4 * m / calls_per_fold - 72);
@@ -316,8 +328,8 @@ static void socket_pressure_walk(const char *variant, const char *css_class,
 				 const char *usage_class)
 {
 	const char *sets[] = {"stop.duration_ns=1e6", NULL};
-	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", variant,
-				sets);
+	json_t *r =
+	    run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", variant, sets);
 	const char *site = "mem_cgroup_under_socket_pressure";
 	double m = mcs_json_num(json_object_get(r, "metrics"), "messages");
 	double loads = site_ops(r, "struct mem_cgroup: socket_pressure", site, "load");
@@ -337,9 +349,10 @@ static void test_socket_pressure_6_0(void)
 {
 	socket_pressure_walk("6.0-rc1", CSS_WITH_USAGE, CSS_WITH_USAGE);
 	const char *sets[] = {"stop.duration_ns=1e6", NULL};
-	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "6.0-rc1",
-				sets);
-	g_assert_cmpfloat(site_ops(r, "struct page_counter: min_usage, low_usage, watermark, parent",
+	json_t *r =
+	    run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "6.0-rc1", sets);
+	g_assert_cmpfloat(site_ops(r,
+				   "struct page_counter: min_usage, low_usage, watermark, parent",
 				   "propagate_protected_usage", "rmw"),
 			  >, 0);
 	json_decref(r);
@@ -347,14 +360,15 @@ static void test_socket_pressure_6_0(void)
 
 static void test_socket_pressure_6_1(void)
 {
-	socket_pressure_walk("B", "struct mem_cgroup: css.parent, id", "struct page_counter: usage");
+	socket_pressure_walk("B", "struct mem_cgroup: css.parent, id",
+			     "struct page_counter: usage");
 }
 
 static void test_socket_pressure_root(void)
 {
 	const char *sets[] = {"stop.duration_ns=1e6", NULL};
-	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "root",
-				sets);
+	json_t *r =
+	    run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "root", sets);
 	g_assert_cmpfloat(site_ops(r, "struct mem_cgroup: socket_pressure",
 				   "mem_cgroup_under_socket_pressure", NULL),
 			  ==, 0);
@@ -369,8 +383,8 @@ static void test_netperf_root(void)
 	/* under "idle": no SMT sharing between a pair's two siblings */
 	const char *sets[] = {"machine.costs.net_msg_ns=4096", "stop.duration_ns=1e6",
 			      "machine.contention=idle", NULL};
-	json_t *r = run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "root",
-				sets);
+	json_t *r =
+	    run_variant(MCS_SOURCE_DIR "/scenarios/seeds/memcg_charge_2022.json", "root", sets);
 	json_t *m = json_object_get(r, "metrics");
 	g_assert_cmpfloat(mcs_json_num(m, "messages"), ==, 36 * 243);
 	g_assert_cmpfloat_with_epsilon(mcs_json_num(m, "throughput"), 19906.56, 1e-6);
@@ -385,8 +399,8 @@ static void test_swap_stopped_midway(void)
 {
 	json_t *r = run_variant(MCS_SOURCE_DIR "/tests/fixtures/swap_stopped_midway.json", "base",
 				(const char *[]){NULL});
-	g_assert_cmpuint(json_array_size(json_object_get(json_object_get(r, "memcg"), "violations")),
-			 ==, 0);
+	g_assert_cmpuint(
+	    json_array_size(json_object_get(json_object_get(r, "memcg"), "violations")), ==, 0);
 	json_decref(r);
 }
 

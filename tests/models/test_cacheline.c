@@ -59,7 +59,8 @@ static void ping_pong(int a, int b, sim_time_t hop)
 	line_init(&l, line_class_get("ping-pong"), 0);
 	g_assert_cmpint(line_access(a, &l, LINE_RMW, "a"), ==, 5 * SIM_NS);
 	for (int i = 0; i < 10; i++) {
-		g_assert_cmpint(line_access(i % 2 ? a : b, &l, LINE_RMW, "x"), ==, hop + 5 * SIM_NS);
+		g_assert_cmpint(line_access(i % 2 ? a : b, &l, LINE_RMW, "x"), ==,
+				hop + 5 * SIM_NS);
 	}
 	g_assert_cmpint(line_class_counts(l.cls).ops[LINE_RMW], ==, 11);
 	g_assert_cmpint(line_class_counts(l.cls).from[LINE_RMW][LINE_PEER], ==, 10);
@@ -86,10 +87,10 @@ static void test_states(void)
 	sim_engine_init(&m, 0, SIM_S, 1);
 	struct cacheline l;
 	line_init(&l, line_class_get("states"), 1);
-	g_assert_cmpint(line_access(0, &l, LINE_STORE, "w"), ==, 0);	     /* fresh */
+	g_assert_cmpint(line_access(0, &l, LINE_STORE, "w"), ==, 0);	      /* fresh */
 	g_assert_cmpint(line_access(1, &l, LINE_LOAD, "r"), ==, 40 * SIM_NS); /* HITM, same LLC */
-	g_assert_cmpint(line_access(1, &l, LINE_LOAD, "r"), ==, 0);	     /* now its own */
-	g_assert_cmpint(line_access(5, &l, LINE_LOAD, "r"), ==, 0);	     /* its core's */
+	g_assert_cmpint(line_access(1, &l, LINE_LOAD, "r"), ==, 0);	      /* now its own */
+	g_assert_cmpint(line_access(5, &l, LINE_LOAD, "r"), ==, 0);	      /* its core's */
 	g_assert_cmpint(line_access(8, &l, LINE_LOAD, "r"), ==, 150 * SIM_NS);
 	g_assert_cmpint(line_access(9, &l, LINE_LOAD, "r"), ==, 20 * SIM_NS); /* clean in the LLC */
 	/* a store from CPU 0: copies in its own LLC and on the other socket */
@@ -237,21 +238,22 @@ static double lock_throughput_reloads(const char *variant, int cpus, double *rel
 	const char *sets[] = {set, contention, extra, NULL};
 	GError *err = NULL;
 	struct scenario *sc = scenario_load_file(
-		MCS_SOURCE_DIR "/scenarios/validation/ticket_vs_mcs.json", sets, &err);
+	    MCS_SOURCE_DIR "/scenarios/validation/ticket_vs_mcs.json", sets, &err);
 	g_assert_no_error(err);
 	bool violation;
 	json_t *r = runner_run_one(scenario_variant_find(sc, variant)->config, 1, &violation, &err);
 	g_assert_no_error(err);
 	double x = json_number_value(
-		json_object_get(json_object_get(r, "metrics"), "acquisitions_per_us"));
+	    json_object_get(json_object_get(r, "metrics"), "acquisitions_per_us"));
 	json_t *ops = NULL, *cls;
 	size_t i;
 	json_array_foreach (json_object_get(r, "cachelines"), i, cls)
 		if (!strcmp(json_string_value(json_object_get(cls, "class")), "&lb->lock"))
 			ops = json_object_get(cls, "ops");
 	g_assert_nonnull(ops);
-	*reloads = (double)json_integer_value(json_object_get(json_object_get(ops, "load"), "peer")) /
-		   (double)json_integer_value(json_object_get(json_object_get(ops, "rmw"), "peer"));
+	*reloads =
+	    (double)json_integer_value(json_object_get(json_object_get(ops, "load"), "peer")) /
+	    (double)json_integer_value(json_object_get(json_object_get(ops, "rmw"), "peer"));
 	json_decref(r);
 	scenario_free(sc);
 	g_free(set);
@@ -279,7 +281,8 @@ static void test_ticket_vs_queued(void)
 		g_assert_cmpfloat_with_epsilon(lock_throughput("mcs", n), 1000 / (t + fixed),
 					       0.005 * 1000 / (t + fixed));
 		double ticket = 1000 / (t * n / 2 + fixed);
-		g_assert_cmpfloat_with_epsilon(lock_throughput("ticket", n), ticket, 0.005 * ticket);
+		g_assert_cmpfloat_with_epsilon(lock_throughput("ticket", n), ticket,
+					       0.005 * ticket);
 	}
 	double mcs2 = lock_throughput("mcs", 2), mcs48 = lock_throughput("mcs", 48);
 	g_assert_cmpfloat(mcs48, >, 0.8 * mcs2);

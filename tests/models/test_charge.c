@@ -65,7 +65,8 @@ static void page_counter_atomics(int protection, bool protect, uint64_t want_pro
 	sim_task_create("t", 0, charge_twice, c);
 	g_assert_true(sim_engine_run());
 	g_assert_cmpint(rmws("struct page_counter: usage"), ==, 2 * 4);
-	g_assert_cmpint(rmws("struct page_counter: min_usage, low_usage, watermark"), ==, want_prot);
+	g_assert_cmpint(rmws("struct page_counter: min_usage, low_usage, watermark"), ==,
+			want_prot);
 	g_assert_cmpint(c->parent->parent->memory.min_usage, ==, protect ? 1 : 0);
 	g_assert_cmpint(memcg_tree->root->memory.children_low_usage, ==, protect ? 1 : 0);
 	g_assert_cmpint(memcg_tree->root->memory.usage, ==, 2);
@@ -230,18 +231,18 @@ static uint64_t site_ops(const char *cls, const char *site, enum line_op op)
 static void test_res_counter_mem_cgroup_lines(void)
 {
 	static const char *const line[] = {
-		"struct mem_cgroup: css.refcnt, res.usage .. res.soft_limit",
-		"struct mem_cgroup: res.failcnt, res.lock, memsw.usage .. memsw.failcnt",
-		"struct mem_cgroup: memsw.lock, memsw.parent, info"};
+	    "struct mem_cgroup: css.refcnt, res.usage .. res.soft_limit",
+	    "struct mem_cgroup: res.failcnt, res.lock, memsw.usage .. memsw.failcnt",
+	    "struct mem_cgroup: memsw.lock, memsw.parent, info"};
 	static const struct {
 		int line;
 		const char *site;
 		uint64_t rmw, store;
 	} want[] = {
-		{0, "css_tryget", 1, 0},	  {0, "css_put", 1, 0},
-		{0, "res_counter_charge", 0, 1},  {0, "res_counter_uncharge", 0, 1},
-		{1, "res_counter_charge", 1, 1},  {1, "res_counter_uncharge", 1, 1},
-		{2, "res_counter_charge", 1, 0},  {2, "res_counter_uncharge", 1, 0},
+	    {0, "css_tryget", 1, 0},	     {0, "css_put", 1, 0},
+	    {0, "res_counter_charge", 0, 1}, {0, "res_counter_uncharge", 0, 1},
+	    {1, "res_counter_charge", 1, 1}, {1, "res_counter_uncharge", 1, 1},
+	    {2, "res_counter_charge", 1, 0}, {2, "res_counter_uncharge", 1, 0},
 	};
 	res_counter_run(KERNEL_2_6_32, true, false, fault_and_unmap);
 	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
@@ -291,7 +292,8 @@ static uint64_t false_sharing_transfers(const struct page_counter_layout *layout
 	struct mem_cgroup *c = setup_nodes(&p, 2);
 	sim_time_t spent = 0;
 	for (int i = 0; i < 10; i++) {
-		spent += line_access(0, page_counter_line(&c->memory, PC_USAGE), LINE_RMW, "charge");
+		spent +=
+		    line_access(0, page_counter_line(&c->memory, PC_USAGE), LINE_RMW, "charge");
 		spent += line_access(1, page_counter_line(&c->memory, PC_LIMITS), LINE_LOAD,
 				     "high check");
 	}
@@ -304,8 +306,8 @@ static uint64_t false_sharing_transfers(const struct page_counter_layout *layout
 		    g_str_has_prefix(cls->name, "struct mem_cgroup: css.parent, id, memory.usage"))
 			transfers += line_class_counts(cls).transfers;
 	}
-	g_assert_cmpint(spent, ==,
-			(sim_time_t)transfers * cost(COST_LINE_REMOTE) + 10 * cost(COST_LOCKED_RMW));
+	g_assert_cmpint(
+	    spent, ==, (sim_time_t)transfers * cost(COST_LINE_REMOTE) + 10 * cost(COST_LOCKED_RMW));
 	teardown();
 	return transfers;
 }

@@ -218,7 +218,8 @@ static void test_qspinlock_handover(void)
 	g_assert_cmpint(site_of(nodes, "prev->next")->n.ops[LINE_STORE], ==, 1);
 	g_assert_cmpint(site_of(nodes, "arch_mcs_spin_unlock_contended")->n.ops[LINE_STORE], ==, 1);
 	g_assert_cmpint(site_of(nodes, "arch_mcs_spin_lock_contended")->n.ops[LINE_LOAD], ==, 1);
-	g_assert_cmpint(line_class_counts(nodes).accesses, ==, 4); /* and D's node's initialisation */
+	g_assert_cmpint(line_class_counts(nodes).accesses, ==,
+			4); /* and D's node's initialisation */
 	/* lock_stat's hand-overs: three. B's, 1015 -> 1125: 110. C's at B's
 	 * release: B's unlock store hits (B has the word modified), C reads it
 	 * from B (40), its store of the locked byte invalidates B's copy (40),
@@ -298,12 +299,12 @@ static void test_smt_spinning_default(void)
 static double lockbench_end(double start_ns)
 {
 	char *text = g_strdup_printf(
-		"{\"name\": \"t\", \"seed\": 7, \"machine\": {\"nodes\": 1, \"cpus_per_node\": 2, "
-		"\"contention\": \"queued\"},"
-		"\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 0, "
-		"\"think_dist\": \"const\", \"hold_ns\": 100, \"hold_dist\": \"const\", "
-		"\"iterations\": 1, \"start_ns\": %g}], \"stop\": {\"type\": \"completion\"}}",
-		start_ns);
+	    "{\"name\": \"t\", \"seed\": 7, \"machine\": {\"nodes\": 1, \"cpus_per_node\": 2, "
+	    "\"contention\": \"queued\"},"
+	    "\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 0, "
+	    "\"think_dist\": \"const\", \"hold_ns\": 100, \"hold_dist\": \"const\", "
+	    "\"iterations\": 1, \"start_ns\": %g}], \"stop\": {\"type\": \"completion\"}}",
+	    start_ns);
 	GError *err = NULL;
 	struct scenario *sc = scenario_load("t", text, strlen(text), NULL, &err);
 	g_assert_no_error(err);
@@ -332,12 +333,12 @@ static void test_lockbench_start(void)
 static double hold_with(const char *extra, const char *contention)
 {
 	char *text = g_strdup_printf(
-		"{\"name\": \"t\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 4, "
-		"\"contention\": \"%s\"}, \"kernel\": {\"critical_section_extra\": %s},"
-		"\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 4, \"think_ns\": 900, "
-		"\"think_dist\": \"const\", \"hold_ns\": 100, \"hold_dist\": \"const\"}],"
-		"\"stop\": {\"type\": \"duration\", \"duration_ns\": 20000}}",
-		contention, extra);
+	    "{\"name\": \"t\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 4, "
+	    "\"contention\": \"%s\"}, \"kernel\": {\"critical_section_extra\": %s},"
+	    "\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 4, \"think_ns\": 900, "
+	    "\"think_dist\": \"const\", \"hold_ns\": 100, \"hold_dist\": \"const\"}],"
+	    "\"stop\": {\"type\": \"duration\", \"duration_ns\": 20000}}",
+	    contention, extra);
 	GError *err = NULL;
 	struct scenario *sc = scenario_load("t", text, strlen(text), NULL, &err);
 	g_assert_no_error(err);
@@ -365,15 +366,14 @@ static void test_added_hold(void)
 		const char *c = q ? "queued" : "idle";
 		g_assert_cmpfloat(hold_with("[]", c), ==, 100);
 		g_assert_cmpfloat(hold_with("[{\"lock\": \"&lb->lock\", \"ns\": 50}]", c), ==, 150);
+		g_assert_cmpfloat(hold_with("[{\"lock\": \"&lb->lock\", \"cycles\": 105, "
+					    "\"site\": \"lockbench_critical_section\"}]",
+					    c),
+				  ==, 150);
 		g_assert_cmpfloat(
-			hold_with("[{\"lock\": \"&lb->lock\", \"cycles\": 105, "
-				  "\"site\": \"lockbench_critical_section\"}]",
-				  c),
-			==, 150);
-		g_assert_cmpfloat(
-			hold_with("[{\"lock\": \"&lb->lock\", \"ns\": 50, \"site\": \"elsewhere\"}]",
-				  c),
-			==, 100);
+		    hold_with("[{\"lock\": \"&lb->lock\", \"ns\": 50, \"site\": \"elsewhere\"}]",
+			      c),
+		    ==, 100);
 		g_assert_cmpfloat(hold_with("[{\"lock\": \"&other\", \"ns\": 50}]", c), ==, 100);
 	}
 }
@@ -414,7 +414,7 @@ static double counter_ns(const char *variant, int cpus)
 	const char *sets[] = {set, NULL};
 	GError *err = NULL;
 	struct scenario *sc = scenario_load_file(
-		MCS_SOURCE_DIR "/scenarios/validation/atomic_counter.json", sets, &err);
+	    MCS_SOURCE_DIR "/scenarios/validation/atomic_counter.json", sets, &err);
 	g_assert_no_error(err);
 	bool violation;
 	json_t *r = runner_run_one(scenario_variant_find(sc, variant)->config, 1, &violation, &err);
@@ -432,7 +432,7 @@ static void test_counter_curves(void)
 		const char *variant;
 		int cpus;
 		double measured;
-	} points[] = {{"perfbook", 2, 31.9}, {"perfbook", 8, 25.4},	{"perfbook", 28, 22.3},
+	} points[] = {{"perfbook", 2, 31.9},  {"perfbook", 8, 25.4},  {"perfbook", 28, 22.3},
 		      {"perfbook", 32, 22.0}, {"perfbook", 56, 23.7}, {"gambhir", 2, 62.1},
 		      {"gambhir", 8, 41.0},   {"gambhir", 32, 34.4}};
 	for (size_t i = 0; i < G_N_ELEMENTS(points); i++) {

@@ -4,16 +4,18 @@
 #include "runner.h"
 #include "scenario.h"
 #include "sim_engine.h"
-#include "test_util.h"
 #include "sim_hist.h"
 #include "sim_rng.h"
-#include "sim_smt.h"
 #include "sim_sched.h"
+#include "sim_smt.h"
 #include "sim_wakeq.h"
+#include "test_util.h"
 
 static struct sim_machine small_machine(int nodes, int cpus_per_node)
 {
-	struct sim_machine m = {.nodes = nodes, .cpus_per_node = cpus_per_node, .clock_ghz = 2.1,
+	struct sim_machine m = {.nodes = nodes,
+				.cpus_per_node = cpus_per_node,
+				.clock_ghz = 2.1,
 				.sched_slice = 750 * SIM_US};
 	return m;
 }
@@ -151,9 +153,14 @@ static void test_wakeq(void)
 		struct sim_waiter *x = &w[g_rand_int_range(r, 0, 40)];
 		sim_time_t at = g_rand_int_range(r, 0, 1000);
 		switch (g_rand_int_range(r, 0, 3)) {
-		case 0: sim_wakeq_set(x, at); break;
-		case 1: sim_wakeq_lower(x, at); break;
-		default: sim_wakeq_clear(x);
+		case 0:
+			sim_wakeq_set(x, at);
+			break;
+		case 1:
+			sim_wakeq_lower(x, at);
+			break;
+		default:
+			sim_wakeq_clear(x);
 		}
 		g_assert_cmpint(sim_wakeq_min(), ==, wakeq_scan(w, 40));
 	}
@@ -202,23 +209,24 @@ static void test_idle_then_work(void)
 /* Categories add up to elapsed x CPUs exactly, for runs that stop at a
  * duration in the middle of spins and holds, and runs to completion; and
  * so they do with SMT siblings sharing their cores, a tick interrupting. */
-#define SMT_ON "machine.threads_per_core=2", "machine.contention=\"queued\"", \
-	"machine.smt_throughput=1.6",                                         \
-	"machine.interrupts=[{\"type\":\"periodic\",\"name\":\"tick\",\"hz\":10000," \
-	"\"handler_ns\":700}]"
+#define SMT_ON                                                                                     \
+	"machine.threads_per_core=2", "machine.contention=\"queued\"",                             \
+	    "machine.smt_throughput=1.6",                                                          \
+	    "machine.interrupts=[{\"type\":\"periodic\",\"name\":\"tick\",\"hz\":10000,"           \
+	    "\"handler_ns\":700}]"
 static void test_accounting_sum(void)
 {
 	static const char *const cases[][7] = {
-		{"workloads.0.cpus=32", "stop.duration_ns=1000000", NULL},
-		{"workloads.0.cpus=5", "stop.duration_ns=333333.3", NULL},
-		{"workloads.0.iterations=1000", "stop={\"type\":\"completion\"}", NULL},
-		{"workloads.0.cpus=32", "stop.duration_ns=333333.3", SMT_ON, NULL},
-		{"workloads.0.iterations=1000", "stop={\"type\":\"completion\"}", SMT_ON, NULL},
+	    {"workloads.0.cpus=32", "stop.duration_ns=1000000", NULL},
+	    {"workloads.0.cpus=5", "stop.duration_ns=333333.3", NULL},
+	    {"workloads.0.iterations=1000", "stop={\"type\":\"completion\"}", NULL},
+	    {"workloads.0.cpus=32", "stop.duration_ns=333333.3", SMT_ON, NULL},
+	    {"workloads.0.iterations=1000", "stop={\"type\":\"completion\"}", SMT_ON, NULL},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		GError *err = NULL;
 		struct scenario *sc = scenario_load_file(
-			MCS_SOURCE_DIR "/scenarios/lockbench_scope.json", cases[i], &err);
+		    MCS_SOURCE_DIR "/scenarios/lockbench_scope.json", cases[i], &err);
 		g_assert_no_error(err);
 		const struct scenario_variant *v = sc->variants->pdata[0];
 		bool bad;
@@ -476,8 +484,8 @@ static void test_smt_preset(void)
 			   "\"think_ns\": 1, \"hold_ns\": 1}],"
 			   "\"stop\": {\"type\": \"duration\", \"duration_ns\": 1000}}";
 	GError *err = NULL;
-	struct scenario *plain = scenario_load_file(MCS_SOURCE_DIR "/scenarios/lockbench_scope.json",
-						    NULL, &err);
+	struct scenario *plain =
+	    scenario_load_file(MCS_SOURCE_DIR "/scenarios/lockbench_scope.json", NULL, &err);
 	g_assert_no_error(err);
 	const struct scenario_variant *pv = plain->variants->pdata[0];
 	g_assert_cmpfloat(pv->config->machine.smt_throughput, ==, 2);
@@ -529,7 +537,8 @@ static void test_hist(void)
 	/* Within the bucket width, 1/128 of the value. */
 	g_assert_cmpfloat(fabs((double)sim_hist_quantile(&h, 0.5) - 500e3), <=, 500e3 / 128);
 	g_assert_cmpfloat(fabs((double)sim_hist_quantile(&h, 0.99) - 990e3), <=, 990e3 / 128);
-	g_assert_cmpint(sim_hist_quantile(&h, 0), ==, sim_hist_bucket_value(sim_hist_index(SIM_NS)));
+	g_assert_cmpint(sim_hist_quantile(&h, 0), ==,
+			sim_hist_bucket_value(sim_hist_index(SIM_NS)));
 	for (sim_time_t v = 0; v < 200; v++) /* small values are exact */
 		g_assert_cmpint(sim_hist_bucket_value(sim_hist_index(v)), ==, v);
 	g_assert_cmpint(sim_hist_index(INT64_MAX), <, SIM_HIST_BUCKETS);

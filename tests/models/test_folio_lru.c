@@ -38,7 +38,7 @@ static void teardown(void)
 static uint64_t acquisitions(const struct lock_scope *scope)
 {
 	return lock_class_get(scope->per_memcg ? "&lruvec->lru_lock" : "&pgdat->lru_lock")
-		->acquisitions;
+	    ->acquisitions;
 }
 
 static const struct lock_scope *scope_of(gconstpointer data)
@@ -103,7 +103,8 @@ static void aging_task(struct sim_task *t, void *arg)
 	struct line_class *cls = lv->line.cls;
 	g_assert_cmpint(mcs_test_site_ops(cls, "workingset_age_nonresident", LINE_RMW), ==, 45 * 2);
 	g_assert_cmpint(shrink_lruvec_file(t, lv, 32), ==, 32);
-	g_assert_cmpint(mcs_test_site_ops(cls, "workingset_age_nonresident", LINE_RMW), ==, 45 * 2 + 32);
+	g_assert_cmpint(mcs_test_site_ops(cls, "workingset_age_nonresident", LINE_RMW), ==,
+			45 * 2 + 32);
 	g_assert_cmpint(mcs_test_site_ops(cls, "workingset_eviction", LINE_LOAD), ==, 32);
 }
 
@@ -147,8 +148,10 @@ static void test_relocks(gconstpointer data)
 }
 
 static const struct relock_case relock_cases[] = {
-	{&lock_scope_memcg, 0, 2}, {&lock_scope_memcg, 1, 14},
-	{&lock_scope_node, 0, 0},  {&lock_scope_node, 1, 0},
+    {&lock_scope_memcg, 0, 2},
+    {&lock_scope_memcg, 1, 14},
+    {&lock_scope_node, 0, 0},
+    {&lock_scope_node, 1, 0},
 };
 
 /* Reclaim on CPU 0 isolates m0's active folios and puts them back while CPU
@@ -172,7 +175,8 @@ static void mover(struct sim_task *t, void *arg)
 {
 	struct page_file *f = arg;
 	for (int round = 0; round < 200; round++) {
-		struct folio *folio = g_hash_table_lookup(f->pages, GINT_TO_POINTER(round % 64 + 1));
+		struct folio *folio =
+		    g_hash_table_lookup(f->pages, GINT_TO_POINTER(round % 64 + 1));
 		folio_move_memcg(t, folio, memcgs[folio->memcg == memcgs[0] ? 1 : 0]);
 		sim_task_run(t, SIM_CAT_SYS, 150 * SIM_NS);
 		char *err = folio_lru_verify();
@@ -227,8 +231,7 @@ static void test_checker(void)
 	teardown();
 }
 
-#define SUB(path, fn, data)                                                                        \
-	g_test_add_data_func(path, data, subprocess_##fn)
+#define SUB(path, fn, data) g_test_add_data_func(path, data, subprocess_##fn)
 #define SUBPROCESS(fn)                                                                             \
 	static void subprocess_##fn(gconstpointer data)                                            \
 	{                                                                                          \

@@ -48,7 +48,7 @@ static void test_irqs_off_window(void)
 	sim_task_create("t", 0, holder, &fl);
 	g_assert_true(sim_engine_run());
 	g_assert_cmpint(src.count, ==, 2);
-	g_assert_cmpint(src.latency_max, ==, 5115400);		 /* 10115.4 - 5000 ns */
+	g_assert_cmpint(src.latency_max, ==, 5115400);		   /* 10115.4 - 5000 ns */
 	g_assert_cmpint(src.latency_total, ==, 5115400 + 1115400); /* + 11115.4 - 10000 */
 	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IRQ), ==, 2 * SIM_US);
 	g_assert_cmpint(sim_end(), ==, 12115400);
@@ -76,8 +76,8 @@ static void test_irqs_on(void)
 /* An idle CPU for 20 us takes the arrivals at 5, 10 and 15 us. */
 static void test_idle(void)
 {
-	struct sim_machine m = {.nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
+	struct sim_machine m = {
+	    .nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1, .sched_slice = 750 * SIM_US};
 	memset(&src, 0, sizeof(src));
 	src.name = "timer";
 	src.kind = SIM_IRQ_PERIODIC;
@@ -110,14 +110,18 @@ static void user_100us(struct sim_task *t, void *arg)
 
 static void test_arrivals_during_handler(void)
 {
-	struct sim_machine m = {.nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
+	struct sim_machine m = {
+	    .nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1, .sched_slice = 750 * SIM_US};
 	memset(two, 0, sizeof(two));
-	two[0] = (struct sim_irq_source){.name = "slow", .kind = SIM_IRQ_PERIODIC,
-					 .interval = 10 * SIM_US, .handler = 1 * SIM_US,
+	two[0] = (struct sim_irq_source){.name = "slow",
+					 .kind = SIM_IRQ_PERIODIC,
+					 .interval = 10 * SIM_US,
+					 .handler = 1 * SIM_US,
 					 .action = slow_body};
-	two[1] = (struct sim_irq_source){.name = "fast", .kind = SIM_IRQ_PERIODIC,
-					 .interval = 7 * SIM_US, .handler = 1 * SIM_US};
+	two[1] = (struct sim_irq_source){.name = "fast",
+					 .kind = SIM_IRQ_PERIODIC,
+					 .interval = 7 * SIM_US,
+					 .handler = 1 * SIM_US};
 	two[0].cpu_mask[0] = two[1].cpu_mask[0] = 1;
 	sim_engine_init(&m, 0, SIM_S, 1);
 	sim_engine_irqs(two, 2);
@@ -130,7 +134,7 @@ static void test_arrivals_during_handler(void)
 	/* all the time is the task's, the handlers' or their bodies' */
 	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_USER), ==, 100 * SIM_US);
 	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IRQ) + sim_cpu_time(0, SIM_CAT_SYS) +
-				sim_cpu_time(0, SIM_CAT_USER),
+			    sim_cpu_time(0, SIM_CAT_USER),
 			==, sim_end());
 	sim_engine_fini();
 	sim_hist_free(&two[0].latency);
@@ -155,11 +159,13 @@ static void user_20us(struct sim_task *t, void *arg)
 
 static void test_body_on_idle_cpu(void)
 {
-	struct sim_machine m = {.nodes = 1, .cpus_per_node = 2, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
+	struct sim_machine m = {
+	    .nodes = 1, .cpus_per_node = 2, .clock_ghz = 2.1, .sched_slice = 750 * SIM_US};
 	memset(&src, 0, sizeof(src));
-	src = (struct sim_irq_source){.name = "dev", .kind = SIM_IRQ_PERIODIC,
-				      .interval = 5 * SIM_US, .handler = 1 * SIM_US,
+	src = (struct sim_irq_source){.name = "dev",
+				      .kind = SIM_IRQ_PERIODIC,
+				      .interval = 5 * SIM_US,
+				      .handler = 1 * SIM_US,
 				      .action = record_body};
 	src.cpu_mask[0] = 2; /* CPU 1 only */
 	bodies = 0;
@@ -181,8 +187,8 @@ static void test_body_on_idle_cpu(void)
 /* A run to completion that reaches its limit stops there, unfinished. */
 static void test_limit(void)
 {
-	struct sim_machine m = {.nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
+	struct sim_machine m = {
+	    .nodes = 1, .cpus_per_node = 1, .clock_ghz = 2.1, .sched_slice = 750 * SIM_US};
 	sim_engine_init(&m, 0, 10 * SIM_US, 1);
 	sim_task_create("t", 0, user_20us, NULL);
 	g_assert_false(sim_engine_run());

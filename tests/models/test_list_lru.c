@@ -115,16 +115,16 @@ static void test_insns(void)
 	sim_task_create("t", 0, add_one_task, NULL);
 	g_assert_true(sim_engine_run());
 	g_assert_cmpint(lru.cls->acquisitions, ==, 1);
-	g_assert_cmpint(lru.cls->hold_total, ==, (g_str_equal(scope->name, "node") ? 186 : 66) * SIM_NS);
+	g_assert_cmpint(lru.cls->hold_total, ==,
+			(g_str_equal(scope->name, "node") ? 186 : 66) * SIM_NS);
 	g_assert_cmpint(sim_end(), ==, (46 * g_str_equal(scope->name, "node") + 74 + 66) * SIM_NS);
 	teardown();
 }
 
 /* --- walk status codes ----------------------------------------------- */
 
-static enum lru_status status_isolate(struct sim_task *t, struct list_lru *l,
-				      struct lru_item *it, struct list_lru_one *list,
-				      struct lru_locked *held, void *arg)
+static enum lru_status status_isolate(struct sim_task *t, struct list_lru *l, struct lru_item *it,
+				      struct list_lru_one *list, struct lru_locked *held, void *arg)
 {
 	struct item *item = (struct item *)it;
 	item->visited++;
@@ -266,7 +266,7 @@ static enum lru_status slow_isolate(struct sim_task *t, struct list_lru *l, stru
 	list_lru_isolate(t, l, list, it);
 	list_lru_unlock(t, held);
 	sim_task_charge(t, SIM_CAT_SYS, 50 * SIM_US); /* e.g. freeing the object */
-	sim_task_flush(t); /* the reparenting runs meanwhile */
+	sim_task_flush(t);			      /* the reparenting runs meanwhile */
 	return LRU_REMOVED_RETRY;
 }
 
@@ -346,8 +346,8 @@ static void churn_task(struct sim_task *t, void *arg)
 	 * lock scope can fix); walks and reparenting reach everyone's. */
 	int per_task = CHURN_ITEMS / 7;
 	for (int op = 0; op < 3000; op++) {
-		struct item *it = &churn[sim_task_cpu(t) * per_task +
-					 (int)(sim_rng_uniform01(rng) * per_task)];
+		struct item *it =
+		    &churn[sim_task_cpu(t) * per_task + (int)(sim_rng_uniform01(rng) * per_task)];
 		struct mem_cgroup *m = churn_memcgs[(int)(sim_rng_uniform01(rng) * churn_live)];
 		double u = sim_rng_uniform01(rng);
 		int nid = (int)(sim_rng_uniform01(rng) * 2);
@@ -401,7 +401,8 @@ static void test_churn(void)
 		if (churn[i].lru.on) {
 			on++;
 			g_assert_false(list_lru_one_dead(churn[i].lru.on));
-			g_assert_true(churn[i].lru.on->memcg->online || !churn[i].lru.on->memcg->parent);
+			g_assert_true(churn[i].lru.on->memcg->online ||
+				      !churn[i].lru.on->memcg->parent);
 		}
 	g_assert_cmpint(on, ==, list_lru_count_node(&lru, 0) + list_lru_count_node(&lru, 1));
 	g_assert_cmpint(lru.stat.reparented_items, >, 0);

@@ -77,9 +77,10 @@ static void test_self_deadlock(void)
 	g_assert_cmpstr(l[15], ==, "  <Interrupt>");
 	g_assert_cmpstr(l[16], ==, "    lock(&test->lock);");
 	g_assert_cmpstr(l[18], ==, " *** DEADLOCK ***");
-	g_assert_cmpstr(l[20], ==, "The simulated run reached it: the interrupt handler on cpu0 "
-				   "spins on &test->lock, which the task it interrupted holds "
-				   "(taken at holder).");
+	g_assert_cmpstr(l[20], ==,
+			"The simulated run reached it: the interrupt handler on cpu0 "
+			"spins on &test->lock, which the task it interrupted holds "
+			"(taken at holder).");
 	g_strfreev(l);
 	g_assert_cmpint(sim_end(), ==, 5 * SIM_US + 1 * SIM_US); /* at the handler's lock */
 	teardown();
@@ -154,8 +155,9 @@ static void test_order_inversion(void)
 	g_assert_cmpstr(l[7], ==, " (&b->lock), at: path_ba");
 	g_assert_cmpstr(l[9], ==, "which lock already depends on the new lock.");
 	gchar *all = g_strjoinv("\n", l);
-	g_assert_nonnull(strstr(all, "  lock(&b->lock);\n                               lock(&a->lock);\n"
-				     "                               lock(&b->lock);\n  lock(&a->lock);\n"));
+	g_assert_nonnull(
+	    strstr(all, "  lock(&b->lock);\n                               lock(&a->lock);\n"
+			"                               lock(&b->lock);\n  lock(&a->lock);\n"));
 	g_assert_nonnull(strstr(all, " *** DEADLOCK ***"));
 	g_free(all);
 	g_strfreev(l);

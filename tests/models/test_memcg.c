@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* memcg charging, reclaim and shrinkers against hand-computed values. */
-#include "memcg.h"
 #include "list_lru.h"
+#include "memcg.h"
 #include "shrinker.h"
 #include "swap.h"
 #include "test_util.h"
@@ -44,7 +44,8 @@ static void test_stock(void)
 	sim_task_create("t", 0, stock_task, m);
 	g_assert_true(sim_engine_run());
 	/* Two batches, each an atomic on a's usage line and on the root's. */
-	g_assert_cmpint(line_class_counts(line_class_get("struct page_counter: usage")).ops[LINE_RMW], ==, 4);
+	g_assert_cmpint(
+	    line_class_counts(line_class_get("struct page_counter: usage")).ops[LINE_RMW], ==, 4);
 	teardown();
 }
 
@@ -152,10 +153,16 @@ static long fake_scan(struct sim_task *t, struct shrinker *s, struct shrink_cont
 }
 
 static long freeable = 1000;
-static struct shrinker seeks2 = {.name = "seeks2", .seeks = 2, .count_objects = fake_count,
-				 .scan_objects = fake_scan, .private_data = &freeable};
-static struct shrinker seeks0 = {.name = "seeks0", .seeks = 0, .count_objects = fake_count,
-				 .scan_objects = fake_scan, .private_data = &freeable};
+static struct shrinker seeks2 = {.name = "seeks2",
+				 .seeks = 2,
+				 .count_objects = fake_count,
+				 .scan_objects = fake_scan,
+				 .private_data = &freeable};
+static struct shrinker seeks0 = {.name = "seeks0",
+				 .seeks = 0,
+				 .count_objects = fake_count,
+				 .scan_objects = fake_scan,
+				 .private_data = &freeable};
 
 static void shrink_task(struct sim_task *t, void *arg)
 {
@@ -261,7 +268,8 @@ static void shadow_accounting(int mode)
 	sim_task_create("t", 0, swap_64_task, NULL);
 	g_assert_true(sim_engine_run());
 	struct list_lru *lru = &swap_active->shadow_nodes;
-	struct mem_cgroup *root = memcg_tree->root, *on = mode == SWAP_SHADOW_ROOT ? root : shadow_memcg;
+	struct mem_cgroup *root = memcg_tree->root,
+			  *on = mode == SWAP_SHADOW_ROOT ? root : shadow_memcg;
 	g_assert_cmpint(swap_active->stat.nodes_allocated, ==, 1);
 	g_assert_cmpint(lru->stat.added, ==, 64);
 	g_assert_cmpint(lru->stat.deleted, ==, 63);
@@ -269,7 +277,8 @@ static void shadow_accounting(int mode)
 	g_assert_cmpint(list_lru_count_one(lru, 0, on == root ? shadow_memcg : root), ==, 0);
 	struct shrinker *s = &swap_active->workingset_shadow_shrinker;
 	struct shrink_control sc = {.nid = 0, .memcg = shadow_memcg, .nr_to_scan = 128};
-	g_assert_cmpint(s->count_objects(NULL, s, &sc), ==, mode == SWAP_SHADOW_ROOT ? SHRINK_EMPTY : 1);
+	g_assert_cmpint(s->count_objects(NULL, s, &sc), ==,
+			mode == SWAP_SHADOW_ROOT ? SHRINK_EMPTY : 1);
 	swap_device_destroy();
 	line_class_reset_all();
 	teardown();

@@ -21,7 +21,7 @@ static json_t *run(const char *variant, const char *const *sets, bool *violation
 static double pc_stat(json_t *r, const char *k)
 {
 	return json_number_value(
-		json_object_get(json_object_get(json_object_get(r, "memcg"), "page_cgroup"), k));
+	    json_object_get(json_object_get(json_object_get(r, "memcg"), "page_cgroup"), k));
 }
 
 /* With no move, the rcu scheme never takes the lock. */
@@ -71,11 +71,12 @@ static void test_rcu_with_moves(void)
  * and spins on it. The run stops with lockdep's report. */
 static void test_plain_irq_deadlock(void)
 {
-	const char *sets[] = {"memcg.page_cgroup.pages=1", "memcg.page_cgroup.writeback_irq=\"nvme\"",
-			      "machine.interrupts=[{\"type\":\"periodic\",\"name\":\"tick\",\"hz\":1000,"
-			      "\"handler_ns\":1000},{\"type\":\"poisson\",\"name\":\"nvme\","
-			      "\"rate_per_s\":20000,\"handler_ns\":2000,\"cpus\":[0]}]",
-			      "workloads.0.iterations=100000", NULL};
+	const char *sets[] = {
+	    "memcg.page_cgroup.pages=1", "memcg.page_cgroup.writeback_irq=\"nvme\"",
+	    "machine.interrupts=[{\"type\":\"periodic\",\"name\":\"tick\",\"hz\":1000,"
+	    "\"handler_ns\":1000},{\"type\":\"poisson\",\"name\":\"nvme\","
+	    "\"rate_per_s\":20000,\"handler_ns\":2000,\"cpus\":[0]}]",
+	    "workloads.0.iterations=100000", NULL};
 	bool bad = false;
 	json_t *r = run("plain", sets, &bad);
 	g_assert_true(bad); /* exit status 1 */
@@ -99,11 +100,12 @@ static void test_plain_irq_deadlock(void)
 /* irqsave and rcu under the same interrupts: safe, nothing to report. */
 static void test_irqsafe_schemes(void)
 {
-	const char *sets[] = {"memcg.page_cgroup.pages=1", "memcg.page_cgroup.writeback_irq=\"nvme\"",
-			      "machine.interrupts=[{\"type\":\"periodic\",\"name\":\"tick\",\"hz\":1000,"
-			      "\"handler_ns\":1000},{\"type\":\"poisson\",\"name\":\"nvme\","
-			      "\"rate_per_s\":20000,\"handler_ns\":2000,\"cpus\":[0]}]",
-			      "workloads.0.iterations=20000", NULL};
+	const char *sets[] = {
+	    "memcg.page_cgroup.pages=1", "memcg.page_cgroup.writeback_irq=\"nvme\"",
+	    "machine.interrupts=[{\"type\":\"periodic\",\"name\":\"tick\",\"hz\":1000,"
+	    "\"handler_ns\":1000},{\"type\":\"poisson\",\"name\":\"nvme\","
+	    "\"rate_per_s\":20000,\"handler_ns\":2000,\"cpus\":[0]}]",
+	    "workloads.0.iterations=20000", NULL};
 	static const char *const variants[] = {"irqsave", "rcu"};
 	for (size_t i = 0; i < G_N_ELEMENTS(variants); i++) {
 		bool bad = true;

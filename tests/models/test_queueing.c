@@ -50,7 +50,8 @@ static struct exact exact_md1n(int n)
 		size_t base = from == 0 ? 0 : from - 1;
 		for (unsigned k = 0; k <= trials; k++)
 			if (base + k < m)
-				*gsl_matrix_ptr(a, base + k, from) += gsl_ran_binomial_pdf(k, q, trials);
+				*gsl_matrix_ptr(a, base + k, from) +=
+				    gsl_ran_binomial_pdf(k, q, trials);
 		*gsl_matrix_ptr(a, from, from) -= 1;
 	}
 	for (size_t j = 0; j < m; j++)
@@ -79,7 +80,7 @@ static void test_exact_references(void)
 	static const struct {
 		int n;
 		double u, w;
-	} table[] = {{1, 0.10000, 0.0},	 {2, 0.19802, 10.0},  {4, 0.38619, 35.8},
+	} table[] = {{1, 0.10000, 0.0},	  {2, 0.19802, 10.0},	{4, 0.38619, 35.8},
 		     {8, 0.71084, 125.4}, {16, 0.98895, 617.9}, {32, 1.0, 2200.0}};
 	for (size_t i = 0; i < G_N_ELEMENTS(table); i++) {
 		struct exact cf = exact_mm1n(table[i].n), mva = exact_mva(table[i].n);
@@ -107,7 +108,7 @@ static void assert_engine_calls(json_t *r, const struct run_config *cfg, int n)
 {
 	json_int_t calls = json_integer_value(json_object_get(r, "engine_calls"));
 	json_int_t acq = json_integer_value(
-		json_object_get(json_array_get(json_object_get(r, "locks"), 0), "acquisitions"));
+	    json_object_get(json_array_get(json_object_get(r, "locks"), 0), "acquisitions"));
 	json_int_t slices = (json_int_t)(cfg->stop_at / cfg->machine.sched_slice) + 1;
 	g_test_message("N=%d: %lld engine calls, %lld acquisitions, %.4f per acquisition", n,
 		       (long long)calls, (long long)acq, (double)calls / (double)acq);
@@ -124,8 +125,8 @@ static void test_lockbench(gconstpointer data)
 	/* Long enough that the sampling error sits well inside the 2% bound. */
 	const char *sets[] = {cpus, hold, "stop.duration_ns=200000000", NULL};
 	GError *err = NULL;
-	struct scenario *sc = scenario_load_file(MCS_SOURCE_DIR "/scenarios/validation/lockbench.json",
-						 sets, &err);
+	struct scenario *sc =
+	    scenario_load_file(MCS_SOURCE_DIR "/scenarios/validation/lockbench.json", sets, &err);
 	g_assert_no_error(err);
 	const struct scenario_variant *v = sc->variants->pdata[0];
 	bool violation = true;
@@ -135,12 +136,15 @@ static void test_lockbench(gconstpointer data)
 	json_t *lock = json_array_get(json_object_get(r, "locks"), 0);
 	g_assert_cmpstr(json_string_value(json_object_get(lock, "class")), ==, "&lb->lock");
 	double acq = (double)json_integer_value(json_object_get(lock, "acquisitions"));
-	double w = json_number_value(json_object_get(json_object_get(lock, "wait_ns"), "total")) / acq;
-	double u = json_number_value(json_object_get(json_object_get(r, "metrics"), "lock_utilisation"));
-	g_test_message("N=%d hold=%s: W %.2f ns (exact %.2f, %+.2f%%), U %.5f (exact %.5f, %+.2f%%), "
-		       "%.0f acquisitions",
-		       c->n, c->hold, w, e.w, e.w ? 100 * (w - e.w) / e.w : 0, u, e.u,
-		       100 * (u - e.u) / e.u, acq);
+	double w =
+	    json_number_value(json_object_get(json_object_get(lock, "wait_ns"), "total")) / acq;
+	double u =
+	    json_number_value(json_object_get(json_object_get(r, "metrics"), "lock_utilisation"));
+	g_test_message(
+	    "N=%d hold=%s: W %.2f ns (exact %.2f, %+.2f%%), U %.5f (exact %.5f, %+.2f%%), "
+	    "%.0f acquisitions",
+	    c->n, c->hold, w, e.w, e.w ? 100 * (w - e.w) / e.w : 0, u, e.u, 100 * (u - e.u) / e.u,
+	    acq);
 	if (e.w < 100)
 		g_assert_cmpfloat(fabs(w - e.w), <=, 2.0);
 	else
@@ -164,7 +168,8 @@ int main(int argc, char **argv)
 	for (size_t h = 0; h < G_N_ELEMENTS(holds); h++)
 		for (size_t i = 0; i < G_N_ELEMENTS(ns); i++, k++) {
 			cases[k] = (struct qcase){ns[i], holds[h]};
-			char *path = g_strdup_printf("/queueing/lockbench/%s-hold/N=%d", holds[h], ns[i]);
+			char *path =
+			    g_strdup_printf("/queueing/lockbench/%s-hold/N=%d", holds[h], ns[i]);
 			g_test_add_data_func(path, &cases[k], test_lockbench);
 			g_free(path);
 		}

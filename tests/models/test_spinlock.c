@@ -7,8 +7,8 @@
  * C (CPU 2, other node) arrives at 20: granted 278.3 + 148.8 + 15.4 = 442.5,
  *   waits 422.5. */
 #include "sim_engine.h"
-#include "test_util.h"
 #include "spinlock.h"
+#include "test_util.h"
 #include <stdlib.h>
 
 static struct spinlock lock;
@@ -41,8 +41,8 @@ static void task_bc(struct sim_task *t, void *arg)
  * instructions 15.4 ns; A's task is dynamic (spin_lock) or planned. */
 static struct sim_machine timeline_machine(int nodes, bool dynamic)
 {
-	struct sim_machine m = {.nodes = nodes, .cpus_per_node = 2, .clock_ghz = 2.1,
-				.sched_slice = 750 * SIM_US};
+	struct sim_machine m = {
+	    .nodes = nodes, .cpus_per_node = 2, .clock_ghz = 2.1, .sched_slice = 750 * SIM_US};
 	m.cost[COST_LOCK_ACQ_REL] = 15400;
 	a_dynamic = dynamic;
 	return m;
@@ -198,7 +198,8 @@ static void run_env(bool dynamic, int which)
 	g_assert_true(sim_engine_run());
 	sim_time_t before = which == 0 ? 80000 : 0, hold = which == 0 ? 240000 : 157000;
 	g_assert_cmpint(cls->hold_total, ==, hold);
-	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==, before + 15400 + hold - (which ? 50000 : 0));
+	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_SYS), ==,
+			before + 15400 + hold - (which ? 50000 : 0));
 	g_assert_cmpint(sim_cpu_time(0, SIM_CAT_IDLE), ==, which ? 50000 : 0);
 	g_assert_cmpint(sim_end(), ==, before + 15400 + hold);
 	spin_lock_destroy(&lock);
@@ -232,7 +233,8 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	mcs_test_add_subprocess("/spinlock/fifo/planned-holds", test_planned);
 	mcs_test_add_subprocess("/spinlock/fifo/preempt-pair", test_preempt);
-	mcs_test_add_subprocess("/spinlock/fifo/dynamic-holder-blocked-waiters", test_dynamic_holder);
+	mcs_test_add_subprocess("/spinlock/fifo/dynamic-holder-blocked-waiters",
+				test_dynamic_holder);
 	mcs_test_add_subprocess("/spinlock/nested/convoy", test_convoy);
 	mcs_test_add_subprocess("/spinlock/env/lock_stat/planned", test_lock_stat);
 	mcs_test_add_subprocess("/spinlock/env/lock_stat/dynamic", test_lock_stat_dynamic);

@@ -27,9 +27,13 @@ static double metric(json_t *r, const char *k)
  * as dear as the patched NOP (1 cycle): the same time, the same cycles. */
 static void test_equal_costs(void)
 {
-	const char *sets[] = {"workloads.0.size_mb=64",	   "workloads.0.load_cycles=0.5",
-			      "workloads.0.test_branch_cycles=0.5", "workloads.0.nop_cycles=1",
-			      "workloads.0.miss_prob=0",	   "workloads.0.mispredict_prob=0", NULL};
+	const char *sets[] = {"workloads.0.size_mb=64",
+			      "workloads.0.load_cycles=0.5",
+			      "workloads.0.test_branch_cycles=0.5",
+			      "workloads.0.nop_cycles=1",
+			      "workloads.0.miss_prob=0",
+			      "workloads.0.mispredict_prob=0",
+			      NULL};
 	json_t *b = run("branch", sets), *k = run("static-key", sets);
 	g_assert_cmpfloat(metric(b, "cycles"), ==, metric(k, "cycles"));
 	g_assert_cmpfloat(metric(b, "task_clock_ms"), ==, metric(k, "task_clock_ms"));

@@ -20,7 +20,8 @@ static void setup(int accounting, int zswap_invalidate)
 	sim_engine_init(&m, 0, SIM_S, 1);
 	memcg_tree_init(1, 2);
 	shrinker_registry_init();
-	const struct swap_params sp = {.size_mb = device_mb, .cluster_order = SWAP_INTERLEAVE,
+	const struct swap_params sp = {.size_mb = device_mb,
+				       .cluster_order = SWAP_INTERLEAVE,
 				       .shadow_accounting = accounting,
 				       .zswap_invalidate = zswap_invalidate};
 	swap_device_init(&sp, list_lru_scope_find("node"));
@@ -138,14 +139,14 @@ struct lock_count {
 };
 
 static const struct lock_count swapout_128[] = {
-	{"swap_avail_lock", 2},
-	{"&si->lock", 2},
-	{"&ci->lock", 4 * 128},
-	{"&ctrl->lock", 128},
-	{"&xa->xa_lock (swapper_spaces)", 2 * 128},
-	{"&xa->xa_lock (zswap_trees)", 128},
-	{"&nlru->lock (shadow_nodes)", 2 * 128 - 2},
-	{NULL, 0},
+    {"swap_avail_lock", 2},
+    {"&si->lock", 2},
+    {"&ci->lock", 4 * 128},
+    {"&ctrl->lock", 128},
+    {"&xa->xa_lock (swapper_spaces)", 2 * 128},
+    {"&xa->xa_lock (zswap_trees)", 128},
+    {"&nlru->lock (shadow_nodes)", 2 * 128 - 2},
+    {NULL, 0},
 };
 
 static void swapout_task(struct sim_task *t, void *arg)
@@ -160,7 +161,8 @@ static void test_locks_per_folio(void)
 	g_assert_true(sim_engine_run());
 	for (const struct lock_count *c = swapout_128; c->cls; c++) {
 		if (acquisitions(c->cls) != c->n)
-			g_error("%s: %" G_GUINT64_FORMAT " acquisitions, the kernel's %" G_GUINT64_FORMAT,
+			g_error("%s: %" G_GUINT64_FORMAT
+				" acquisitions, the kernel's %" G_GUINT64_FORMAT,
 				c->cls, acquisitions(c->cls), c->n);
 	}
 	g_assert_cmpint(rmws("zram->stats"), ==, 2 * 128);
@@ -176,7 +178,9 @@ static void test_locks_per_folio(void)
  * off the list, the slots freed (zram's notification: 3 RMWs each; their
  * shadows cleared), nr_swap_pages's RMWs (2 at the swap-out, then the
  * exit's) and the nodes left on the list. */
-static const char *const exit_classes[] = {"&ci->lock", "&si->lock", "&ctrl->lock",
+static const char *const exit_classes[] = {"&ci->lock",
+					   "&si->lock",
+					   "&ctrl->lock",
 					   "&xa->xa_lock (zswap_trees)",
 					   "&xa->xa_lock (swapper_spaces)",
 					   "&nlru->lock (shadow_nodes)"};
@@ -199,7 +203,8 @@ static void exit_check(struct sim_task *t, const struct exit_want *w)
 	swap_exit_entries(t, job);
 	for (guint i = 0; i < G_N_ELEMENTS(exit_classes); i++)
 		if (acquisitions(exit_classes[i]) - before[i] != w->acquisitions[i])
-			g_error("exit: %s: %" G_GUINT64_FORMAT " acquisitions, the kernel's %" G_GUINT64_FORMAT,
+			g_error("exit: %s: %" G_GUINT64_FORMAT
+				" acquisitions, the kernel's %" G_GUINT64_FORMAT,
 				exit_classes[i], acquisitions(exit_classes[i]) - before[i],
 				w->acquisitions[i]);
 	g_assert_cmpint(swap_active->shadow_nodes.stat.deleted - deleted, ==, w->dels);
@@ -211,18 +216,17 @@ static void exit_check(struct sim_task *t, const struct exit_want *w)
 }
 
 /* 128 folios swapped out back to back sit in one cluster and one page
- * table: zap_pte_range batches all 128, so free_swap_and_cache_nr takes __swap_entries_free's fast path
- * once: the cluster lock, zswap_invalidate per slot (6.12: 128 xa_erase;
- * 6.13: none), si->lock, swap_entry_range_free's cluster lock,
- * mem_cgroup_uncharge_swap's ctrl->lock, zram_slot_free_notify per slot
- * (notify_free, same_pages, pages_stored: 3 RMWs), one i_pages section
- * clearing 128 shadows, whose two nodes each come off the list (2 dels). */
+ * table: zap_pte_range batches all 128, so free_swap_and_cache_nr takes __swap_entries_free's fast
+ * path once: the cluster lock, zswap_invalidate per slot (6.12: 128 xa_erase; 6.13: none),
+ * si->lock, swap_entry_range_free's cluster lock, mem_cgroup_uncharge_swap's ctrl->lock,
+ * zram_slot_free_notify per slot (notify_free, same_pages, pages_stored: 3 RMWs), one i_pages
+ * section clearing 128 shadows, whose two nodes each come off the list (2 dels). */
 static int exit_mode;
 
 static void exit_task(struct sim_task *t, void *arg)
 {
 	const struct exit_want w = {
-		{2, 1, 1, exit_mode == ZSWAP_INVALIDATE_ERASE ? 128 : 0, 1, 2}, 2, 128, 1, 0};
+	    {2, 1, 1, exit_mode == ZSWAP_INVALIDATE_ERASE ? 128 : 0, 1, 2}, 2, 128, 1, 0};
 	exit_check(t, &w);
 	for (long i = 0; i < swap_active->nr_nodes; i++)
 		g_assert_null(swap_active->nodes[i]);

@@ -33,7 +33,7 @@ static struct sim_machine transfer_machine(void)
 	return m;
 }
 
-#define NS(x) ((sim_time_t)(x) * SIM_NS)
+#define NS(x) ((sim_time_t)(x)*SIM_NS)
 
 static struct sim_machine M;
 
@@ -49,7 +49,6 @@ static void engine_down(void)
 	line_class_reset_all();
 	sim_engine_fini();
 }
-
 
 /* CPU 0 has the line (its first RMW, at 0, finds it fresh: 5 ns). With
  * line_pileup_ns 5, CPUs 1, 2, 3 ask for it at 0 and CPU 0 again at 1:

@@ -40,9 +40,9 @@
  * clear_bit_unlock (two locked RMWs), the preempt pair. Holding it
  * (page_cgroup.c, update_work): memcg_page_stat and the statistic's flag
  * set on pc->flags, a locked RMW on the same line. */
-#define ACQ (SAME_CPU + 2 * RMW + PREEMPT)  /* 25 */
-#define HOLD (PAGE_STAT + SAME_CPU + RMW)   /* 113 */
-#define UPD_PLAIN (ACQ + HOLD)		    /* 138 */
+#define ACQ (SAME_CPU + 2 * RMW + PREEMPT) /* 25 */
+#define HOLD (PAGE_STAT + SAME_CPU + RMW)  /* 113 */
+#define UPD_PLAIN (ACQ + HOLD)		   /* 138 */
 #define UPD_IRQSAVE (IRQSAVE + ACQ + HOLD) /* 158: local_irq_save/restore around it */
 /* rcu (no move): rcu_read_lock with the preempt pair, the load of the
  * moving flag's line, then the same work and flag without the lock. */
@@ -54,12 +54,12 @@
 #define LINE 5
 #define LINE_COSTS                                                                                 \
 	"machine.costs.line_same_cpu_ns=5", "machine.costs.line_smt_ns=5",                         \
-		"machine.costs.line_llc_ns=5", "machine.costs.line_socket_ns=5",                   \
-		"machine.costs.line_remote_ns=5", "machine.costs.llc_hit_ns=5",                    \
-		"machine.costs.dram_local_ns=5", "machine.costs.dram_remote_ns=5"
-#define ACQ_C (LINE + 2 * RMW + PREEMPT)		   /* 27 */
-#define HOLD_C (PAGE_STAT + LINE + RMW)		   /* 115 */
-#define SLOT_C (ACQ_C + HOLD_C)			   /* 142: the lock busy per acquisition */
+	    "machine.costs.line_llc_ns=5", "machine.costs.line_socket_ns=5",                       \
+	    "machine.costs.line_remote_ns=5", "machine.costs.llc_hit_ns=5",                        \
+	    "machine.costs.dram_local_ns=5", "machine.costs.dram_remote_ns=5"
+#define ACQ_C (LINE + 2 * RMW + PREEMPT)	       /* 27 */
+#define HOLD_C (PAGE_STAT + LINE + RMW)		       /* 115 */
+#define SLOT_C (ACQ_C + HOLD_C)			       /* 142: the lock busy per acquisition */
 #define UPD_RCU_C (PREEMPT + RCU_READ + LINE + HOLD_C) /* 126 */
 
 /* --- the probe: the file's page statistics at the end of the run ------- */
@@ -78,9 +78,9 @@ static void books_metrics(void *state, json_t *metrics)
 	struct page_cgroup_map *map = mm_page_cgroup_map();
 	struct mem_cgroup *memcg = map->pc[0].mem_cgroup; /* the file's: nothing moves here */
 	static const char *const names[MEMCG_NR_PAGE_STAT] = {
-		[MEMCG_NR_FILE_MAPPED] = "pc_file_mapped",
-		[MEMCG_NR_FILE_DIRTY] = "pc_file_dirty",
-		[MEMCG_NR_WRITEBACK] = "pc_writeback"};
+	    [MEMCG_NR_FILE_MAPPED] = "pc_file_mapped",
+	    [MEMCG_NR_FILE_DIRTY] = "pc_file_dirty",
+	    [MEMCG_NR_WRITEBACK] = "pc_writeback"};
 	for (int i = 0; i < MEMCG_NR_PAGE_STAT; i++)
 		json_object_set_new(metrics, names[i],
 				    json_integer(mem_cgroup_page_stat(map, memcg, i)));
@@ -89,10 +89,10 @@ static void books_metrics(void *state, json_t *metrics)
 }
 
 static const struct workload_type books_workload = {
-	.name = "books",
-	.setup = books_setup,
-	.metrics = books_metrics,
-	.destroy = books_destroy,
+    .name = "books",
+    .setup = books_setup,
+    .metrics = books_metrics,
+    .destroy = books_destroy,
 };
 
 /* --- running a case and reading its result ------------------------------ */
@@ -438,9 +438,9 @@ static void test_filewrite_llc_eviction(void)
 	size_t i;
 	json_array_foreach (get(pc, "sites"), i, s) {
 		const char *site = json_string_value(get(s, "site"));
-		double expect = g_str_equal(site, "account_page_dirtied")	 ? 2 * 24
+		double expect = g_str_equal(site, "account_page_dirtied")      ? 2 * 24
 				: g_str_equal(site, "clear_page_dirty_for_io") ? 2 * 39
-									 : 0;
+									       : 0;
 		g_assert_cmpfloat(num(s, "ops.rmw.dram"), ==, expect);
 	}
 	/* Each miss costs dram_local_ns in place of line_same_cpu_ns:
@@ -511,7 +511,7 @@ static void test_filewrite_periodic_irq_alone(void)
 	g_free(irq);
 	g_assert_cmpfloat(num(r, "interrupts.sources.0.count"), ==, 2);
 	g_assert_cmpfloat(num(r, "memcg.page_cgroup.updates"), ==, FW_UPDATES + 2); /* bug: 656 */
-	g_assert_cmpfloat(books(r, "pc_writeback"), ==, SENT - 2);		    /* faulty: 200 */
+	g_assert_cmpfloat(books(r, "pc_writeback"), ==, SENT - 2); /* faulty: 200 */
 	json_decref(r);
 }
 
@@ -519,11 +519,10 @@ static void test_filewrite_periodic_irq_alone(void)
  * 2026-12-01): its comment said a completion takes a random page only "with
  * no writer in the scenario", but the code did so whenever the queue was
  * empty, so a completion that came before the writer's first batch
- * decremented WRITEBACK for a page not under writeback. At 20 kHz: ticks at 50, 100, 150 and 200 us (231648 + 4 x
- * 2158 = 240280 < 250 us); the first page is queued at 66116 + 2158 =
- * 68274 ns, after the first tick. The three later ticks complete pages 0-2:
- * 197 stay queued, and WRITEBACK must count exactly those (the faulty model
- * gave 196). */
+ * decremented WRITEBACK for a page not under writeback. At 20 kHz: ticks at 50, 100, 150 and 200 us
+ * (231648 + 4 x 2158 = 240280 < 250 us); the first page is queued at 66116 + 2158 = 68274 ns, after
+ * the first tick. The three later ticks complete pages 0-2: 197 stay queued, and WRITEBACK must
+ * count exactly those (the faulty model gave 196). */
 static void test_filewrite_empty_queue_irq(void)
 {
 	g_test_set_nonfatal_assertions(); /* report every wrong figure, run the other case */
@@ -576,8 +575,8 @@ static void test_filewrite_two_writers(void)
 static char *cli_json(const char *fixture, const char *const *extra)
 {
 	GPtrArray *args = g_ptr_array_new();
-	const char *base[] = {"run", fixture, "--format", "json", "-q", "-j", "2",
-			      "--set", "replicas=2"};
+	const char *base[] = {"run", fixture, "--format", "json",      "-q",
+			      "-j",  "2",     "--set",	  "replicas=2"};
 	for (size_t i = 0; i < G_N_ELEMENTS(base); i++)
 		g_ptr_array_add(args, (gpointer)base[i]);
 	for (; *extra; extra++)
@@ -629,11 +628,11 @@ static void test_filewrite_same_bytes(void)
 {
 	/* completions from a Poisson disk on the writer's CPU */
 	assert_same_bytes(
-		FILEWRITE,
-		(const char *[]){"--variant", "irqsave", "--set",
-				 "machine.interrupts=[{\"type\":\"poisson\",\"name\":\"disk\","
-				 "\"rate_per_s\":200000,\"handler_ns\":2000,\"cpus\":[0]}]",
-				 "--set", "memcg.page_cgroup.writeback_irq=\"disk\"", NULL});
+	    FILEWRITE,
+	    (const char *[]){"--variant", "irqsave", "--set",
+			     "machine.interrupts=[{\"type\":\"poisson\",\"name\":\"disk\","
+			     "\"rate_per_s\":200000,\"handler_ns\":2000,\"cpus\":[0]}]",
+			     "--set", "memcg.page_cgroup.writeback_irq=\"disk\"", NULL});
 }
 
 int main(int argc, char **argv)

@@ -161,13 +161,13 @@ static json_t *hand_variant(const char *name, double lo, double hi, double exit_
 		json_array_append_new(units, json_integer(10 * (i + 1)));
 		json_array_append_new(fig, json_real(cum));
 	}
-	json_t *rep = json_pack("{s:i, s:f, s:{s:f}, s:{s:f}, s:[]}", "seed", 1, "sim_time_ns",
-				cum + exit_ns, "cpu_time_ns", "sys", 0.0, "metrics", "elapsed_ns",
-				cum + exit_ns, "locks");
+	json_t *rep =
+	    json_pack("{s:i, s:f, s:{s:f}, s:{s:f}, s:[]}", "seed", 1, "sim_time_ns", cum + exit_ns,
+		      "cpu_time_ns", "sys", 0.0, "metrics", "elapsed_ns", cum + exit_ns, "locks");
 	if (with)
-		json_object_set_new(rep, "batches",
-				    json_pack("{s:o, s:{s:o}}", "units", units, "metrics",
-					      "elapsed_ns", fig));
+		json_object_set_new(
+		    rep, "batches",
+		    json_pack("{s:o, s:{s:o}}", "units", units, "metrics", "elapsed_ns", fig));
 	else {
 		json_decref(units);
 		json_decref(fig);
@@ -253,12 +253,12 @@ static void test_check(void)
 	GError *err = NULL;
 	g_assert_true(result_check(doc, &err));
 	json_t *fig = json_object_get(
-		json_object_get(json_object_get(json_array_get(json_object_get(v, "per_replica"), 0),
-						"batches"),
-				"metrics"),
-		"elapsed_ns");
-	json_t *batches = json_object_get(
-	    json_array_get(json_object_get(v, "per_replica"), 0), "batches");
+	    json_object_get(
+		json_object_get(json_array_get(json_object_get(v, "per_replica"), 0), "batches"),
+		"metrics"),
+	    "elapsed_ns");
+	json_t *batches =
+	    json_object_get(json_array_get(json_object_get(v, "per_replica"), 0), "batches");
 	json_object_set_new(batches, "steady", json_integer(101));
 	g_assert_false(result_check(doc, &err));
 	g_assert_cmpstr(err->message, ==,
@@ -284,16 +284,21 @@ static void test_check(void)
  * about 1.7 s of wall time a replica, on 6.12's paths (the figures below
  * were measured there; v1's own tree frees the exit's slots one at a time
  * under si->lock, which spreads the replicas' elapsed time more). */
-static const char *const SMALL[] = {
-	"--set", "workloads.0.size_mb=40",	      "--set", "memcg.cgroups.0.memory_max_mb=8",
-	"--set", "memcg.cgroups.0.count=16",	      "--set", "workloads.0.count=16",
-	"--set", "kernel.version=\"6.12\"", "--variant", "v1-before", "-q", "--format", "json",
-	NULL};
+static const char *const SMALL[] = {"--set",	 "workloads.0.size_mb=40",
+				    "--set",	 "memcg.cgroups.0.memory_max_mb=8",
+				    "--set",	 "memcg.cgroups.0.count=16",
+				    "--set",	 "workloads.0.count=16",
+				    "--set",	 "kernel.version=\"6.12\"",
+				    "--variant", "v1-before",
+				    "-q",	 "--format",
+				    "json",	 NULL};
 
 static json_t *run_small(const char *replicas, const char *seed)
 {
-	const char *args[40] = {"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
-				"--replicas", replicas, "--seed", seed, "-j2"};
+	const char *args[40] = {"run",	      MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+				"--replicas", replicas,
+				"--seed",     seed,
+				"-j2"};
 	size_t n = 7;
 	for (size_t i = 0; SMALL[i]; i++)
 		args[n++] = SMALL[i];
@@ -324,7 +329,9 @@ static void check_batches(json_t *rep)
 		g_assert_cmpint(json_integer_value(json_array_get(units, i)), >=, 1638 * (i + 1));
 		prev = t;
 	}
-	g_assert_cmpfloat(prev, <=, json_number_value(json_object_get(json_object_get(rep, "metrics"), "elapsed_ns")));
+	g_assert_cmpfloat(
+	    prev, <=,
+	    json_number_value(json_object_get(json_object_get(rep, "metrics"), "elapsed_ns")));
 }
 
 /* The mean, least and greatest standard error of elapsed_ns's steady sum

@@ -44,18 +44,18 @@ static double model_point(int cpus, const char *p)
 	char *cpus_set = g_strdup_printf("workloads.0.cpus=%d", cpus);
 	char *p_set = g_strdup_printf("machine.costs.line_pileup_ns=%s", p);
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"run",
-						 MCS_SOURCE_DIR "/scenarios/validation/atomic_counter.json",
-						 "--variant", "perfbook", "--set",
-						 "machine.contention=transfer", "--set",
-						 "workloads.0.start_ns=1000", "--set", cpus_set, "--set",
-						 p_set, "--format", "json", NULL},
-				&out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli(
+		(const char *[]){"run", MCS_SOURCE_DIR "/scenarios/validation/atomic_counter.json",
+				 "--variant", "perfbook", "--set", "machine.contention=transfer",
+				 "--set", "workloads.0.start_ns=1000", "--set", cpus_set, "--set",
+				 p_set, "--format", "json", NULL},
+		&out, &err),
+	    ==, 0);
 	json_t *doc = json_loads(out, 0, NULL);
 	double v = json_number_value(json_object_get(
-		json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "metrics"),
-		"ns_per_op_per_thread"));
+	    json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "metrics"),
+	    "ns_per_op_per_thread"));
 	json_decref(doc);
 	g_free(out);
 	g_free(err);
@@ -78,17 +78,17 @@ static void test_recovers(void)
 	char *dir = g_dir_make_tmp("memcgsim-calibrate-XXXXXX", NULL);
 	GString *curve = g_string_new(NULL);
 	g_string_append_printf(
-		curve,
-		"{\"format\": \"memcgsim-measurement-1\", \"name\": \"made\", \"source\": \"the "
-		"model\", \"model\": {\"scenario\": \"%s/scenarios/validation/atomic_counter.json\", "
-		"\"variant\": \"perfbook\", \"set\": {\"machine.contention\": \"transfer\", "
-		"\"workloads.0.start_ns\": 1000}, \"x\": \"workloads.0.cpus\", \"metric\": "
-		"\"ns_per_op_per_thread\"}, \"points\": [",
-		MCS_SOURCE_DIR);
+	    curve,
+	    "{\"format\": \"memcgsim-measurement-1\", \"name\": \"made\", \"source\": \"the "
+	    "model\", \"model\": {\"scenario\": \"%s/scenarios/validation/atomic_counter.json\", "
+	    "\"variant\": \"perfbook\", \"set\": {\"machine.contention\": \"transfer\", "
+	    "\"workloads.0.start_ns\": 1000}, \"x\": \"workloads.0.cpus\", \"metric\": "
+	    "\"ns_per_op_per_thread\"}, \"points\": [",
+	    MCS_SOURCE_DIR);
 	const int xs[] = {4, 16, 40};
 	for (int i = 0; i < 3; i++)
-		g_string_append_printf(curve, "%s{\"x\": %d, \"value\": %.17g}", i ? ", " : "", xs[i],
-				       model_point(xs[i], "0.6"));
+		g_string_append_printf(curve, "%s{\"x\": %d, \"value\": %.17g}", i ? ", " : "",
+				       xs[i], model_point(xs[i], "0.6"));
 	g_string_append(curve, "]}");
 	write_file(dir, "made.json", curve->str);
 	write_file(dir, "fit.json",

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The memcgsim command line: exit statuses, error text on stderr, no output
  * file left behind on bad input, byte-identical results for one seed. */
+#include "mcs_error.h"
+#include "test_util.h"
+#include "version.h"
 #include <glib.h>
 #include <glib/gstdio.h>
-#include <string.h>
-#include <sys/wait.h>
-#include "mcs_error.h"
-#include "version.h"
 #include <jansson.h>
-#include "test_util.h"
 #include <signal.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
@@ -28,13 +28,14 @@ static void test_version(void)
 	g_free(out);
 	g_free(err);
 	g_assert_cmpint(run((const char *[]){"frobnicate", NULL}, &out, &err), ==, 2);
-	g_assert_true(g_str_has_prefix(err, "memcgsim: unknown command \"frobnicate\"\nCommands:\n"));
+	g_assert_true(
+	    g_str_has_prefix(err, "memcgsim: unknown command \"frobnicate\"\nCommands:\n"));
 	g_free(out);
 	g_free(err);
 	/* one edit from a command (mcs_named_near) */
 	g_assert_cmpint(run((const char *[]){"sweap", NULL}, &out, &err), ==, 2);
 	g_assert_true(g_str_has_prefix(
-		err, "memcgsim: unknown command \"sweap\" (did you mean \"sweep\"?)\nCommands:\n"));
+	    err, "memcgsim: unknown command \"sweap\" (did you mean \"sweep\"?)\nCommands:\n"));
 	g_free(out);
 	g_free(err);
 	g_assert_cmpint(run((const char *[]){"run", NULL}, &out, &err), ==, 2);
@@ -67,14 +68,18 @@ static const char *last_line(const char *s)
 static void test_failure_statuses(void)
 {
 	char *out, *err;
-	const char *args[] = {"run", MCS_SOURCE_DIR "/scenarios/sweeps/list_lru_cgroups.json",
-			      "--set", "replicas=1", "--set", "memcg.cgroups.0.count=1", "--set",
-			      "workloads.0.count=1", "--set", "stop.limit_ns=1000000", NULL};
+	const char *args[] = {"run",   MCS_SOURCE_DIR "/scenarios/sweeps/list_lru_cgroups.json",
+			      "--set", "replicas=1",
+			      "--set", "memcg.cgroups.0.count=1",
+			      "--set", "workloads.0.count=1",
+			      "--set", "stop.limit_ns=1000000",
+			      NULL};
 	g_assert_cmpint(run(args, &out, &err), ==, 1);
 	g_assert_nonnull(strstr(out, "lock_stat version 0.4\n"));
-	g_assert_cmpstr(last_line(err), ==,
-			"memcgsim: variant per-cgroup, replica 0 (seed 1) failed: did not finish within "
-			"stop.limit_ns (1000000 ns of simulated time)\n");
+	g_assert_cmpstr(
+	    last_line(err), ==,
+	    "memcgsim: variant per-cgroup, replica 0 (seed 1) failed: did not finish within "
+	    "stop.limit_ns (1000000 ns of simulated time)\n");
 	g_assert_nonnull(strstr(out, "FAILED: replica 0 (seed 1): did not finish within "
 				     "stop.limit_ns (1000000 ns of simulated time)\n"));
 	g_free(out);
@@ -83,9 +88,10 @@ static void test_failure_statuses(void)
 					     "/nonexistent/dir/report.txt", NULL},
 			    &out, &err),
 			==, 2);
-	g_assert_cmpstr(err, ==,
-			"memcgsim: -o: /nonexistent/dir/report.txt: its directory /nonexistent/dir: "
-			"No such file or directory\n");
+	g_assert_cmpstr(
+	    err, ==,
+	    "memcgsim: -o: /nonexistent/dir/report.txt: its directory /nonexistent/dir: "
+	    "No such file or directory\n");
 	g_free(out);
 	g_free(err);
 }
@@ -95,19 +101,20 @@ static void test_bad_input_leaves_nothing(void)
 	char *dir = g_dir_make_tmp("memcgsim-cli-XXXXXX", NULL);
 	char *bad = g_build_filename(dir, "bad.json", NULL);
 	char *res = g_build_filename(dir, "result.json", NULL);
-	g_assert_true(g_file_set_contents(bad, "{\n  \"name\": \"x\",\n  \"sede\": 1\n}\n", -1, NULL));
+	g_assert_true(
+	    g_file_set_contents(bad, "{\n  \"name\": \"x\",\n  \"sede\": 1\n}\n", -1, NULL));
 	char *out, *err;
 	g_assert_cmpint(run((const char *[]){"run", bad, "-o", res, NULL}, &out, &err), ==, 2);
-	char *want = g_strdup_printf("%s:3:11: sede: unknown key \"sede\" (did you mean \"seed\"?)\n",
-				     bad);
+	char *want =
+	    g_strdup_printf("%s:3:11: sede: unknown key \"sede\" (did you mean \"seed\"?)\n", bad);
 	g_assert_cmpstr(err, ==, want);
 	g_assert_false(g_file_test(res, G_FILE_TEST_EXISTS));
 	g_free(want);
 	g_free(out);
 	g_free(err);
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", "nope", "-o", res, NULL}, &out,
-			    &err),
-			==, 2);
+	g_assert_cmpint(
+	    run((const char *[]){"run", SCEN, "--variant", "nope", "-o", res, NULL}, &out, &err),
+	    ==, 2);
 	g_assert_cmpstr(err, ==,
 			SCEN ": --variant: no variant \"nope\" (the scenario has \"global\", "
 			     "\"per-node\"; --variant all runs them all)\n");
@@ -209,10 +216,10 @@ static void test_output_file(void)
 	char *dir = g_dir_make_tmp("memcgsim-cli-XXXXXX", NULL);
 	char *res = g_build_filename(dir, "report.txt", NULL);
 	char *out, *err;
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "-o",
-					     res, NULL},
-			    &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "-o", res, NULL},
+		&out, &err),
+	    ==, 0);
 	g_assert_cmpstr(out, ==, "");
 	char *text;
 	g_assert_true(g_file_get_contents(res, &text, NULL, NULL));
@@ -244,18 +251,22 @@ static void expect_err(const char *const *args, int status, const char *want)
 static void test_hostile_outputs(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-out-XXXXXX", NULL);
-	char *fifo = g_build_filename(dir, "fifo", NULL), *target = g_build_filename(dir, "t.txt", NULL);
-	char *link = g_build_filename(dir, "link", NULL), *dangling = g_build_filename(dir, "d", NULL);
+	char *fifo = g_build_filename(dir, "fifo", NULL),
+	     *target = g_build_filename(dir, "t.txt", NULL);
+	char *link = g_build_filename(dir, "link", NULL),
+	     *dangling = g_build_filename(dir, "d", NULL);
 	g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
 	g_assert_true(g_file_set_contents(target, "old\n", -1, NULL));
 	g_assert_cmpint(symlink(target, link), ==, 0);
 	g_assert_cmpint(symlink("nowhere", dangling), ==, 0);
 	char *want = g_strdup_printf("memcgsim: -o: %s: a FIFO, not a regular file: refusing to "
-				     "replace it\n", fifo);
+				     "replace it\n",
+				     fifo);
 	expect_err((const char *[]){"run", SCEN, "-o", fifo, NULL}, 2, want);
 	g_free(want);
 	want = g_strdup_printf("memcgsim: --trace: %s: a directory, not a regular file: refusing "
-			       "to replace it\n", dir);
+			       "to replace it\n",
+			       dir);
 	expect_err((const char *[]){"run", SCEN, "--trace", dir, NULL}, 2, want);
 	g_free(want);
 	want = g_strdup_printf("memcgsim: -o: %s: a symbolic link to nothing\n", dangling);
@@ -265,9 +276,11 @@ static void test_hostile_outputs(void)
 		   "memcgsim: -o: \"\": expected a file name\n");
 	for (size_t i = 0; i < 3; i++) {
 		static const char *const jobs[] = {"0", "-1", "100000"};
-		char *bad = g_strdup_printf("memcgsim: --jobs: expected 1 to 1024, got %s\n", jobs[i]);
+		char *bad =
+		    g_strdup_printf("memcgsim: --jobs: expected 1 to 1024, got %s\n", jobs[i]);
 		expect_err((const char *[]){"run", SCEN, "-j", jobs[i], NULL}, 2, bad);
-		expect_err((const char *[]){"sweep", SCEN, "-j", jobs[i], "--out", dir, NULL}, 2, bad);
+		expect_err((const char *[]){"sweep", SCEN, "-j", jobs[i], "--out", dir, NULL}, 2,
+			   bad);
 		g_free(bad);
 	}
 	/* a scenario past 4 MiB is refused once the limit is read past */
@@ -279,9 +292,10 @@ static void test_hostile_outputs(void)
 	expect_err((const char *[]){"validate", big, NULL}, 2, want);
 	g_free(want);
 	g_free(big);
-	expect_err((const char *[]){"run", SCEN, "--variant", "global", "--variant", "per-node", NULL},
-		   2, "memcgsim: --variant: given twice (\"global\", then \"per-node\"); give one, a "
-		   "list NAME,NAME... for more\n");
+	expect_err(
+	    (const char *[]){"run", SCEN, "--variant", "global", "--variant", "per-node", NULL}, 2,
+	    "memcgsim: --variant: given twice (\"global\", then \"per-node\"); give one, a "
+	    "list NAME,NAME... for more\n");
 	want = g_strdup_printf("%s:1:1: (root): cannot read: not a regular file (a FIFO)\n", fifo);
 	expect_err((const char *[]){"validate", fifo, NULL}, 2, want);
 	g_free(want);
@@ -290,8 +304,8 @@ static void test_hostile_outputs(void)
 	g_free(want);
 	/* through the symlink: the target gets the report, the link stays a link */
 	char *out, *err;
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "--set",
-					     "replicas=1", "-o", link, NULL},
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000",
+					     "--set", "replicas=1", "-o", link, NULL},
 			    &out, &err),
 			==, 0);
 	g_assert_true(g_file_test(link, G_FILE_TEST_IS_SYMLINK));
@@ -303,16 +317,18 @@ static void test_hostile_outputs(void)
 	g_free(err);
 	/* a failed run: the output stays as it was */
 	g_assert_true(g_file_set_contents(target, "old\n", -1, NULL));
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "replicas=1", "--variant", "global",
-					     "--set", "workloads.0.iterations=100000000", "--set",
-					     "stop={\"type\":\"completion\",\"limit_ns\":100000}",
-					     "-o", target, NULL},
-			    &out, &err),
-			==, 1);
-	want = g_strdup_printf("memcgsim: variant global, replica 0 (seed 1) failed: did not finish "
-			       "within stop.limit_ns (100000 ns of simulated time)\n"
-			       "memcgsim: %s left as it was; the report follows on standard output\n",
-			       target);
+	g_assert_cmpint(
+	    run((const char *[]){"run", SCEN, "--set", "replicas=1", "--variant", "global", "--set",
+				 "workloads.0.iterations=100000000", "--set",
+				 "stop={\"type\":\"completion\",\"limit_ns\":100000}", "-o", target,
+				 NULL},
+		&out, &err),
+	    ==, 1);
+	want =
+	    g_strdup_printf("memcgsim: variant global, replica 0 (seed 1) failed: did not finish "
+			    "within stop.limit_ns (100000 ns of simulated time)\n"
+			    "memcgsim: %s left as it was; the report follows on standard output\n",
+			    target);
 	g_assert_true(g_str_has_suffix(err, want));
 	g_assert_nonnull(strstr(out, "FAILED: replica 0 (seed 1)"));
 	g_free(want);
@@ -346,11 +362,14 @@ static guint count_files(const char *dir)
 static void test_sigterm(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-sig-XXXXXX", NULL);
-	char *tmpdir = g_build_filename(dir, "tmp", NULL), *out = g_build_filename(dir, "out.txt", NULL);
+	char *tmpdir = g_build_filename(dir, "tmp", NULL),
+	     *out = g_build_filename(dir, "out.txt", NULL);
 	char *trace = g_build_filename(dir, "trace.json", NULL);
 	g_assert_cmpint(g_mkdir(tmpdir, 0700), ==, 0);
-	const char *argv[] = {MCS_BINARY, "run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
-			      "-j2", "-o", out, "--trace", trace, NULL};
+	const char *argv[] = {
+	    MCS_BINARY, "run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+	    "-j2",	"-o",  out,
+	    "--trace",	trace, NULL};
 	char **env = g_environ_setenv(g_get_environ(), "TMPDIR", tmpdir, TRUE);
 	GPid pid;
 	g_assert_true(g_spawn_async(NULL, (char **)argv, env,
@@ -386,13 +405,14 @@ static void test_trace_cap(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-trace-XXXXXX", NULL);
 	char *trace = g_build_filename(dir, "t.json", NULL);
-	const char *argv[] = {MCS_BINARY, "run", SCEN, "--set", "replicas=1", "--set",
-			      "stop.duration_ns=1000000", "--trace", trace, NULL};
+	const char *argv[] = {
+	    MCS_BINARY, "run", SCEN, "--set", "replicas=1", "--set", "stop.duration_ns=1000000",
+	    "--trace",	trace, NULL};
 	char **env = g_environ_setenv(g_get_environ(), "MEMCGSIM_TRACE_MAX_EVENTS", "1000", TRUE);
 	int status;
 	g_assert_true(g_spawn_sync(NULL, (char **)argv, env,
-				   G_SPAWN_STDERR_TO_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-				   NULL, NULL, &status, NULL));
+				   G_SPAWN_STDERR_TO_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+				   NULL, NULL, NULL, &status, NULL));
 	g_assert_true(g_spawn_check_wait_status(status, NULL));
 	char *text = mcs_slurp(trace);
 	int events = 0;
@@ -439,19 +459,21 @@ static void test_work_estimate(void)
 	const char *hour = "memcgsim: variant global: a run would simulate at least 1.152e+05 "
 			   "CPU-seconds (3600 s on 32 CPUs), more than the 10000 memcgsim runs "
 			   "without --force\n";
-	expect_err((const char *[]){"run", SCEN, "--set", "stop.duration_ns=3.6e12", NULL}, 2, hour);
+	expect_err((const char *[]){"run", SCEN, "--set", "stop.duration_ns=3.6e12", NULL}, 2,
+		   hour);
 	expect_err((const char *[]){"run", SCEN, "--set", "stop={\"type\":\"completion\"}", "--set",
 				    "workloads.0.iterations=1000000000000", NULL},
 		   2, hour);
-	expect_err((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json", "--set",
-				    "workloads.0.size_mb=1048576", NULL},
-		   2,
-		   "memcgsim: variant v1-before: a run would simulate at least 1.036e+04 CPU-seconds "
-		   "(323.9 s on 32 CPUs), more than the 10000 memcgsim runs without --force\n");
+	expect_err(
+	    (const char *[]){"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json", "--set",
+			     "workloads.0.size_mb=1048576", NULL},
+	    2,
+	    "memcgsim: variant v1-before: a run would simulate at least 1.036e+04 CPU-seconds "
+	    "(323.9 s on 32 CPUs), more than the 10000 memcgsim runs without --force\n");
 	char *dir = g_dir_make_tmp("memcgsim-work-XXXXXX", NULL);
 	char *out = g_build_filename(dir, "s", NULL);
-	expect_err((const char *[]){"sweep", SCEN, "--param", "stop.duration_ns=1e6,3.6e12", "--out",
-				    out, NULL},
+	expect_err((const char *[]){"sweep", SCEN, "--param", "stop.duration_ns=1e6,3.6e12",
+				    "--out", out, NULL},
 		   2,
 		   "variant global at sweep point 1: a run would simulate at least 1.152e+05 "
 		   "CPU-seconds (3600 s on 32 CPUs), more than the 10000 memcgsim runs without "
@@ -469,14 +491,18 @@ static void test_work_estimate(void)
 static void test_bundled_names(void)
 {
 	char *out, *err;
-	g_assert_cmpint(run((const char *[]){"validate", "lockbench_scope", NULL}, &out, &err), ==, 0);
-	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/lockbench_scope.json: ok, 2 variants\n");
+	g_assert_cmpint(run((const char *[]){"validate", "lockbench_scope", NULL}, &out, &err), ==,
+			0);
+	g_assert_cmpstr(out, ==,
+			MCS_SOURCE_DIR "/scenarios/lockbench_scope.json: ok, 2 variants\n");
 	g_free(out);
 	g_free(err);
 	/* by its "name" too */
-	g_assert_cmpint(run((const char *[]){"validate", "list_lru-swap", NULL}, &out, &err), ==, 0);
-	g_assert_cmpstr(out, ==, MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants; a run "
-				  "without --variant runs v1-before, v1-after\n");
+	g_assert_cmpint(run((const char *[]){"validate", "list_lru-swap", NULL}, &out, &err), ==,
+			0);
+	g_assert_cmpstr(out, ==,
+			MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants; a run "
+				       "without --variant runs v1-before, v1-after\n");
 	g_free(out);
 	g_free(err);
 	expect_err((const char *[]){"run", "nosuch", NULL}, 2,
@@ -498,35 +524,42 @@ static void test_outputs_apart(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-apart-XXXXXX", NULL);
 	char *scen = mcs_tiny_scenario(dir);
-	char *sym = g_build_filename(dir, "link.json", NULL), *hard = g_build_filename(dir, "hard", NULL);
-	char *res = g_build_filename(dir, "r.json", NULL), *t = g_build_filename(dir, "t.json", NULL);
+	char *sym = g_build_filename(dir, "link.json", NULL),
+	     *hard = g_build_filename(dir, "hard", NULL);
+	char *res = g_build_filename(dir, "r.json", NULL),
+	     *t = g_build_filename(dir, "t.json", NULL);
 	g_assert_cmpint(symlink(scen, sym), ==, 0);
 	g_assert_cmpint(link(scen, hard), ==, 0);
 	char *before = mcs_slurp(scen);
 	char *out, *err;
-	g_assert_cmpint(run((const char *[]){"run", scen, "--format", "json", "-o", res, NULL}, &out,
-			    &err), ==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", scen, "--format", "json", "-o", res, NULL}, &out, &err), ==,
+	    0);
 	g_free(out);
 	g_free(err);
 	char *result = mcs_slurp(res);
 	const char *names[] = {scen, sym, hard};
 	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
-		char *want = g_strdup_printf("memcgsim: -o: %s: is the scenario, an input: refusing to "
-					     "replace it\n", names[i]);
+		char *want =
+		    g_strdup_printf("memcgsim: -o: %s: is the scenario, an input: refusing to "
+				    "replace it\n",
+				    names[i]);
 		expect_err((const char *[]){"run", scen, "-o", names[i], NULL}, 2, want);
 		g_free(want);
 		want = g_strdup_printf("memcgsim: --trace: %s: is the scenario, an input: refusing "
-				       "to replace it\n", names[i]);
+				       "to replace it\n",
+				       names[i]);
 		expect_err((const char *[]){"run", scen, "--trace", names[i], NULL}, 2, want);
 		g_free(want);
 	}
 	char *want = g_strdup_printf("memcgsim: --trace: %s: is also -o's file: give each output "
-				     "its own\n", t);
+				     "its own\n",
+				     t);
 	expect_err((const char *[]){"run", scen, "-o", t, "--trace", t, NULL}, 2, want);
 	g_free(want);
 	g_assert_false(g_file_test(t, G_FILE_TEST_EXISTS));
-	want = g_strdup_printf("memcgsim: -o: %s: is the result, an input: refusing to replace it\n",
-			       res);
+	want = g_strdup_printf(
+	    "memcgsim: -o: %s: is the result, an input: refusing to replace it\n", res);
 	expect_err((const char *[]){"report", res, "-o", res, NULL}, 2, want);
 	g_free(want);
 	char *res2 = g_build_filename(dir, "r2.json", NULL);
@@ -538,16 +571,17 @@ static void test_outputs_apart(void)
 	char *sweep = g_build_filename(dir, "s", NULL);
 	g_assert_cmpint(run((const char *[]){"sweep", scen, "--param", "workloads.0.hold_ns=10,20",
 					     "-q", "-j2", "--out", sweep, NULL},
-			    &out, &err), ==, 0);
+			    &out, &err),
+			==, 0);
 	g_free(out);
 	g_free(err);
-	const char *in_dir[] = {"result.json", "sweep.json"}, *what[] = {"the sweep's result",
-									 "the sweep's plan"};
+	const char *in_dir[] = {"result.json", "sweep.json"},
+		   *what[] = {"the sweep's result", "the sweep's plan"};
 	for (size_t i = 0; i < 2; i++) {
 		char *f = g_build_filename(sweep, in_dir[i], NULL);
 		char *had = mcs_slurp(f);
-		want = g_strdup_printf("memcgsim: -o: %s: is %s, an input: refusing to replace it\n",
-				       f, what[i]);
+		want = g_strdup_printf(
+		    "memcgsim: -o: %s: is %s, an input: refusing to replace it\n", f, what[i]);
 		expect_err((const char *[]){"report", sweep, "-o", f, NULL}, 2, want);
 		char *now = mcs_slurp(f);
 		g_assert_cmpstr(now, ==, had);
@@ -585,7 +619,8 @@ static void test_trace_outputs(void)
 	g_assert_true(g_file_set_contents(target, "old\n", -1, NULL));
 	g_assert_cmpint(symlink(target, link), ==, 0);
 	char *out, *err;
-	g_assert_cmpint(run((const char *[]){"run", scen, "--trace", link, NULL}, &out, &err), ==, 0);
+	g_assert_cmpint(run((const char *[]){"run", scen, "--trace", link, NULL}, &out, &err), ==,
+			0);
 	g_free(out);
 	g_free(err);
 	g_assert_true(g_file_test(link, G_FILE_TEST_IS_SYMLINK));
@@ -613,11 +648,14 @@ static void test_seed_digits(void)
 	char *dir = g_dir_make_tmp("memcgsim-seed-XXXXXX", NULL);
 	char *scen = mcs_tiny_scenario(dir);
 	char *one, *padded, *err;
-	g_assert_cmpint(run((const char *[]){"run", scen, "--format", "json", "--seed", "3", NULL},
-			    &one, &err), ==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", scen, "--format", "json", "--seed", "3", NULL}, &one, &err),
+	    ==, 0);
 	g_free(err);
-	g_assert_cmpint(run((const char *[]){"run", scen, "--format", "json", "--seed", "00003", NULL},
-			    &padded, &err), ==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", scen, "--format", "json", "--seed", "00003", NULL}, &padded,
+		&err),
+	    ==, 0);
 	g_assert_cmpstr(err, ==, "");
 	g_free(err);
 	g_assert_nonnull(strstr(one, "\"seed\": 3,"));
@@ -631,7 +669,8 @@ static void test_seed_digits(void)
 	g_free(one);
 	g_free(padded);
 	char *out;
-	g_assert_cmpint(run((const char *[]){"run", scen, "--seed", "000", NULL}, &out, &err), ==, 0);
+	g_assert_cmpint(run((const char *[]){"run", scen, "--seed", "000", NULL}, &out, &err), ==,
+			0);
 	g_free(out);
 	g_free(err);
 	expect_err((const char *[]){"run", scen, "--seed", "-1", NULL}, 2,
@@ -670,14 +709,15 @@ static void test_hostile_messages(void)
 	/* the value: 14 characters, the key's quotes and its 9 raw ones, ": " */
 	char *err = validate_error(dir, "{\"name\": \"t\", \"s\\u0065ed\": -1}");
 	char *want = g_strdup_printf(
-		"%s:1:28: seed: expected an integer in [0, 9007199254740991], got -1\n", path);
+	    "%s:1:28: seed: expected an integer in [0, 9007199254740991], got -1\n", path);
 	g_assert_cmpstr(err, ==, want);
 	g_free(want);
 	g_free(err);
 	/* the value: 14 + 2 + 22 raw characters of the key + 2 */
 	err = validate_error(dir, "{\"name\": \"t\", \"\\u001b]0;x\\u0007\\u009b\": 1}");
 	want = g_strdup_printf("%s:1:41: \\x1b]0;x\\x07\\u009b: unknown key "
-			       "\"\\x1b]0;x\\x07\\u009b\" (expected one of", path);
+			       "\"\\x1b]0;x\\x07\\u009b\" (expected one of",
+			       path);
 	g_assert_true(g_str_has_prefix(err, want));
 	g_free(want);
 	g_free(err);
@@ -753,26 +793,30 @@ static void test_tmpdir_named(void)
 	char *gone = g_build_filename(dir, "gone", NULL);
 	char *result = g_build_filename(dir, "r.json", NULL);
 	char *out, *err;
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "replicas=1", "--set",
-					     "stop.duration_ns=100000", "--format", "json", "-o", result,
-					     NULL},
-			    &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", SCEN, "--set", "replicas=1", "--set",
+				 "stop.duration_ns=100000", "--format", "json", "-o", result, NULL},
+		&out, &err),
+	    ==, 0);
 	g_free(out);
 	g_free(err);
 	g_assert_true(g_file_set_contents(file, "", 0, NULL));
-	const char *tmps[] = {file, gone}, *why[] = {"Not a directory", "No such file or directory"};
+	const char *tmps[] = {file, gone},
+		   *why[] = {"Not a directory", "No such file or directory"};
 	for (int i = 0; i < 2; i++) {
 		g_setenv("TMPDIR", tmps[i], TRUE);
 		char *want = g_strdup_printf("memcgsim: TMPDIR=%s: cannot make a temporary file in "
-					     "it: %s\n", tmps[i], why[i]);
-		expect_err((const char *[]){"run", SCEN, "--set", "replicas=1", "-j1", NULL}, 1, want);
+					     "it: %s\n",
+					     tmps[i], why[i]);
+		expect_err((const char *[]){"run", SCEN, "--set", "replicas=1", "-j1", NULL}, 1,
+			   want);
 		expect_err((const char *[]){"run", SCEN, "--set", "replicas=1", "-j1", "--trace",
 					    "/dev/null", NULL},
 			   1, want);
 		g_free(want);
 		want = g_strdup_printf("memcgsim: TMPDIR=%s: cannot make a temporary directory in "
-				       "it: %s\n", tmps[i], why[i]);
+				       "it: %s\n",
+				       tmps[i], why[i]);
 		expect_err((const char *[]){"report", result, "--format", "html", NULL}, 1, want);
 		g_free(want);
 	}
@@ -789,17 +833,17 @@ static void test_tmpdir_named(void)
 static void test_run_replicas(void)
 {
 	char *a, *b, *err;
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--format", "json", "--replicas", "3",
-					     "--set", "replicas=1", "--set",
-					     "stop.duration_ns=100000", NULL},
-			    &a, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", SCEN, "--format", "json", "--replicas", "3", "--set",
+				 "replicas=1", "--set", "stop.duration_ns=100000", NULL},
+		&a, &err),
+	    ==, 0);
 	g_free(err);
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--format", "json", "--set", "replicas=1",
-					     "--set", "stop.duration_ns=100000", "--set",
-					     "replicas=3", NULL},
-			    &b, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", SCEN, "--format", "json", "--set", "replicas=1", "--set",
+				 "stop.duration_ns=100000", "--set", "replicas=3", NULL},
+		&b, &err),
+	    ==, 0);
 	g_free(err);
 	g_assert_cmpstr(a, ==, b);
 	json_t *doc = json_loads(a, 0, NULL);
@@ -826,14 +870,13 @@ static void test_resolution_option(void)
 			   "got \"2%\"\n");
 	/* a change of 0.41%: under the stated 1%, then over 0.1% (material,
 	 * and the seeds decide: not significant), then under a metric's own 3% */
-	static const char *const given[][2] = {{"--seed", "1"},
-					       {"--resolution", "0.1"},
-					       {"--resolution", "acquisitions_per_us=3"}};
+	static const char *const given[][2] = {
+	    {"--seed", "1"}, {"--resolution", "0.1"}, {"--resolution", "acquisitions_per_us=3"}};
 	static const char *const want[] = {
-		"no material difference (0.41% < resolution 1.00%, the model's stated minimum).\n",
-		"not significant (Welch p 0.94 across 2 seeds).\n",
-		"no material difference (0.41% < resolution 3.00%, --resolution "
-		"acquisitions_per_us=3).\n"};
+	    "no material difference (0.41% < resolution 1.00%, the model's stated minimum).\n",
+	    "not significant (Welch p 0.94 across 2 seeds).\n",
+	    "no material difference (0.41% < resolution 3.00%, --resolution "
+	    "acquisitions_per_us=3).\n"};
 	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
 		char *out, *err;
 		g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "replicas=2", "--set",
@@ -842,9 +885,10 @@ static void test_resolution_option(void)
 						     given[i][1], NULL},
 				    &out, &err),
 				==, 0);
-		char *line = g_strconcat("per-node beats global by 0.41% on acquisitions_per_us (1.61 "
-					 "/us against 1.60 /us): ",
-					 want[i], NULL);
+		char *line =
+		    g_strconcat("per-node beats global by 0.41% on acquisitions_per_us (1.61 "
+				"/us against 1.60 /us): ",
+				want[i], NULL);
 		g_assert_true(g_str_has_suffix(out, line));
 		g_free(line);
 		g_free(out);
@@ -877,20 +921,20 @@ static void test_summary_option(void)
 	g_free(a);
 	g_free(b);
 	/* a scenario's published figures beside the model's, each with its change */
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000",
-					     "--set",
-					     "published={\"source\":\"a cover letter\",\"metric\":"
-					     "\"acquisitions_per_us\",\"values\":{\"global\":4.5,"
-					     "\"per-node\":12}}",
-					     "--summary", NULL},
-			    &a, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "--set",
+				 "published={\"source\":\"a cover letter\",\"metric\":"
+				 "\"acquisitions_per_us\",\"values\":{\"global\":4.5,"
+				 "\"per-node\":12}}",
+				 "--summary", NULL},
+		&a, &err),
+	    ==, 0);
 	g_free(err);
 	g_assert_nonnull(strstr(
-		a, "\nPublished: a cover letter\n"
-		   "variant                       published    change            model    change\n"
-		   "global                         4.50 /us  baseline         4.83 /us  baseline\n"
-		   "per-node                      12.00 /us  +166.67%        12.29 /us  +154.67%\n\n"));
+	    a, "\nPublished: a cover letter\n"
+	       "variant                       published    change            model    change\n"
+	       "global                         4.50 /us  baseline         4.83 /us  baseline\n"
+	       "per-node                      12.00 /us  +166.67%        12.29 /us  +154.67%\n\n"));
 	g_free(a);
 	/* names as long as the loader takes, and a long --set: still 78 columns */
 	GString *name = g_string_new("name="), *var = g_string_new("variants.0.name=");
@@ -901,9 +945,9 @@ static void test_summary_option(void)
 		g_string_append_c(var, 'v');
 	for (int i = 0; i < 3000; i++)
 		g_string_append_c(desc, 'z');
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "--set",
-					     name->str, "--set", var->str, "--set", desc->str,
-					     "--summary", NULL},
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000",
+					     "--set", name->str, "--set", var->str, "--set",
+					     desc->str, "--summary", NULL},
 			    &a, &err),
 			==, 0);
 	g_free(err);
@@ -938,23 +982,23 @@ static void test_compare_change(void)
 			==, 0);
 	g_free(out);
 	g_free(err);
-	g_assert_cmpint(run((const char *[]){"compare", a, b, "--change", "global:per-node", NULL},
-			    &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"compare", a, b, "--change", "global:per-node", NULL}, &out, &err),
+	    ==, 0);
 	g_assert_nonnull(strstr(out, "== what the two results were made of ==\n"
 				     "differs: command\n"));
 	g_assert_nonnull(strstr(out, "differs: seed\n  a: 1\n  b: 7\n"
 				     "the same: model, scenario, machine, description\n"));
 	g_assert_nonnull(strstr(
-		out, "== the change between two variants, moved ==\n"
-		     "Change from global to per-node, positive = better, in each result\n\n"
-		     "metric                                    a            b          moved\n"
-		     "elapsed_ns                           +0.00%       +0.00%    +0.00 points\n"
-		     "acquisitions_per_us                +154.67%     +152.38%    -2.29 points\n"
-		     "lock_utilisation                    -25.18%      -27.00%    -1.82 points\n"
-		     "wait_per_acquisition_ns             +71.91%      +71.99%    +0.08 points\n\n"
-		     "The change from global to per-node on acquisitions_per_us: +154.67% in a, "
-		     "+152.38% in b: it moved by 2.29 points, more than the resolution (1.00%).\n"));
+	    out, "== the change between two variants, moved ==\n"
+		 "Change from global to per-node, positive = better, in each result\n\n"
+		 "metric                                    a            b          moved\n"
+		 "elapsed_ns                           +0.00%       +0.00%    +0.00 points\n"
+		 "acquisitions_per_us                +154.67%     +152.38%    -2.29 points\n"
+		 "lock_utilisation                    -25.18%      -27.00%    -1.82 points\n"
+		 "wait_per_acquisition_ns             +71.91%      +71.99%    +0.08 points\n\n"
+		 "The change from global to per-node on acquisitions_per_us: +154.67% in a, "
+		 "+152.38% in b: it moved by 2.29 points, more than the resolution (1.00%).\n"));
 	g_free(out);
 	g_free(err);
 	/* b's second variant on another machine: each variant's machine */
@@ -965,12 +1009,13 @@ static void test_compare_change(void)
 	g_assert_cmpint(json_dump_file(doc, b, 0), ==, 0);
 	json_decref(doc);
 	g_assert_cmpint(run((const char *[]){"compare", a, b, NULL}, &out, &err), ==, 0);
-	g_assert_nonnull(strstr(out, "differs: machine\n"
-				     "  a: 2 nodes x 16 CPUs, 1 thread a core, 16 cores an LLC, 2.1 GHz, "
-				     "idle\n"
-				     "  b: global: 2 nodes x 16 CPUs, 1 thread a core, 16 cores an LLC, "
-				     "2.1 GHz, idle; per-node: 4 nodes x 16 CPUs, 2 threads a core, 16 "
-				     "cores an LLC, 2.1 GHz, idle\n"));
+	g_assert_nonnull(
+	    strstr(out, "differs: machine\n"
+			"  a: 2 nodes x 16 CPUs, 1 thread a core, 16 cores an LLC, 2.1 GHz, "
+			"idle\n"
+			"  b: global: 2 nodes x 16 CPUs, 1 thread a core, 16 cores an LLC, "
+			"2.1 GHz, idle; per-node: 4 nodes x 16 CPUs, 2 threads a core, 16 "
+			"cores an LLC, 2.1 GHz, idle\n"));
 	g_free(out);
 	g_free(err);
 	expect_err((const char *[]){"compare", a, b, "--change", "global:x", NULL}, 2,
@@ -989,14 +1034,14 @@ static void test_compare_change(void)
 static void test_scenario_warnings(void)
 {
 	char *out, *err;
-	g_assert_cmpint(run((const char *[]){"validate",
-					     MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
-					     "--set", "workloads.0.count=32", NULL},
-			    &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"validate", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+				 "--set", "workloads.0.count=32", NULL},
+		&out, &err),
+	    ==, 0);
 	g_assert_cmpstr(out, ==,
 			MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json: ok, 4 variants; a run "
-				  "without --variant runs v1-before, v1-after\n");
+				       "without --variant runs v1-before, v1-after\n");
 	g_assert_cmpstr(err, ==,
 			"memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 32 of its 64 cgroups have "
 			"no task and no pages in any variant (job32, job33, job34, ...)\n");
@@ -1014,11 +1059,12 @@ static void test_scenario_warnings(void)
 	g_free(out);
 	g_free(err);
 	/* a parent cgroup ("bench" of "bench/r%d") has children, not tasks: no word */
-	g_assert_cmpint(run((const char *[]){"validate", MCS_SOURCE_DIR
-					     "/scenarios/seeds/list_lru_inode_dentry.json",
-					     NULL},
-			    &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"validate",
+				 MCS_SOURCE_DIR "/scenarios/seeds/list_lru_inode_dentry.json",
+				 NULL},
+		&out, &err),
+	    ==, 0);
 	g_assert_cmpstr(err, ==, "");
 	g_free(out);
 	g_free(err);
@@ -1027,8 +1073,8 @@ static void test_scenario_warnings(void)
 					       {"per-node", "workloads.0.lock_scope=node"}};
 	for (size_t i = 0; i < G_N_ELEMENTS(quiet); i++) {
 		g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", quiet[i][0], "--set",
-						     quiet[i][1], "--set", "stop.duration_ns=100000",
-						     "-q", NULL},
+						     quiet[i][1], "--set",
+						     "stop.duration_ns=100000", "-q", NULL},
 				    &out, &err),
 				==, 0);
 		g_assert_cmpstr(err, ==, "");
@@ -1048,73 +1094,75 @@ static void test_unread_key_warnings(void)
 	char *dir = g_dir_make_tmp("memcgsim-cli-XXXXXX", NULL);
 	char *file = g_build_filename(dir, "unread.json", NULL);
 	g_assert_true(g_file_set_contents(
-		file,
-		"{\"name\": \"unread\", \"seed\": 1,\n"
-		" \"machine\": {\"nodes\": 2, \"cpus_per_node\": 4},\n"
-		" \"memcg\": {\"cgroups\": [{\"name\": \"job%d\", \"count\": 2, "
-		"\"memory_max_mb\": 8}]},\n"
-		" \"workloads\": [{\"type\": \"memhog\", \"cgroup\": \"job%d\", \"count\": 2, "
-		"\"size_mb\": 16}],\n"
-		" \"stop\": {\"type\": \"completion\"},\n"
-		" \"variants\": [\n"
-		"  {\"name\": \"swap\", \"set\": {\"memcg.list_lru_scope\": \"memcg\", "
-		"\"memcg.swap\": {\"size_mb\": 64}, \"memcg.charge.stock_batch\": 64,\n"
-		"   \"memcg.lru_lock_scope\": \"node\", \"memcg.page_cgroup\": {\"pages\": 100, "
-		"\"cgroup\": \"job0\", \"locking\": \"rcu\"}}},\n"
-		"  {\"name\": \"noswap\", \"set\": {\"memcg.list_lru_scope\": \"memcg\"}},\n"
-		"  {\"name\": \"off\", \"set\": {\"memcg.enabled\": false, "
-		"\"memcg.charge.stock_batch\": 64}}]}\n",
-		-1, NULL));
+	    file,
+	    "{\"name\": \"unread\", \"seed\": 1,\n"
+	    " \"machine\": {\"nodes\": 2, \"cpus_per_node\": 4},\n"
+	    " \"memcg\": {\"cgroups\": [{\"name\": \"job%d\", \"count\": 2, "
+	    "\"memory_max_mb\": 8}]},\n"
+	    " \"workloads\": [{\"type\": \"memhog\", \"cgroup\": \"job%d\", \"count\": 2, "
+	    "\"size_mb\": 16}],\n"
+	    " \"stop\": {\"type\": \"completion\"},\n"
+	    " \"variants\": [\n"
+	    "  {\"name\": \"swap\", \"set\": {\"memcg.list_lru_scope\": \"memcg\", "
+	    "\"memcg.swap\": {\"size_mb\": 64}, \"memcg.charge.stock_batch\": 64,\n"
+	    "   \"memcg.lru_lock_scope\": \"node\", \"memcg.page_cgroup\": {\"pages\": 100, "
+	    "\"cgroup\": \"job0\", \"locking\": \"rcu\"}}},\n"
+	    "  {\"name\": \"noswap\", \"set\": {\"memcg.list_lru_scope\": \"memcg\"}},\n"
+	    "  {\"name\": \"off\", \"set\": {\"memcg.enabled\": false, "
+	    "\"memcg.charge.stock_batch\": 64}}]}\n",
+	    -1, NULL));
 	char *out, *err;
 	g_assert_cmpint(run((const char *[]){"validate", file, NULL}, &out, &err), ==, 0);
 	g_assert_cmpstr(
-		err, ==,
-		"memcgsim: warning: variant \"swap\" sets memcg.page_cgroup, which no workload "
-		"reads: none works on memcg.page_cgroup's file (readfault, movecharge, filewrite, "
-		"kbuild would)\n"
-		"memcgsim: warning: variant \"noswap\" sets memcg.list_lru_scope, which no workload "
-		"reads: none puts objects on a list_lru (fileread would; memhog, pagefault_loop "
-		"would with memcg.swap)\n"
-		"memcgsim: warning: variant \"off\" sets memcg.charge.stock_batch, which no "
-		"workload reads: with memcg.enabled false none charges pages to a memcg (memhog, "
-		"fileread, pagefault_loop, netperf_sendfile, readtwice would)\n");
+	    err, ==,
+	    "memcgsim: warning: variant \"swap\" sets memcg.page_cgroup, which no workload "
+	    "reads: none works on memcg.page_cgroup's file (readfault, movecharge, filewrite, "
+	    "kbuild would)\n"
+	    "memcgsim: warning: variant \"noswap\" sets memcg.list_lru_scope, which no workload "
+	    "reads: none puts objects on a list_lru (fileread would; memhog, pagefault_loop "
+	    "would with memcg.swap)\n"
+	    "memcgsim: warning: variant \"off\" sets memcg.charge.stock_batch, which no "
+	    "workload reads: with memcg.enabled false none charges pages to a memcg (memhog, "
+	    "fileread, pagefault_loop, netperf_sendfile, readtwice would)\n");
 	g_free(out);
 	g_free(err);
 	/* a --set: when no variant's workloads read it (the "swap" variant's do) */
-	g_assert_cmpint(run((const char *[]){"validate", file, "--set",
-					     "memcg.list_lru_scope=memcg", NULL},
-			    &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"validate", file, "--set", "memcg.list_lru_scope=memcg", NULL},
+		&out, &err),
+	    ==, 0);
 	g_assert_null(strstr(err, "--set memcg.list_lru_scope=memcg sets"));
 	g_free(out);
 	g_free(err);
-	g_assert_cmpint(run((const char *[]){"validate", SCEN, "--set", "memcg.list_lru_scope=memcg",
-					     NULL},
-			    &out, &err),
-			==, 0);
-	g_assert_cmpstr(err, ==,
-			"memcgsim: warning: --set memcg.list_lru_scope=memcg sets a key no workload "
-			"reads: none puts objects on a list_lru (fileread would; memhog, "
-			"pagefault_loop would with memcg.swap)\n");
+	g_assert_cmpint(
+	    run((const char *[]){"validate", SCEN, "--set", "memcg.list_lru_scope=memcg", NULL},
+		&out, &err),
+	    ==, 0);
+	g_assert_cmpstr(
+	    err, ==,
+	    "memcgsim: warning: --set memcg.list_lru_scope=memcg sets a key no workload "
+	    "reads: none puts objects on a list_lru (fileread would; memhog, "
+	    "pagefault_loop would with memcg.swap)\n");
 	g_free(out);
 	g_free(err);
-	g_assert_cmpint(run((const char *[]){"validate", SCEN, "--set", "memcg.node_memory_mb=64",
-					     NULL},
-			    &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"validate", SCEN, "--set", "memcg.node_memory_mb=64", NULL}, &out,
+		&err),
+	    ==, 0);
 	g_assert_cmpstr(err, ==,
 			"memcgsim: warning: --set memcg.node_memory_mb=64 sets a key no workload "
 			"reads: none allocates page-cache folios from node memory (readtwice "
 			"would)\n");
 	g_free(out);
 	g_free(err);
-	g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", "global", "--set",
-					     "stop.duration_ns=100000", "--set", "replicas=1", "--set",
-					     "kernel.critical_section_extra=[{\"lock\": \"&lb->lock\", "
-					     "\"ns\": 10}, {\"lock\": \"&nlru->lock\", \"ns\": 5}]",
-					     "-q", NULL},
-			    &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", SCEN, "--variant", "global", "--set",
+				 "stop.duration_ns=100000", "--set", "replicas=1", "--set",
+				 "kernel.critical_section_extra=[{\"lock\": \"&lb->lock\", "
+				 "\"ns\": 10}, {\"lock\": \"&nlru->lock\", \"ns\": 5}]",
+				 "-q", NULL},
+		&out, &err),
+	    ==, 0);
 	g_assert_cmpstr(err, ==,
 			"memcgsim: warning: kernel.critical_section_extra.1: no run of variant "
 			"\"global\" took a lock of class \"&nlru->lock\", so it added nothing\n");
@@ -1131,17 +1179,17 @@ static void test_tasks_per_cgroup(void)
 {
 	const char *swap = MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json";
 	char *out, *err;
-	g_assert_cmpint(run((const char *[]){"run", swap, "--set", "memcg.cgroups.0.count=2", "--set",
-					     "workloads.0.count=4", "--set",
-					     "workloads.0.tasks_per_cgroup=2", "--set",
-					     "workloads.0.size_mb=8", "--variant", "v1-before", "--set",
-					     "replicas=1", "--format", "json", "-q", NULL},
-			    &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    run((const char *[]){"run", swap, "--set", "memcg.cgroups.0.count=2", "--set",
+				 "workloads.0.count=4", "--set", "workloads.0.tasks_per_cgroup=2",
+				 "--set", "workloads.0.size_mb=8", "--variant", "v1-before",
+				 "--set", "replicas=1", "--format", "json", "-q", NULL},
+		&out, &err),
+	    ==, 0);
 	json_t *doc = json_loads(out, 0, NULL);
 	json_t *cgroups = json_object_get(
-		json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "memcg"),
-		"cgroups");
+	    json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "memcg"),
+	    "cgroups");
 	g_assert_cmpuint(json_array_size(cgroups), ==, 2);
 	for (size_t i = 0; i < 2; i++) {
 		json_t *c = json_array_get(cgroups, i);
@@ -1169,14 +1217,14 @@ static char *three_variants(const char *dir, const char *file, bool defaults)
 {
 	char *path = g_build_filename(dir, file, NULL);
 	char *text = g_strdup_printf(
-		"{\"name\": \"three\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
-		" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
-		"\"hold_ns\": 10}],\n"
-		" \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000},\n%s"
-		" \"variants\": [{\"name\": \"short\"},\n"
-		"   {\"name\": \"long\", \"set\": {\"stop.duration_ns\": 5000}},\n"
-		"   {\"name\": \"middle\", \"set\": {\"stop.duration_ns\": 3000}}]}\n",
-		defaults ? " \"default_variants\": [\"short\", \"long\"],\n" : "");
+	    "{\"name\": \"three\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
+	    " \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
+	    "\"hold_ns\": 10}],\n"
+	    " \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000},\n%s"
+	    " \"variants\": [{\"name\": \"short\"},\n"
+	    "   {\"name\": \"long\", \"set\": {\"stop.duration_ns\": 5000}},\n"
+	    "   {\"name\": \"middle\", \"set\": {\"stop.duration_ns\": 3000}}]}\n",
+	    defaults ? " \"default_variants\": [\"short\", \"long\"],\n" : "");
 	g_assert_true(g_file_set_contents(path, text, -1, NULL));
 	g_free(text);
 	return path;
@@ -1223,16 +1271,19 @@ static void assert_variants(json_t *doc, const char *want)
 static void test_variant_choice(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-variant-XXXXXX", NULL);
-	char *with = three_variants(dir, "with.json", true), *without = three_variants(dir, "without.json", false);
+	char *with = three_variants(dir, "with.json", true),
+	     *without = three_variants(dir, "without.json", false);
 	json_t *plain = json_run((const char *[]){"run", with, "--format", "json", "-q", NULL});
 	assert_variants(plain, "short long");
-	json_t *all = json_run((const char *[]){"run", with, "--variant", "all", "--format", "json", "-q", NULL});
+	json_t *all = json_run(
+	    (const char *[]){"run", with, "--variant", "all", "--format", "json", "-q", NULL});
 	assert_variants(all, "short long middle");
 	json_t *none = json_run((const char *[]){"run", without, "--format", "json", "-q", NULL});
 	assert_variants(none, "short long middle");
-	g_assert_true(json_equal(json_object_get(none, "variants"), json_object_get(all, "variants")));
-	json_t *listed = json_run((const char *[]){"run", with, "--variant", "middle,short", "--format",
-						   "json", "-q", NULL});
+	g_assert_true(
+	    json_equal(json_object_get(none, "variants"), json_object_get(all, "variants")));
+	json_t *listed = json_run((const char *[]){"run", with, "--variant", "middle,short",
+						   "--format", "json", "-q", NULL});
 	assert_variants(listed, "short middle"); /* the scenario's order: short is the baseline */
 	json_t *va = json_object_get(all, "variants"), *vl = json_object_get(listed, "variants");
 	g_assert_true(json_equal(json_array_get(vl, 0), json_array_get(va, 0)));
@@ -1244,43 +1295,54 @@ static void test_variant_choice(void)
 	g_free(cmd);
 	/* the longest simulations start first; the bytes are the same */
 	char *j1, *j2, *err;
-	g_assert_cmpint(run((const char *[]){"run", with, "--variant", "all", "--format", "json", "-q",
-					     "-j1", NULL}, &j1, &err), ==, 0);
+	g_assert_cmpint(run((const char *[]){"run", with, "--variant", "all", "--format", "json",
+					     "-q", "-j1", NULL},
+			    &j1, &err),
+			==, 0);
 	g_free(err);
-	g_assert_cmpint(run((const char *[]){"run", with, "--variant", "all", "--format", "json", "-q",
-					     "-j2", NULL}, &j2, &err), ==, 0);
+	g_assert_cmpint(run((const char *[]){"run", with, "--variant", "all", "--format", "json",
+					     "-q", "-j2", NULL},
+			    &j2, &err),
+			==, 0);
 	g_free(err);
 	g_assert_cmpstr(j1, ==, j2);
 	g_free(j1);
 	g_free(j2);
-	char *want = g_strdup_printf("%s: --variant: no variant \"lon\" (did you mean \"long\"? the "
-				     "scenario has \"short\", \"long\", \"middle\"; --variant all "
-				     "runs them all)\n", with);
+	char *want =
+	    g_strdup_printf("%s: --variant: no variant \"lon\" (did you mean \"long\"? the "
+			    "scenario has \"short\", \"long\", \"middle\"; --variant all "
+			    "runs them all)\n",
+			    with);
 	expect_err((const char *[]){"run", with, "--variant", "short,lon", NULL}, 2, want);
 	g_free(want);
 	want = g_strdup_printf("%s: --variant: \"short,,long\": an empty name (expected "
-			       "NAME[,NAME...], or all)\n", with);
+			       "NAME[,NAME...], or all)\n",
+			       with);
 	expect_err((const char *[]){"run", with, "--variant", "short,,long", NULL}, 2, want);
 	g_free(want);
 	want = g_strdup_printf("%s: --variant: \"long,long\": a name given twice (expected "
-			       "NAME[,NAME...], or all)\n", with);
+			       "NAME[,NAME...], or all)\n",
+			       with);
 	expect_err((const char *[]){"run", with, "--variant", "long,long", NULL}, 2, want);
 	g_free(want);
 	want = g_strdup_printf("%s: --variant: \"all,short\": \"all\" runs every variant: give it "
-			       "alone (expected NAME[,NAME...], or all)\n", with);
+			       "alone (expected NAME[,NAME...], or all)\n",
+			       with);
 	expect_err((const char *[]){"run", with, "--variant", "all,short", NULL}, 2, want);
 	g_free(want);
 	char *out;
 	g_assert_cmpint(run((const char *[]){"validate", with, NULL}, &out, &err), ==, 0);
-	want = g_strdup_printf("%s: ok, 3 variants; a run without --variant runs short, long\n", with);
+	want =
+	    g_strdup_printf("%s: ok, 3 variants; a run without --variant runs short, long\n", with);
 	g_assert_cmpstr(out, ==, want);
 	g_free(want);
 	g_free(out);
 	g_free(err);
 	g_assert_cmpint(run((const char *[]){"list", with, NULL}, &out, &err), ==, 0);
-	g_assert_cmpstr(out, ==,
-			"short                \nlong                 \nmiddle               \n\n"
-			"A run without --variant runs short, long; --variant all runs every one.\n");
+	g_assert_cmpstr(
+	    out, ==,
+	    "short                \nlong                 \nmiddle               \n\n"
+	    "A run without --variant runs short, long; --variant all runs every one.\n");
 	g_free(out);
 	g_free(err);
 	json_decref(plain);
@@ -1299,12 +1361,13 @@ static void test_variant_sweep(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-variant-XXXXXX", NULL);
 	char *with = three_variants(dir, "with.json", true);
-	const char *choices[] = {NULL, "all", "middle"}, *want[] = {"short long", "short long middle",
-								     "middle"};
+	const char *choices[] = {NULL, "all", "middle"},
+		   *want[] = {"short long", "short long middle", "middle"};
 	for (size_t c = 0; c < G_N_ELEMENTS(choices); c++) {
 		char *out_dir = g_strdup_printf("%s/s%zu", dir, c), *out, *err;
-		const char *args[] = {"sweep", with, "--param", "workloads.0.hold_ns=10,20", "-q",
-				      "--out", out_dir, "--variant", choices[c], NULL};
+		const char *args[] = {"sweep",	  with,	   "--param", "workloads.0.hold_ns=10,20",
+				      "-q",	  "--out", out_dir,   "--variant",
+				      choices[c], NULL};
 		if (!choices[c])
 			args[7] = NULL;
 		g_assert_cmpint(run(args, &out, &err), ==, 0);
@@ -1326,7 +1389,8 @@ static void test_variant_sweep(void)
 		g_free(out_dir);
 	}
 	char *e = g_strdup_printf("%s: --variant: no variant \"x\" (the scenario has \"short\", "
-				  "\"long\", \"middle\"; --variant all runs them all)\n", with);
+				  "\"long\", \"middle\"; --variant all runs them all)\n",
+				  with);
 	char *out_dir = g_build_filename(dir, "bad", NULL);
 	expect_err((const char *[]){"sweep", with, "--param", "workloads.0.hold_ns=10,20", "-q",
 				    "--out", out_dir, "--variant", "x", NULL},

@@ -6,9 +6,9 @@
  * sweep past its run limit refused, and the place of an error deep in a
  * large result. */
 #include "result.h"
+#include "runfile.h"
 #include "runner.h"
 #include "scenario.h"
-#include "runfile.h"
 #include "sweep.h"
 #include "test_util.h"
 #include <fcntl.h>
@@ -295,8 +295,8 @@ static void test_memory_per_command(void)
 	double each = scenario_memory_bytes(v->config), budget = runner_memory_budget();
 	int fits = (int)MIN(8, MAX(1, floor(budget / each)));
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"run", scen, "-j", "8", "-q", "--timeout", "1", "-o",
-						 "/dev/null", NULL},
+	g_assert_cmpint(mcs_cli((const char *[]){"run", scen, "-j", "8", "-q", "--timeout", "1",
+						 "-o", "/dev/null", NULL},
 				&out, &err),
 			==, 1);
 	char *want = g_strdup_printf("memcgsim: -j 8 reduced to %d: a simulation may hold about "

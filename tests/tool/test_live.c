@@ -54,7 +54,8 @@ static int run_on_cols(bool tty, unsigned short cols, const char *const *args, G
 				g_string_append_len(into[i], buf, n);
 				continue;
 			}
-			g_assert_true(n == 0 || errno == EIO); /* EIO: the terminal's last writer left */
+			g_assert_true(n == 0 ||
+				      errno == EIO); /* EIO: the terminal's last writer left */
 			close(fds[i].fd);
 			fds[i].fd = -1;
 			open--;
@@ -72,9 +73,10 @@ static int run_on(bool tty, const char *const *args, GString *out, GString *err)
 
 static void test_live_lines(void)
 {
-	const char *args[] = {"run", SCEN, "--set", "replicas=2", "--set",
-			      "stop.duration_ns=150000000", "--variant", "global",
-			      "-j2", "--format", "json", NULL, NULL};
+	const char *args[] = {
+	    "run",	 SCEN,	   "--set", "replicas=2", "--set", "stop.duration_ns=150000000",
+	    "--variant", "global", "-j2",   "--format",	  "json",  NULL,
+	    NULL};
 	GString *plain = g_string_new(NULL), *none = g_string_new(NULL);
 	GString *live = g_string_new(NULL), *drawn = g_string_new(NULL);
 	g_assert_cmpint(run_on(false, args, plain, none), ==, 0);
@@ -117,7 +119,8 @@ static void test_live_lines(void)
 	}
 	g_strfreev(lines);
 	g_regex_unref(escapes);
-	for (GString **s = (GString *[]){plain, none, live, drawn, quiet, nothing, narrow, cut, NULL};
+	for (GString **s =
+		 (GString *[]){plain, none, live, drawn, quiet, nothing, narrow, cut, NULL};
 	     *s; s++)
 		g_string_free(*s, TRUE);
 }
@@ -127,9 +130,12 @@ static void test_live_lines(void)
  * "-:--" until one has. */
 static void test_live_eta_to_completion(void)
 {
-	const char *args[] = {"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json", "--set",
-			      "replicas=1", "--set", "workloads.0.size_mb=96", "--variant",
-			      "v1-before", "--format", "json", NULL};
+	const char *args[] = {"run",	   MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+			      "--set",	   "replicas=1",
+			      "--set",	   "workloads.0.size_mb=96",
+			      "--variant", "v1-before",
+			      "--format",  "json",
+			      NULL};
 	GString *out = g_string_new(NULL), *drawn = g_string_new(NULL);
 	g_assert_cmpint(run_on(true, args, out, drawn), ==, 0);
 	GRegex *eta = g_regex_new("memcgsim: 0 of 1 simulations done[^\n]*\033\\[K\r?\n  v1-before "
@@ -151,8 +157,8 @@ static void test_live_eta_to_completion(void)
  * then "about", with what is left, once it runs. */
 static void test_run_eta(void)
 {
-	const char *args[] = {"run",   SCEN,	      "--set",	"stop.duration_ns=300000000",
-			      "--set", "replicas=1", "-j1", "--format",
+	const char *args[] = {"run",   SCEN,	     "--set", "stop.duration_ns=300000000",
+			      "--set", "replicas=1", "-j1",   "--format",
 			      "json",  NULL};
 	GString *out = g_string_new(NULL), *drawn = g_string_new(NULL);
 	g_assert_cmpint(run_on(true, args, out, drawn), ==, 0);
@@ -174,8 +180,9 @@ static void test_sweep_eta(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-live-XXXXXX", NULL);
 	char *out_dir = g_build_filename(dir, "s", NULL);
-	const char *args[] = {"sweep", SCEN, "--param", "stop.duration_ns=200000,400000000",
-			      "--replicas", "1", "-j1", "--out", out_dir, NULL};
+	const char *args[] = {"sweep",	    SCEN, "--param", "stop.duration_ns=200000,400000000",
+			      "--replicas", "1",  "-j1",     "--out",
+			      out_dir,	    NULL};
 	GString *out = g_string_new(NULL), *drawn = g_string_new(NULL);
 	g_assert_cmpint(run_on(true, args, out, drawn), ==, 0);
 	GRegex *eta = g_regex_new("\\] 2/4 runs  50%  elapsed [0-9]+:[0-9][0-9]  ETA "

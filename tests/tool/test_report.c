@@ -4,9 +4,9 @@
  * gnuplot injection), sort keys, input errors, a sweep's golden report, the
  * cache lines (counts by hand, replicas merged, the perf c2c table), and
  * Chrome traces that parse and cover what they claim. */
+#include "lockstat.h"
 #include "plot.h"
 #include "result.h"
-#include "lockstat.h"
 #include "test_util.h"
 #include <jansson.h>
 #include <stdlib.h>
@@ -41,9 +41,11 @@ static void test_golden(void)
 {
 	assert_golden((const char *[]){"report", FIXTURE, NULL}, "lockbench.txt");
 	assert_golden((const char *[]){"report", FIXTURE, "--format", "md", NULL}, "lockbench.md");
-	assert_golden((const char *[]){"report", FIXTURE, "--format", "csv", NULL}, "lockbench.csv");
+	assert_golden((const char *[]){"report", FIXTURE, "--format", "csv", NULL},
+		      "lockbench.csv");
 	/* the summary (issue 23, item 2): golden, and no line past 78 columns */
-	assert_golden((const char *[]){"report", FIXTURE, "--summary", NULL}, "lockbench.summary.txt");
+	assert_golden((const char *[]){"report", FIXTURE, "--summary", NULL},
+		      "lockbench.summary.txt");
 	/* with the machine measured beside the baseline and the winner */
 	assert_golden((const char *[]){"report", FIXTURE, "--lock-stat",
 				       MCS_SOURCE_DIR "/tests/fixtures/lockstat/proc_lock_stat.txt",
@@ -67,10 +69,12 @@ static void test_run_matches_report(void)
 	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
 	char *res = g_build_filename(dir, "r.json", NULL);
 	char *text, *out, *err;
-	const char *set[] = {"run", SCEN, "--set", "stop.duration_ns=100000", "--set", "replicas=2"};
-	g_assert_cmpint(mcs_cli((const char *[]){set[0], set[1], set[2], set[3], set[4], set[5], NULL},
-				&text, &err),
-			==, 0);
+	const char *set[] = {"run",   SCEN,	   "--set", "stop.duration_ns=100000",
+			     "--set", "replicas=2"};
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){set[0], set[1], set[2], set[3], set[4], set[5], NULL}, &text,
+		    &err),
+	    ==, 0);
 	g_free(err);
 	g_assert_cmpint(mcs_cli((const char *[]){set[0], set[1], set[2], set[3], set[4], set[5],
 						 "--format", "json", "-o", res, NULL},
@@ -126,7 +130,9 @@ static void test_html_hostile(void)
 	for (const char *p = text; (p = strstr(p, "<img alt=")); p++)
 		imgs++;
 	g_assert_cmpuint(imgs, ==, 3); /* wait CDFs of two lock classes, CPU time */
-	g_assert_cmpuint(imgs, ==, (guint)(g_strv_length(g_strsplit(text, "data:image/svg+xml;base64,", -1)) - 1));
+	g_assert_cmpuint(
+	    imgs, ==,
+	    (guint)(g_strv_length(g_strsplit(text, "data:image/svg+xml;base64,", -1)) - 1));
 	/* the name reached gnuplot as one quoted string, and did nothing */
 	char *pwned = g_build_filename(plots, "PWNED", NULL);
 	g_assert_false(g_file_test(pwned, G_FILE_TEST_EXISTS));
@@ -135,7 +141,8 @@ static void test_html_hostile(void)
 	char *gp = mcs_slurp(gp_path);
 	char *quoted = plot_quote(HOSTILE_VARIANT);
 	g_assert_cmpstr(quoted, ==,
-			"'\u2019; system(\"touch PWNED\"); x=\u2019 set output \u2019PWNED\u2019 `touch PWNED`'");
+			"'\u2019; system(\"touch PWNED\"); x=\u2019 set output \u2019PWNED\u2019 "
+			"`touch PWNED`'");
 	g_assert_nonnull(strstr(gp, quoted));
 	g_free(quoted);
 	g_free(gp);
@@ -152,9 +159,9 @@ static void test_html_hostile(void)
 static void test_sort_and_errors(void)
 {
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--sort", "wait_max", NULL}, &out,
-				&err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"report", FIXTURE, "--sort", "wait_max", NULL}, &out, &err),
+	    ==, 0);
 	g_assert_nonnull(strstr(out, " contended   total wait     max wait     avg wait"));
 	g_free(out);
 	g_free(err);
@@ -162,24 +169,26 @@ static void test_sort_and_errors(void)
 		const char *args[6];
 		const char *err;
 	} cases[] = {
-		{{"report", FIXTURE, "--sort", "bogus"},
-		 "memcgsim: --sort: expected contended, wait_total, wait_max or wait_avg, got "
-		 "\"bogus\"\n"},
-		{{"report", FIXTURE, "--format", "pdf"},
-		 "memcgsim: --format: expected text, md, html, summary, json or csv, got \"pdf\"\n"},
-		/* one edit from a format's name (mcs_named_near): a typo of it */
-		{{"report", FIXTURE, "--format", "htm"},
-		 "memcgsim: --format: expected text, md, html, summary, json or csv, got \"htm\" (did you "
-		 "mean \"html\"?)\n"},
-		{{"report", SCEN}, SCEN ": format: expected \"memcgsim-result-1\" or "
-				   "\"memcgsim-sweep-1\"\n"},
-		{{"report", GOLDEN "lockbench.txt"},
-		 GOLDEN "lockbench.txt:1:8: (root): '[' or '{' expected near 'memcgsim'\n"},
-		{{"report", FIXTURE, "--point", "0"},
-		 "--point: " MCS_SOURCE_DIR "/tests/golden/lockbench.result.json is a single result, "
-		 "not a sweep\n"},
-		{{"report", "/nonexistent/r.json"},
-		 "/nonexistent/r.json:1:1: (root): cannot read: No such file or directory\n"},
+	    {{"report", FIXTURE, "--sort", "bogus"},
+	     "memcgsim: --sort: expected contended, wait_total, wait_max or wait_avg, got "
+	     "\"bogus\"\n"},
+	    {{"report", FIXTURE, "--format", "pdf"},
+	     "memcgsim: --format: expected text, md, html, summary, json or csv, got \"pdf\"\n"},
+	    /* one edit from a format's name (mcs_named_near): a typo of it */
+	    {{"report", FIXTURE, "--format", "htm"},
+	     "memcgsim: --format: expected text, md, html, summary, json or csv, got \"htm\" (did "
+	     "you "
+	     "mean \"html\"?)\n"},
+	    {{"report", SCEN},
+	     SCEN ": format: expected \"memcgsim-result-1\" or "
+		  "\"memcgsim-sweep-1\"\n"},
+	    {{"report", GOLDEN "lockbench.txt"},
+	     GOLDEN "lockbench.txt:1:8: (root): '[' or '{' expected near 'memcgsim'\n"},
+	    {{"report", FIXTURE, "--point", "0"},
+	     "--point: " MCS_SOURCE_DIR "/tests/golden/lockbench.result.json is a single result, "
+	     "not a sweep\n"},
+	    {{"report", "/nonexistent/r.json"},
+	     "/nonexistent/r.json:1:1: (root): cannot read: No such file or directory\n"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		g_assert_cmpint(mcs_cli(cases[i].args, &out, &err), ==, 2);
@@ -199,7 +208,9 @@ static void test_text_escapes(void)
 	json_t *doc = json_load_file(FIXTURE, 0, NULL);
 	json_object_set_new(doc, "scenario", json_string("x\x1b]0;pwned\x07"));
 	json_t *v0 = json_array_get(json_object_get(doc, "variants"), 0);
-	json_object_set_new(v0, "name", json_string("v\xc2\x9b" "2J"));
+	json_object_set_new(v0, "name",
+			    json_string("v\xc2\x9b"
+					"2J"));
 	json_t *lock = json_array_get(json_object_get(v0, "locks"), 0);
 	json_object_set_new(lock, "class", json_string("\x1b[2Jlock"));
 	char *in = g_build_filename(dir, "escapes.json", NULL);
@@ -207,9 +218,9 @@ static void test_text_escapes(void)
 	json_decref(doc);
 	for (const char *const *f = (const char *const[]){"text", "md", NULL}; *f; f++) {
 		char *out, *err;
-		g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", *f, NULL}, &out,
-					&err),
-				==, 0);
+		g_assert_cmpint(
+		    mcs_cli((const char *[]){"report", in, "--format", *f, NULL}, &out, &err), ==,
+		    0);
 		g_assert_null(strchr(out, '\x1b'));
 		g_assert_null(strchr(out, '\x07'));
 		g_assert_null(strstr(out, "\xc2\x9b"));
@@ -234,23 +245,25 @@ static void test_hostile_result(void)
 		const char *path; /* JSON pointer-ish: keys and indices */
 		const char *value, *err;
 	} cases[] = {
-		{"variants.0.name", "5", "variants.0.name: expected a string"},
-		{"variants.0.per_replica.1.metrics.elapsed_ns", "\"x\"",
-		 "variants.0.per_replica.1.metrics.elapsed_ns: expected a finite number"},
-		{"variants.1.locks.0.contention_points.0.site", "null",
-		 "variants.1.locks.0.contention_points.0.site: expected a string"},
-		{"variants.1", "3", "variants.1: expected an object"},
-		{"variants", "{}", "variants: expected an array"},
-		{"variants", "[]", "variants: expected at least one variant"},
-		{"variants.0.per_replica", "[]", "variants.0.per_replica: expected at least one replica"},
-		/* ranges, not only types (issue 37: a run file's edited times were reported) */
-		{"variants.0.per_replica.0.sim_time_ns", "-5",
-		 "variants.0.per_replica.0.sim_time_ns: expected a time in ns: a finite number, 0 or "
-		 "more"},
-		{"variants.0.cpu_time_ns.user", "-1e300",
-		 "variants.0.cpu_time_ns.user: expected a time in ns: a finite number, 0 or more"},
-		{"variants.1.locks.0.wait_ns.max", "-1",
-		 "variants.1.locks.0.wait_ns.max: expected a count or time: a finite number, 0 or more"},
+	    {"variants.0.name", "5", "variants.0.name: expected a string"},
+	    {"variants.0.per_replica.1.metrics.elapsed_ns", "\"x\"",
+	     "variants.0.per_replica.1.metrics.elapsed_ns: expected a finite number"},
+	    {"variants.1.locks.0.contention_points.0.site", "null",
+	     "variants.1.locks.0.contention_points.0.site: expected a string"},
+	    {"variants.1", "3", "variants.1: expected an object"},
+	    {"variants", "{}", "variants: expected an array"},
+	    {"variants", "[]", "variants: expected at least one variant"},
+	    {"variants.0.per_replica", "[]",
+	     "variants.0.per_replica: expected at least one replica"},
+	    /* ranges, not only types (issue 37: a run file's edited times were reported) */
+	    {"variants.0.per_replica.0.sim_time_ns", "-5",
+	     "variants.0.per_replica.0.sim_time_ns: expected a time in ns: a finite number, 0 or "
+	     "more"},
+	    {"variants.0.cpu_time_ns.user", "-1e300",
+	     "variants.0.cpu_time_ns.user: expected a time in ns: a finite number, 0 or more"},
+	    {"variants.1.locks.0.wait_ns.max", "-1",
+	     "variants.1.locks.0.wait_ns.max: expected a count or time: a finite number, 0 or "
+	     "more"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		json_t *doc = json_load_file(FIXTURE, 0, NULL);
@@ -270,14 +283,15 @@ static void test_hostile_result(void)
 		static const char *const formats[] = {"text", "md", "html", "csv"};
 		for (size_t f = 0; f < G_N_ELEMENTS(formats); f++) {
 			char *out, *err;
-			g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", formats[f],
-								 NULL},
-						&out, &err),
-					==, 2);
+			g_assert_cmpint(
+			    mcs_cli((const char *[]){"report", in, "--format", formats[f], NULL},
+				    &out, &err),
+			    ==, 2);
 			/* "IN:LINE:COL: ERR", LINE:COL where the bad value starts */
 			int line = 0, col = 0, used = 0;
 			g_assert_true(g_str_has_prefix(err, in));
-			g_assert_cmpint(sscanf(err + strlen(in), ":%d:%d: %n", &line, &col, &used), ==, 2);
+			g_assert_cmpint(sscanf(err + strlen(in), ":%d:%d: %n", &line, &col, &used),
+					==, 2);
 			char *want = g_strdup_printf("%s\n", cases[i].err);
 			g_assert_cmpstr(err + strlen(in) + used, ==, want);
 			g_free(want);
@@ -331,10 +345,10 @@ static void test_sweep_golden(void)
 	 * shows the resolution band around 1; the legend is below the plot;
 	 * series differ in colour, then in dashes */
 	char *plots = g_build_filename(dir, "plots", NULL);
-	g_assert_cmpint(mcs_cli((const char *[]){"report", sweep, "--plots", plots, "-o",
-						 "/dev/null", NULL},
-				&out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"report", sweep, "--plots", plots, "-o", "/dev/null", NULL},
+		    &out, &err),
+	    ==, 0);
 	g_free(out);
 	g_free(err);
 	char *gp_path = g_build_filename(plots, "ratio-01.gp", NULL);
@@ -353,8 +367,8 @@ static void test_sweep_golden(void)
 	g_free(gp);
 	g_free(gp_path);
 	g_free(plots);
-	g_assert_cmpint(mcs_cli((const char *[]){"report", sweep, "--point", "1", NULL}, &out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"report", sweep, "--point", "1", NULL}, &out, &err), ==, 0);
 	g_assert_nonnull(strstr(out, "lock_stat version 0.4\n"));
 	g_free(out);
 	g_free(err);
@@ -401,7 +415,8 @@ static void assert_line_counts(json_t *o, const char *op, json_int_t n, int per,
 	}
 	double rmw = g_str_equal(op, "rmw") ? C2C_RMW_NS : 0;
 	double time = (double)moved * each_ns + (double)per * n * rmw;
-	g_assert_cmpfloat_with_epsilon(json_number_value(json_object_get(o, "time_ns")), time, 1e-6);
+	g_assert_cmpfloat_with_epsilon(json_number_value(json_object_get(o, "time_ns")), time,
+				       1e-6);
 }
 
 /* Line class @c: its counts, and its one site's, the same. */
@@ -427,19 +442,19 @@ static void test_cachelines_exact(void)
 	char *dir = g_dir_make_tmp("memcgsim-c2c-XXXXXX", NULL);
 	char *res = g_build_filename(dir, "r.json", NULL);
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"run", C2C_SCEN, "--set", "workloads.0.cpus=4",
-						 "--variant", "mcs", "--format", "json", "-o", res,
-						 NULL},
-				&out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"run", C2C_SCEN, "--set", "workloads.0.cpus=4", "--variant",
+				     "mcs", "--format", "json", "-o", res, NULL},
+		    &out, &err),
+	    ==, 0);
 	g_free(out);
 	g_free(err);
 	json_t *doc = json_load_file(res, 0, NULL);
 	json_t *v = json_array_get(json_object_get(doc, "variants"), 0);
 	json_int_t acq = ival(json_array_get(json_object_get(v, "locks"), 0), "acquisitions");
 	g_assert_cmpint(acq, >, 1000);
-	json_t *rep = json_object_get(json_array_get(json_object_get(v, "per_replica"), 0),
-				      "cachelines");
+	json_t *rep =
+	    json_object_get(json_array_get(json_object_get(v, "per_replica"), 0), "cachelines");
 	g_assert_cmpuint(json_array_size(rep), ==, 2); /* the replica's: in creation order */
 	assert_line_class(json_array_get(rep, 0), "&lb->lock", "rmw", acq, 1, C2C_LLC_NS);
 	assert_line_class(json_array_get(rep, 1), "lockbench data", "store", acq, 4, C2C_LLC_NS);
@@ -492,30 +507,41 @@ static void test_cachelines_exact(void)
 static void test_cachelines_merge(void)
 {
 	static const char *const reps[] = {
-		"{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
-		"\"cachelines\": ["
-		"{\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": {\"peer\": 3}},"
-		" \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"accesses\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
-		"{\"class\": \"a\", \"accesses\": 10, \"transfers\": 2,"
-		" \"ops\": {\"load\": {\"hit\": 8, \"peer\": 2, \"hops\": {\"llc\": 2}}}, \"time_ns\": 1.5,"
-		" \"sites\": [{\"site\": \"f\", \"accesses\": 6, \"transfers\": 2, \"time_ns\": 1.0},"
-		"            {\"site\": \"g\", \"accesses\": 4, \"transfers\": 0, \"time_ns\": 0.5}]}]}",
-		"{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
-		"\"cachelines\": ["
-		"{\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, \"sites\": []},"
-		"{\"class\": \"a\", \"accesses\": 5, \"transfers\": 4,"
-		" \"ops\": {\"load\": {\"hit\": 1, \"peer\": 4, \"hops\": {\"llc\": 1, \"remote\": 3}}},"
-		" \"time_ns\": 2.25, \"sites\": [{\"site\": \"g\", \"accesses\": 5, \"transfers\": 4, \"time_ns\": 2.25}]}]}",
+	    "{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
+	    "\"cachelines\": ["
+	    "{\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": {\"peer\": "
+	    "3}},"
+	    " \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"accesses\": 3, \"transfers\": 3, "
+	    "\"time_ns\": 3.0}]},"
+	    "{\"class\": \"a\", \"accesses\": 10, \"transfers\": 2,"
+	    " \"ops\": {\"load\": {\"hit\": 8, \"peer\": 2, \"hops\": {\"llc\": 2}}}, \"time_ns\": "
+	    "1.5,"
+	    " \"sites\": [{\"site\": \"f\", \"accesses\": 6, \"transfers\": 2, \"time_ns\": 1.0},"
+	    "            {\"site\": \"g\", \"accesses\": 4, \"transfers\": 0, \"time_ns\": "
+	    "0.5}]}]}",
+	    "{\"sim_time_ns\": 1, \"cpu_time_ns\": {}, \"metrics\": {}, \"locks\": [], "
+	    "\"cachelines\": ["
+	    "{\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, "
+	    "\"sites\": []},"
+	    "{\"class\": \"a\", \"accesses\": 5, \"transfers\": 4,"
+	    " \"ops\": {\"load\": {\"hit\": 1, \"peer\": 4, \"hops\": {\"llc\": 1, \"remote\": "
+	    "3}}},"
+	    " \"time_ns\": 2.25, \"sites\": [{\"site\": \"g\", \"accesses\": 5, \"transfers\": 4, "
+	    "\"time_ns\": 2.25}]}]}",
 	};
 	static const char *const want =
-		"[{\"class\": \"a\", \"accesses\": 15, \"transfers\": 6,"
-		"  \"ops\": {\"load\": {\"hit\": 9, \"peer\": 6, \"hops\": {\"llc\": 3, \"remote\": 3}}},"
-		"  \"time_ns\": 3.75,"
-		"  \"sites\": [{\"site\": \"g\", \"accesses\": 9, \"transfers\": 4, \"time_ns\": 2.75},"
-		"             {\"site\": \"f\", \"accesses\": 6, \"transfers\": 2, \"time_ns\": 1.0}]},"
-		" {\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": {\"peer\": 3}},"
-		"  \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"accesses\": 3, \"transfers\": 3, \"time_ns\": 3.0}]},"
-		" {\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, \"sites\": []}]";
+	    "[{\"class\": \"a\", \"accesses\": 15, \"transfers\": 6,"
+	    "  \"ops\": {\"load\": {\"hit\": 9, \"peer\": 6, \"hops\": {\"llc\": 3, \"remote\": "
+	    "3}}},"
+	    "  \"time_ns\": 3.75,"
+	    "  \"sites\": [{\"site\": \"g\", \"accesses\": 9, \"transfers\": 4, \"time_ns\": 2.75},"
+	    "             {\"site\": \"f\", \"accesses\": 6, \"transfers\": 2, \"time_ns\": 1.0}]},"
+	    " {\"class\": \"b\", \"accesses\": 3, \"transfers\": 3, \"ops\": {\"store\": "
+	    "{\"peer\": 3}},"
+	    "  \"time_ns\": 3.0, \"sites\": [{\"site\": \"h\", \"accesses\": 3, \"transfers\": 3, "
+	    "\"time_ns\": 3.0}]},"
+	    " {\"class\": \"c\", \"accesses\": 1, \"transfers\": 0, \"ops\": {}, \"time_ns\": 0.0, "
+	    "\"sites\": []}]";
 	json_t *replicas = json_array();
 	for (size_t i = 0; i < G_N_ELEMENTS(reps); i++)
 		json_array_append_new(replicas, json_loads(reps[i], 0, NULL));
@@ -525,8 +551,9 @@ static void test_cachelines_merge(void)
 	g_assert_true(json_equal(json_object_get(v, "cachelines"), expect));
 	for (size_t i = 0; i < G_N_ELEMENTS(reps); i++) {
 		json_t *own = json_array_get(json_object_get(v, "per_replica"), i);
-		g_assert_true(json_equal(json_object_get(own, "cachelines"),
-					 json_object_get(json_array_get(replicas, i), "cachelines")));
+		g_assert_true(
+		    json_equal(json_object_get(own, "cachelines"),
+			       json_object_get(json_array_get(replicas, i), "cachelines")));
 	}
 	json_decref(v);
 	json_decref(expect);
@@ -572,8 +599,9 @@ static GHashTable *trace_categories(const char *path, double from_us, double to_
 		}
 		g_assert_cmpfloat(ts + dur, >=, from_us); /* overlaps the window */
 		g_assert_cmpfloat(ts, <, to_us);
-		g_hash_table_insert(cats, g_strdup(cat),
-				    GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(cats, cat)) + 1));
+		g_hash_table_insert(
+		    cats, g_strdup(cat),
+		    GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(cats, cat)) + 1));
 	}
 	json_decref(t);
 	return cats;
@@ -585,12 +613,12 @@ static void test_trace(void)
 	char *trace = g_build_filename(dir, "t.json", NULL);
 	const char *irq = MCS_SOURCE_DIR "/scenarios/irq_latency.json";
 	char *plain, *traced, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"run", irq, "--set", "replicas=1", NULL}, &plain,
-				&err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"run", irq, "--set", "replicas=1", NULL}, &plain, &err), ==,
+	    0);
 	g_free(err);
-	g_assert_cmpint(mcs_cli((const char *[]){"run", irq, "--set", "replicas=1", "--trace", trace,
-						 "--trace-window", "1000000:3000000", NULL},
+	g_assert_cmpint(mcs_cli((const char *[]){"run", irq, "--set", "replicas=1", "--trace",
+						 trace, "--trace-window", "1000000:3000000", NULL},
 				&traced, &err),
 			==, 0);
 	g_free(err);
@@ -604,52 +632,71 @@ static void test_trace(void)
 	g_free(traced);
 	/* holds of no simulated time (issue 23, item 9: 6 of 8,496 acquisitions
 	 * showed): each acquisition is in the trace, as an instant */
-	g_assert_cmpint(mcs_cli((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/lockbench_scope.json",
-						 "--variant", "per-node", "--set", "replicas=1", "--set",
-						 "stop.duration_ns=20000", "--set",
-						 "workloads.0.hold_ns=0", "--format", "json", "--trace",
-						 trace, "--trace-window", "0:1000000", NULL},
-				&traced, &err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/lockbench_scope.json",
+				     "--variant", "per-node", "--set", "replicas=1", "--set",
+				     "stop.duration_ns=20000", "--set", "workloads.0.hold_ns=0",
+				     "--format", "json", "--trace", trace, "--trace-window",
+				     "0:1000000", NULL},
+		    &traced, &err),
+	    ==, 0);
 	g_free(err);
 	json_t *res = json_loads(traced, 0, NULL);
 	json_t *lock = json_array_get(
-		json_object_get(json_array_get(json_object_get(res, "variants"), 0), "locks"), 0);
+	    json_object_get(json_array_get(json_object_get(res, "variants"), 0), "locks"), 0);
 	json_int_t acquisitions = json_integer_value(json_object_get(lock, "acquisitions"));
 	g_assert_cmpint(acquisitions, >, 100);
-	g_assert_cmpfloat(json_number_value(json_object_get(json_object_get(lock, "hold_ns"), "max")),
-			  ==, 0);
+	g_assert_cmpfloat(
+	    json_number_value(json_object_get(json_object_get(lock, "hold_ns"), "max")), ==, 0);
 	json_decref(res);
 	g_free(traced);
 	cats = trace_categories(trace, 0, 1000);
 	g_assert_cmpint(GPOINTER_TO_INT(g_hash_table_lookup(cats, "lock")), ==, acquisitions);
 	g_hash_table_destroy(cats);
 	/* reclaim phases, on a small swap run */
-	g_assert_cmpint(mcs_cli((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
-						 "--set", "memcg.cgroups.0.count=2", "--set",
-						 "workloads.0.count=2", "--set", "workloads.0.size_mb=96",
-						 "--set", "replicas=1", "--set", "machine.cpus_per_node=2",
-						 "--set", "machine.cores_per_llc=1",
-						 "--variant", "v1-after", "--trace", trace,
-						 "--trace-window", "0:1000000000000", NULL},
-				&plain, &err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"run",
+				     MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+				     "--set",
+				     "memcg.cgroups.0.count=2",
+				     "--set",
+				     "workloads.0.count=2",
+				     "--set",
+				     "workloads.0.size_mb=96",
+				     "--set",
+				     "replicas=1",
+				     "--set",
+				     "machine.cpus_per_node=2",
+				     "--set",
+				     "machine.cores_per_llc=1",
+				     "--variant",
+				     "v1-after",
+				     "--trace",
+				     trace,
+				     "--trace-window",
+				     "0:1000000000000",
+				     NULL},
+		    &plain, &err),
+	    ==, 0);
 	cats = trace_categories(trace, 0, 1e9);
 	/* the one variant traced is the process the trace names */
 	char *text = mcs_slurp(trace);
-	g_assert_nonnull(strstr(text, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"v1-after\"}}"));
+	g_assert_nonnull(strstr(
+	    text,
+	    "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"v1-after\"}}"));
 	g_assert_null(strstr(text, "\"pid\":2"));
 	g_free(text);
 	g_assert_cmpint(GPOINTER_TO_INT(g_hash_table_lookup(cats, "reclaim")), >, 0);
 	g_hash_table_destroy(cats);
 	g_free(plain);
 	g_free(err);
-	g_assert_cmpint(mcs_cli((const char *[]){"run", irq, "--trace", trace, "--trace-window", "5:1",
-						 NULL},
-				&plain, &err),
-			==, 2);
-	g_assert_cmpstr(err, ==, "memcgsim: --trace-window: expected FROM:TO in ns with 0 <= FROM < "
-				 "TO <= 3.6e12, got \"5:1\"\n");
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"run", irq, "--trace", trace, "--trace-window", "5:1", NULL},
+		    &plain, &err),
+	    ==, 2);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: --trace-window: expected FROM:TO in ns with 0 <= FROM < "
+			"TO <= 3.6e12, got \"5:1\"\n");
 	g_free(plain);
 	g_free(err);
 	mcs_rm_tree(dir);
@@ -683,7 +730,8 @@ static void test_lockstat_proc(void)
 					    "&lb->node_lock", "&rq->lock/1"};
 	g_assert_cmpuint(ls->classes->len, ==, G_N_ELEMENTS(names));
 	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
-		g_assert_cmpstr(((struct lockstat_class *)ls->classes->pdata[i])->name, ==, names[i]);
+		g_assert_cmpstr(((struct lockstat_class *)ls->classes->pdata[i])->name, ==,
+				names[i]);
 	const struct lockstat_class *c = measured_class(ls, "&lb->lock");
 	g_assert_cmpfloat(c->con_bounces, ==, 2800);
 	g_assert_cmpfloat(c->contentions, ==, 2819);
@@ -698,9 +746,9 @@ static void test_lockstat_proc(void)
 	c = measured_class(ls, "&mm->mmap_sem-W");
 	g_assert_cmpfloat_with_epsilon(c->hold_total, 17464026916320.0, 1);
 	lockstat_free(ls);
-	assert_golden((const char *[]){"report", FIXTURE, "--lock-stat", LOCKSTAT "proc_lock_stat.txt",
-				       NULL},
-		      "lockbench.lock_stat.txt");
+	assert_golden(
+	    (const char *[]){"report", FIXTURE, "--lock-stat", LOCKSTAT "proc_lock_stat.txt", NULL},
+	    "lockbench.lock_stat.txt");
 }
 
 /* perf lock contention's output (tools/perf/Documentation/perf-lock.txt),
@@ -728,21 +776,21 @@ static void test_lockstat_perf(void)
 				&out, &err_text),
 			==, 0);
 	g_assert_nonnull(strstr(
-		out,
-		"== the machine measured, beside the model ==\n"
-		"perf_lock_contention.txt, perf lock contention: 3 callers, 1 of them the\n"
-		"model's too (most measured wait first; counts: the machine's over its\n"
-		"measurement, each variant's over all its replicas, which --lock-stat-seconds S\n"
-		"turns into rates a second; waits per contention, holds per acquisition)\n\n"
-		"caller                         source          acquisitions  contentions   wait avg"
-		"   wait max   hold avg   hold max\n"
-		"lockbench_critical_section     measured                   -        10187    2.91 us"
-		"   11.02 us          -          -\n"
-		"                               global                     -         2819    5.89 us"
-		"    7.97 us          -          -\n"
-		"                               per-node                   -         7368    1.61 us"
-		"    3.22 us          -          -\n\n"
-		"== verdict ==\n"));
+	    out,
+	    "== the machine measured, beside the model ==\n"
+	    "perf_lock_contention.txt, perf lock contention: 3 callers, 1 of them the\n"
+	    "model's too (most measured wait first; counts: the machine's over its\n"
+	    "measurement, each variant's over all its replicas, which --lock-stat-seconds S\n"
+	    "turns into rates a second; waits per contention, holds per acquisition)\n\n"
+	    "caller                         source          acquisitions  contentions   wait avg"
+	    "   wait max   hold avg   hold max\n"
+	    "lockbench_critical_section     measured                   -        10187    2.91 us"
+	    "   11.02 us          -          -\n"
+	    "                               global                     -         2819    5.89 us"
+	    "    7.97 us          -          -\n"
+	    "                               per-node                   -         7368    1.61 us"
+	    "    3.22 us          -          -\n\n"
+	    "== verdict ==\n"));
 	g_free(out);
 	g_free(err_text);
 }
@@ -755,39 +803,44 @@ static void test_lockstat_seconds(void)
 {
 	char *out, *err;
 	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--lock-stat",
-						 LOCKSTAT "proc_lock_stat.txt", "--lock-stat-seconds",
-						 "0.0006", NULL},
+						 LOCKSTAT "proc_lock_stat.txt",
+						 "--lock-stat-seconds", "0.0006", NULL},
 				&out, &err),
 			==, 0);
 	g_assert_nonnull(strstr(
-		out,
-		"model's too (most measured wait first; acquisitions and contentions a second,\n"
-		"the machine's over its 0.0006 s, each variant's over its replicas' simulated\n"
-		"time; waits per contention, holds per acquisition)\n\n"
-		"class                          source                acq /s      cont /s   wait avg"
-		"   wait max   hold avg   hold max\n"
-		"&lb->lock                      measured             4703333      4698333    7.14 us"
-		"    9.62 us  107.00 ns    1.31 us\n"
-		"                               global               4703333      4698333    5.89 us"
-		"    7.97 us  102.61 ns  741.64 ns\n"));
+	    out,
+	    "model's too (most measured wait first; acquisitions and contentions a second,\n"
+	    "the machine's over its 0.0006 s, each variant's over its replicas' simulated\n"
+	    "time; waits per contention, holds per acquisition)\n\n"
+	    "class                          source                acq /s      cont /s   wait avg"
+	    "   wait max   hold avg   hold max\n"
+	    "&lb->lock                      measured             4703333      4698333    7.14 us"
+	    "    9.62 us  107.00 ns    1.31 us\n"
+	    "                               global               4703333      4698333    5.89 us"
+	    "    7.97 us  102.61 ns  741.64 ns\n"));
 	g_free(out);
 	g_free(err);
 	static const struct {
 		const char *with_file, *seconds, *want;
 	} bad[] = {
-		{NULL, "2",
-		 "memcgsim: --lock-stat-seconds: the length of --lock-stat's measurement; give "
-		 "--lock-stat FILE too\n"},
-		{LOCKSTAT "proc_lock_stat.txt", "0",
-		 "memcgsim: --lock-stat-seconds: expected the measurement's length in seconds, more "
-		 "than 0 and at most 1e9, got \"0\"\n"},
-		{LOCKSTAT "proc_lock_stat.txt", "10s",
-		 "memcgsim: --lock-stat-seconds: expected the measurement's length in seconds, more "
-		 "than 0 and at most 1e9, got \"10s\"\n"},
+	    {NULL, "2",
+	     "memcgsim: --lock-stat-seconds: the length of --lock-stat's measurement; give "
+	     "--lock-stat FILE too\n"},
+	    {LOCKSTAT "proc_lock_stat.txt", "0",
+	     "memcgsim: --lock-stat-seconds: expected the measurement's length in seconds, more "
+	     "than 0 and at most 1e9, got \"0\"\n"},
+	    {LOCKSTAT "proc_lock_stat.txt", "10s",
+	     "memcgsim: --lock-stat-seconds: expected the measurement's length in seconds, more "
+	     "than 0 and at most 1e9, got \"10s\"\n"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
-		const char *argv[] = {"report", FIXTURE, "--lock-stat-seconds", bad[i].seconds,
-				      bad[i].with_file ? "--lock-stat" : NULL, bad[i].with_file, NULL};
+		const char *argv[] = {"report",
+				      FIXTURE,
+				      "--lock-stat-seconds",
+				      bad[i].seconds,
+				      bad[i].with_file ? "--lock-stat" : NULL,
+				      bad[i].with_file,
+				      NULL};
 		g_assert_cmpint(mcs_cli(argv, &out, &err), ==, 2);
 		g_assert_cmpstr(err, ==, bad[i].want);
 		g_assert_cmpstr(out, ==, "");
@@ -806,14 +859,15 @@ static void test_lockstat_summary_cut(void)
 	char *dir = g_dir_make_tmp("memcgsim-lockstat-XXXXXX", NULL);
 	char *res = g_build_filename(dir, "r.json", NULL);
 	json_t *doc = json_load_file(FIXTURE, 0, NULL);
-	json_t *locks = json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "locks");
+	json_t *locks =
+	    json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "locks");
 	static const char *const more[] = {"&mm->mmap_sem", "&rq->lock/1", "&lb->node_lock"};
 	for (size_t i = 0; i < G_N_ELEMENTS(more); i++)
-		json_array_append_new(locks, json_pack("{s:s, s:i, s:i, s:{s:f, s:f}, s:{s:f, s:f}}",
-							"class", more[i], "acquisitions", 10,
-							"contentions", 2, "wait_ns", "total", 300.0,
-							"max", 200.0, "hold_ns", "total", 50.0,
-							"max", 9.0));
+		json_array_append_new(locks,
+				      json_pack("{s:s, s:i, s:i, s:{s:f, s:f}, s:{s:f, s:f}}",
+						"class", more[i], "acquisitions", 10, "contentions",
+						2, "wait_ns", "total", 300.0, "max", 200.0,
+						"hold_ns", "total", 50.0, "max", 9.0));
 	g_assert_cmpint(json_dump_file(doc, res, 0), ==, 0);
 	json_decref(doc);
 	char *out, *err;
@@ -822,8 +876,8 @@ static void test_lockstat_summary_cut(void)
 				&out, &err),
 			==, 0);
 	g_assert_nonnull(strstr(
-		out, "Measured: proc_lock_stat.txt, /proc/lock_stat (version 0.4): 5 classes, 5 of\n"
-		     "          them the model's too, 2 left out here (most measured wait first;\n"));
+	    out, "Measured: proc_lock_stat.txt, /proc/lock_stat (version 0.4): 5 classes, 5 of\n"
+		 "          them the model's too, 2 left out here (most measured wait first;\n"));
 	g_assert_nonnull(strstr(out, "&mm->mmap_sem-R\n"
 				     "  measured                   34316685          100    3.26 ms"
 				     "    2.77 us\n"
@@ -848,24 +902,25 @@ static void test_lockstat_errors(void)
 	static const struct {
 		const char *file, *want;
 	} cases[] = {
-		{"bad_version.txt", "bad_version.txt:1: lock_stat version 0.3: this reader knows "
-				    "version 0.4\n"},
-		{"bad_class.txt", "bad_class.txt:6: expected a class (\"NAME:\" and 12 numbers), a "
-				  "contention point (\"NAME COUNT [<IP>] SYMBOL\") or a separator\n"},
-		{"bad_perf_unit.txt",
-		 "bad_perf_unit.txt:3: expected a row of perf lock contention: a count, three times "
-		 "with their units (ns, us, ms or s), the lock type and the caller or lock\n"},
-		{"neither.txt", "neither.txt:1: expected /proc/lock_stat (its first line \"lock_stat "
-				"version 0.4\") or perf lock contention's output (a header "
-				"\"contended   total wait   max wait   avg wait ...\")\n"},
+	    {"bad_version.txt", "bad_version.txt:1: lock_stat version 0.3: this reader knows "
+				"version 0.4\n"},
+	    {"bad_class.txt", "bad_class.txt:6: expected a class (\"NAME:\" and 12 numbers), a "
+			      "contention point (\"NAME COUNT [<IP>] SYMBOL\") or a separator\n"},
+	    {"bad_perf_unit.txt",
+	     "bad_perf_unit.txt:3: expected a row of perf lock contention: a count, three times "
+	     "with their units (ns, us, ms or s), the lock type and the caller or lock\n"},
+	    {"neither.txt", "neither.txt:1: expected /proc/lock_stat (its first line \"lock_stat "
+			    "version 0.4\") or perf lock contention's output (a header "
+			    "\"contended   total wait   max wait   avg wait ...\")\n"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		char *path = g_strconcat(LOCKSTAT, cases[i].file, NULL);
 		char *want = g_strconcat(LOCKSTAT, cases[i].want, NULL);
 		char *out, *err;
-		g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--lock-stat", path, NULL},
-					&out, &err),
-				==, 2);
+		g_assert_cmpint(
+		    mcs_cli((const char *[]){"report", FIXTURE, "--lock-stat", path, NULL}, &out,
+			    &err),
+		    ==, 2);
 		g_assert_cmpstr(err, ==, want);
 		g_assert_cmpstr(out, ==, "");
 		g_free(out);
@@ -882,29 +937,29 @@ static void test_lockstat_errors(void)
 	static const struct {
 		const char *text, *want;
 	} ranges[] = {
-		{"lock_stat version 0.4\n&lb->lock: 1 1 1 1e308 1 1 1 1 1 1 1 1\n",
-		 "r.txt:2: &lb->lock: waittime-max is " RANGE},
-		{"lock_stat version 0.4\n&lb->lock: 1e16 1 1 1 1 1 1 1 1 1 1 1\n",
-		 "r.txt:2: &lb->lock: con-bounces is " RANGE},
-		{" contended   total wait     max wait     avg wait         type   caller\n"
-		 "      1  1e308 s  1 s  1 s  spinlock  f+0x1d\n",
-		 "r.txt:2: f: a figure (or its sum over the rows so far) is " RANGE},
-		{" contended   total wait     max wait     avg wait         type   caller\n"
-		 "      5000000000000000  1 s  1 s  1 s  spinlock  f+0x1d\n"
-		 "      5000000000000000  1 s  1 s  1 s  spinlock  f+0x2d\n",
-		 "r.txt:3: f: a figure (or its sum over the rows so far) is " RANGE},
-		/* a sign, a count in parts: no machine prints them */
-		{"lock_stat version 0.4\n&lb->lock: -0 -0 -0 -0 -0 -0 -0 -0 -0 -0 -0 -0\n",
-		 "r.txt:2: expected a class (\"NAME:\" and 12 numbers), a contention point "
-		 "(\"NAME COUNT [<IP>] SYMBOL\") or a separator"},
-		{"lock_stat version 0.4\n&lb->lock: 1 1e-320 1 1 1 1 1 1 1 1 1 1\n",
-		 "r.txt:2: &lb->lock: contentions is not a whole number (a count)"},
-		{"lock_stat version 0.4\n&lb->lock: 1 1 0.5 1 1 1 1 2.5 1 1 1 1\n",
-		 "r.txt:2: &lb->lock: acquisitions is not a whole number (a count)"},
-		{" contended   total wait     max wait     avg wait         type   caller\n"
-		 "      -0  1 s  1 s  1 s  spinlock  f+0x1d\n",
-		 "r.txt:2: expected a row of perf lock contention: a count, three times with their "
-		 "units (ns, us, ms or s), the lock type and the caller or lock"},
+	    {"lock_stat version 0.4\n&lb->lock: 1 1 1 1e308 1 1 1 1 1 1 1 1\n",
+	     "r.txt:2: &lb->lock: waittime-max is " RANGE},
+	    {"lock_stat version 0.4\n&lb->lock: 1e16 1 1 1 1 1 1 1 1 1 1 1\n",
+	     "r.txt:2: &lb->lock: con-bounces is " RANGE},
+	    {" contended   total wait     max wait     avg wait         type   caller\n"
+	     "      1  1e308 s  1 s  1 s  spinlock  f+0x1d\n",
+	     "r.txt:2: f: a figure (or its sum over the rows so far) is " RANGE},
+	    {" contended   total wait     max wait     avg wait         type   caller\n"
+	     "      5000000000000000  1 s  1 s  1 s  spinlock  f+0x1d\n"
+	     "      5000000000000000  1 s  1 s  1 s  spinlock  f+0x2d\n",
+	     "r.txt:3: f: a figure (or its sum over the rows so far) is " RANGE},
+	    /* a sign, a count in parts: no machine prints them */
+	    {"lock_stat version 0.4\n&lb->lock: -0 -0 -0 -0 -0 -0 -0 -0 -0 -0 -0 -0\n",
+	     "r.txt:2: expected a class (\"NAME:\" and 12 numbers), a contention point "
+	     "(\"NAME COUNT [<IP>] SYMBOL\") or a separator"},
+	    {"lock_stat version 0.4\n&lb->lock: 1 1e-320 1 1 1 1 1 1 1 1 1 1\n",
+	     "r.txt:2: &lb->lock: contentions is not a whole number (a count)"},
+	    {"lock_stat version 0.4\n&lb->lock: 1 1 0.5 1 1 1 1 2.5 1 1 1 1\n",
+	     "r.txt:2: &lb->lock: acquisitions is not a whole number (a count)"},
+	    {" contended   total wait     max wait     avg wait         type   caller\n"
+	     "      -0  1 s  1 s  1 s  spinlock  f+0x1d\n",
+	     "r.txt:2: expected a row of perf lock contention: a count, three times with their "
+	     "units (ns, us, ms or s), the lock type and the caller or lock"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(ranges); i++) {
 		g_assert_null(lockstat_parse("r.txt", ranges[i].text, strlen(ranges[i].text), &e));
@@ -912,13 +967,15 @@ static void test_lockstat_errors(void)
 		g_clear_error(&e);
 	}
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--format", "json", "--lock-stat",
-						 LOCKSTAT "proc_lock_stat.txt", NULL},
-				&out, &err),
-			==, 2);
-	g_assert_cmpstr(err, ==,
-			"memcgsim: --lock-stat: a section of the text, md, html and summary reports, "
-			"not of --format json\n");
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"report", FIXTURE, "--format", "json", "--lock-stat",
+				     LOCKSTAT "proc_lock_stat.txt", NULL},
+		    &out, &err),
+	    ==, 2);
+	g_assert_cmpstr(
+	    err, ==,
+	    "memcgsim: --lock-stat: a section of the text, md, html and summary reports, "
+	    "not of --format json\n");
 	g_free(out);
 	g_free(err);
 }
@@ -937,9 +994,8 @@ static char *report_of(json_t *doc, const char *format)
 	g_assert_cmpint(json_dump_file(doc, in, JSON_COMPACT), ==, 0);
 	json_decref(doc);
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", format, NULL}, &out,
-				&err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"report", in, "--format", format, NULL}, &out, &err), ==, 0);
 	g_free(err);
 	g_unlink(in);
 	g_rmdir(dir);
@@ -986,7 +1042,7 @@ static void test_md_fences(void)
 	json_object_set_new(doc, "description",
 			    json_string("ok\n```\n# INJECTED HEADING\n<img src=x.png>\n```"));
 	json_t *lock = json_array_get(
-		json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "locks"), 0);
+	    json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "locks"), 0);
 	json_object_set_new(lock, "class", json_string("`````\n# INJECTED TOO\n"));
 	char *out = report_of(doc, "md");
 	char **lines = g_strsplit(out, "\n", -1);
@@ -999,7 +1055,8 @@ static void test_md_fences(void)
 			continue;
 		}
 		if (!open && **l)
-			g_assert_true(g_str_has_prefix(*l, "# memcgsim ") || g_str_has_prefix(*l, "## "));
+			g_assert_true(g_str_has_prefix(*l, "# memcgsim ") ||
+				      g_str_has_prefix(*l, "## "));
 	}
 	g_assert_cmpuint(open, ==, 0);
 	g_assert_cmpuint(fences, >, 2);
@@ -1037,10 +1094,10 @@ static void test_csv_formulas(void)
 static void test_resolution_typo(void)
 {
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"report", FIXTURE, "--resolution",
-						 "typo_metric=50", NULL},
-				&out, &err),
-			==, 2);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"report", FIXTURE, "--resolution", "typo_metric=50", NULL},
+		    &out, &err),
+	    ==, 2);
 	g_assert_cmpstr(err, ==,
 			"memcgsim: --resolution: typo_metric: no such metric in the result (its "
 			"metrics are those the report's tables show)\n");

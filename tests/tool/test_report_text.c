@@ -38,7 +38,8 @@ static void test_verdict(void)
 	char *v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
 				    variant("c", 44, 45, 46)));
 	g_assert_cmpstr(v, ==,
-			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant (across 3 seeds).\n");
+			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant "
+			"(across 3 seeds).\n");
 	g_free(v);
 	/* 60 and 55 against 50: the baseline stays best, c is 10% worse */
 	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 59, 60, 61),
@@ -55,8 +56,8 @@ static void test_verdict(void)
 	g_free(v);
 	/* 0.5% better, the seeds in lockstep (Welch p 0.00): below the model's
 	 * 1% resolution, so no material difference, not significant */
-	v = verdict(json_pack("[o, o]", variant("a", 99.9, 100, 100.1),
-			      variant("b", 99.4, 99.5, 99.6)));
+	v = verdict(
+	    json_pack("[o, o]", variant("a", 99.9, 100, 100.1), variant("b", 99.4, 99.5, 99.6)));
 	g_assert_cmpstr(v, ==,
 			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): no material "
 			"difference (0.50% < resolution 1.00%, the model's stated minimum).\n");
@@ -65,15 +66,16 @@ static void test_verdict(void)
 	 * set it is named */
 	GError *err = NULL;
 	g_assert_true(change_resolution_set("0.25", &err));
-	v = verdict(json_pack("[o, o]", variant("a", 99.9, 100, 100.1),
-			      variant("b", 99.4, 99.5, 99.6)));
+	v = verdict(
+	    json_pack("[o, o]", variant("a", 99.9, 100, 100.1), variant("b", 99.4, 99.5, 99.6)));
 	g_assert_cmpstr(v, ==,
-			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): significant (across 3 seeds).\n");
+			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): significant "
+			"(across 3 seeds).\n");
 	g_free(v);
 	g_assert_true(change_resolution_set("x_ns=0.6", &err));
 	g_assert_true(change_resolution_set("y_ns=50", &err)); /* another metric's */
-	v = verdict(json_pack("[o, o]", variant("a", 99.9, 100, 100.1),
-			      variant("b", 99.4, 99.5, 99.6)));
+	v = verdict(
+	    json_pack("[o, o]", variant("a", 99.9, 100, 100.1), variant("b", 99.4, 99.5, 99.6)));
 	g_assert_cmpstr(v, ==,
 			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): no material "
 			"difference (0.50% < resolution 0.60%, --resolution x_ns=0.6).\n");
@@ -81,13 +83,15 @@ static void test_verdict(void)
 	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
 			      variant("c", 44, 45, 46)));
 	g_assert_cmpstr(v, ==,
-			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant (across 3 seeds).\n");
+			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant "
+			"(across 3 seeds).\n");
 	g_free(v);
 	g_assert_true(change_resolution_set("30", &err)); /* x_ns keeps its own */
 	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
 			      variant("c", 44, 45, 46)));
 	g_assert_cmpstr(v, ==,
-			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant (across 3 seeds).\n");
+			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant "
+			"(across 3 seeds).\n");
 	g_free(v);
 	change_resolution_reset();
 	g_assert_true(change_resolution_set("30", &err));
@@ -98,7 +102,8 @@ static void test_verdict(void)
 			"difference (20.00% < resolution 30.00%, --resolution 30).\n");
 	g_free(v);
 	change_resolution_reset();
-	static const char *const bad[] = {"", "x", "-1", "100.5", "nan", "x_ns=", "=5", "a b=1", "1%"};
+	static const char *const bad[] = {"",	   "x",	 "-1",	  "100.5", "nan",
+					  "x_ns=", "=5", "a b=1", "1%"};
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_assert_false(change_resolution_set(bad[i], &err));
 		char *want = g_strdup_printf("--resolution: expected PCT or METRIC=PCT, PCT from 0 "
@@ -121,15 +126,15 @@ static void test_verdict(void)
  * a page_cgroup without charge moves: none of it is printed. */
 static void test_leaves_out_empty(void)
 {
-	json_t *v = json_pack(
-		"{s:{s:{s:i, s:f, s:f, s:f}, s:{s:i, s:f, s:f, s:f}},"
-		" s:{s:[{s:s, s:i, s:f, s:f, s:f}, {s:s, s:i, s:f, s:f, s:f}], s:[]},"
-		" s:[]}",
-		"rcu", "grace_periods", "count", 0, "mean_ns", 0.0, "p99_ns", 0.0, "max_ns", 0.0,
-		"expedited", "count", 0, "mean_ns", 0.0, "p99_ns", 0.0, "max_ns", 0.0, "interrupts",
-		"sources", "name", "tick", "count", 10, "mean_ns", 0.0, "p99_ns", 0.0, "max_ns", 0.0,
-		"name", "disk", "count", 4, "mean_ns", 250.0, "p99_ns", 500.0, "max_ns", 500.0, "cpus",
-		"locks");
+	json_t *v =
+	    json_pack("{s:{s:{s:i, s:f, s:f, s:f}, s:{s:i, s:f, s:f, s:f}},"
+		      " s:{s:[{s:s, s:i, s:f, s:f, s:f}, {s:s, s:i, s:f, s:f, s:f}], s:[]},"
+		      " s:[]}",
+		      "rcu", "grace_periods", "count", 0, "mean_ns", 0.0, "p99_ns", 0.0, "max_ns",
+		      0.0, "expedited", "count", 0, "mean_ns", 0.0, "p99_ns", 0.0, "max_ns", 0.0,
+		      "interrupts", "sources", "name", "tick", "count", 10, "mean_ns", 0.0,
+		      "p99_ns", 0.0, "max_ns", 0.0, "name", "disk", "count", 4, "mean_ns", 250.0,
+		      "p99_ns", 500.0, "max_ns", 500.0, "cpus", "locks");
 	GString *out = g_string_new(NULL);
 	report_rcu(v, out);
 	g_assert_cmpstr(out->str, ==, "");
@@ -155,8 +160,9 @@ static void test_leaves_out_empty(void)
 	v = json_pack("{s:{s:{s:s, s:i, s:i, s:i, s:i}}}", "memcg", "page_cgroup", "locking", "rcu",
 		      "updates", 5, "locked", 0, "lockless", 5, "moves", 0);
 	report_memcg(v, out);
-	g_assert_cmpstr(out->str, ==,
-			"page_cgroup (rcu): 5 statistics updates, 0 under the lock, 5 lockless\n\n");
+	g_assert_cmpstr(
+	    out->str, ==,
+	    "page_cgroup (rcu): 5 statistics updates, 0 under the lock, 5 lockless\n\n");
 	g_string_free(out, TRUE);
 	json_decref(v);
 }
@@ -188,8 +194,8 @@ static char *faster_copy(const char *dir)
  * as "(null)" before json_dumps was given JSON_ENCODE_ANY. */
 static void test_details(void)
 {
-	json_t *v = json_pack("{s:[{s:{s:s, s:[i, i], s:{s:b}}}]}", "per_replica", "details", "mode",
-			      "batched", "hist", 1, 2, "flags", "on", true);
+	json_t *v = json_pack("{s:[{s:{s:s, s:[i, i], s:{s:b}}}]}", "per_replica", "details",
+			      "mode", "batched", "hist", 1, 2, "flags", "on", true);
 	GString *out = g_string_new(NULL);
 	report_details(v, out);
 	g_assert_cmpstr(out->str, ==,
@@ -206,17 +212,19 @@ static void test_compare(void)
 	char *faster = faster_copy(dir), *out, *err;
 	g_assert_cmpint(mcs_cli((const char *[]){"compare", FIXTURE, faster, NULL}, &out, &err), ==,
 			0);
-	g_assert_true(g_str_has_prefix(out, "memcgsim " MEMCGSIM_VERSION ": compare "
-					    "lockbench.result (scenario \"lockbench-lock-scope\", "
-					    "seed 1) with faster (scenario \"lockbench-lock-scope\", "
-					    "seed 1)\n\n== what the two results were made of ==\n"
-					    "the same: model, command, scenario, machine, seed, description\n\n"
-					    "== variant per-node: lockbench.result against faster ==\n"));
+	g_assert_true(g_str_has_prefix(
+	    out, "memcgsim " MEMCGSIM_VERSION ": compare "
+		 "lockbench.result (scenario \"lockbench-lock-scope\", "
+		 "seed 1) with faster (scenario \"lockbench-lock-scope\", "
+		 "seed 1)\n\n== what the two results were made of ==\n"
+		 "the same: model, command, scenario, machine, seed, description\n\n"
+		 "== variant per-node: lockbench.result against faster ==\n"));
 	g_assert_nonnull(strstr(out, "\n== variants in one file only ==\nonly in "
 				     "lockbench.result: global\n"));
-	g_assert_true(g_str_has_suffix(out, "\n== verdict ==\nper-node: faster beats "
-					    "lockbench.result by 10.00% on acquisitions_per_us "
-					    "(13.52 /us against 12.29 /us): significant (across 3 seeds).\n"));
+	g_assert_true(g_str_has_suffix(
+	    out, "\n== verdict ==\nper-node: faster beats "
+		 "lockbench.result by 10.00% on acquisitions_per_us "
+		 "(13.52 /us against 12.29 /us): significant (across 3 seeds).\n"));
 	g_assert_cmpstr(err, ==, "");
 	g_free(out);
 	g_free(err);
@@ -227,29 +235,31 @@ static void test_compare(void)
 	json_decref(doc);
 	g_assert_cmpint(mcs_cli((const char *[]){"compare", FIXTURE, faster, NULL}, &out, &err), ==,
 			0);
-	g_assert_cmpstr(err, ==, "memcgsim: note: lockbench.result was made by model (not "
-				 "recorded), faster by model model-b; the differences are also the "
-				 "models'\n");
+	g_assert_cmpstr(err, ==,
+			"memcgsim: note: lockbench.result was made by model (not "
+			"recorded), faster by model model-b; the differences are also the "
+			"models'\n");
 	g_free(out);
 	g_free(err);
 	/* the same file twice */
-	g_assert_cmpint(mcs_cli((const char *[]){"compare", FIXTURE, FIXTURE, NULL}, &out, &err), ==,
-			0);
-	g_assert_true(g_str_has_suffix(out, "global: " FIXTURE " (2) gives the same figures as "
-					    FIXTURE " (1).\nper-node: " FIXTURE " (2) gives the same "
-					    "figures as " FIXTURE " (1).\n"));
+	g_assert_cmpint(mcs_cli((const char *[]){"compare", FIXTURE, FIXTURE, NULL}, &out, &err),
+			==, 0);
+	g_assert_true(g_str_has_suffix(out,
+				       "global: " FIXTURE " (2) gives the same figures as " FIXTURE
+				       " (1).\nper-node: " FIXTURE " (2) gives the same "
+				       "figures as " FIXTURE " (1).\n"));
 	g_free(out);
 	g_free(err);
 	struct {
 		const char *args[6];
 		const char *err;
 	} bad[] = {
-		{{"compare", FIXTURE, NULL}, "memcgsim: expected two result files A.json B.json\n"},
-		{{"compare", FIXTURE, FIXTURE, "--format", "json", NULL},
-		 "memcgsim: --format: expected text, md or html, got \"json\"\n"},
-		{{"compare", FIXTURE, MCS_SOURCE_DIR "/tests/golden/lockbench.txt", NULL},
-		 MCS_SOURCE_DIR "/tests/golden/lockbench.txt:1:8: (root): '[' or '{' expected near "
-				"'memcgsim'\n"},
+	    {{"compare", FIXTURE, NULL}, "memcgsim: expected two result files A.json B.json\n"},
+	    {{"compare", FIXTURE, FIXTURE, "--format", "json", NULL},
+	     "memcgsim: --format: expected text, md or html, got \"json\"\n"},
+	    {{"compare", FIXTURE, MCS_SOURCE_DIR "/tests/golden/lockbench.txt", NULL},
+	     MCS_SOURCE_DIR "/tests/golden/lockbench.txt:1:8: (root): '[' or '{' expected near "
+			    "'memcgsim'\n"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_assert_cmpint(mcs_cli(bad[i].args, &out, &err), ==, 2);
@@ -271,29 +281,30 @@ static void test_compare(void)
 static void test_per_page(void)
 {
 	json_t *v = json_loads(
-		"{\"replicas\": 2, \"memcg\": {\"reclaim\": {\"pswpout\": 500}},"
-		" \"cpu_time_ns\": {\"sys\": 1.5e7, \"spin\": 2.5e4, \"user\": 5e5,"
-		"   \"unexplained\": 3e6},"
-		" \"locks\": [{\"class\": \"&nlru->lock\", \"acquisitions\": 2000,"
-		"   \"hold_ns\": {\"total\": 2e5}, \"wait_ns\": {\"total\": 5e4},"
-		"   \"handover_ns\": {\"total\": 1e4},"
-		"   \"contention_points\": [{\"site\": \"list_lru_del\", \"count\": 40}]}],"
-		" \"cachelines\": [{\"class\": \"zram->stats\", \"sites\":"
-		"   [{\"site\": \"zram_write_page\", \"transfers\": 500, \"time_ns\": 4e4}]}]}",
-		0, NULL);
+	    "{\"replicas\": 2, \"memcg\": {\"reclaim\": {\"pswpout\": 500}},"
+	    " \"cpu_time_ns\": {\"sys\": 1.5e7, \"spin\": 2.5e4, \"user\": 5e5,"
+	    "   \"unexplained\": 3e6},"
+	    " \"locks\": [{\"class\": \"&nlru->lock\", \"acquisitions\": 2000,"
+	    "   \"hold_ns\": {\"total\": 2e5}, \"wait_ns\": {\"total\": 5e4},"
+	    "   \"handover_ns\": {\"total\": 1e4},"
+	    "   \"contention_points\": [{\"site\": \"list_lru_del\", \"count\": 40}]}],"
+	    " \"cachelines\": [{\"class\": \"zram->stats\", \"sites\":"
+	    "   [{\"site\": \"zram_write_page\", \"transfers\": 500, \"time_ns\": 4e4}]}]}",
+	    0, NULL);
 	GString *out = g_string_new(NULL);
 	report_per_page(v, out);
-	g_assert_cmpstr(out->str, ==,
-			"\nWhere a swapped page's time goes (per page swapped out, 500 pages): "
-			"sys 30.00 us, spin 0.05 us, user 1.00 us, unexplained 6.00 us\n"
-			"lock class                          acq/page   hold ns   wait ns  handover  "
-			"waited in (contended/page)\n"
-			"&nlru->lock                            2.000     200.0      50.0      10.0  "
-			"list_lru_del 0.040\n"
-			"\nkernel function (line site)    line class                              "
-			" xfers/page   ns/page\n"
-			"zram_write_page                zram->stats                                   "
-			"0.500      40.0\n");
+	g_assert_cmpstr(
+	    out->str, ==,
+	    "\nWhere a swapped page's time goes (per page swapped out, 500 pages): "
+	    "sys 30.00 us, spin 0.05 us, user 1.00 us, unexplained 6.00 us\n"
+	    "lock class                          acq/page   hold ns   wait ns  handover  "
+	    "waited in (contended/page)\n"
+	    "&nlru->lock                            2.000     200.0      50.0      10.0  "
+	    "list_lru_del 0.040\n"
+	    "\nkernel function (line site)    line class                              "
+	    " xfers/page   ns/page\n"
+	    "zram_write_page                zram->stats                                   "
+	    "0.500      40.0\n");
 	g_string_truncate(out, 0);
 	json_object_del(v, "memcg");
 	report_per_page(v, out);
@@ -309,16 +320,17 @@ static void test_migrations(void)
 	static const struct {
 		const char *replicas, *line;
 	} cases[] = {
-		{"[{\"cpus\": 2, \"migrations\": 3}, {\"cpus\": 2, \"migrations\": 4}]",
-		 "Tasks moved between CPUs: 7 in 2 replicas\n"},
-		{"[{\"cpus\": 2}]", NULL},
-		{"[{\"cpus\": 2, \"migrations\": -5}]", NULL},
-		{"[{\"cpus\": 2, \"migrations\": \"9\"}]", NULL},
+	    {"[{\"cpus\": 2, \"migrations\": 3}, {\"cpus\": 2, \"migrations\": 4}]",
+	     "Tasks moved between CPUs: 7 in 2 replicas\n"},
+	    {"[{\"cpus\": 2}]", NULL},
+	    {"[{\"cpus\": 2, \"migrations\": -5}]", NULL},
+	    {"[{\"cpus\": 2, \"migrations\": \"9\"}]", NULL},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-		char *text = g_strdup_printf("{\"replicas\": 1, \"sim_time_ns\": 1e6, \"metrics\": {},"
-					     " \"per_replica\": %s}",
-					     cases[i].replicas);
+		char *text =
+		    g_strdup_printf("{\"replicas\": 1, \"sim_time_ns\": 1e6, \"metrics\": {},"
+				    " \"per_replica\": %s}",
+				    cases[i].replicas);
 		json_t *v = json_loads(text, 0, NULL);
 		g_assert_nonnull(v);
 		GString *out = g_string_new(NULL);

@@ -18,7 +18,8 @@ static void assert_order(const double *work, size_t n, const size_t *want)
  * equal ones in their given order. */
 static void test_order_by_estimate(void)
 {
-	assert_order((const double[]){3, 10, -1, 10, 0.5, 7}, 6, (const size_t[]){2, 1, 3, 5, 0, 4});
+	assert_order((const double[]){3, 10, -1, 10, 0.5, 7}, 6,
+		     (const size_t[]){2, 1, 3, 5, 0, 4});
 	assert_order((const double[]){1, 2, 3, 4}, 4, (const size_t[]){3, 2, 1, 0});
 	assert_order((const double[]){5, 5, 5}, 3, (const size_t[]){0, 1, 2});
 	assert_order((const double[]){-1, 0, -1}, 3, (const size_t[]){0, 2, 1});
@@ -38,13 +39,13 @@ static void record_done(struct runner_job *j, void *ctx)
 static void test_jobs_start_longest_first(void)
 {
 	const char *text =
-		"{\"name\": \"three\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
-		" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
-		"\"hold_ns\": 10}],\n"
-		" \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000},\n"
-		" \"variants\": [{\"name\": \"short\"},\n"
-		"   {\"name\": \"long\", \"set\": {\"stop.duration_ns\": 5000}},\n"
-		"   {\"name\": \"middle\", \"set\": {\"stop.duration_ns\": 3000}}]}\n";
+	    "{\"name\": \"three\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 1},\n"
+	    " \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 1, \"think_ns\": 100, "
+	    "\"hold_ns\": 10}],\n"
+	    " \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000},\n"
+	    " \"variants\": [{\"name\": \"short\"},\n"
+	    "   {\"name\": \"long\", \"set\": {\"stop.duration_ns\": 5000}},\n"
+	    "   {\"name\": \"middle\", \"set\": {\"stop.duration_ns\": 3000}}]}\n";
 	GError *err = NULL;
 	struct scenario *sc = scenario_load("three.json", text, strlen(text), NULL, &err);
 	g_assert_no_error(err);
@@ -55,8 +56,8 @@ static void test_jobs_start_longest_first(void)
 		double horizon;
 		g_assert_cmpfloat_with_epsilon(run_estimate_cpu_s(v->config, &horizon), want_s[i],
 					       1e-15);
-		jobs[i] = (struct runner_job){.config = v->config, .seed = 1, .variant = v->name,
-					      .point = -1};
+		jobs[i] = (struct runner_job){
+		    .config = v->config, .seed = 1, .variant = v->name, .point = -1};
 	}
 	GString *done = g_string_new(NULL);
 	g_assert_true(runner_jobs(jobs, 3, 1, record_done, done, &err));
@@ -64,8 +65,10 @@ static void test_jobs_start_longest_first(void)
 	g_assert_cmpstr(done->str, ==, "long middle short ");
 	g_assert_cmpint(jobs[1].started, <, jobs[2].started);
 	g_assert_cmpint(jobs[2].started, <, jobs[0].started);
-	g_assert_cmpfloat(json_number_value(json_object_get(jobs[0].result, "sim_time_ns")), ==, 1000);
-	g_assert_cmpfloat(json_number_value(json_object_get(jobs[1].result, "sim_time_ns")), ==, 5000);
+	g_assert_cmpfloat(json_number_value(json_object_get(jobs[0].result, "sim_time_ns")), ==,
+			  1000);
+	g_assert_cmpfloat(json_number_value(json_object_get(jobs[1].result, "sim_time_ns")), ==,
+			  5000);
 	for (int i = 0; i < 3; i++)
 		g_clear_pointer(&jobs[i].result, json_decref);
 	g_string_free(done, TRUE);

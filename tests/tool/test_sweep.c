@@ -31,18 +31,18 @@ static void test_values(void)
 	static const struct {
 		const char *arg, *values;
 	} cases[] = {
-		{"a=1,2,4", "[1,2,4]"},
-		{"a=node,memcg", "[\"node\",\"memcg\"]"},
-		{"a=true,0.5,\"x,y\"", NULL}, /* a quoted comma still splits: see below */
-		{"a=lin:0:100:5", "[0,25,50,75,100]"},
-		{"a=lin:0:10:5", "[0.0,2.5,5.0,7.5,10.0]"},
-		{"a=lin:1:1:1", "[1]"},
-		{"a=1,1,2,1", "[1,2]"}, /* a value given twice counts once, as in lin:2:2:3 */
-		{"a=lin:2:2:3", "[2]"},
-		{"a=log:1:256:9", "[1,2,4,8,16,32,64,128,256]"},
-		{"a=log:1:10:3", "[1,3,10]"},	  /* 3.162 rounds to 3 */
-		{"a=log:1:4:10", "[1,2,3,4]"},	  /* rounding repeats values: once each */
-		{"a=log:0.5:2:3", "[0.5,1.0,2.0]"}, /* real ends: reals */
+	    {"a=1,2,4", "[1,2,4]"},
+	    {"a=node,memcg", "[\"node\",\"memcg\"]"},
+	    {"a=true,0.5,\"x,y\"", NULL}, /* a quoted comma still splits: see below */
+	    {"a=lin:0:100:5", "[0,25,50,75,100]"},
+	    {"a=lin:0:10:5", "[0.0,2.5,5.0,7.5,10.0]"},
+	    {"a=lin:1:1:1", "[1]"},
+	    {"a=1,1,2,1", "[1,2]"}, /* a value given twice counts once, as in lin:2:2:3 */
+	    {"a=lin:2:2:3", "[2]"},
+	    {"a=log:1:256:9", "[1,2,4,8,16,32,64,128,256]"},
+	    {"a=log:1:10:3", "[1,3,10]"},	/* 3.162 rounds to 3 */
+	    {"a=log:1:4:10", "[1,2,3,4]"},	/* rounding repeats values: once each */
+	    {"a=log:0.5:2:3", "[0.5,1.0,2.0]"}, /* real ends: reals */
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		if (!cases[i].values)
@@ -53,8 +53,8 @@ static void test_values(void)
 	}
 	GString *why = g_string_new(NULL);
 	int col;
-	struct sweep_param *p = sweep_param_parse("memcg.cgroups.0.count,workloads.0.count=1,2", why,
-						  &col);
+	struct sweep_param *p =
+	    sweep_param_parse("memcg.cgroups.0.count,workloads.0.count=1,2", why, &col);
 	g_assert_cmpuint(g_strv_length(p->paths), ==, 2);
 	g_assert_cmpstr(p->paths[1], ==, "workloads.0.count");
 	g_assert_false(p->log);
@@ -68,22 +68,22 @@ static void test_errors(void)
 		const char *arg, *why;
 		int col;
 	} cases[] = {
-		{"=1,2", "expected PATH[,PATH...]=VALUES, got \"=1,2\"", 1},
-		{"a.b", "expected PATH[,PATH...]=VALUES, got \"a.b\"", 1},
-		{"a,,b=1", "empty path in \"a,,b=1\"", 1},
-		{"a=1,,2", "value 2: expected a number, a string or a boolean", 3},
-		{"a=[1],2", "value 1: expected a number, a string or a boolean", 3},
-		{"a=lin:1:2", "expected lin:START:STOP:N with numbers START, STOP and a count N", 3},
-		{"a=lin:x:2:3", "expected lin:START:STOP:N with numbers START, STOP and a count N", 3},
-		{"a=log:0:8:4", "a log range needs START and STOP > 0", 3},
-		{"a=lin:1:2:0", "expected a count N from 1 to 1024, got 0", 3},
-		{"a=lin:1:2:99999999999", "expected a count N from 1 to 1024, got 99999999999", 3},
-		{"a=log:1:2:18446744073709551617",
-		 "expected a count N from 1 to 1024, got 18446744073709551617", 3},
-		{"a=", "expected VALUES after \"=\"", 3},
-		{"a=lin:1:2:1", "a count N of 1 needs START = STOP, got 1 and 2", 3},
-		{"a,b=zip:1|x;2", "zip tuple 2: expected 2 values (one a path), got 1", 5},
-		{"a,b=zip:", "zip: expected TUPLE[;TUPLE...]", 5},
+	    {"=1,2", "expected PATH[,PATH...]=VALUES, got \"=1,2\"", 1},
+	    {"a.b", "expected PATH[,PATH...]=VALUES, got \"a.b\"", 1},
+	    {"a,,b=1", "empty path in \"a,,b=1\"", 1},
+	    {"a=1,,2", "value 2: expected a number, a string or a boolean", 3},
+	    {"a=[1],2", "value 1: expected a number, a string or a boolean", 3},
+	    {"a=lin:1:2", "expected lin:START:STOP:N with numbers START, STOP and a count N", 3},
+	    {"a=lin:x:2:3", "expected lin:START:STOP:N with numbers START, STOP and a count N", 3},
+	    {"a=log:0:8:4", "a log range needs START and STOP > 0", 3},
+	    {"a=lin:1:2:0", "expected a count N from 1 to 1024, got 0", 3},
+	    {"a=lin:1:2:99999999999", "expected a count N from 1 to 1024, got 99999999999", 3},
+	    {"a=log:1:2:18446744073709551617",
+	     "expected a count N from 1 to 1024, got 18446744073709551617", 3},
+	    {"a=", "expected VALUES after \"=\"", 3},
+	    {"a=lin:1:2:1", "a count N of 1 needs START = STOP, got 1 and 2", 3},
+	    {"a,b=zip:1|x;2", "zip tuple 2: expected 2 values (one a path), got 1", 5},
+	    {"a,b=zip:", "zip: expected TUPLE[;TUPLE...]", 5},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		GString *why = g_string_new(NULL);
@@ -101,8 +101,8 @@ static void test_zip(void)
 {
 	GString *why = g_string_new(NULL);
 	int col;
-	struct sweep_param *p = sweep_param_parse("m.cpus,m.preset=zip:16|broadwell-2s;52|cascadelake-2s",
-						  why, &col);
+	struct sweep_param *p =
+	    sweep_param_parse("m.cpus,m.preset=zip:16|broadwell-2s;52|cascadelake-2s", why, &col);
 	g_assert_nonnull(p);
 	g_assert_cmpuint(sweep_grid_size(&p, 1), ==, 2);
 	char **sets = sweep_grid_sets(&p, 1, 1);
@@ -149,7 +149,8 @@ static void test_grid(void)
 	char *label = sweep_grid_label(ps, 2, 5);
 	g_assert_cmpstr(label, ==, "a=3, b=memcg");
 	g_free(label);
-	json_t *params = json_pack("[{s:O}, {s:O}]", "values", ps[0]->values, "values", ps[1]->values);
+	json_t *params =
+	    json_pack("[{s:O}, {s:O}]", "values", ps[0]->values, "values", ps[1]->values);
 	json_t *vals = sweep_point_values(params, 5);
 	char *v = json_dumps(vals, JSON_COMPACT);
 	g_assert_cmpstr(v, ==, "[3,\"memcg\"]");
@@ -171,8 +172,8 @@ static void test_grid(void)
  * (20 ms simulated each) that a kill lands in the middle. */
 #define SWEEP_ARGS(dir)                                                                            \
 	"sweep", SCEN, "--set", "stop.duration_ns=20000000", "--param",                            \
-		"workloads.0.hold_ns,workloads.0.think_ns=lin:100:300:2", "--replicas", "3", "-j2", \
-		"--out", dir
+	    "workloads.0.hold_ns,workloads.0.think_ns=lin:100:300:2", "--replicas", "3", "-j2",    \
+	    "--out", dir
 #define SWEEP_RUNS 12
 
 static char *sweep_reference(const char *top)
@@ -244,16 +245,17 @@ static void test_resume_after_kill(void)
 		g_assert_false(g_file_test(res, G_FILE_TEST_EXISTS));
 		char *out, *err;
 		/* without --resume the directory is not touched */
-		g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), NULL}, &out, &err), ==, 2);
+		g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), NULL}, &out, &err), ==,
+				2);
 		char *want = g_strdup_printf(
-			"memcgsim: %s: already holds this sweep; --resume continues it\n", dir);
+		    "memcgsim: %s: already holds this sweep; --resume continues it\n", dir);
 		g_assert_cmpstr(err, ==, want);
 		g_free(want);
 		g_free(out);
 		g_free(err);
-		g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), "--resume", NULL}, &out,
-					&err),
-				==, 0);
+		g_assert_cmpint(
+		    mcs_cli((const char *[]){SWEEP_ARGS(dir), "--resume", NULL}, &out, &err), ==,
+		    0);
 		g_free(out);
 		g_free(err);
 		g_assert_cmpuint(count_runs(dir, &tmp), ==, SWEEP_RUNS);
@@ -303,13 +305,13 @@ static char *edited_result(const char *text, const char *path, const char *value
 static const struct {
 	const char *path, *value, *why;
 } result_damage[] = {
-	{"locks", "[{\"class\": 5}]", "result.locks.0.class: expected a string"},
-	{"cachelines", "\"zzz\"", "result.cachelines: expected an array"},
-	{"sim_time_ns", "-5", "result.sim_time_ns: " A_TIME},
-	{"cpu_time_ns.user", "-1e300", "result.cpu_time_ns.user: " A_TIME},
-	{"locks.0.wait_ns.max", "-1", "result.locks.0.wait_ns.max: " TIME_OR_COUNT},
-	{"cachelines.0.sites.0.time_ns", "-0.5", "result.cachelines.0.sites.0.time_ns: " TIME_OR_COUNT},
-	{"metrics.elapsed_ns", "\"x\"", "result.metrics.elapsed_ns: expected a finite number"},
+    {"locks", "[{\"class\": 5}]", "result.locks.0.class: expected a string"},
+    {"cachelines", "\"zzz\"", "result.cachelines: expected an array"},
+    {"sim_time_ns", "-5", "result.sim_time_ns: " A_TIME},
+    {"cpu_time_ns.user", "-1e300", "result.cpu_time_ns.user: " A_TIME},
+    {"locks.0.wait_ns.max", "-1", "result.locks.0.wait_ns.max: " TIME_OR_COUNT},
+    {"cachelines.0.sites.0.time_ns", "-0.5", "result.cachelines.0.sites.0.time_ns: " TIME_OR_COUNT},
+    {"metrics.elapsed_ns", "\"x\"", "result.metrics.elapsed_ns: expected a finite number"},
 };
 
 /* Each kind of damaged run file, result_damage's too: --resume moves it
@@ -336,13 +338,13 @@ static void test_damaged_run_files(void)
 		const char *text; /* NULL: a directory */
 		const char *why;
 	} cases[] = {
-		{"", "empty"},
-		{truncated, NULL}, /* "not JSON: ..." at the cut */
-		{"garbage", "not JSON: 1:7: '[' or '{' expected near 'garbage'"},
-		{"{\"x\": NaN}", "not JSON: 1:9: invalid token near 'NaN'"},
-		{NULL, "not a regular file (a directory)"},
-		{no_metrics, "result.metrics: expected an object"},
-		{reseeded, "seed: expected 1"},
+	    {"", "empty"},
+	    {truncated, NULL}, /* "not JSON: ..." at the cut */
+	    {"garbage", "not JSON: 1:7: '[' or '{' expected near 'garbage'"},
+	    {"{\"x\": NaN}", "not JSON: 1:9: invalid token near 'NaN'"},
+	    {NULL, "not a regular file (a directory)"},
+	    {no_metrics, "result.metrics: expected an object"},
+	    {reseeded, "seed: expected 1"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases) + G_N_ELEMENTS(result_damage); i++) {
 		size_t d = i - G_N_ELEMENTS(cases);
@@ -357,11 +359,13 @@ static void test_damaged_run_files(void)
 		else
 			g_assert_cmpint(g_mkdir(run, 0777), ==, 0);
 		char *out, *err;
-		g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), "--resume", NULL}, &out,
-					&err),
-				==, 0);
-		char *want = g_strdup_printf("memcgsim: %s: damaged (%s); moved to %s/p0000-v00-r000.json,"
-					     " running it again\n", run, why ? why : "", bad);
+		g_assert_cmpint(
+		    mcs_cli((const char *[]){SWEEP_ARGS(dir), "--resume", NULL}, &out, &err), ==,
+		    0);
+		char *want =
+		    g_strdup_printf("memcgsim: %s: damaged (%s); moved to %s/p0000-v00-r000.json,"
+				    " running it again\n",
+				    run, why ? why : "", bad);
 		if (why && !strstr(err, want))
 			g_printerr("case %zu: stderr:\n%s\nwant:\n%s", i, err, want);
 		if (why)
@@ -419,7 +423,8 @@ static void test_concurrent_sweeps(void)
 	g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(dir), "--seed", "7", NULL}, &out, &err),
 			==, 2);
 	char *want = g_strdup_printf("memcgsim: %s: in use by another memcgsim (pid %d); wait for "
-				     "it, or choose another --out\n", dir, (int)pid);
+				     "it, or choose another --out\n",
+				     dir, (int)pid);
 	g_assert_cmpstr(err, ==, want);
 	int status;
 	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
@@ -453,13 +458,15 @@ static void test_shard_merge(void)
 		g_snprintf(spec, sizeof(spec), "%d/3", k + 1);
 		char *out, *err;
 		g_assert_cmpint(
-			mcs_cli((const char *[]){SWEEP_ARGS(shards[k]), "--shard", spec, NULL}, &out, &err),
-			==, 0);
+		    mcs_cli((const char *[]){SWEEP_ARGS(shards[k]), "--shard", spec, NULL}, &out,
+			    &err),
+		    ==, 0);
 		guint n = count_runs(shards[k], &tmp);
 		g_assert_cmpuint(n, ==, SWEEP_RUNS / 3); /* runs k, k+3, k+6, k+9 */
-		char *want = g_strdup_printf("memcgsim: %s: %u of %d runs done; resume the sweep, or "
-					     "merge its shards, for the result\n",
-					     shards[k], n, SWEEP_RUNS);
+		char *want =
+		    g_strdup_printf("memcgsim: %s: %u of %d runs done; resume the sweep, or "
+				    "merge its shards, for the result\n",
+				    shards[k], n, SWEEP_RUNS);
 		if (!g_str_has_suffix(err, want))
 			g_printerr("got: %s\nwant: %s\n", err, want);
 		g_assert_true(g_str_has_suffix(err, want));
@@ -482,18 +489,18 @@ static void test_shard_merge(void)
 	g_assert_cmpstr(text, ==, ref);
 	/* a shard of another sweep does not merge */
 	char *other = g_build_filename(top, "other", NULL);
-	g_assert_cmpint(mcs_cli((const char *[]){SWEEP_ARGS(other), "--seed", "2", "--shard", "1/3",
-						 NULL},
-				&out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){SWEEP_ARGS(other), "--seed", "2", "--shard", "1/3", NULL},
+		    &out, &err),
+	    ==, 0);
 	g_free(out);
 	g_free(err);
 	char *merged2 = g_build_filename(top, "merged2", NULL);
 	g_assert_cmpint(mcs_cli((const char *[]){"merge", "--out", merged2, shards[0], other, NULL},
 				&out, &err),
 			==, 2);
-	char *want = g_strdup_printf("memcgsim: %s: a different sweep from %s (sweep.json differs)\n",
-				     other, shards[0]);
+	char *want = g_strdup_printf(
+	    "memcgsim: %s: a different sweep from %s (sweep.json differs)\n", other, shards[0]);
 	g_assert_cmpstr(err, ==, want);
 	g_assert_false(g_file_test(merged2, G_FILE_TEST_EXISTS));
 	g_free(want);
@@ -518,15 +525,15 @@ static void test_cli_errors(void)
 	static const struct {
 		const char *param, *err;
 	} cases[] = {
-		{"workloads.0.hold_ns=lin:1:2", "--param:1:21: workloads.0.hold_ns: expected "
-						"lin:START:STOP:N with numbers START, STOP and a "
-						"count N\n"},
-		{"workloads.0.hold_nz=1,2", "--set:1:21: workloads.0.hold_nz: unknown key "
-					    "\"hold_nz\" (did you mean \"hold_ns\"?) (at sweep point "
-					    "hold_nz=1)\n"},
-		{"workloads.0.hold_ns=abc", "--set:1:21: workloads.0.hold_ns: expected a number in "
-					    "[0, 1000000000000], got \"abc\" (at sweep point "
-					    "hold_ns=abc)\n"},
+	    {"workloads.0.hold_ns=lin:1:2", "--param:1:21: workloads.0.hold_ns: expected "
+					    "lin:START:STOP:N with numbers START, STOP and a "
+					    "count N\n"},
+	    {"workloads.0.hold_nz=1,2", "--set:1:21: workloads.0.hold_nz: unknown key "
+					"\"hold_nz\" (did you mean \"hold_ns\"?) (at sweep point "
+					"hold_nz=1)\n"},
+	    {"workloads.0.hold_ns=abc", "--set:1:21: workloads.0.hold_ns: expected a number in "
+					"[0, 1000000000000], got \"abc\" (at sweep point "
+					"hold_ns=abc)\n"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		char *out, *err;
@@ -542,25 +549,28 @@ static void test_cli_errors(void)
 	/* a parameter in the scenario's "sweep" is pointed at in the file */
 	char *file = g_build_filename(top, "s.json", NULL);
 	g_assert_true(g_file_set_contents(
-		file,
-		"{\"name\": \"t\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 2},\n"
-		" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 2, \"think_ns\": 100, "
-		"\"hold_ns\": 10}],\n"
-		" \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000},\n"
-		" \"sweep\": [\"workloads.0.hold_ns=log:0:1:3\"]}\n",
-		-1, NULL));
+	    file,
+	    "{\"name\": \"t\", \"machine\": {\"nodes\": 1, \"cpus_per_node\": 2},\n"
+	    " \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 2, \"think_ns\": 100, "
+	    "\"hold_ns\": 10}],\n"
+	    " \"stop\": {\"type\": \"duration\", \"duration_ns\": 1000},\n"
+	    " \"sweep\": [\"workloads.0.hold_ns=log:0:1:3\"]}\n",
+	    -1, NULL));
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"sweep", file, "--out", dir, NULL}, &out, &err), ==, 2);
-	char *want = g_strdup_printf("%s:4:12: sweep.0: a log range needs START and STOP > 0\n", file);
+	g_assert_cmpint(mcs_cli((const char *[]){"sweep", file, "--out", dir, NULL}, &out, &err),
+			==, 2);
+	char *want =
+	    g_strdup_printf("%s:4:12: sweep.0: a log range needs START and STOP > 0\n", file);
 	g_assert_cmpstr(err, ==, want);
 	g_assert_false(g_file_test(dir, G_FILE_TEST_EXISTS));
 	g_free(want);
 	g_free(file);
 	g_free(out);
 	g_free(err);
-	g_assert_cmpint(mcs_cli((const char *[]){"sweep", SCEN, "--shard", "4/3", "--out", dir, NULL},
-				&out, &err),
-			==, 2);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"sweep", SCEN, "--shard", "4/3", "--out", dir, NULL}, &out,
+		    &err),
+	    ==, 2);
 	g_assert_cmpstr(err, ==, "memcgsim: --shard: expected K/N with 1 <= K <= N, got \"4/3\"\n");
 	g_free(out);
 	g_free(err);
@@ -572,7 +582,7 @@ static void test_cli_errors(void)
 /* A sweep of 2 points x 2 variants x 1 replica that runs in no time. */
 #define QUICK_ARGS(dir)                                                                            \
 	"sweep", SCEN, "--set", "stop.duration_ns=100000", "--param",                              \
-		"workloads.0.hold_ns=100,200", "--replicas", "1", "-j2", "--out", dir
+	    "workloads.0.hold_ns=100,200", "--replicas", "1", "-j2", "--out", dir
 
 /* Run memcgsim; check its exit status and, when @want is not NULL, that its
  * standard error ends with @want. */
@@ -596,20 +606,23 @@ static void test_statuses(void)
 {
 	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
 	char *dir = g_build_filename(top, "s", NULL), *shard = g_build_filename(top, "shard", NULL);
-	char *want = g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n",
-				     dir, dir);
+	char *want =
+	    g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n", dir, dir);
 	expect((const char *[]){QUICK_ARGS(dir), NULL}, 0, want);
 	g_free(want);
 	want = g_strdup_printf("memcgsim: %s: holds a different sweep (its sweep.json differs); "
-			       "choose another --out\n", dir);
+			       "choose another --out\n",
+			       dir);
 	expect((const char *[]){QUICK_ARGS(dir), "--seed", "2", "--resume", NULL}, 2, want);
 	g_free(want);
 	want = g_strdup_printf("memcgsim: %s: 2 of 4 runs done; resume the sweep, or merge its "
-			       "shards, for the result\n", shard);
+			       "shards, for the result\n",
+			       shard);
 	expect((const char *[]){QUICK_ARGS(shard), "--shard", "1/2", NULL}, 0, want);
 	g_free(want);
 	want = g_strdup_printf("%s: the sweep is not complete (no result.json): resume it, or "
-			       "merge its shards\n", shard);
+			       "merge its shards\n",
+			       shard);
 	expect((const char *[]){"report", shard, NULL}, 2, want);
 	g_free(want);
 	expect((const char *[]){"report", dir, "--point", "2", NULL}, 2,
@@ -628,8 +641,8 @@ static void test_statuses(void)
 	want = g_strdup_printf("memcgsim: %s: exists and is not a sweep directory\n", top);
 	expect((const char *[]){QUICK_ARGS(top), NULL}, 2, want);
 	g_free(want);
-	want = g_strdup_printf("memcgsim: %s: not a sweep directory (no readable sweep.json)\n",
-			       top);
+	want =
+	    g_strdup_printf("memcgsim: %s: not a sweep directory (no readable sweep.json)\n", top);
 	expect((const char *[]){"merge", "--out", shard, top, NULL}, 2, want);
 	g_free(want);
 	want = g_strdup_printf("%s: not a sweep directory\n", top);
@@ -668,7 +681,8 @@ static void test_statuses(void)
 	/* a run that reports a failure: the result is written, the status is 1 */
 	char *viol = g_build_filename(top, "viol", NULL);
 	want = g_strdup_printf("memcgsim: %s: all 2 runs done; result in %s/result.json\n"
-			       "memcgsim: a run of the sweep reported a failure\n", viol, viol);
+			       "memcgsim: a run of the sweep reported a failure\n",
+			       viol, viol);
 	expect((const char *[]){"sweep", MCS_SOURCE_DIR "/scenarios/sweeps/list_lru_cgroups.json",
 				"--set", "stop.limit_ns=1000000", "--param",
 				"memcg.cgroups.0.count,workloads.0.count=1", "--replicas", "1",
@@ -718,11 +732,18 @@ static void test_names_at_limits(void)
 		guint at[3];
 		const char *name[3];
 	} cases[] = {
-		{SWEEP_MAX_RUNS, 1, 1, 0, {9999, 10000, SWEEP_MAX_RUNS - 1},
-		 {"p9999-v00-r000", "p10000-v00-r000", "p19999-v00-r000"}},
-		{1, SCENARIO_MAX_VARIANTS, SCENARIO_MAX_REPLICAS, SCENARIO_MAX_DRAWS,
-		 {99, 3199, 3200 + SCENARIO_MAX_DRAWS - 1},
-		 {"p0000-v00-r099", "p0000-v31-r099", "p0000-v31-d9999"}},
+	    {SWEEP_MAX_RUNS,
+	     1,
+	     1,
+	     0,
+	     {9999, 10000, SWEEP_MAX_RUNS - 1},
+	     {"p9999-v00-r000", "p10000-v00-r000", "p19999-v00-r000"}},
+	    {1,
+	     SCENARIO_MAX_VARIANTS,
+	     SCENARIO_MAX_REPLICAS,
+	     SCENARIO_MAX_DRAWS,
+	     {99, 3199, 3200 + SCENARIO_MAX_DRAWS - 1},
+	     {"p0000-v00-r099", "p0000-v31-r099", "p0000-v31-d9999"}},
 	};
 	for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
 		json_t *m = plan_of(cases[c].np, cases[c].nv, cases[c].replicas, cases[c].draws);
@@ -733,12 +754,14 @@ static void test_names_at_limits(void)
 		for (guint i = 0; i < runs->len; i++) {
 			const struct runfile_run *r = &g_array_index(runs, struct runfile_run, i);
 			g_assert_true(g_hash_table_add(seen, r->name));
-			g_assert_cmpuint(r->seed, ==, r->drawn ? scenario_draw_seed(7, r->index)
-							      : scenario_replica_seed(7, r->index));
+			g_assert_cmpuint(r->seed, ==,
+					 r->drawn ? scenario_draw_seed(7, r->index)
+						  : scenario_replica_seed(7, r->index));
 		}
 		for (size_t k = 0; k < 3; k++)
-			g_assert_cmpstr(g_array_index(runs, struct runfile_run, cases[c].at[k]).name, ==,
-					cases[c].name[k]);
+			g_assert_cmpstr(
+			    g_array_index(runs, struct runfile_run, cases[c].at[k]).name, ==,
+			    cases[c].name[k]);
 		g_hash_table_destroy(seen);
 		runfile_runs_free(runs);
 		json_decref(m);
@@ -756,12 +779,12 @@ static void test_names_at_limits(void)
 /* 73 x 137 = 10,001 points, one run each. */
 #define BIG_ARGS(file, dir)                                                                        \
 	"sweep", file, "--param", "workloads.0.hold_ns=lin:1:73:73", "--param",                    \
-		"workloads.0.think_ns=lin:100:236:137", "--replicas", "1", "-q", "-j2", "--out", dir
+	    "workloads.0.think_ns=lin:100:236:137", "--replicas", "1", "-q", "-j2", "--out", dir
 #define BIG_RUNS 10001
 /* What a sweep of @points points of one run each may take at most, from
  * docs/results.md ("Inputs"): 64 MiB, and 8 KiB a point for its plan (5 KB
  * measured for this scenario) and the run file it reads at a time. */
-#define SWEEP_RSS_BOUND(points) ((size_t)64 << 20) + (size_t)(points) * 8192
+#define SWEEP_RSS_BOUND(points) ((size_t)64 << 20) + (size_t)(points)*8192
 
 /* Runs from point 10,000 on are counted: the shard that runs only the last
  * one has 1 run done; with the other 10,000 run files made from it, --resume
@@ -774,7 +797,8 @@ static void test_past_10000_points(void)
 	char *file = mcs_tiny_scenario(top);
 	char *dir = g_build_filename(top, "big", NULL);
 	char *want = g_strdup_printf("memcgsim: %s: 1 of %d runs done; resume the sweep, or merge "
-				     "its shards, for the result\n", dir, BIG_RUNS);
+				     "its shards, for the result\n",
+				     dir, BIG_RUNS);
 	expect((const char *[]){BIG_ARGS(file, dir), "--shard", "10001/10001", NULL}, 0, want);
 	g_free(want);
 	char *last = g_build_filename(dir, "runs", "p10000-v00-r000.json", NULL);
@@ -785,8 +809,9 @@ static void test_past_10000_points(void)
 	for (guint p = 0; p < BIG_RUNS - 1; p++) {
 		char *name = runfile_name(p, 0, false, 0);
 		char *path = g_strdup_printf("%s/runs/%s.json", dir, name);
-		char *run = g_strdup_printf("%.*s\"run_name\":\"%s\",%s",
-					    (int)(strstr(text, "\"run_name\"") - text), text, name, tail);
+		char *run =
+		    g_strdup_printf("%.*s\"run_name\":\"%s\",%s",
+				    (int)(strstr(text, "\"run_name\"") - text), text, name, tail);
 		g_assert_true(g_file_set_contents(path, run, -1, NULL));
 		g_free(run);
 		g_free(path);
@@ -798,9 +823,9 @@ static void test_past_10000_points(void)
 	 * point at a time (before: 1 GB here, the whole sweep in memory) */
 	size_t rss;
 	char *err;
-	g_assert_cmpint(mcs_cli_rss((const char *[]){BIG_ARGS(file, dir), "--resume", NULL}, &err,
-				    &rss),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli_rss((const char *[]){BIG_ARGS(file, dir), "--resume", NULL}, &err, &rss), ==,
+	    0);
 	g_assert_cmpstr(err, ==, want);
 	g_free(err);
 	g_test_message("--resume of %d points: peak %zu bytes", BIG_RUNS, rss);
@@ -849,9 +874,10 @@ static void test_merge_checked(void)
 	char *m = g_build_filename(top, "m", NULL);
 	expect((const char *[]){QUICK_ARGS(s1), "--shard", "1/2", NULL}, 0, NULL);
 	expect((const char *[]){QUICK_ARGS(s2), "--shard", "2/2", NULL}, 0, NULL);
-	expect((const char *[]){"merge", "--out", m, s1, NULL}, 2,
-	       "memcgsim: merge: 2 of the sweep's 4 runs are in none of the directories (the first: "
-	       "p0000-v01-r000); give every shard, and resume any that did not finish\n");
+	expect(
+	    (const char *[]){"merge", "--out", m, s1, NULL}, 2,
+	    "memcgsim: merge: 2 of the sweep's 4 runs are in none of the directories (the first: "
+	    "p0000-v01-r000); give every shard, and resume any that did not finish\n");
 	g_assert_false(g_file_test(m, G_FILE_TEST_EXISTS));
 	char *run = g_build_filename(s2, "runs", "p0000-v01-r000.json", NULL);
 	char *good = mcs_slurp(run);
@@ -860,24 +886,26 @@ static void test_merge_checked(void)
 	const struct {
 		const char *text, *why;
 	} cases[] = {
-		{edited, "seed: expected 1"},
-		{truncated, "not JSON: 1:"},
+	    {edited, "seed: expected 1"},
+	    {truncated, "not JSON: 1:"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases) + G_N_ELEMENTS(result_damage); i++) {
 		size_t d = i - G_N_ELEMENTS(cases);
 		char *damaged = i < G_N_ELEMENTS(cases) ? NULL
 							: edited_result(good, result_damage[d].path,
 									result_damage[d].value);
-		g_assert_true(g_file_set_contents(run, damaged ? damaged : cases[i].text, -1, NULL));
+		g_assert_true(
+		    g_file_set_contents(run, damaged ? damaged : cases[i].text, -1, NULL));
 		char *out, *err;
-		g_assert_cmpint(mcs_cli((const char *[]){"merge", "--out", m, s1, s2, NULL}, &out,
-					&err),
-				==, 2);
+		g_assert_cmpint(
+		    mcs_cli((const char *[]){"merge", "--out", m, s1, s2, NULL}, &out, &err), ==,
+		    2);
 		char *want = g_strdup_printf("memcgsim: %s: damaged (%s%s", run,
 					     damaged ? result_damage[d].why : cases[i].why,
 					     damaged ? ")" : "");
 		g_assert_true(g_str_has_prefix(err, want));
-		g_assert_true(g_str_has_suffix(err, "); resume its sweep (--resume) to run it again\n"));
+		g_assert_true(
+		    g_str_has_suffix(err, "); resume its sweep (--resume) to run it again\n"));
 		g_assert_false(g_file_test(m, G_FILE_TEST_EXISTS));
 		g_free(want);
 		g_free(out);
@@ -885,7 +913,8 @@ static void test_merge_checked(void)
 		g_free(damaged);
 	}
 	g_assert_true(g_file_set_contents(run, good, -1, NULL));
-	char *want = g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n", m, m);
+	char *want =
+	    g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n", m, m);
 	expect((const char *[]){"merge", "--out", m, s1, s2, NULL}, 0, want);
 	g_free(want);
 	g_free(run);
@@ -934,7 +963,8 @@ static void test_model_mix(void)
 	const char *tail = "; runs of two builds do not make one result (use one build, or accept "
 			   "the mix with --mix-builds)\n";
 	char *want = g_strdup_printf("memcgsim: %s/sweep.json: made by model model-b, but "
-				     "%s/sweep.json by model model-a%s", s2, s1, tail);
+				     "%s/sweep.json by model model-a%s",
+				     s2, s1, tail);
 	expect_as("model-c", (const char *[]){"merge", "--out", m, s1, s2, NULL}, 2, want);
 	g_free(want);
 	g_assert_false(g_file_test(m, G_FILE_TEST_EXISTS));
@@ -944,16 +974,19 @@ static void test_model_mix(void)
 	char *b_file = g_build_filename(s1, "runs", "p0000-v01-r000.json", NULL);
 	char *b_text = mcs_slurp(b_run);
 	g_assert_true(g_file_set_contents(b_file, b_text, -1, NULL));
-	want = g_strdup_printf("memcgsim: %s: made by model model-b, but %s/sweep.json by model "
-			       "model-a%smemcgsim: %s: 3 of 4 runs done; resume the sweep, or merge "
-			       "its shards, for the result\n", b_file, s1, tail, s1);
+	want =
+	    g_strdup_printf("memcgsim: %s: made by model model-b, but %s/sweep.json by model "
+			    "model-a%smemcgsim: %s: 3 of 4 runs done; resume the sweep, or merge "
+			    "its shards, for the result\n",
+			    b_file, s1, tail, s1);
 	expect_as("model-a", (const char *[]){QUICK_ARGS(s1), "--resume", NULL}, 2, want);
 	g_free(want);
 	g_assert_true(g_unlink(b_file) == 0);
 	/* model-b resuming model-a's sweep */
 	want = g_strdup_printf("memcgsim: %s/sweep.json: made by model model-a, but this build is "
 			       "model model-b; runs of two builds do not make one result (use the "
-			       "build that made it, or accept the mix with --mix-builds)\n", s1);
+			       "build that made it, or accept the mix with --mix-builds)\n",
+			       s1);
 	expect_as("model-b", (const char *[]){QUICK_ARGS(s1), "--resume", NULL}, 2, want);
 	g_free(want);
 	char *result = g_build_filename(s1, "result.json", NULL);
@@ -1005,7 +1038,8 @@ static void test_merge_temporaries(void)
 			g_build_filename(m, "result.json.Xyz789", NULL)};
 	for (size_t i = 0; i < G_N_ELEMENTS(left); i++)
 		g_assert_true(g_file_set_contents(left[i], "{\"plan\":", -1, NULL));
-	char *want = g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n", m, m);
+	char *want =
+	    g_strdup_printf("memcgsim: %s: all 4 runs done; result in %s/result.json\n", m, m);
 	expect((const char *[]){"merge", "--out", m, s, NULL}, 0, want);
 	for (size_t i = 0; i < G_N_ELEMENTS(left); i++) {
 		g_assert_false(g_file_test(left[i], G_FILE_TEST_EXISTS));
@@ -1035,25 +1069,26 @@ static void test_log_axis_values(void)
 	const struct {
 		const char *at, *why;
 	} cases[] = {
-		{"points.1.values.0", "points.1.values.0: expected a number > 0 (params.0 is a log "
-				      "range)\n"},
-		{"params.0.values.2", "params.0.values.2: expected a number > 0 (params.0 is a log "
-				      "range)\n"},
+	    {"points.1.values.0", "points.1.values.0: expected a number > 0 (params.0 is a log "
+				  "range)\n"},
+	    {"params.0.values.2", "params.0.values.2: expected a number > 0 (params.0 is a log "
+				  "range)\n"},
 	};
 	char *bad = g_build_filename(top, "bad.json", NULL);
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		json_t *doc = json_deep_copy(good);
-		json_t *values = i == 0 ? json_object_get(json_array_get(json_object_get(doc, "points"),
-									  1), "values")
-					: json_object_get(json_array_get(json_object_get(doc, "params"),
-									  0), "values");
+		json_t *values =
+		    i == 0 ? json_object_get(json_array_get(json_object_get(doc, "points"), 1),
+					     "values")
+			   : json_object_get(json_array_get(json_object_get(doc, "params"), 0),
+					     "values");
 		json_array_set_new(values, i == 0 ? 0 : 2, json_integer(i == 0 ? -2 : 0));
 		g_assert_cmpint(json_dump_file(doc, bad, JSON_INDENT(1)), ==, 0);
 		json_decref(doc);
 		char *out, *err;
-		g_assert_cmpint(mcs_cli((const char *[]){"report", bad, "--plots", plots, NULL}, &out,
-					&err),
-				==, 2);
+		g_assert_cmpint(
+		    mcs_cli((const char *[]){"report", bad, "--plots", plots, NULL}, &out, &err),
+		    ==, 2);
 		g_assert_true(g_str_has_prefix(err, bad)); /* FILE:LINE:COL: PATH: ... */
 		int line, col, used = 0;
 		g_assert_cmpint(sscanf(err + strlen(bad), ":%d:%d: %n", &line, &col, &used), ==, 2);
@@ -1081,44 +1116,46 @@ static void test_warnings(void)
 	char *top = g_dir_make_tmp("memcgsim-sweep-XXXXXX", NULL);
 	char *dir = g_build_filename(top, "s", NULL), *many = g_build_filename(top, "m", NULL);
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"sweep", SCEN, "--param",
-						 "memcg.list_lru_scope=node,memcg", "--set",
-						 "stop.duration_ns=20000", "--set",
-						 "workloads.0.lock_scope=global", "--replicas", "1",
-						 "--out", dir, "-q", NULL},
-				&out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"sweep", SCEN, "--param", "memcg.list_lru_scope=node,memcg",
+				     "--set", "stop.duration_ns=20000", "--set",
+				     "workloads.0.lock_scope=global", "--replicas", "1", "--out",
+				     dir, "-q", NULL},
+		    &out, &err),
+	    ==, 0);
 	char *want = g_strdup_printf(
-		"memcgsim: warning: --param memcg.list_lru_scope sets a key no workload reads: none "
-		"puts objects on a list_lru (fileread would; memhog, pagefault_loop would with "
-		"memcg.swap) (at sweep point 0: list_lru_scope=node, and 1 more)\n"
-		"memcgsim: warning: --set workloads.0.lock_scope=global overrides variant "
-		"\"per-node\"'s workloads.0.lock_scope = \"node\": its runs keep the variant's name "
-		"(at sweep point 0: list_lru_scope=node, and 1 more)\n"
-		"memcgsim: %s: all 4 runs done; result in %s/result.json\n",
-		dir, dir);
+	    "memcgsim: warning: --param memcg.list_lru_scope sets a key no workload reads: none "
+	    "puts objects on a list_lru (fileread would; memhog, pagefault_loop would with "
+	    "memcg.swap) (at sweep point 0: list_lru_scope=node, and 1 more)\n"
+	    "memcgsim: warning: --set workloads.0.lock_scope=global overrides variant "
+	    "\"per-node\"'s workloads.0.lock_scope = \"node\": its runs keep the variant's name "
+	    "(at sweep point 0: list_lru_scope=node, and 1 more)\n"
+	    "memcgsim: %s: all 4 runs done; result in %s/result.json\n",
+	    dir, dir);
 	g_assert_cmpstr(err, ==, want);
 	g_free(want);
 	g_free(out);
 	g_free(err);
 	/* 12 points, an idle-cgroup warning each, all different */
-	g_assert_cmpint(mcs_cli((const char *[]){"sweep",
-						 MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
-						 "--param", "workloads.0.count=lin:1:12:12", "--set",
-						 "workloads.0.size_mb=1", "--replicas", "1", "--out",
-						 many, "-q", NULL},
-				&out, &err),
-			==, 0);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"sweep", MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json",
+				     "--param", "workloads.0.count=lin:1:12:12", "--set",
+				     "workloads.0.size_mb=1", "--replicas", "1", "--out", many,
+				     "-q", NULL},
+		    &out, &err),
+	    ==, 0);
 	char **lines = g_strsplit(err, "\n", -1);
 	g_assert_cmpuint(g_strv_length(lines), ==, 8); /* 5, "... more", the status, "" */
-	g_assert_cmpstr(lines[0], ==,
-			"memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 63 of its 64 cgroups have "
-			"no task and no pages in any variant (job1, job2, job3, ...) (at sweep point "
-			"0: count=1)");
-	g_assert_cmpstr(lines[4], ==,
-			"memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 59 of its 64 cgroups have "
-			"no task and no pages in any variant (job5, job6, job7, ...) (at sweep point "
-			"4: count=5)");
+	g_assert_cmpstr(
+	    lines[0], ==,
+	    "memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 63 of its 64 cgroups have "
+	    "no task and no pages in any variant (job1, job2, job3, ...) (at sweep point "
+	    "0: count=1)");
+	g_assert_cmpstr(
+	    lines[4], ==,
+	    "memcgsim: warning: memcg.cgroups.0 (\"job%d\"): 59 of its 64 cgroups have "
+	    "no task and no pages in any variant (job5, job6, job7, ...) (at sweep point "
+	    "4: count=5)");
 	g_assert_cmpstr(lines[5], ==, "memcgsim: warning: ... and 7 more warnings at other points");
 	g_strfreev(lines);
 	g_free(out);

@@ -17,13 +17,13 @@
 
 /* Two presets: the variants' costs have different ranges. */
 static const char *const SCENARIO =
-	"{\"name\": \"draws\", \"seed\": 3, \"replicas\": 2,\n"
-	" \"machine\": {\"preset\": \"westmere-2s\"},\n"
-	" \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 4, \"think_ns\": 200, "
-	"\"hold_ns\": 100}],\n"
-	" \"stop\": {\"type\": \"duration\", \"duration_ns\": 50000},\n"
-	" \"variants\": [{\"name\": \"westmere\"},\n"
-	"              {\"name\": \"milan\", \"set\": {\"machine.preset\": \"milan-2s\"}}]}\n";
+    "{\"name\": \"draws\", \"seed\": 3, \"replicas\": 2,\n"
+    " \"machine\": {\"preset\": \"westmere-2s\"},\n"
+    " \"workloads\": [{\"type\": \"lockbench\", \"cpus\": 4, \"think_ns\": 200, "
+    "\"hold_ns\": 100}],\n"
+    " \"stop\": {\"type\": \"duration\", \"duration_ns\": 50000},\n"
+    " \"variants\": [{\"name\": \"westmere\"},\n"
+    "              {\"name\": \"milan\", \"set\": {\"machine.preset\": \"milan-2s\"}}]}\n";
 
 static struct scenario *load(const char *const *sets)
 {
@@ -75,8 +75,9 @@ static void test_draw_by_hand(void)
 			for (int i = 0; i < COST_N; i++) {
 				const struct cost_range *r = &cfg->cost_range[i];
 				double u = stream_u(3, d, (enum cost_id)i);
-				sim_time_t x = r->hi > r->lo ? r->lo + llround(u * (double)(r->hi - r->lo))
-							     : cfg->machine.cost[i];
+				sim_time_t x = r->hi > r->lo
+						   ? r->lo + llround(u * (double)(r->hi - r->lo))
+						   : cfg->machine.cost[i];
 				ranged += r->hi > r->lo;
 				g_assert_cmpint(m.cost[i], ==, x);
 				g_assert_cmpint(m.cost[i], >=, r->hi > r->lo ? r->lo : 0);
@@ -125,14 +126,16 @@ static void assert_variant_runs(json_t *v, const struct run_config *cfg)
 		g_assert_cmpuint(json_object_size(costs), ==, 12);
 		struct sim_machine m = cfg->machine;
 		cost_draw(&m, cfg->cost_range, 3, d);
-		g_assert_cmpfloat(num_at(costs, "line_llc_ns"), ==, sim_to_ns(m.cost[COST_LINE_LLC]));
+		g_assert_cmpfloat(num_at(costs, "line_llc_ns"), ==,
+				  sim_to_ns(m.cost[COST_LINE_LLC]));
 		g_assert_cmpfloat(num_at(costs, "dram_local_ns"), ==,
 				  sim_to_ns(m.cost[COST_DRAM_LOCAL]));
 	}
 	json_t *metrics = json_object_get(v, "metrics");
-	double mean = (num_at(json_object_get(json_array_get(per, 0), "metrics"), "acquisitions_per_us") +
-		       num_at(json_object_get(json_array_get(per, 1), "metrics"), "acquisitions_per_us")) /
-		      2;
+	double mean =
+	    (num_at(json_object_get(json_array_get(per, 0), "metrics"), "acquisitions_per_us") +
+	     num_at(json_object_get(json_array_get(per, 1), "metrics"), "acquisitions_per_us")) /
+	    2;
 	g_assert_cmpfloat_with_epsilon(num_at(metrics, "acquisitions_per_us"), mean, 1e-12);
 }
 
@@ -153,14 +156,14 @@ static void test_run_paired(void)
 	for (int d = 0; d < 3; d++) { /* the same quantile of line_llc_ns in both */
 		double x[2];
 		for (int v = 0; v < 2; v++) {
-			json_t *run = json_array_get(json_object_get(json_array_get(vs, (size_t)v),
-								     "draws"),
-						     (size_t)d);
+			json_t *run = json_array_get(
+			    json_object_get(json_array_get(vs, (size_t)v), "draws"), (size_t)d);
 			const struct cost_range *r =
-				&config_of(sc, v ? "milan" : "westmere")->cost_range[COST_LINE_LLC];
-			x[v] = (sim_from_ns(num_at(json_object_get(run, "cost_draw"), "line_llc_ns")) -
-				r->lo) /
-			       (double)(r->hi - r->lo);
+			    &config_of(sc, v ? "milan" : "westmere")->cost_range[COST_LINE_LLC];
+			x[v] =
+			    (sim_from_ns(num_at(json_object_get(run, "cost_draw"), "line_llc_ns")) -
+			     r->lo) /
+			    (double)(r->hi - r->lo);
 		}
 		g_assert_cmpfloat_with_epsilon(x[0], x[1], 1e-3); /* a picosecond of either range */
 		g_assert_cmpfloat_with_epsilon(x[0], stream_u(3, d, COST_LINE_LLC), 1e-3);
@@ -210,16 +213,16 @@ static void test_cli_determinism(void)
 	g_string_replace(field, "\"replicas\": 2,", "\"replicas\": 2, \"draw_costs\": 3,", 1);
 	char *dir2;
 	char *with_field = scenario_file(&dir2, field->str);
-	char *a = run_json((const char *[]){"run", path, "--draw-costs", "3", "--format", "json",
-					    "-j1", NULL});
-	char *b = run_json((const char *[]){"run", path, "--draw-costs", "3", "--format", "json",
-					    "-j2", NULL});
+	char *a = run_json(
+	    (const char *[]){"run", path, "--draw-costs", "3", "--format", "json", "-j1", NULL});
+	char *b = run_json(
+	    (const char *[]){"run", path, "--draw-costs", "3", "--format", "json", "-j2", NULL});
 	char *c = results_of(
-		run_json((const char *[]){"run", with_field, "--format", "json", "-j2", NULL}));
+	    run_json((const char *[]){"run", with_field, "--format", "json", "-j2", NULL}));
 	char *d = run_json((const char *[]){"run", path, "--draw-costs", "3", "--seed", "4",
 					    "--format", "json", NULL});
-	char *none = results_of(run_json((const char *[]){"run", with_field, "--draw-costs", "0",
-							   "--format", "json", NULL}));
+	char *none = results_of(run_json(
+	    (const char *[]){"run", with_field, "--draw-costs", "0", "--format", "json", NULL}));
 	char *plain = results_of(run_json((const char *[]){"run", path, "--format", "json", NULL}));
 	a = results_of(a);
 	b = results_of(b);
@@ -242,7 +245,8 @@ static void test_cli_errors(void)
 {
 	char *dir;
 	GString *bad = g_string_new(SCENARIO);
-	g_string_replace(bad, "\"replicas\": 2,", "\"replicas\": 2,\n \"draw_costs\": \"many\",", 1);
+	g_string_replace(bad, "\"replicas\": 2,", "\"replicas\": 2,\n \"draw_costs\": \"many\",",
+			 1);
 	char *path = scenario_file(&dir, bad->str);
 	char *lockbench = MCS_SOURCE_DIR "/scenarios/lockbench_scope.json";
 	char *want_file = g_strdup_printf("%s:2:16: draw_costs: expected an integer in [0, 10000], "
@@ -252,19 +256,19 @@ static void test_cli_errors(void)
 		const char *args[8];
 		const char *err;
 	} cases[] = {
-		{{"run", lockbench, "--draw-costs", "-1"},
-		 "memcgsim: --draw-costs: expected 0 to 10000, got -1\n"},
-		{{"run", lockbench, "--draw-costs", "10001"},
-		 "memcgsim: --draw-costs: expected 0 to 10000, got 10001\n"},
-		{{"sweep", lockbench, "--draw-costs", "20000", "--out", "/nonexistent/x"},
-		 "memcgsim: --draw-costs: expected 0 to 10000, got 20000\n"},
-		{{"run", lockbench, "--draw-costs", "lots"},
-		 "memcgsim: Cannot parse integer value “lots” for --draw-costs\n"},
-		{{"run", lockbench, "--draw-costs", "3"},
-		 "--set:1:12: draw_costs: no cost has a range to draw from (name a machine.preset "
-		 "and leave its costs at the preset's values; docs/hardware.md)\n"},
-		{{"run", path}, want_file},
-		{{"validate", path}, want_file},
+	    {{"run", lockbench, "--draw-costs", "-1"},
+	     "memcgsim: --draw-costs: expected 0 to 10000, got -1\n"},
+	    {{"run", lockbench, "--draw-costs", "10001"},
+	     "memcgsim: --draw-costs: expected 0 to 10000, got 10001\n"},
+	    {{"sweep", lockbench, "--draw-costs", "20000", "--out", "/nonexistent/x"},
+	     "memcgsim: --draw-costs: expected 0 to 10000, got 20000\n"},
+	    {{"run", lockbench, "--draw-costs", "lots"},
+	     "memcgsim: Cannot parse integer value “lots” for --draw-costs\n"},
+	    {{"run", lockbench, "--draw-costs", "3"},
+	     "--set:1:12: draw_costs: no cost has a range to draw from (name a machine.preset "
+	     "and leave its costs at the preset's values; docs/hardware.md)\n"},
+	    {{"run", path}, want_file},
+	    {{"validate", path}, want_file},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		char *out, *err;
@@ -283,8 +287,8 @@ static void test_cli_errors(void)
 
 /* A variant made by hand: acquisitions_per_us (a rate) over its replicas
  * and its cost draws (none when @draws is NULL). */
-static json_t *hand_variant(const char *name, const double *reps, size_t nreps,
-			    const double *draws, size_t ndraws)
+static json_t *hand_variant(const char *name, const double *reps, size_t nreps, const double *draws,
+			    size_t ndraws)
 {
 	json_t *per = json_array(), *dr = json_array();
 	for (size_t i = 0; i < nreps + ndraws; i++) {
@@ -317,8 +321,8 @@ static json_t *hand_result(const double *new_draws, size_t ndraws)
 	json_t *vs = json_array();
 	json_array_append_new(vs, hand_variant("base", BASE_REPS, 3, BASE_DRAWS, ndraws));
 	json_array_append_new(vs, hand_variant("new", NEW_REPS, 3, new_draws, ndraws));
-	return json_pack("{s:s, s:s, s:s, s:i, s:o}", "format", "memcgsim-result-1", "scenario", "h",
-			 "description", "", "seed", 1, "variants", vs);
+	return json_pack("{s:s, s:s, s:s, s:i, s:o}", "format", "memcgsim-result-1", "scenario",
+			 "h", "description", "", "seed", 1, "variants", vs);
 }
 
 /* `memcgsim report` of @doc (written to a file); @format: text, csv ... */
@@ -328,9 +332,9 @@ static char *report_of(json_t *doc, const char *format, int want_status)
 	char *in = g_build_filename(dir, "r.json", NULL);
 	g_assert_cmpint(json_dump_file(doc, in, 0), ==, 0);
 	char *out, *err;
-	g_assert_cmpint(mcs_cli((const char *[]){"report", in, "--format", format, NULL}, &out,
-				&err),
-			==, want_status);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"report", in, "--format", format, NULL}, &out, &err), ==,
+	    want_status);
 	if (want_status) { /* the error, less "FILE:LINE:COL: " (test_report checks those) */
 		int line = 0, col = 0, used = 0;
 		g_assert_true(g_str_has_prefix(err, in));
@@ -396,9 +400,12 @@ static void test_change_by_hand(void)
  * draws, Welch alone and no changes table. */
 static void test_report_marker(void)
 {
-	const char *hmean_plain = "Hmean     acquisitions_per_us               10.00 (   0.00%)        11.00 (  10.00%)\n";
-	const char *hmean_star = "Hmean     acquisitions_per_us               10.00 (   0.00%)        11.00 *  10.00%*\n";
-	json_t *cover = hand_result(NEW_DRAWS_COVER, 5), *exclude = hand_result(NEW_DRAWS_EXCLUDE, 5);
+	const char *hmean_plain = "Hmean     acquisitions_per_us               10.00 (   0.00%)    "
+				  "    11.00 (  10.00%)\n";
+	const char *hmean_star = "Hmean     acquisitions_per_us               10.00 (   0.00%)     "
+				 "   11.00 *  10.00%*\n";
+	json_t *cover = hand_result(NEW_DRAWS_COVER, 5),
+	       *exclude = hand_result(NEW_DRAWS_EXCLUDE, 5);
 	json_t *none = hand_result(NULL, 0);
 	char *a = report_of(cover, "text", 0), *b = report_of(exclude, "text", 0);
 	char *c = report_of(none, "text", 0);
@@ -409,7 +416,8 @@ static void test_report_marker(void)
 	g_assert_nonnull(strstr(b, hmean_star));
 	g_assert_nonnull(strstr(b, "acquisitions_per_us  new         10.00%  [   7.73%,   12.27%]  "
 				   "[   1.00%,   10.00%]  significant (across 3 seeds)\n"));
-	g_assert_null(strstr(b, "  within model uncertainty\n")); /* a verdict; the legend names it */
+	g_assert_null(
+	    strstr(b, "  within model uncertainty\n")); /* a verdict; the legend names it */
 	g_assert_nonnull(strstr(c, hmean_star));
 	g_assert_null(strstr(c, "cost draws"));
 	g_assert_null(strstr(c, "within model uncertainty"));
@@ -428,14 +436,14 @@ static void test_report_marker(void)
  * marker, the changes within model uncertainty named under the table. */
 static void test_sweep_report(void)
 {
-	json_t *points = json_pack("[{s:i, s:s, s:[i], s:o}, {s:i, s:s, s:[i], s:o}]", "index", 0,
-				   "label", "x=1", "values", 1, "result",
-				   hand_result(NEW_DRAWS_COVER, 5), "index", 1, "label", "x=2",
-				   "values", 2, "result", hand_result(NEW_DRAWS_EXCLUDE, 5));
-	json_t *sweep = json_pack("{s:s, s:s, s:s, s:i, s:[{s:[s], s:s, s:[i, i], s:b}], s:o}",
-				  "format", "memcgsim-sweep-1", "scenario", "h", "description", "",
-				  "seed", 1, "params", "paths", "x", "spec", "1,2", "values", 1, 2,
-				  "log", 0, "points", points);
+	json_t *points =
+	    json_pack("[{s:i, s:s, s:[i], s:o}, {s:i, s:s, s:[i], s:o}]", "index", 0, "label",
+		      "x=1", "values", 1, "result", hand_result(NEW_DRAWS_COVER, 5), "index", 1,
+		      "label", "x=2", "values", 2, "result", hand_result(NEW_DRAWS_EXCLUDE, 5));
+	json_t *sweep =
+	    json_pack("{s:s, s:s, s:s, s:i, s:[{s:[s], s:s, s:[i, i], s:b}], s:o}", "format",
+		      "memcgsim-sweep-1", "scenario", "h", "description", "", "seed", 1, "params",
+		      "paths", "x", "spec", "1,2", "values", 1, 2, "log", 0, "points", points);
 	char *out = report_of(sweep, "text", 0);
 	g_assert_nonnull(strstr(out, "Grid: 2 points x 2 variants x (3 replicas + 5 cost draws) = "
 				     "32 runs\n"));
@@ -454,11 +462,11 @@ static void test_hostile_draws(void)
 	static const struct {
 		const char *member, *value, *err;
 	} cases[] = {
-		{"draws", "{}", "variants.1.draws: expected an array\n"},
-		{"cost_draw", "[]", "variants.1.draws.2.cost_draw: expected an object\n"},
-		{"cost_draw", "{\"line_llc_ns\": \"x\"}",
-		 "variants.1.draws.2.cost_draw.line_llc_ns: expected a finite number\n"},
-		{"cost_draw", NULL, "variants.1.draws.2.cost_draw: expected an object\n"},
+	    {"draws", "{}", "variants.1.draws: expected an array\n"},
+	    {"cost_draw", "[]", "variants.1.draws.2.cost_draw: expected an object\n"},
+	    {"cost_draw", "{\"line_llc_ns\": \"x\"}",
+	     "variants.1.draws.2.cost_draw.line_llc_ns: expected a finite number\n"},
+	    {"cost_draw", NULL, "variants.1.draws.2.cost_draw: expected an object\n"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		json_t *doc = hand_result(NEW_DRAWS_COVER, 5);
@@ -483,11 +491,13 @@ static void test_sweep_draws(void)
 {
 	char *dir;
 	char *path = scenario_file(&dir, SCENARIO);
-	char *whole = g_build_filename(dir, "whole", NULL), *merged = g_build_filename(dir, "m", NULL);
+	char *whole = g_build_filename(dir, "whole", NULL),
+	     *merged = g_build_filename(dir, "m", NULL);
 	char *s1 = g_build_filename(dir, "s1", NULL), *s2 = g_build_filename(dir, "s2", NULL);
-	const char *sweep[] = {"sweep", path, "--param", "workloads.0.hold_ns=50,100",
-			       "--draw-costs", "2", "--replicas", "1", "-j2", "--out", whole,
-			       NULL, NULL, NULL};
+	const char *sweep[] = {"sweep",	       path,	"--param",    "workloads.0.hold_ns=50,100",
+			       "--draw-costs", "2",	"--replicas", "1",
+			       "-j2",	       "--out", whole,	      NULL,
+			       NULL,	       NULL};
 	g_free(run_json(sweep));
 	char *file = g_build_filename(whole, "runs", "p0001-v01-d0001.json", NULL);
 	json_t *run = json_load_file(file, 0, NULL);
@@ -503,7 +513,8 @@ static void test_sweep_draws(void)
 		g_free(run_json(sweep));
 	}
 	g_free(run_json((const char *[]){"merge", "--out", merged, s1, s2, NULL}));
-	char *a = g_build_filename(whole, "result.json", NULL), *b = g_build_filename(merged, "result.json", NULL);
+	char *a = g_build_filename(whole, "result.json", NULL),
+	     *b = g_build_filename(merged, "result.json", NULL);
 	char *ta = mcs_slurp(a), *tb = mcs_slurp(b);
 	g_assert_cmpstr(ta, ==, tb);
 	g_assert_nonnull(strstr(ta, "\"cost_draw\""));

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #define SCEN MCS_SOURCE_DIR "/scenarios/lockbench_scope.json"
-#define BUSY                                                                                    \
-	"--set", "machine.nodes=64", "--set", "machine.cpus_per_node=1", "--set",               \
-		"workloads.0.cpus=64", "--set", "workloads.0.think_ns=0", "--set",              \
-		"workloads.0.hold_ns=0", "--set", "workloads.0.lock_scope=node"
+#define BUSY                                                                                       \
+	"--set", "machine.nodes=64", "--set", "machine.cpus_per_node=1", "--set",                  \
+	    "workloads.0.cpus=64", "--set", "workloads.0.think_ns=0", "--set",                     \
+	    "workloads.0.hold_ns=0", "--set", "workloads.0.lock_scope=node"
 
 static bool matches(const char *pattern, const char *s)
 {
@@ -29,8 +29,11 @@ static void test_run(void)
 	char *dir = g_dir_make_tmp("memcgsim-wall-XXXXXX", NULL);
 	char *out_file = g_build_filename(dir, "out.txt", NULL);
 	g_assert_true(g_file_set_contents(out_file, "old\n", -1, NULL));
-	const char *args[] = {"run", SCEN, "--variant", "per-node", "--set", "replicas=1", BUSY,
-			      "--set", "stop.duration_ns=2e6", "-o", out_file, NULL, NULL};
+	const char *args[] = {"run",	  SCEN,	    "--variant",
+			      "per-node", "--set",  "replicas=1",
+			      BUSY,	  "--set",  "stop.duration_ns=2e6",
+			      "-o",	  out_file, NULL,
+			      NULL};
 	g_setenv("MEMCGSIM_TEST_MAX_WALL_S", "1", TRUE);
 	char *out, *err;
 	gint64 t0 = g_get_monotonic_time();
@@ -72,30 +75,31 @@ static void test_stuck(void)
 	char *dir = g_dir_make_tmp("memcgsim-wall-XXXXXX", NULL);
 	char *scen = g_build_filename(dir, "zero.json", NULL);
 	const char *json =
-		"{\"name\": \"zero\", \"seed\": 1, \"replicas\": 1, \"machine\": {\"nodes\": 1, "
-		"\"cpus_per_node\": 2, \"costs\": {\"lock_acquire_release_ns\": 0, "
-		"\"line_same_cpu_ns\": 0, \"line_smt_ns\": 0, \"line_llc_ns\": 0, "
-		"\"line_socket_ns\": 0, \"line_remote_ns\": 0, \"llc_hit_ns\": 0, "
-		"\"dram_local_ns\": 0, \"dram_remote_ns\": 0, \"locked_rmw_ns\": 0, "
-		"\"preempt_ns\": 0, \"irq_save_restore_ns\": 0, \"context_switch_ns\": 0}}, "
-		"\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 2, \"think_ns\": 0, "
-		"\"hold_ns\": 0, \"think_dist\": \"const\", \"hold_dist\": \"const\", "
-		"\"iterations\": 1000000000000}], \"stop\": {\"type\": \"completion\"}, "
-		"\"variants\": [{\"name\": \"only\"}]}";
+	    "{\"name\": \"zero\", \"seed\": 1, \"replicas\": 1, \"machine\": {\"nodes\": 1, "
+	    "\"cpus_per_node\": 2, \"costs\": {\"lock_acquire_release_ns\": 0, "
+	    "\"line_same_cpu_ns\": 0, \"line_smt_ns\": 0, \"line_llc_ns\": 0, "
+	    "\"line_socket_ns\": 0, \"line_remote_ns\": 0, \"llc_hit_ns\": 0, "
+	    "\"dram_local_ns\": 0, \"dram_remote_ns\": 0, \"locked_rmw_ns\": 0, "
+	    "\"preempt_ns\": 0, \"irq_save_restore_ns\": 0, \"context_switch_ns\": 0}}, "
+	    "\"workloads\": [{\"type\": \"lockbench\", \"cpus\": 2, \"think_ns\": 0, "
+	    "\"hold_ns\": 0, \"think_dist\": \"const\", \"hold_dist\": \"const\", "
+	    "\"iterations\": 1000000000000}], \"stop\": {\"type\": \"completion\"}, "
+	    "\"variants\": [{\"name\": \"only\"}]}";
 	g_assert_true(g_file_set_contents(scen, json, -1, NULL));
 	g_setenv("MEMCGSIM_TEST_MAX_WALL_S", "20", TRUE);
 	char *out, *err;
 	gint64 t0 = g_get_monotonic_time();
-	g_assert_cmpint(mcs_cli((const char *[]){"run", scen, "-j1", "-o", "/dev/null", NULL}, &out,
-				&err),
-			==, 2);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"run", scen, "-j1", "-o", "/dev/null", NULL}, &out, &err), ==,
+	    2);
 	double took_s = (double)(g_get_monotonic_time() - t0) / 1e6;
 	g_unsetenv("MEMCGSIM_TEST_MAX_WALL_S");
-	g_assert_true(matches("^memcgsim: variant only: simulated time has stood at 0 ns for [23] s "
-			      "of wall time while the simulation runs: it would never end \\(are "
-			      "every cost and think and hold time 0\\?\\), and memcgsim runs at most "
-			      "20 s without --force\n$",
-			      err));
+	g_assert_true(
+	    matches("^memcgsim: variant only: simulated time has stood at 0 ns for [23] s "
+		    "of wall time while the simulation runs: it would never end \\(are "
+		    "every cost and think and hold time 0\\?\\), and memcgsim runs at most "
+		    "20 s without --force\n$",
+		    err));
 	g_assert_cmpfloat(took_s, <, 120); /* stopped, not run to its end */
 	g_free(out);
 	g_free(err);
@@ -139,9 +143,22 @@ static void test_sweep(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-wall-XXXXXX", NULL);
 	char *sweep = g_build_filename(dir, "s", NULL);
-	const char *args[] = {"sweep", SCEN, BUSY, "--replicas", "1", "--param",
-			      "stop.duration_ns=2e4,1e10", "-j3", "--quiet", "--out", sweep,
-			      "--timeout", "20", /* before: 9 hours */ NULL, NULL, NULL};
+	const char *args[] = {"sweep",
+			      SCEN,
+			      BUSY,
+			      "--replicas",
+			      "1",
+			      "--param",
+			      "stop.duration_ns=2e4,1e10",
+			      "-j3",
+			      "--quiet",
+			      "--out",
+			      sweep,
+			      "--timeout",
+			      "20",
+			      /* before: 9 hours */ NULL,
+			      NULL,
+			      NULL};
 	char *out, *err;
 	g_assert_cmpint(mcs_cli(args, &out, &err), ==, 2);
 	char **lines = g_strsplit(err, "\n", -1);
@@ -165,8 +182,10 @@ static void test_sweep(void)
 			==, 1);
 	g_assert_cmpint(done, >=, 0);
 	g_assert_cmpint(done, <=, 2);
-	char *status = g_strdup_printf("memcgsim: %s: %d of 4 runs done; resume the sweep, or merge "
-				       "its shards, for the result", sweep, done);
+	char *status =
+	    g_strdup_printf("memcgsim: %s: %d of 4 runs done; resume the sweep, or merge "
+			    "its shards, for the result",
+			    sweep, done);
 	g_assert_cmpstr(lines[1], ==, status);
 	g_strfreev(lines);
 	char *names = run_files(sweep);

@@ -17,14 +17,14 @@ struct address_space {
 struct inode {
 	struct lru_item i_lru; /* first: on s_inode_lru */
 	int i_count;
-	bool i_referenced;     /* I_REFERENCED */
+	bool i_referenced; /* I_REFERENCED */
 	struct address_space i_data;
 	struct obj_cgroup *objcg;
 	int nid;
-	struct super_block *sb; /* NULL once freed while still queued (below) */
+	struct super_block *sb;		 /* NULL once freed while still queued (below) */
 	struct inode *sb_prev, *sb_next; /* i_sb_list on sb->s_inodes (s_inode_list_lock) */
 	int ag;				 /* its XFS allocation group */
-	bool queued; /* its page has an entry on the memcg's file LRU queue */
+	bool queued;			 /* its page has an entry on the memcg's file LRU queue */
 };
 
 struct dentry {
@@ -60,8 +60,8 @@ struct super_block {
 	struct list_lru s_dentry_lru;
 	struct list_lru s_inode_lru;
 	struct shrinker s_shrink;
-	long dentry_bytes, inode_bytes; /* slab object sizes, charged to memcgs */
-	long nr_dentries, nr_inodes;	/* allocated */
+	long dentry_bytes, inode_bytes;	   /* slab object sizes, charged to memcgs */
+	long nr_dentries, nr_inodes;	   /* allocated */
 	struct spinlock s_inode_list_lock; /* s_inodes: its head in the lock's line */
 	struct inode *s_inodes;		   /* the first inode on it */
 	struct xfs_perag pag[XFS_AGCOUNT];

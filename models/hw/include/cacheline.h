@@ -90,28 +90,28 @@ struct line_site_slot {
  * counters of the cache-line report. */
 struct line_class {
 	char *name;
-	GHashTable *sites;		     /* site name -> struct line_site (owns them) */
+	GHashTable *sites; /* site name -> struct line_site (owns them) */
 	/* The addresses of the class's first sites: an access finds its
 	 * site's record here, without hashing or comparing the string. */
 	struct line_site_slot site_slots[LINE_SITE_SLOTS];
-	unsigned nslots; /* taken so far; past LINE_SITE_SLOTS, the oldest is replaced */
+	unsigned nslots;    /* taken so far; past LINE_SITE_SLOTS, the oldest is replaced */
 	unsigned last_slot; /* the slot the last lookup found */
 };
 
 struct cacheline {
 	struct line_class *cls;
 	/* CPUs, nodes and LLC domains fit 16 bits (SIM_MACHINE_MAX_CPUS) */
-	int16_t owner;	  /* the CPU holding it modified; -1: no cache does */
-	int16_t last_cpu; /* the last CPU to touch it; -1: never touched */
-	int16_t home;	  /* NUMA node of its memory */
-	int16_t llc;	  /* the LLC domain of its last access */
-	int16_t kept_by;  /* "transfer": the holder a request will take it from ... */
-	uint64_t sharers; /* LLC domains with a clean copy (bit llc % 64) */
-	uint64_t cores;	  /* cores with a clean copy (bit core % 64) */
-	uint64_t streamed; /* what that LLC had streamed then (bytes) */
-	sim_time_t busy_until; /* line_atomic(), or "queued": the last service's end */
-	sim_time_t asked_at;   /* "queued": when the last service was asked for */
-	sim_time_t kept_until; /* "transfer": ... which keeps it until then (line_kept) */
+	int16_t owner;		  /* the CPU holding it modified; -1: no cache does */
+	int16_t last_cpu;	  /* the last CPU to touch it; -1: never touched */
+	int16_t home;		  /* NUMA node of its memory */
+	int16_t llc;		  /* the LLC domain of its last access */
+	int16_t kept_by;	  /* "transfer": the holder a request will take it from ... */
+	uint64_t sharers;	  /* LLC domains with a clean copy (bit llc % 64) */
+	uint64_t cores;		  /* cores with a clean copy (bit core % 64) */
+	uint64_t streamed;	  /* what that LLC had streamed then (bytes) */
+	sim_time_t busy_until;	  /* line_atomic(), or "queued": the last service's end */
+	sim_time_t asked_at;	  /* "queued": when the last service was asked for */
+	sim_time_t kept_until;	  /* "transfer": ... which keeps it until then (line_kept) */
 	struct line_queue *queue; /* "queued": the pending services, once it queued */
 };
 
@@ -170,8 +170,7 @@ void line_touch(struct sim_task *t, struct cacheline *l, enum line_op op, const 
  * waits for it (charged as @wait_cat) and gets the line from it in half a
  * transfer. Flushes @t. Under "queued" and "transfer" the wait and the RMW
  * are stalls (sim_task_stall). */
-void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat,
-		 const char *site);
+void line_atomic(struct sim_task *t, struct cacheline *l, enum sim_cat wait_cat, const char *site);
 /* @n RMWs back to back by one CPU: the line comes once. */
 void line_atomic_n(struct sim_task *t, struct cacheline *l, long n, enum sim_cat wait_cat,
 		   const char *site);

@@ -47,9 +47,9 @@ enum cost_id {
 	COST_PAGE_ALLOC_ZERO,	/* allocating and zeroing one page (a sparse file's hole) */
 	COST_FILE_READ_PAGE,	/* read() of 4 KiB from a cached page: syscall, lookup, copy */
 	/* kernel.debug_locks only (a debug kernel's bookkeeping per acquisition): */
-	COST_LOCKDEP_ACQUIRE,	/* lock_acquire, before the lock is taken */
-	COST_LOCKDEP_RELEASE,	/* lock_release and DEBUG_SPINLOCK's checks, inside the hold */
-	COST_LOCK_STAT,		/* lock_stat's lock_acquired and hold accounting, inside */
+	COST_LOCKDEP_ACQUIRE, /* lock_acquire, before the lock is taken */
+	COST_LOCKDEP_RELEASE, /* lock_release and DEBUG_SPINLOCK's checks, inside the hold */
+	COST_LOCK_STAT,	      /* lock_stat's lock_acquired and hold accounting, inside */
 	/* machine.contention "queued" only (cacheline.h): */
 	COST_LINE_QUEUE_LLC,	/* a queued request's service, from the LLC domain, 2 queued */
 	COST_LINE_QUEUE_DEEP,	/* ... the same as the queue grows without bound */
@@ -57,9 +57,9 @@ enum cost_id {
 	COST_LINE_QUEUE_REMOTE, /* ... the line's move to another socket */
 	COST_LINE_INVAL,	/* a store's invalidation of each further sharer in its LLC */
 	/* machine.contention "transfer" only (cacheline.h): */
-	COST_LINE_PILEUP,	/* what each request pending ahead adds to a line's service */
-	COST_LINE_HOME,		/* a queued service's wait at the home for probe responses */
-	COST_LINE_ISSUE,	/* the spacing of independent misses a core overlaps */
+	COST_LINE_PILEUP, /* what each request pending ahead adds to a line's service */
+	COST_LINE_HOME,	  /* a queued service's wait at the home for probe responses */
+	COST_LINE_ISSUE,  /* the spacing of independent misses a core overlaps */
 	COST_N
 };
 

@@ -10,8 +10,8 @@ struct spinlock_ops;
  * sections (all of them, or one site's), the reviewer's "what if this
  * patch adds a stats update under that lock?". */
 struct kernel_hold_extra {
-	char *lock; /* the lock class, as lock_stat names it ("&nlru->lock") */
-	char *site; /* the model function taking it; NULL: every site */
+	char *lock;	   /* the lock class, as lock_stat names it ("&nlru->lock") */
+	char *site;	   /* the model function taking it; NULL: every site */
 	double ns, cycles; /* added, at the machine's clock for cycles */
 };
 
@@ -38,7 +38,7 @@ enum kernel_version {
 /* The kernel section. */
 struct kernel_params {
 	const struct spinlock_ops *spinlock;
-	int debug_locks; /* SPIN_DEBUG_* (spinlock.h) */
+	int debug_locks;      /* SPIN_DEBUG_* (spinlock.h) */
 	struct kernel_vm *vm; /* NULL: bare metal */
 	SPEC_LIST(struct kernel_hold_extra *) hold_extra;
 	int version; /* enum kernel_version */

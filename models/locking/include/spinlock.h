@@ -17,9 +17,9 @@
  *    advance. Waiters behind it block in the engine until it releases.
  * Both can be mixed on one lock; the grant order stays FIFO. */
 #pragma once
-#include "mcs_named.h"
 #include "cacheline.h"
 #include "lock_stat.h"
+#include "mcs_named.h"
 #include "sim_engine.h"
 
 enum spin_flavour {
@@ -37,7 +37,7 @@ struct spinlock {
 	int len;		 /* entries from head to tail */
 	struct cacheline *line;	 /* the lock word's line: own, or a structure's */
 	struct cacheline own;
-	int spinner;		 /* a planned hold's section: the CPU taken to spin on it */
+	int spinner; /* a planned hold's section: the CPU taken to spin on it */
 	/* A bit spinlock (bit_spin_lock): taken by test_and_set_bit_lock and
 	 * released by clear_bit_unlock, two locked RMWs, in place of the
 	 * spinlock's lock and unlock instructions. */

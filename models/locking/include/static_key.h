@@ -8,8 +8,8 @@
  * cycles at machine.clock_ghz; where the flag's line is comes from the cache
  * model (models/hw/include/cacheline.h). */
 #pragma once
-#include "mcs_named.h"
 #include "cacheline.h"
+#include "mcs_named.h"
 #include "sim_engine.h"
 #include "sim_rng.h"
 #include <jansson.h>
@@ -34,7 +34,7 @@ struct hot_path {
 struct static_key {
 	const char *name;
 	bool enabled;
-	struct cacheline flag; /* the plain branch's flag (__read_mostly) */
+	struct cacheline flag;	      /* the plain branch's flag (__read_mostly) */
 	long branches, branch_misses; /* counted as perf stat would */
 	struct hot_path *paths;	      /* {NULL}-terminated */
 	struct static_key_params p;

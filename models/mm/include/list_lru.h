@@ -9,8 +9,8 @@
  *  - list_lru_scope_memcg: one lock per list_lru_one, looked up under RCU
  *    with a dead marker (Linux 6.13), node nr_items atomic outside it. */
 #pragma once
-#include "mcs_named.h"
 #include "lock_scope.h"
+#include "mcs_named.h"
 #include "memcg.h"
 #include "spinlock.h"
 #include <limits.h>
@@ -40,7 +40,7 @@ struct list_lru_one {
 	/* Under the lock that protects the list (the node's lock, or @lock
 	 * in memcg scope); LONG_MIN once reparented (memcg scope). */
 	long nr_items;
-	struct spinlock lock;	 /* memcg scope: protects this list */
+	struct spinlock lock;	  /* memcg scope: protects this list */
 	struct mem_cgroup *memcg; /* owner */
 	int nid;
 	/* Where the list head, and nr_items with (memcg scope) the lock, sit:
@@ -87,9 +87,9 @@ struct lru_op {
 };
 
 struct list_lru_scope_ops {
-	MCS_NAMED;		 /* "node" or "memcg" */
-	const char *lock_class;	 /* lock_stat class of the list lock */
-	size_t list_size;	 /* sizeof(struct list_lru_one) in that kernel */
+	MCS_NAMED;		   /* "node" or "memcg" */
+	const char *lock_class;	   /* lock_stat class of the list lock */
+	size_t list_size;	   /* sizeof(struct list_lru_one) in that kernel */
 	bool reparent_objcg_first; /* Linux <= 6.12 reparented objcgs before the lists */
 	/* Linux <= 6.12 pointed the dying memcg's kmemcg_id at its parent's
 	 * before splicing, so that new items go to the parent's list. */
@@ -145,7 +145,7 @@ struct list_lru {
 	GPtrArray *xa;	 /* by kmemcg_id: struct list_lru_one[nodes], NULL once erased */
 	GPtrArray *dead; /* erased lists awaiting their grace period */
 	struct lock_class *cls;
-	struct line_class *node_lines;  /* each node's line: its lock, list and nr_items */
+	struct line_class *node_lines;	/* each node's line: its lock, list and nr_items */
 	struct line_class *memcg_lines; /* the lines of the per-memcg list arrays */
 	struct line_class *item_lines;	/* its objects' list_head lines */
 	struct list_lru_stats stat;
@@ -177,9 +177,8 @@ sim_time_t list_lru_lookup_cost(struct sim_task *t, struct list_lru *lru, struct
 /* Lockless reads of nr_items. */
 long list_lru_count_one(struct list_lru *lru, int nid, struct mem_cgroup *memcg);
 long list_lru_count_node(struct list_lru *lru, int nid);
-long list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int nid,
-		       struct mem_cgroup *memcg, list_lru_walk_cb isolate, void *arg,
-		       long *nr_to_walk);
+long list_lru_walk_one(struct sim_task *t, struct list_lru *lru, int nid, struct mem_cgroup *memcg,
+		       list_lru_walk_cb isolate, void *arg, long *nr_to_walk);
 long list_lru_walk_one_irq(struct sim_task *t, struct list_lru *lru, int nid,
 			   struct mem_cgroup *memcg, list_lru_walk_cb isolate, void *arg,
 			   long *nr_to_walk);

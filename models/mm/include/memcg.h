@@ -3,9 +3,9 @@
  * per-node lruvecs, and the cgroup lifecycle (mkdir, rmdir -> offline ->
  * reparent). Function names follow mm/memcontrol.c and mm/page_counter.c. */
 #pragma once
+#include "lock_scope.h"
 #include "mm_const.h"
 #include "mm_stats.h"
-#include "lock_scope.h"
 #include "spinlock.h"
 #include <glib.h>
 #include <stdint.h>
@@ -19,7 +19,7 @@ struct mem_cgroup;
 struct page_counter {
 	long usage; /* pages; atomic in the kernel */
 	long max, high, min, low;
-	long min_usage, low_usage;		 /* protected usage */
+	long min_usage, low_usage;		     /* protected usage */
 	long children_min_usage, children_low_usage; /* the children's, summed */
 	long watermark, failcnt;
 	bool protection_support; /* propagate_protected_usage runs (memory; 6.9+: not swap) */
@@ -47,10 +47,11 @@ struct lruvec {
 	struct cacheline line;
 	struct mem_cgroup *memcg;
 	int nid;
-	struct folio_list lists[NR_LRU_FILE]; /* the folio-level LRU (models/mm/include/folio_lru.h) */
-	long nr_anon;	     /* lru_lock */
-	long nr_file;	     /* lru_lock */
-	GQueue file_owners; /* lru_lock: the owner of each file page, oldest first */
+	struct folio_list
+	    lists[NR_LRU_FILE]; /* the folio-level LRU (models/mm/include/folio_lru.h) */
+	long nr_anon;		/* lru_lock */
+	long nr_file;		/* lru_lock */
+	GQueue file_owners;	/* lru_lock: the owner of each file page, oldest first */
 };
 
 struct obj_cgroup {
@@ -61,33 +62,33 @@ struct obj_cgroup {
 
 struct memcg_stats {
 	MEMCG_STATS(MM_STAT_MEMBER) /* mm_stats.h */
-	sim_time_t reclaim_time; /* in try_to_free_mem_cgroup_pages */
+	sim_time_t reclaim_time;    /* in try_to_free_mem_cgroup_pages */
 };
 
 struct mem_cgroup {
-	int id;		/* index in creation order; 0 is the root */
-	char *name;	/* path below the root, "" for the root */
+	int id;	    /* index in creation order; 0 is the root */
+	char *name; /* path below the root, "" for the root */
 	struct mem_cgroup *parent;
 	GPtrArray *children;
 	guint sibling_idx; /* index in parent->children */
 	struct page_counter memory;
 	struct page_counter memsw; /* memory+swap (cgroup v1), charged when memcg.charge.memsw */
 	struct page_counter swap;  /* memory.swap (cgroup v2): swap entries, charged at swap-out */
-	int kmemcg_id; /* list_lru index; the root and offline memcgs: -1 */
+	int kmemcg_id;		   /* list_lru index; the root and offline memcgs: -1 */
 	bool online;
 	struct lruvec *nodeinfo; /* [nodes] */
 	uint64_t *shrinker_bits; /* [nodes]: bit per shrinker id */
 	long *nr_deferred;	 /* [nodes x SHRINKER_MAX]: deferred scan work */
 	struct obj_cgroup *objcg;
 	struct memcg_stats stat;
-	long page_stat[3]; /* page_cgroup.c: FILE_MAPPED, FILE_DIRTY, WRITEBACK */
+	long page_stat[3];	   /* page_cgroup.c: FILE_MAPPED, FILE_DIRTY, WRITEBACK */
 	struct memcg_rstat *rstat; /* memcg_rstat.h: its flush state, once updated */
 	int *softlimit_events;	   /* [cpus]: 2.6.32's MEM_CGROUP_STAT_SOFTLIMIT count-down */
 	/* css.parent and the memcg's id, the head of struct mem_cgroup: their
 	 * own line, or the memory counter's usage line where the counter
 	 * design places them there (css_parent says which) */
 	struct cacheline css_line;
-	struct cacheline *css_parent; /* the line parent_mem_cgroup reads */
+	struct cacheline *css_parent;	       /* the line parent_mem_cgroup reads */
 	struct cacheline socket_pressure_line; /* socket_pressure: written by vmpressure only */
 };
 
@@ -109,28 +110,27 @@ struct pglist_data {
 
 struct memcg_tree {
 	struct mem_cgroup *root;
-	const struct lock_scope *lru_lock_scope; /* which lock protects a lruvec */
-	struct pglist_data *pgdat;		 /* [nodes] */
+	const struct lock_scope *lru_lock_scope;    /* which lock protects a lruvec */
+	struct pglist_data *pgdat;		    /* [nodes] */
 	const struct list_lru_scope_ops *lru_scope; /* of every list_lru of the run */
-	GPtrArray *all;	     /* every memcg ever created, by id */
-	GPtrArray *by_kmemcg; /* the memcg each kmemcg_id was given to */
+	GPtrArray *all;				    /* every memcg ever created, by id */
+	GPtrArray *by_kmemcg;			    /* the memcg each kmemcg_id was given to */
 	GHashTable *by_name;
 	int nodes;
 	int ncpus;
 	int next_kmemcg_id;
 	struct lock_class *lruvec_class;
-	bool disabled; /* cgroup_disable=memory, or a kernel without memcg */
+	bool disabled;		       /* cgroup_disable=memory, or a kernel without memcg */
 	struct memcg_stock_pcp *stock; /* per CPU */
 	/* memcg_rstat_updated (Linux 6.0): the per-CPU stats_updates and the
 	 * global stats_flush_threshold in its line */
-	long *stats_updates; /* per CPU */
+	long *stats_updates;	     /* per CPU */
 	struct cacheline *lru_pages; /* per CPU: the struct pages it last put on a zone LRU */
 	long stats_flush_threshold;
 	struct cacheline stats_flush_threshold_line;
 	/* Reclaim dropped @nr file pages of @memcg on @nid, oldest first:
 	 * tell their owners (the filesystem model sets it). */
-	void (*file_pages_dropped)(struct sim_task *t, struct mem_cgroup *memcg, int nid,
-				   long nr);
+	void (*file_pages_dropped)(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);
 };
 
 extern struct memcg_tree *memcg_tree;

@@ -11,6 +11,6 @@
 #define DEFAULT_SEEKS 2
 #define XA_CHUNK_SHIFT 6 /* xarray node = 64 slots */
 #define XA_CHUNK_SIZE (1L << XA_CHUNK_SHIFT)
-#define SWAPFILE_CLUSTER 512L		/* swap slots per allocation cluster */
-#define SWAP_ADDRESS_SPACE_SHIFT 14	/* swap cache: one address space per 64 MiB */
+#define SWAPFILE_CLUSTER 512L	    /* swap slots per allocation cluster */
+#define SWAP_ADDRESS_SPACE_SHIFT 14 /* swap cache: one address space per 64 MiB */
 #define SWAP_ADDRESS_SPACE_PAGES (1L << SWAP_ADDRESS_SPACE_SHIFT)

@@ -17,8 +17,12 @@
 #include "spec.h"
 #include "spinlock.h"
 
-enum mem_cgroup_page_stat_item { MEMCG_NR_FILE_MAPPED, MEMCG_NR_FILE_DIRTY, MEMCG_NR_WRITEBACK,
-				 MEMCG_NR_PAGE_STAT };
+enum mem_cgroup_page_stat_item {
+	MEMCG_NR_FILE_MAPPED,
+	MEMCG_NR_FILE_DIRTY,
+	MEMCG_NR_WRITEBACK,
+	MEMCG_NR_PAGE_STAT
+};
 
 /* 40 bytes (flags, mem_cgroup, page, lru) in an array: lines are shared by
  * neighbouring pages' page_cgroups. */
@@ -38,7 +42,7 @@ enum mem_cgroup_page_stat_item { MEMCG_NR_FILE_MAPPED, MEMCG_NR_FILE_DIRTY, MEMC
 #define PAGE_CGROUP_WRITEBACK_BYTES 40
 
 struct page_cgroup {
-	struct spinlock lock; /* PCG_LOCK: a bit of pc->flags */
+	struct spinlock lock;	       /* PCG_LOCK: a bit of pc->flags */
 	struct mem_cgroup *mem_cgroup; /* the lock, or RCU when no move is on */
 };
 
@@ -55,11 +59,11 @@ struct page_cgroup_map {
 	const struct page_cgroup_ops *ops;
 	long nr_pages;
 	struct page_cgroup *pc;
-	long moving; /* charges being moved: the rcu scheme's flag (atomic) */
+	long moving;		      /* charges being moved: the rcu scheme's flag (atomic) */
 	struct cacheline *lines;      /* the page_cgroup array's */
 	struct cacheline moving_line; /* the flag's: read by every lockless update */
-	bool move_phase; /* a mover is moving pages now (after its grace period) */
-	GQueue writeback; /* pages under writeback, oldest first */
+	bool move_phase;	      /* a mover is moving pages now (after its grace period) */
+	GQueue writeback;	      /* pages under writeback, oldest first */
 	/* A workload sends the file's pages to writeback (filewrite): the
 	 * completion interrupt then completes only those. */
 	bool has_writer;
@@ -97,8 +101,7 @@ struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, l
 					    struct mem_cgroup *memcg);
 void page_cgroup_map_free(struct page_cgroup_map *map);
 void mem_cgroup_update_page_stat(struct sim_task *t, struct page_cgroup_map *map, long page,
-				 enum mem_cgroup_page_stat_item item, long delta,
-				 const char *site);
+				 enum mem_cgroup_page_stat_item item, long delta, const char *site);
 /* Move the charges of pages [first, first + n) to @to; returns its latency. */
 sim_time_t mem_cgroup_move_charge(struct sim_task *t, struct page_cgroup_map *map, long first,
 				  long n, struct mem_cgroup *to);

@@ -10,46 +10,47 @@ struct swap_device *swap_active;
 
 #define AT(member) SPEC_AT(struct swap_params, member)
 static const struct spec_field swap_fields[] = {
-	{"type", &(const struct spec){.kind = SPEC_ENUM, .values = (const char *const[]){"zram", NULL}},
-	 false, "\"zram\"", AT(type)},
-	{"size_mb",
-	 &(const struct spec){
-		 .kind = SPEC_NUMBER, .doc = "swap device size, MiB", .min = 0, .max = 1 << 24},
-	 true, NULL, AT(size_mb)},
-	{"cluster_order",
-	 &(const struct spec){.kind = SPEC_ENUM,
-			      .doc = "the order of the free cluster list: interleave (6.12's "
-				     "setup_clusters, column by column over SWAP_CLUSTER_COLS: the "
-				     "j-th cluster of every 64 MiB address space, then the (j+1)-th, "
-				     "so consecutive takes fall in different address spaces) or "
-				     "sequential (device order: every CPU in one address space)",
-			      .values = (const char *const[]){"sequential", "interleave", NULL}},
-	 false, "\"interleave\"", AT(cluster_order)},
-	{"shadow_accounting",
-	 &(const struct spec){
-		 .kind = SPEC_ENUM,
-		 .doc = "whose list_lru a swap-cache xarray node goes on: root (mainline 6.10-6.13: "
-			"the swap cache's xarray is not accounted, list_lru_add_obj finds no memcg, "
-			"every node is on its NUMA node's root list) or memcg (v1 of the split "
-			"list_lru lock series, June 2024: \"mm/swap, workingset: make anon workingset "
-			"nodes memcg aware\")",
-		 .values = (const char *const[]){"root", "memcg", NULL}},
-	 false, "\"root\"", AT(shadow_accounting)},
-	{"zswap_invalidate",
-	 &(const struct spec){
-		 .kind = SPEC_ENUM,
-		 .doc = "what zswap_invalidate does with zswap off when a slot is freed: erase "
-			"(6.12 and before: xa_erase under the zswap tree's lock) or check_empty "
-			"(6.13: returns when the tree is empty)",
-		 .values = (const char *const[]){"erase", "check_empty", NULL}},
-	 false, "\"erase\"", AT(zswap_invalidate)},
-	{NULL},
+    {"type", &(const struct spec){.kind = SPEC_ENUM, .values = (const char *const[]){"zram", NULL}},
+     false, "\"zram\"", AT(type)},
+    {"size_mb",
+     &(const struct spec){
+	 .kind = SPEC_NUMBER, .doc = "swap device size, MiB", .min = 0, .max = 1 << 24},
+     true, NULL, AT(size_mb)},
+    {"cluster_order",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "the order of the free cluster list: interleave (6.12's "
+				 "setup_clusters, column by column over SWAP_CLUSTER_COLS: the "
+				 "j-th cluster of every 64 MiB address space, then the (j+1)-th, "
+				 "so consecutive takes fall in different address spaces) or "
+				 "sequential (device order: every CPU in one address space)",
+			  .values = (const char *const[]){"sequential", "interleave", NULL}},
+     false, "\"interleave\"", AT(cluster_order)},
+    {"shadow_accounting",
+     &(const struct spec){
+	 .kind = SPEC_ENUM,
+	 .doc = "whose list_lru a swap-cache xarray node goes on: root (mainline 6.10-6.13: "
+		"the swap cache's xarray is not accounted, list_lru_add_obj finds no memcg, "
+		"every node is on its NUMA node's root list) or memcg (v1 of the split "
+		"list_lru lock series, June 2024: \"mm/swap, workingset: make anon workingset "
+		"nodes memcg aware\")",
+	 .values = (const char *const[]){"root", "memcg", NULL}},
+     false, "\"root\"", AT(shadow_accounting)},
+    {"zswap_invalidate",
+     &(const struct spec){
+	 .kind = SPEC_ENUM,
+	 .doc = "what zswap_invalidate does with zswap off when a slot is freed: erase "
+		"(6.12 and before: xa_erase under the zswap tree's lock) or check_empty "
+		"(6.13: returns when the tree is empty)",
+	 .values = (const char *const[]){"erase", "check_empty", NULL}},
+     false, "\"erase\"", AT(zswap_invalidate)},
+    {NULL},
 };
 #undef AT
 
-const struct spec swap_params_spec = {
-	.kind = SPEC_OBJECT, .doc = "a swap device", .fields = swap_fields,
-	.size = sizeof(struct swap_params)};
+const struct spec swap_params_spec = {.kind = SPEC_OBJECT,
+				      .doc = "a swap device",
+				      .fields = swap_fields,
+				      .size = sizeof(struct swap_params)};
 
 void swap_device_init(const struct swap_params *p, const struct list_lru_scope_ops *scope)
 {
@@ -162,9 +163,9 @@ static void swap_results(json_t *memcg, json_t *violations)
 }
 
 const struct mm_subsystem swap_subsystem = {
-	.name = "swap",
-	.doc = "a zram swap device: its slots, swap cache and shadow nodes",
-	.setup = swap_setup,
-	.results = swap_results,
-	.teardown = swap_device_destroy,
+    .name = "swap",
+    .doc = "a zram swap device: its slots, swap cache and shadow nodes",
+    .setup = swap_setup,
+    .results = swap_results,
+    .teardown = swap_device_destroy,
 };

@@ -75,11 +75,13 @@ struct swap_cgroup_ctrl {
 
 struct swap_device {
 	long nr_slots;
-	long next_cluster; /* si->lock: the free list's head, as a position in its order */
+	long next_cluster;	    /* si->lock: the free list's head, as a position in its order */
 	struct spinlock avail_lock; /* swap_avail_lock, and swap_avail_heads with it */
 	struct cacheline nr_swap_pages; /* the global atomic_long_t */
-	struct spinlock lock; /* si->lock: the slot allocator */
-	struct { long next, end; } *percpu_cluster;
+	struct spinlock lock;		/* si->lock: the slot allocator */
+	struct {
+		long next, end;
+	} * percpu_cluster;
 	struct swap_slots_cache *slots_cache; /* [ncpus] */
 	struct swap_cluster **clusters;	      /* by cluster, NULL until used */
 	long nr_clusters;
@@ -109,9 +111,9 @@ extern struct swap_device *swap_active;
 struct swap_params {
 	int type; /* zram */
 	double size_mb;
-	int cluster_order; /* SWAP_SEQUENTIAL or SWAP_INTERLEAVE */
+	int cluster_order;     /* SWAP_SEQUENTIAL or SWAP_INTERLEAVE */
 	int shadow_accounting; /* SWAP_SHADOW_ROOT or SWAP_SHADOW_MEMCG */
-	int zswap_invalidate; /* ZSWAP_INVALIDATE_ERASE or ZSWAP_INVALIDATE_CHECK_EMPTY */
+	int zswap_invalidate;  /* ZSWAP_INVALIDATE_ERASE or ZSWAP_INVALIDATE_CHECK_EMPTY */
 };
 enum { ZSWAP_INVALIDATE_ERASE, ZSWAP_INVALIDATE_CHECK_EMPTY };
 enum { SWAP_SEQUENTIAL, SWAP_INTERLEAVE };

@@ -39,8 +39,8 @@ static sim_time_t swap_cgroup_record_section(struct sim_task *t, void *arg)
 static void swap_cgroup_record(struct sim_task *t, struct swap_cgroup_ctrl *ctrl, long nr_ents)
 {
 	struct swap_cgroup_record r = {ctrl, nr_ents};
-	spin_lock_hold_fn(t, &ctrl->lock, swap_cgroup_record_section, &r, SIM_CAT_SYS,
-			  SPIN_IRQSAVE, "swap_cgroup_record");
+	spin_lock_hold_fn(t, &ctrl->lock, swap_cgroup_record_section, &r, SIM_CAT_SYS, SPIN_IRQSAVE,
+			  "swap_cgroup_record");
 }
 
 void mem_cgroup_try_charge_swap(struct sim_task *t, struct mem_cgroup *memcg, long nr)

@@ -9,9 +9,9 @@
  * __swap_entries_free (a batch that crosses a cluster boundary falls back
  * to the per-slot path as a whole): the
  * cluster lock once for the batch, zswap_invalidate per slot (6.12: xa_erase
- * on the zswap tree; 6.13: nothing, the tree being empty), then si->lock around swap_entry_range_free: the cluster
- * lock again, mem_cgroup_uncharge_swap (the id cleared under ctrl->lock, the
- * swap counter uncharged) and swap_range_free (the zeromap bit and
+ * on the zswap tree; 6.13: nothing, the tree being empty), then si->lock around
+ * swap_entry_range_free: the cluster lock again, mem_cgroup_uncharge_swap (the id cleared under
+ * ctrl->lock, the swap counter uncharged) and swap_range_free (the zeromap bit and
  * zram_slot_free_notify per slot, clear_shadow_from_swap_cache over the
  * batch, nr_swap_pages given back). A single slot
  * goes through __swap_entry_free (the cluster lock), free_swap_slot
@@ -23,10 +23,10 @@
  * zswap_invalidate is free_swap_slot's, outside si->lock, as here. Freed
  * slots are not handed out again (the allocator takes only fresh
  * clusters). */
-#include "swap.h"
 #include "cost.h"
 #include "insn.h"
 #include "kernel.h"
+#include "swap.h"
 
 #define PTRS_PER_PTE 512L
 
@@ -38,8 +38,8 @@ void swap_entries_record(struct mem_cgroup *memcg, long slot)
 		runs = g_array_new(FALSE, FALSE, sizeof(struct swap_run));
 		g_hash_table_insert(si->entries, memcg, runs);
 	}
-	struct swap_run *last = runs->len ? &g_array_index(runs, struct swap_run, runs->len - 1)
-					  : NULL;
+	struct swap_run *last =
+	    runs->len ? &g_array_index(runs, struct swap_run, runs->len - 1) : NULL;
 	if (last && last->first + last->n == slot)
 		last->n++;
 	else
@@ -58,9 +58,8 @@ static void zswap_invalidate(struct sim_task *t, long slot)
 }
 
 /* swap_entry_range_free with si->lock held: @n slots of @memcg from @first. */
-static void swap_entry_range_free(struct sim_task *t, struct swap_device *si,
-				  struct spinlock *held, struct mem_cgroup *memcg, long first,
-				  long n)
+static void swap_entry_range_free(struct sim_task *t, struct swap_device *si, struct spinlock *held,
+				  struct mem_cgroup *memcg, long first, long n)
 {
 	swap_cluster_update(t, first, "swap_entry_range_free");
 	mem_cgroup_uncharge_swap(t, memcg, n);
@@ -101,8 +100,7 @@ static void free_swap_slot(struct sim_task *t, struct mem_cgroup *memcg, long sl
 	cache->ret[cache->n_ret++] = slot;
 }
 
-static void free_swap_and_cache_nr(struct sim_task *t, struct mem_cgroup *memcg, long first,
-				   long n)
+static void free_swap_and_cache_nr(struct sim_task *t, struct mem_cgroup *memcg, long first, long n)
 {
 	struct swap_device *si = swap_active;
 	if (n == 1 || n > SWAPFILE_CLUSTER - first % SWAPFILE_CLUSTER ||

@@ -13,9 +13,9 @@
  *                     drops SWAP_HAS_CACHE under the cluster lock.
  * The rest of the per-folio work (the rmap walks, the pte and TLB work, the
  * per-CPU statistics) is reclaim_page_ns, charged by the caller. */
-#include "swap.h"
 #include "cost.h"
 #include "insn.h"
+#include "swap.h"
 
 /* zswap_store with zswap disabled ("check_old", 6.12 to 6.14): xa_erase on
  * the address space's zswap tree, under its xa_lock, of an entry never

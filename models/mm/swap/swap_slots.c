@@ -9,9 +9,9 @@
  * Each slot's swap_map byte is updated again under the cluster lock by
  * swap_duplicate (try_to_unmap_one's swap pte) and put_swap_folio
  * (__remove_mapping drops SWAP_HAS_CACHE). */
-#include "swap.h"
 #include "cost.h"
 #include "insn.h"
+#include "swap.h"
 
 struct swap_cluster *swap_cluster_of(struct swap_device *si, long slot)
 {
@@ -116,8 +116,8 @@ static void refill_swap_slots_cache(struct sim_task *t, struct swap_device *si,
 {
 	spin_lock_hold_fn(t, &si->avail_lock, avail_section, si, SIM_CAT_SYS, SPIN_PLAIN,
 			  "get_swap_pages");
-	struct scan_swap_map s = {si, cache, MIN(SWAP_SLOTS_CACHE_SIZE,
-						 si->nr_slots - si->stat.slots_used)};
+	struct scan_swap_map s = {si, cache,
+				  MIN(SWAP_SLOTS_CACHE_SIZE, si->nr_slots - si->stat.slots_used)};
 	cache->nr = cache->cur = 0;
 	if (s.goal > 0)
 		spin_lock_hold_fn(t, &si->lock, scan_swap_map_slots, &s, SIM_CAT_SYS, SPIN_PLAIN,

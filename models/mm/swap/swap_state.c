@@ -7,9 +7,9 @@
  * count and nr_values (the node's first line, with private_list) and calls
  * workingset_update_node (xas_set_update), which puts a shadow-only node on
  * shadow_nodes and takes it off when it holds a folio again. */
-#include "swap.h"
 #include "cost.h"
 #include "insn.h"
+#include "swap.h"
 #include "workingset.h"
 #include "workingset_age.h"
 
@@ -44,9 +44,9 @@ static sim_time_t xas_store(struct sim_task *t, struct spinlock *i_pages, struct
 			    long slot, int count, int values)
 {
 	uint64_t bit = 1ULL << (slot % XA_CHUNK_SIZE);
-	sim_time_t c = insn_cost(INSN_XAS_STORE) +
-		       spin_held_access(t, i_pages, &node->private_list.line, LINE_STORE,
-					"xas_store");
+	sim_time_t c =
+	    insn_cost(INSN_XAS_STORE) +
+	    spin_held_access(t, i_pages, &node->private_list.line, LINE_STORE, "xas_store");
 	node->count += count;
 	node->nr_values += values;
 	node->shadows = values > 0 ? node->shadows | bit : node->shadows & ~bit;
@@ -140,7 +140,8 @@ long swap_shadow_nodes_off_list(void)
 	long lost = 0;
 	for (long i = 0; si && i < si->nr_nodes; i++) {
 		struct xa_node *node = si->nodes[i];
-		if (!node || !node->count || node->count != node->nr_values || node->private_list.on)
+		if (!node || !node->count || node->count != node->nr_values ||
+		    node->private_list.on)
 			continue;
 		if (!spin_is_locked(&swap_space_of(si, node->index * XA_CHUNK_SIZE)->i_pages,
 				    sim_end()))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "workingset.h"
-#include "workingset_age.h"
-#include "insn.h"
 #include "cost.h"
+#include "insn.h"
+#include "workingset_age.h"
 
 static struct mem_cgroup *xa_node_memcg(struct xa_node *node)
 {
@@ -45,7 +45,7 @@ static enum lru_status shadow_lru_isolate(struct sim_task *t, struct list_lru *l
 	struct swap_device *si = arg;
 	struct xa_node *node = (struct xa_node *)item;
 	struct swap_space *space =
-		&si->spaces[(node->index * XA_CHUNK_SIZE) >> SWAP_ADDRESS_SPACE_SHIFT];
+	    &si->spaces[(node->index * XA_CHUNK_SIZE) >> SWAP_ADDRESS_SPACE_SHIFT];
 	struct spin_entry *xa = spin_trylock(t, &space->i_pages, SPIN_PLAIN, __func__);
 	if (!xa) {
 		list_lru_unlock(t, held);

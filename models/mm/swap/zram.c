@@ -9,8 +9,8 @@
  * (zram->table[index].lock, a spinlock since 6.12) and table entry are the
  * slot's CPU's: taken twice per write (zram_write_page, then zram_bio_write's
  * zram_accessed), once per free, never contended here. */
-#include "swap.h"
 #include "cost.h"
+#include "swap.h"
 
 /* zram_slot_lock + unlock of an uncontended, CPU-local slot. */
 static void zram_slot_lock_pair(struct sim_task *t)

@@ -49,10 +49,14 @@ struct sim_dist workload_dist(double mean_ns, int kind, double cv);
 /* The "cpu" key of a workload that runs one task, described by @doc_ and
  * decoded at @at_ (a long); workload_check_cpu() checks it. */
 #define WORKLOAD_CPU_FIELD(doc_, at_)                                                              \
-	{"cpu",                                                                                    \
-	 &(const struct spec){                                                                     \
-		 .kind = SPEC_INTEGER, .doc = doc_, .min = 0, .max = SIM_MACHINE_MAX_CPUS - 1},   \
-	 false, "0", at_}
+	{                                                                                          \
+		"cpu",                                                                             \
+		    &(const struct spec){.kind = SPEC_INTEGER,                                     \
+					 .doc = doc_,                                              \
+					 .min = 0,                                                 \
+					 .max = SIM_MACHINE_MAX_CPUS - 1},                         \
+		    false, "0", at_                                                                \
+	}
 
 /* Shared checks of the workload at @path: its "cpu" inside the machine; a
  * uniform distribution's cv (@cv_key) small enough to stay positive. */
@@ -67,7 +71,7 @@ bool workload_check_dist(int kind, double cv, const char *path, const char *cv_k
 /* Keys several types share (their docs say what they mean for all). */
 extern const struct spec workload_dist_spec, workload_cv_spec, workload_placement_spec;
 extern const struct spec workload_cgroup_spec, workload_count_spec, workload_per_cgroup_spec,
-	workload_start_spread_spec;
+    workload_start_spread_spec;
 extern const struct spec workload_size_spec, workload_time_spec, workload_start_ns_spec;
 /* The delay before task @name's first iteration, drawn uniformly from
  * [0, @start_ns) on a stream of its own (workload_start_ns_spec); 0 if
