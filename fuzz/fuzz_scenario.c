@@ -2,7 +2,7 @@
 /* libFuzzer target: the scenario loader must reject or accept any bytes
  * without crashing, leaking or running away. Leading lines "#set PATH=VALUE"
  * (at most 8) carry --set overrides, so that they are fuzzed too; the
- * corpus (scripts/fuzz.sh) turns each bad-input case's args into such lines. */
+ * corpus (scripts/check/fuzz.sh) turns each bad-input case's args into such lines. */
 #include "scenario.h"
 #include <string.h>
 

@@ -173,7 +173,7 @@ static bool fig_finish(struct fig *f, const char *work, GPtrArray *plots, GError
 	if (ok && !g_spawn_sync(work, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
 				NULL, NULL, NULL, &errout, &status, NULL)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
-			    "gnuplot: cannot run it (scripts/setup.sh installs gnuplot-nox)");
+			    "gnuplot: cannot run it (scripts/setup/setup.sh installs gnuplot-nox)");
 		ok = false;
 	} else if (ok && !g_spawn_check_wait_status(status, NULL)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED, "gnuplot %s/%s: %s", dir, script,

@@ -21,7 +21,7 @@ fail() {
 }
 
 # Standard error @1 without the warning AddressSanitizer prints (under
-# scripts/sanitize.sh) when SimGrid switches stacks: not memcgsim's output.
+# scripts/check/sanitize.sh) when SimGrid switches stacks: not memcgsim's output.
 own_stderr() {
 	sed -E '/^==[0-9]+==WARNING: ASan is ignoring requested __asan_handle_no_return/d
 		/^False positive error reports may follow$/d

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# scripts/check-structure.sh --folders on small trees made here: a clean one
+# scripts/check/check-structure.sh --folders on small trees made here: a clean one
 # passes; a loop between two folders, a folder of 21 sources and two headers
 # of one name each fail with their exact message, and so does --spdx on a
 # source without its licence line, and --format on a source out of
@@ -14,10 +14,10 @@ fail=0
 
 # A tree with sim/ below models/a and models/b/include (b's header) above.
 tree() {
-	rm -rf "$tmp/t" && mkdir -p "$tmp/t"/{scripts,loader,results,report,cli,bench,fuzz,tests} \
+	rm -rf "$tmp/t" && mkdir -p "$tmp/t"/{scripts/check,loader,results,report,cli,bench,fuzz,tests} \
 		"$tmp/t/sim/include" "$tmp/t/models/a" \
 		"$tmp/t/models/b/include"
-	cp "$src/scripts/check-structure.sh" "$tmp/t/scripts/"
+	cp "$src/scripts/check/check-structure.sh" "$tmp/t/scripts/check/"
 	echo '#pragma once' >"$tmp/t/sim/include/sim.h"
 	printf '#include "sim.h"\n' >"$tmp/t/models/a/a.c"
 	printf '#pragma once\n#include "sim.h"\n' >"$tmp/t/models/a/a.h"
@@ -27,7 +27,7 @@ tree() {
 
 expect() { # NAME WANT_STATUS WANT_OUTPUT [MODE]
 	local got status=0
-	got=$("$tmp/t/scripts/check-structure.sh" "${4:---folders}" 2>&1) || status=$?
+	got=$("$tmp/t/scripts/check/check-structure.sh" "${4:---folders}" 2>&1) || status=$?
 	if [ "$status" != "$2" ] || [ "$got" != "$3" ]; then
 		printf 'FAIL %s: status %s, output:\n%s\nwanted status %s, output:\n%s\n' "$1" "$status" \
 			"$got" "$2" "$3"

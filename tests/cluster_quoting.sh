@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The cluster scripts pass every sweep argument to the shards verbatim,
 # whatever bytes it holds, through the shell that runs them: sbatch --wrap's
-# /bin/sh (dash on Debian, which has no $'...') for scripts/slurm-sweep.sh,
+# /bin/sh (dash on Debian, which has no $'...') for scripts/cluster/slurm-sweep.sh,
 # and GNU parallel's command line (which expands {} and {= perl =}) for
-# scripts/parallel-sweep.sh. A fake sbatch stands in for the cluster: like
+# scripts/cluster/parallel-sweep.sh. A fake sbatch stands in for the cluster: like
 # the real one (slurm's sbatch --wrap) it writes the command under
 # "#!/bin/sh" and runs it, each array task with SLURM_ARRAY_TASK_ID. Also:
 # an --out starting with '-', every shard's outcome checked (a failed shard
@@ -47,7 +47,7 @@ cd "$tmp" || exit 1
 verbatim() {
 	local script=$1 out=$2 rc
 	shift 2
-	bash "$src/scripts/$script" -n 2 "$sc" "${grid[@]}" "$@" --out "$out" >/dev/null 2>"$tmp/err"
+	bash "$src/scripts/cluster/$script" -n 2 "$sc" "${grid[@]}" "$@" --out "$out" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 0 ] || fail "$script --out $(printf %q "$out") $*: exit $rc: $(cat "$tmp/err")"
 	[ -f "$out/result.json" ] || fail "$script --out $(printf %q "$out"): no $out/result.json"
@@ -79,7 +79,7 @@ EOF2
 chmod +x "$tmp/bin/failing-memcgsim"
 for script in "slurm-sweep.sh --wait" parallel-sweep.sh; do
 	# shellcheck disable=SC2086
-	MEMCGSIM=$tmp/bin/failing-memcgsim bash "$src/scripts/"$script -n 2 "$sc" "${grid[@]}" \
+	MEMCGSIM=$tmp/bin/failing-memcgsim bash "$src/scripts/cluster/"$script -n 2 "$sc" "${grid[@]}" \
 		--out "fails-${script%% *}" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 1 ] || fail "$script with shard 2 failing: exit $rc, not 1"

@@ -11,7 +11,7 @@ src=$1 build=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-command -v chromium >/dev/null || fail "chromium is not installed (scripts/setup-test.sh installs it)"
+command -v chromium >/dev/null || fail "chromium is not installed (scripts/setup/setup-test.sh installs it)"
 mcs=$build/memcgsim
 
 # Chromium, headless, as root too; its D-Bus complaints are not ours.

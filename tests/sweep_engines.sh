@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Sharded sweeps on the engines users have, for real: GNU parallel running
-# the shards (scripts/parallel-sweep.sh), or a single-node Slurm cluster
+# the shards (scripts/cluster/parallel-sweep.sh), or a single-node Slurm cluster
 # started here for the test (munge and slurmctld/slurmd on localhost, on
 # private ports and files, torn down after) running them as a job array with
-# a dependent merge job (scripts/slurm-sweep.sh). Either way the merged
+# a dependent merge job (scripts/cluster/slurm-sweep.sh). Either way the merged
 # result.json must be byte-identical to the unsharded sweep's. A cluster
 # that cannot start is a failure, with its logs.
 # Usage: tests/sweep_engines.sh SOURCE_DIR BUILD_DIR parallel|slurm
@@ -33,7 +33,7 @@ sweep=("$src/scenarios/lockbench_scope.json" --param workloads.0.hold_ns=50,100,
 
 start_slurm() {
 	command -v munged >/dev/null && command -v slurmctld >/dev/null && command -v slurmd >/dev/null ||
-		fail "munge and slurm-wlm are not installed (scripts/setup-test.sh installs them)"
+		fail "munge and slurm-wlm are not installed (scripts/setup/setup-test.sh installs them)"
 	mkdir -p "$tmp/munge" "$tmp/state" "$tmp/spool"
 	chmod 711 "$tmp/munge"
 	dd if=/dev/urandom of="$tmp/munge/munge.key" bs=1024 count=1 status=none
@@ -90,13 +90,13 @@ EOF
 
 case $engine in
 parallel)
-	command -v parallel >/dev/null || fail "GNU parallel is not installed (scripts/setup-test.sh)"
-	"$src/scripts/parallel-sweep.sh" -n 3 "${sweep[@]}" --out "$tmp/merged" 2>"$tmp/parallel.log" ||
+	command -v parallel >/dev/null || fail "GNU parallel is not installed (scripts/setup/setup-test.sh)"
+	"$src/scripts/cluster/parallel-sweep.sh" -n 3 "${sweep[@]}" --out "$tmp/merged" 2>"$tmp/parallel.log" ||
 		fail "parallel-sweep.sh failed"
 	;;
 slurm)
 	start_slurm
-	"$src/scripts/slurm-sweep.sh" -n 3 --wait "${sweep[@]}" --out "$tmp/merged" \
+	"$src/scripts/cluster/slurm-sweep.sh" -n 3 --wait "${sweep[@]}" --out "$tmp/merged" \
 		>"$tmp/slurm-sweep.log" 2>&1 || fail "slurm-sweep.sh: $(cat "$tmp/slurm-sweep.log")"
 	grep -q "^slurm-sweep: array job [0-9]* (3 shards)$" "$tmp/slurm-sweep.log" ||
 		fail "no array job: $(cat "$tmp/slurm-sweep.log")"

@@ -50,7 +50,7 @@ static inline void mcs_test_add_subprocess(const char *path, void (*body)(void))
 }
 
 #include <string.h>
-/* Is @line the warning AddressSanitizer prints (under scripts/sanitize.sh)
+/* Is @line the warning AddressSanitizer prints (under scripts/check/sanitize.sh)
  * when SimGrid switches stacks? It is not memcgsim's output. */
 static inline bool mcs_asan_warning(const char *line)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* identity: what made a result. The model identity is the version and a
- * hash of the sources that make results (scripts/model-id.cmake); every
+ * hash of the sources that make results (scripts/build/model-id.cmake); every
  * result, run file and sweep plan records it, and a sweep refuses to mix
  * runs of two (docs/results.md, "Model identity"). */
 #pragma once

@@ -3,8 +3,8 @@
 # The test suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 # Leak checking is off: SimGrid keeps its engine alive until exit.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-./scripts/setup.sh
+cd "$(dirname "$0")/../.."
+./scripts/setup/setup.sh
 cmake -S . -B build-asan -DMEMCGSIM_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$(nproc)"
 cd build-asan

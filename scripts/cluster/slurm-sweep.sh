@@ -6,7 +6,7 @@
 # together into the sweep's directory. The merged result.json is
 # byte-identical to the one an unsharded sweep writes.
 #
-# Usage: scripts/slurm-sweep.sh [-n SHARDS] [-c CPUS] [--wait] [--sbatch ARG]...
+# Usage: scripts/cluster/slurm-sweep.sh [-n SHARDS] [-c CPUS] [--wait] [--sbatch ARG]...
 #            SCENARIO --out DIR [memcgsim sweep options...]
 #   -n SHARDS     array tasks, one shard each (default 4)
 #   -c CPUS       CPUs per task, and the simulations each runs at once (default 1)

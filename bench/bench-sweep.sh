@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Wall time of one sweep at -j1 and at -j2, alternating, REPS times each
 # (default 3); prints each time, the medians and their ratio. Also checks
-# that both give the same result.json. Usage: scripts/bench-sweep.sh [REPS] [SCENARIO]
+# that both give the same result.json. Usage: bench/bench-sweep.sh [REPS] [SCENARIO]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-3}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Fuzz with libFuzzer: ./scripts/fuzz.sh [SECONDS] [scenario|result]
+# Fuzz with libFuzzer: ./scripts/check/fuzz.sh [SECONDS] [scenario|result]
 #  scenario (default): the scenario loader (fuzz/fuzz_scenario.c); seeds:
 #    every scenario under scenarios/ and every bad-input case of
 #    tests/invalid/ (its args as leading "#set PATH=VALUE" lines).
@@ -11,10 +11,10 @@
 # The seed corpus is assembled here, not committed, so it follows the files
 # as they change. What the fuzzer adds stays in build-fuzz/corpus-run-TARGET/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=${1:-600}
 target=${2:-scenario}
-./scripts/setup.sh
+./scripts/setup/setup.sh
 CC=clang cmake -S . -B build-fuzz -DMEMCGSIM_FUZZ=ON -DMEMCGSIM_SANITIZE=OFF >/dev/null
 cmake --build build-fuzz --target "fuzz_$target" memcgsim -j "$(nproc)"
 seeds=build-fuzz/corpus-seed-$target

@@ -5,7 +5,7 @@
 # --no-daemons, the packages' scripts start no service while they install
 # (a policy-rc.d of the machine's own is left as it is), and recommended
 # packages are left out.
-# Usage: scripts/apt-missing.sh [--no-daemons] PKG...
+# Usage: scripts/setup/apt-missing.sh [--no-daemons] PKG...
 set -euo pipefail
 no_daemons=""
 [ "${1:-}" = --no-daemons ] && { no_daemons=yes; shift; }

@@ -14,13 +14,13 @@
 #   --format     every C source and header is in the project's .clang-format
 #                style (clang-format-14 --dry-run -Werror: the version Debian
 #                12 ships, as its output differs between versions); the test
-#                suite runs this (scripts/setup-test.sh installs it).
+#                suite runs this (scripts/setup/setup-test.sh installs it).
 #   --spdx       every source file (C, shell, CMake, the man page) names its
 #                licence in an SPDX-License-Identifier line near its top
 #                (LICENSE); the build runs this too.
 # Prints each violation and exits 1 when there is one.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 layers="base sim models loader results runner sweep report calib cli bench fuzz"
 # (a tree without one of them, as the test's small trees, checks the others)
 layers=$(for d in $layers; do if [ -d "$d" ]; then echo "$d"; fi; done)
@@ -109,7 +109,7 @@ check_functions() {
 check_format() {
 	local cf=clang-format-14 out
 	command -v "$cf" >/dev/null || {
-		echo "check-structure: $cf not found (scripts/setup-test.sh installs it)"
+		echo "check-structure: $cf not found (scripts/setup/setup-test.sh installs it)"
 		status=1
 		return
 	}

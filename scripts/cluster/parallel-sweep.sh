@@ -5,7 +5,7 @@
 # the sweep's directory. The merged result.json is byte-identical to the one
 # an unsharded sweep writes.
 #
-# Usage: scripts/parallel-sweep.sh [-n SHARDS] [-c CPUS] [--parallel ARG]...
+# Usage: scripts/cluster/parallel-sweep.sh [-n SHARDS] [-c CPUS] [--parallel ARG]...
 #            SCENARIO --out DIR [memcgsim sweep options...]
 #   -n SHARDS       shards (default: the CPUs online)
 #   -c CPUS         simulations each shard runs at once (default 1)

@@ -12,11 +12,11 @@
 # of the result with itself) rendered by the build that made it, compared
 # with the model identity masked wherever it appears. Exit 0 when all are
 # identical, 1 otherwise.
-# Usage: scripts/same-results.sh [BASE]     (run ./scripts/setup.sh first)
-#        MCS_KEEP=DIR scripts/same-results.sh BASE   keeps the outputs in DIR
-#        MCS_ONLY=GLOB scripts/same-results.sh BASE  only the scenarios GLOB.json
+# Usage: scripts/check/same-results.sh [BASE]     (run ./scripts/setup/setup.sh first)
+#        MCS_KEEP=DIR scripts/check/same-results.sh BASE   keeps the outputs in DIR
+#        MCS_ONLY=GLOB scripts/check/same-results.sh BASE  only the scenarios GLOB.json
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 base=${1:-HEAD}
 rev=$(git rev-parse --verify "$base^{commit}")
 tmp=$(mktemp -d)
