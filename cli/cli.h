@@ -35,9 +35,10 @@ struct cli {
 	char *shard;
 	char *sort;
 	char *plots;
-	char *lock_stat;	 /* report --lock-stat FILE */
-	char *lock_stat_seconds; /* report --lock-stat-seconds S */
-	char *change;		 /* compare --change FROM:TO */
+	char *lock_stat;		      /* report --lock-stat FILE */
+	char *lock_stat_seconds;	      /* report --lock-stat-seconds S */
+	char *change;			      /* compare --change FROM:TO */
+	struct change_resolution *resolution; /* --resolution (change.h); NULL: none given */
 	int point;
 	gboolean point_given; /* without --point: the whole sweep */
 	int timeout;	      /* --timeout SECONDS; CLI_TIMEOUT_UNSET: none */

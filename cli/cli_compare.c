@@ -141,7 +141,8 @@ static int cmd_compare(struct cli *c)
 		cli_say("note: %s was made by model %s, %s by model %s; the differences are also "
 			"the models'",
 			la, identity_of(a), lb, identity_of(b));
-	GPtrArray *sections = report_compare_results(a, la, b, lb, from, to);
+	GPtrArray *sections = report_compare_results(
+	    a, la, b, lb, from, to, &(struct report_opts){.resolution = c->resolution});
 	GString *out = g_string_new(NULL);
 	f->sections(sections, NULL, out);
 	bool ok = cli_output(c, out, "the comparison", &err);

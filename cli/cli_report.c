@@ -91,7 +91,8 @@ static bool lock_stat_seconds(const struct cli *c, double *seconds)
 /* What the options ask of @doc: --lock-stat (@measured) beside a result,
  * not a sweep; every metric --resolution named one of its (a sweep's: its
  * first point's), a typo said, not ignored. */
-static bool doc_check(json_t *doc, const struct lockstat *measured, GError **err)
+static bool doc_check(json_t *doc, const struct lockstat *measured,
+		      const struct change_resolution *res, GError **err)
 {
 	json_t *points = json_object_get(doc, "points");
 	if (measured && points) {
@@ -100,7 +101,7 @@ static bool doc_check(json_t *doc, const struct lockstat *measured, GError **err
 		return false;
 	}
 	json_t *r = points ? json_object_get(json_array_get(points, 0), "result") : doc;
-	char *typo = change_resolution_unknown(json_object_get(r, "variants"));
+	char *typo = change_resolution_unknown(res, json_object_get(r, "variants"));
 	if (typo)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "--resolution: %s: no such metric in the result (its metrics are those "
@@ -114,7 +115,8 @@ static int cmd_report(struct cli *c)
 {
 	struct report_opts o = {.format = report_format_find(c->format),
 				.sort = c->sort ? c->sort : "wait_total",
-				.plots = c->plots};
+				.plots = c->plots,
+				.resolution = c->resolution};
 	if (!o.format) {
 		char *names = report_format_names();
 		const char *near = report_format_near(c->format);
@@ -148,7 +150,7 @@ static int cmd_report(struct cli *c)
 	o.measured = measured;
 	o.measured_path = c->lock_stat;
 	json_t *doc = report_input(c, &err);
-	if (doc && !doc_check(doc, measured, &err)) {
+	if (doc && !doc_check(doc, measured, c->resolution, &err)) {
 		json_decref(doc);
 		lockstat_free(measured);
 		return cli_error(err, "memcgsim: ");

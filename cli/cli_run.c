@@ -42,9 +42,9 @@ static void run_output(const struct cli *c, json_t *result, GString *out)
 		g_string_append_c(out, '\n');
 		free(text);
 	} else if (g_str_equal(c->format, "summary")) {
-		report_summary_text(result, out);
+		report_summary_text(result, c->resolution, out);
 	} else {
-		report_text(result, out);
+		report_text(result, c->resolution, out);
 	}
 }
 

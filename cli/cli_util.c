@@ -238,5 +238,7 @@ gboolean cli_parse_resolution(const char *name, const char *value, gpointer data
 {
 	(void)name;
 	(void)data;
-	return change_resolution_set(value, err);
+	if (!cli_args.resolution)
+		cli_args.resolution = change_resolution_new();
+	return change_resolution_set(cli_args.resolution, value, err);
 }

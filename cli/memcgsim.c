@@ -2,6 +2,7 @@
 /* memcgsim: the command line. main(), the option parsing, and the table of
  * commands (each in its file, cli_NAME.c). Exit status 0 on success, 1 when
  * a simulation fails or detects a violation, 2 for bad usage or bad input. */
+#include "change.h"
 #include "cli_util.h"
 #include "identity.h"
 #include "mcs_error.h"
@@ -188,6 +189,7 @@ static void cli_free(struct cli *c)
 	g_free(c->lock_stat);
 	g_free(c->lock_stat_seconds);
 	g_free(c->change);
+	change_resolution_free(c->resolution);
 	g_free(c->trace);
 	g_free(c->trace_window);
 	g_free(c->out);

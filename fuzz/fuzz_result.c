@@ -72,8 +72,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			ls->seconds = 0;
 		}
 		if (result)
-			g_ptr_array_free(report_compare_results(doc, "a", doc, "b", NULL, NULL),
-					 TRUE);
+			g_ptr_array_free(
+			    report_compare_results(doc, "a", doc, "b", NULL, NULL, NULL), TRUE);
 	}
 	g_clear_error(&err);
 	json_decref(doc);

@@ -203,7 +203,8 @@ struct metric_plot {
 	const struct run_metric *d;
 	bool numeric; /* the first parameter's values are numbers: the x axis */
 	bool ratio;   /* each variant's mean over the baseline's (the first variant) */
-	double scale; /* ns in the unit of the y axis */
+	const struct change_resolution *resolution; /* --resolution: the ratio's band */
+	double scale;				    /* ns in the unit of the y axis */
 	struct fig *f;
 	GString *tics; /* the x axis' labels when the values are not numbers */
 };
@@ -304,7 +305,7 @@ static struct fig *metric_fig(struct metric_plot *mp, json_t *param, int n)
 	if (json_is_true(json_object_get(param, "log")))
 		g_string_append(f->script, "set logscale x 2\n");
 	if (mp->ratio) { /* fitted to the ratios, the resolution band around 1 drawn */
-		double pct = change_resolution_pct(mp->metric), r = pct / 100;
+		double pct = change_resolution_pct(mp->resolution, mp->metric), r = pct / 100;
 		g_string_append_printf(
 		    f->script,
 		    "set object 1 rectangle from graph 0, first %.4f to graph 1, "
@@ -420,14 +421,16 @@ static void metric_lines(struct metric_plot *mp)
 
 /* One metric against the first parameter: a line per variant and value of
  * the other parameters. */
-static bool plot_metric(json_t *sweep, const char *metric, int n, bool ratio, const char *dir,
-			GPtrArray *plots, GError **err)
+static bool plot_metric(json_t *sweep, const char *metric, int n, bool ratio,
+			const struct change_resolution *r, const char *dir, GPtrArray *plots,
+			GError **err)
 {
 	struct metric_plot mp = {.points = json_object_get(sweep, "points"),
 				 .metric = metric,
 				 .d = run_metric_find(metric),
 				 .numeric = true,
 				 .ratio = ratio,
+				 .resolution = r,
 				 .tics = g_string_new(NULL)};
 	size_t i;
 	json_t *p;
@@ -535,12 +538,13 @@ static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray
 	return fig_finish(f, dir, plots, err);
 }
 
-static GPtrArray *plot_figures(json_t *doc, const char *dir, GError **err);
+static GPtrArray *plot_figures(json_t *doc, const struct change_resolution *r, const char *dir,
+			       GError **err);
 
 /* gnuplot writes into a directory of the tool's own inside @dir (which
  * fig_finish moves the checked files out of), never at a name in @dir that
  * could be a FIFO or a symlink; it is removed at the end. */
-GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
+GPtrArray *plot_all(json_t *doc, const struct change_resolution *r, const char *dir, GError **err)
 {
 	char *work = g_strdup_printf("%s/.memcgsim-plots-XXXXXX", dir);
 	if (g_mkdir_with_parents(dir, 0777) != 0 || !g_mkdtemp(work)) {
@@ -549,7 +553,7 @@ GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 		return NULL;
 	}
 	output_temp_add(work, true);
-	GPtrArray *plots = plot_figures(doc, work, err);
+	GPtrArray *plots = plot_figures(doc, r, work, err);
 	output_remove_files(work, NULL);
 	g_rmdir(work);
 	output_temp_done(work);
@@ -557,7 +561,8 @@ GPtrArray *plot_all(json_t *doc, const char *dir, GError **err)
 	return plots;
 }
 
-static GPtrArray *plot_figures(json_t *doc, const char *dir, GError **err)
+static GPtrArray *plot_figures(json_t *doc, const struct change_resolution *r, const char *dir,
+			       GError **err)
 {
 	GPtrArray *plots = g_ptr_array_new_with_free_func(plot_free);
 	json_t *points = json_object_get(doc, "points");
@@ -568,9 +573,9 @@ static GPtrArray *plot_figures(json_t *doc, const char *dir, GError **err)
 		    json_array_size(result_point_variants(json_array_get(points, 0))) > 1;
 		for (guint n = 0;
 		     ok && n < keys->len && json_array_size(json_object_get(doc, "params")); n++)
-			ok = plot_metric(doc, keys->pdata[n], (int)n, false, dir, plots, err) &&
+			ok = plot_metric(doc, keys->pdata[n], (int)n, false, r, dir, plots, err) &&
 			     (!several ||
-			      plot_metric(doc, keys->pdata[n], (int)n, true, dir, plots, err));
+			      plot_metric(doc, keys->pdata[n], (int)n, true, r, dir, plots, err));
 		g_ptr_array_free(keys, TRUE);
 		json_t *results = json_array(), *labels = json_array();
 		size_t i;

@@ -20,8 +20,10 @@ struct plot {
 
 void plot_free(gpointer plot);
 /* Write the plots of @doc (a result or a sweep result) into @dir and run
- * gnuplot on them; the list of struct plot, or NULL with @err. */
-GPtrArray *plot_all(json_t *doc, const char *dir, GError **err);
+ * gnuplot on them, a ratio's band @r's resolution (--resolution; NULL:
+ * none); the list of struct plot, or NULL with @err. */
+struct change_resolution;
+GPtrArray *plot_all(json_t *doc, const struct change_resolution *r, const char *dir, GError **err);
 /* @s as a gnuplot single-quoted string (the only kind gnuplot does no
  * backquote command substitution in): a ' becomes a typographic one (there
  * is no escape for it in 5.4), control characters spaces, so a name cannot

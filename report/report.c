@@ -3,6 +3,7 @@
  * order: the head once, a variant's sections for each variant, and with two
  * variants or more the comparison's. A section is its file's render (and
  * title) function and one row here (report_sections.h). */
+#include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
 #include "version.h"
@@ -36,19 +37,22 @@ static const struct report_section_type report_section_types[] = {
     {MCS_NAME("lock_stat", "/proc/lock_stat"), NULL, report_lock_stat, .member = "locks",
      .scope = REPORT_VARIANT},
     {MCS_NAME("perf_lock", "perf lock contention, in --sort order"), NULL,
-     .render_sorted = report_perf_lock, .member = "locks", .scope = REPORT_VARIANT},
+     .render_opts = report_perf_lock, .member = "locks", .scope = REPORT_VARIANT},
     {MCS_NAME("cachelines", "perf c2c: the line classes with the most transfers"), NULL,
      report_cachelines, .scope = REPORT_VARIANT},
     {MCS_NAME("per_page", "where a swapped page's time goes: each lock and kernel function, "
 			  "per page swapped out"),
      NULL, report_per_page, .scope = REPORT_VARIANT},
     {MCS_NAME("comparison", "the mmtests comparison of the variants and their durations"),
-     report_comparison_title, report_comparison, .scope = REPORT_COMPARISON},
+     report_comparison_title, .render_opts = report_comparison, .scope = REPORT_COMPARISON},
     {MCS_NAME("changes", "with cost draws, each variant's change with its intervals and "
 			 "verdict"),
-     report_changes_title, report_changes, .scope = REPORT_COMPARISON},
+     report_changes_title, .render_opts = report_changes, .scope = REPORT_COMPARISON},
+    {MCS_NAME("measured", "with --lock-stat: the machine's lock statistics beside the model's"),
+     report_measured_title, .render_opts = report_measured_section, .scope = REPORT_VARIANTS,
+     .measured = true},
     {MCS_NAME("verdict", "the report's last line: the winner on the main figure"),
-     report_verdict_title, report_verdict, .scope = REPORT_COMPARISON},
+     report_verdict_title, .render_opts = report_verdict, .scope = REPORT_COMPARISON},
 };
 
 /* Where @t's body goes: a new section, or the last one when @t has no
@@ -65,32 +69,52 @@ static GString *section_body(const struct report_section_type *t, json_t *of, GP
 	return body;
 }
 
-/* The sections of @scope, of @of (the result, a variant or the variants). */
-static void render_scope(enum report_scope scope, json_t *of, const char *sort, GPtrArray *sections)
+/* Does row @t come in this report, for a scope of @scope? The comparison's
+ * rows with two variants or more; the measured ones with --lock-stat. */
+static bool section_comes(const struct report_section_type *t, enum report_scope scope,
+			  size_t nvariants, const struct report_opts *o)
+{
+	if (t->measured && !o->measured)
+		return false;
+	if (scope == REPORT_VARIANTS)
+		return t->scope == REPORT_VARIANTS ||
+		       (t->scope == REPORT_COMPARISON && nvariants >= 2);
+	return t->scope == scope;
+}
+
+/* The sections of @scope, of @of (the result, a variant or the variants),
+ * in the table's order. */
+static void render_scope(enum report_scope scope, json_t *of, size_t nvariants,
+			 const struct report_opts *o, GPtrArray *sections)
 {
 	for (size_t i = 0; i < G_N_ELEMENTS(report_section_types); i++) {
 		const struct report_section_type *t = &report_section_types[i];
-		if (t->scope != scope)
+		if (!section_comes(t, scope, nvariants, o))
 			continue;
 		GString *out = section_body(t, of, sections);
 		json_t *part = t->member ? json_object_get(of, t->member) : of;
-		if (t->render_sorted)
-			t->render_sorted(part, sort, out);
+		if (t->render_opts)
+			t->render_opts(part, o, out);
 		else
 			t->render(part, out);
 	}
 }
 
-GPtrArray *report_sections(json_t *result, const char *sort)
+GPtrArray *report_sections(json_t *result, const struct report_opts *o)
 {
 	GPtrArray *sections = report_sections_new();
 	json_t *variants = json_object_get(result, "variants");
-	render_scope(REPORT_HEAD, result, sort, sections);
+	size_t n = json_array_size(variants);
+	render_scope(REPORT_HEAD, result, n, o, sections);
 	size_t i;
 	json_t *v;
 	json_array_foreach (variants, i, v)
-		render_scope(REPORT_VARIANT, v, sort, sections);
-	if (json_array_size(variants) >= 2)
-		render_scope(REPORT_COMPARISON, variants, sort, sections);
+		render_scope(REPORT_VARIANT, v, n, o, sections);
+	render_scope(REPORT_VARIANTS, variants, n, o, sections); /* and the comparison's */
 	return sections;
+}
+
+const struct change_resolution *report_resolution(const struct report_opts *o)
+{
+	return o ? o->resolution : NULL;
 }

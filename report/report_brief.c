@@ -125,7 +125,8 @@ static void brief_lines(json_t *v, GString *out)
 }
 
 /* Each variant's main figure and its change, positive = better. */
-static void brief_figures(json_t *variants, const char *metric, GString *out)
+static void brief_figures(json_t *variants, const char *metric, const struct change_resolution *r,
+			  GString *out)
 {
 	json_t *base = json_array_get(variants, 0);
 	g_string_append_printf(out, "\n%-30s %16s %12s\n", "variant", metric, "change");
@@ -134,7 +135,7 @@ static void brief_figures(json_t *variants, const char *metric, GString *out)
 	json_array_foreach (variants, i, v) {
 		report_cut(out, name_of(v), 30);
 		struct change c;
-		change_of(base, v, metric, &c);
+		change_of(base, v, metric, r, &c);
 		GString *mean = g_string_new(NULL);
 		report_mean(mean, i ? c.mean : c.base_mean, metric);
 		g_string_append_printf(out, " %16s", mean->str);
@@ -150,7 +151,7 @@ static void brief_figures(json_t *variants, const char *metric, GString *out)
 
 /* The published figures (the scenario's "published") beside the model's
  * in the same metric, each with its change against the baseline's. */
-static void brief_published(json_t *result, GString *out)
+static void brief_published(json_t *result, const struct change_resolution *r, GString *out)
 {
 	json_t *pub = json_object_get(result, "published");
 	json_t *values = json_object_get(pub, "values");
@@ -182,7 +183,7 @@ static void brief_published(json_t *result, GString *out)
 		else
 			g_string_append_printf(out, " %9s", i ? "" : "baseline");
 		struct change c;
-		change_of(base, v, metric, &c);
+		change_of(base, v, metric, r, &c);
 		g_string_truncate(cell, 0);
 		report_mean(cell, i ? c.mean : c.base_mean, metric);
 		g_string_append_printf(out, " %16s", cell->str);
@@ -230,15 +231,16 @@ static void brief_result(json_t *result, const struct report_opts *o, GString *o
 		put_wrapped(out, "Command: ", command);
 	const char *metric = "elapsed_ns";
 	struct change c;
-	size_t best =
-	    json_array_size(variants) >= 2 ? report_main_change(variants, &metric, &c) : 0;
+	size_t best = json_array_size(variants) >= 2
+			  ? report_main_change(variants, report_resolution(o), &metric, &c)
+			  : 0;
 	if (!metric)
 		metric = "elapsed_ns";
-	brief_figures(variants, metric, out);
-	brief_published(result, out);
+	brief_figures(variants, metric, report_resolution(o), out);
+	brief_published(result, report_resolution(o), out);
 	if (json_array_size(variants) >= 2) {
 		GString *verdict = g_string_new(NULL);
-		report_verdict(variants, verdict);
+		report_verdict(variants, o, verdict);
 		g_strchomp(verdict->str);
 		g_string_append_c(out, '\n');
 		put_wrapped(out, "Verdict: ", verdict->str);
@@ -257,7 +259,7 @@ static void brief_result(json_t *result, const struct report_opts *o, GString *o
 			"cgroup and\nmetric, the mmtests comparison and the per-page costs)\n");
 }
 
-static void brief_sweep(json_t *sweep, GString *out)
+static void brief_sweep(json_t *sweep, const struct report_opts *o, GString *out)
 {
 	json_t *points = json_object_get(sweep, "points");
 	char *head = g_strdup_printf(
@@ -277,7 +279,7 @@ static void brief_sweep(json_t *sweep, GString *out)
 		if (json_array_size(variants) < 2)
 			continue;
 		GString *verdict = g_string_new(NULL);
-		report_verdict(variants, verdict);
+		report_verdict(variants, o, verdict);
 		g_strchomp(verdict->str);
 		char *label = g_strdup_printf("point %zu (%s): ", i,
 					      json_string_value(json_object_get(p, "label")));
@@ -292,7 +294,7 @@ void report_brief(json_t *doc, const struct report_opts *o, GString *out)
 {
 	GString *raw = g_string_new(NULL);
 	if (g_strcmp0(json_string_value(json_object_get(doc, "format")), "memcgsim-sweep-1") == 0)
-		brief_sweep(doc, raw);
+		brief_sweep(doc, o, raw);
 	else
 		brief_result(doc, o, raw);
 	mcs_text_printable_append(out, raw->str, raw->len); /* the strings are a file's */

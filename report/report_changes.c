@@ -50,11 +50,12 @@ static void widths(json_t *variants, int *metric_w, int *variant_w)
 			(int)g_utf8_strlen(json_string_value(json_object_get(v, "name")), -1));
 }
 
-static void change_row(json_t *variants, size_t i, const char *metric, int mw, int vw, GString *out)
+static void change_row(json_t *variants, size_t i, const char *metric, int mw, int vw,
+		       const struct change_resolution *r, GString *out)
 {
 	json_t *v = json_array_get(variants, i);
 	struct change c;
-	change_of(json_array_get(variants, 0), v, metric, &c);
+	change_of(json_array_get(variants, 0), v, metric, r, &c);
 	char *verdict = change_verdict(&c);
 	char buf[32];
 	g_string_append_printf(out, "%-*s  %-*s  %9s", mw, metric, vw,
@@ -66,7 +67,7 @@ static void change_row(json_t *variants, size_t i, const char *metric, int mw, i
 	g_free(verdict);
 }
 
-void report_changes(json_t *variants, GString *out)
+void report_changes(json_t *variants, const struct report_opts *o, GString *out)
 {
 	size_t draws = change_draws(variants);
 	if (!draws || json_array_size(variants) < 2)
@@ -84,7 +85,7 @@ void report_changes(json_t *variants, GString *out)
 	json_t *m;
 	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), k, m)
 		for (size_t i = 1; i < json_array_size(variants); i++)
-			change_row(variants, i, k, mw, vw, out);
+			change_row(variants, i, k, mw, vw, report_resolution(o), out);
 }
 
 char *report_changes_title(json_t *variants)

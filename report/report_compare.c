@@ -105,7 +105,8 @@ static bool metric_constant(json_t *variants, const char *metric, double *value)
 	return same && seen > 0;
 }
 
-static void compare_metric(json_t *variants, const char *metric, GString *out)
+static void compare_metric(json_t *variants, const char *metric, const struct change_resolution *r,
+			   GString *out)
 {
 	const struct run_metric *d = run_metric_find(metric);
 	double same;
@@ -134,7 +135,7 @@ static void compare_metric(json_t *variants, const char *metric, GString *out)
 			x[k] /= scale;
 		stats_summarise(x, n, !d->higher_is_better, &s[i]);
 		struct change c;
-		change_of(json_array_get(variants, 0), v, metric, &c);
+		change_of(json_array_get(variants, 0), v, metric, r, &c);
 		sig[i] = i > 0 && c.significant;
 		g_free(x);
 	}
@@ -155,13 +156,13 @@ static void header(json_t *variants, GString *out)
 	g_string_append_c(out, '\n');
 }
 
-static void compare_table(json_t *variants, GString *out)
+static void compare_table(json_t *variants, const struct change_resolution *r, GString *out)
 {
 	header(variants, out);
 	const char *k;
 	json_t *m;
 	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), k, m)
-		compare_metric(variants, k, out);
+		compare_metric(variants, k, r, out);
 }
 
 static void duration_table(json_t *variants, GString *out)
@@ -205,10 +206,10 @@ char *report_comparison_title(json_t *variants)
 		: ", Welch's t-test p < 0.05");
 }
 
-void report_comparison(json_t *variants, GString *out)
+void report_comparison(json_t *variants, const struct report_opts *o, GString *out)
 {
 	if (json_array_size(variants) >= 2) {
-		compare_table(variants, out);
+		compare_table(variants, report_resolution(o), out);
 		g_string_append_c(out, '\n');
 	}
 	duration_table(variants, out);

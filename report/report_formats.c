@@ -256,14 +256,15 @@ char *report_format_names(void)
 }
 
 /* run prints the text report, with the contention table by total wait. */
-void report_summary_text(json_t *result, GString *out)
+void report_summary_text(json_t *result, const struct change_resolution *r, GString *out)
 {
-	report_brief(result, NULL, out);
+	report_brief(result, &(struct report_opts){.resolution = r}, out);
 }
 
-void report_text(json_t *result, GString *out)
+void report_text(json_t *result, const struct change_resolution *r, GString *out)
 {
-	GPtrArray *sections = report_sections(result, "wait_total");
+	struct report_opts o = {.sort = "wait_total", .resolution = r};
+	GPtrArray *sections = report_sections(result, &o);
 	report_format_text(sections, NULL, out);
 	g_ptr_array_free(sections, TRUE);
 }
@@ -273,19 +274,7 @@ static void render_sections(json_t *doc, const struct report_opts *o, GPtrArray 
 {
 	bool sweep =
 	    g_strcmp0(json_string_value(json_object_get(doc, "format")), "memcgsim-sweep-1") == 0;
-	GPtrArray *sections = sweep ? report_sweep_sections(doc) : report_sections(doc, o->sort);
-	if (o->measured && !sweep) { /* before the verdict, which stays last */
-		const struct report_section *last = sections->pdata[sections->len - 1];
-		bool verdict = last->title && g_str_equal(last->title, "verdict");
-		struct report_section *m =
-		    report_section_add(sections, "the machine measured, beside the model");
-		report_measured(json_object_get(doc, "variants"), o->measured, o->measured_path,
-				false, m->body);
-		if (verdict) {
-			g_ptr_array_steal_index(sections, sections->len - 1);
-			g_ptr_array_insert(sections, (gint)sections->len - 1, m);
-		}
-	}
+	GPtrArray *sections = sweep ? report_sweep_sections(doc, o) : report_sections(doc, o);
 	o->format->sections(sections, plots, out);
 	g_ptr_array_free(sections, TRUE);
 }
@@ -302,7 +291,7 @@ bool report_render(json_t *doc, const struct report_opts *o, GString *out, GErro
 		return false;
 	if (tmp)
 		output_temp_add(tmp, true);
-	GPtrArray *plots = dir ? plot_all(doc, dir, err) : NULL;
+	GPtrArray *plots = dir ? plot_all(doc, o->resolution, dir, err) : NULL;
 	bool ok = !dir || plots;
 	if (ok && o->format->sections)
 		render_sections(doc, o, plots, out);

@@ -201,8 +201,9 @@ static gint by_key(gconstpointer a, gconstpointer b, gpointer sort)
 			     json_string_value(json_object_get(y->lock, "class")));
 }
 
-void report_perf_lock(json_t *locks, const char *sort, GString *out)
+void report_perf_lock(json_t *locks, const struct report_opts *o, GString *out)
 {
+	const char *sort = o->sort;
 	GArray *rows = g_array_new(FALSE, FALSE, sizeof(struct perf_row));
 	size_t i, j;
 	json_t *l, *p;

@@ -290,3 +290,14 @@ void report_measured(json_t *variants, const struct lockstat *ls, const char *pa
 	g_string_free(dropped, TRUE);
 	g_ptr_array_free(sorted, TRUE);
 }
+
+char *report_measured_title(json_t *variants)
+{
+	(void)variants;
+	return g_strdup("the machine measured, beside the model");
+}
+
+void report_measured_section(json_t *variants, const struct report_opts *o, GString *out)
+{
+	report_measured(variants, o->measured, o->measured_path, false, out);
+}

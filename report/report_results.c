@@ -129,7 +129,8 @@ static void only_in(GString *s, json_t *from, const char *label, json_t *other)
 }
 
 /* One common variant's section; its verdict line goes to @verdicts too. */
-static void variant_section(GPtrArray *sections, const char *name, json_t *pair, GString *verdicts)
+static void variant_section(GPtrArray *sections, const char *name, json_t *pair,
+			    const struct report_opts *o, GString *verdicts)
 {
 	char *t =
 	    g_strdup_printf("variant %s: %s against %s", name,
@@ -137,20 +138,20 @@ static void variant_section(GPtrArray *sections, const char *name, json_t *pair,
 			    json_string_value(json_object_get(json_array_get(pair, 1), "name")));
 	GString *body = report_section_add(sections, t)->body;
 	g_free(t);
-	report_comparison(pair, body);
+	report_comparison(pair, o, body);
 	if (change_draws(pair)) {
 		g_string_append_c(body, '\n');
-		report_changes(pair, body);
+		report_changes(pair, o, body);
 	}
 	g_string_append_printf(verdicts, "%s: ", name);
-	report_verdict(pair, verdicts);
+	report_verdict(pair, o, verdicts);
 }
 
 /* The difference of differences (--change BASE:NEW): the change from
  * variant @from to variant @to in each result, and how far it moved from
  * @a to @b, metric by metric; then a line on the first metric it changes. */
 static void change_moved(GString *out, json_t *a, const char *la, json_t *b, const char *lb,
-			 const char *from, const char *to)
+			 const char *from, const char *to, const struct change_resolution *r)
 {
 	json_t *a0 = variant_named(a, from), *a1 = variant_named(a, to);
 	json_t *b0 = variant_named(b, from), *b1 = variant_named(b, to);
@@ -164,8 +165,8 @@ static void change_moved(GString *out, json_t *a, const char *la, json_t *b, con
 		if (!json_object_get(json_object_get(b0, "metrics"), metric))
 			continue;
 		struct change ca, cb;
-		change_of(a0, a1, metric, &ca);
-		change_of(b0, b1, metric, &cb);
+		change_of(a0, a1, metric, r, &ca);
+		change_of(b0, b1, metric, r, &cb);
 		char ba[32], bb[32], bm[32];
 		bool zero = ca.from_zero || cb.from_zero;
 		g_string_append_printf(
@@ -204,7 +205,7 @@ static void change_moved(GString *out, json_t *a, const char *la, json_t *b, con
 }
 
 GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb,
-				  const char *from, const char *to)
+				  const char *from, const char *to, const struct report_opts *o)
 {
 	GPtrArray *sections = report_sections_new();
 	head(sections, a, la, b, lb);
@@ -219,13 +220,13 @@ GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const ch
 		if (!vb)
 			continue;
 		json_t *pair = column_pair(va, la, vb, lb);
-		variant_section(sections, name, pair, verdicts);
+		variant_section(sections, name, pair, o, verdicts);
 		json_decref(pair);
 	}
 	if (from && to)
 		change_moved(
 		    report_section_add(sections, "the change between two variants, moved")->body, a,
-		    la, b, lb, from, to);
+		    la, b, lb, from, to, report_resolution(o));
 	GString *odd = report_section_add(sections, "variants in one file only")->body;
 	only_in(odd, a, la, b);
 	only_in(odd, b, lb, a);

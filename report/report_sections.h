@@ -21,6 +21,7 @@ enum report_scope {
 	REPORT_HEAD,	   /* once, first: of the result */
 	REPORT_VARIANT,	   /* once a variant, in the result's order: of the variant */
 	REPORT_COMPARISON, /* once, when there are two variants or more: of the variants */
+	REPORT_VARIANTS,   /* once, after the variants' sections: of the variants */
 };
 
 /* A section of a result's report: one row of the table in report.c. */
@@ -31,13 +32,17 @@ struct report_section_type {
 	char *(*title)(json_t *of);
 	/* The body, into @out: nothing when the result has no figures for it. */
 	void (*render)(json_t *of, GString *out);
-	/* Instead of .render: a section that also takes perf lock contention's
-	 * order (a --sort value). */
-	void (*render_sorted)(json_t *of, const char *sort, GString *out);
+	/* Instead of .render: a section that also reads the report's options
+	 * (--sort, --resolution, --lock-stat). */
+	void (*render_opts)(json_t *of, const struct report_opts *o, GString *out);
 	/* The member of what it is of (.scope) that it renders; NULL: all. */
 	const char *member;
 	enum report_scope scope;
+	bool measured; /* only with --lock-stat's measurement */
 };
+
+/* The options' --resolution (NULL: none, also for @o NULL). */
+const struct change_resolution *report_resolution(const struct report_opts *o);
 
 /* report_summary.c: a variant's title, its summary (simulated time, CPU
  * time, metrics, failed replicas), lockdep's reports and the first
@@ -57,7 +62,7 @@ void report_per_page(json_t *variant, GString *out);
 /* report_locks.c: nothing without locks; the perf lock contention table,
  * after a blank line, only when some lock was contended */
 void report_lock_stat(json_t *locks, GString *out);
-void report_perf_lock(json_t *locks, const char *sort, GString *out);
+void report_perf_lock(json_t *locks, const struct report_opts *o, GString *out);
 /* report_cachelines.c: a variant's cache-line table after a blank line
  * (nothing when its result has no "cachelines"); a sweep's section of each
  * point's top classes, with point labels @label_w wide (none when no point
@@ -67,31 +72,36 @@ void report_sweep_cachelines(json_t *points, int label_w, GPtrArray *sections);
 /* report_compare.c: the mmtests comparison of the variants (when there are
  * two or more), then their durations; its section's title */
 char *report_comparison_title(json_t *variants);
-void report_comparison(json_t *variants, GString *out);
+void report_comparison(json_t *variants, const struct report_opts *o, GString *out);
 /* report_changes.c: for results with cost draws, each variant's change in
  * each metric with its intervals across seeds and cost draws and what they
  * make of it, under a legend (nothing without draws); its section's title
  * (none without draws) */
 char *report_changes_title(json_t *variants);
-void report_changes(json_t *variants, GString *out);
+void report_changes(json_t *variants, const struct report_opts *o, GString *out);
 /* report_verdict.c: one line: which variant wins on the main figure, by how
  * much, and whether that is significant; its section's title */
 char *report_verdict_title(json_t *variants);
-void report_verdict(json_t *variants, GString *out);
+void report_verdict(json_t *variants, const struct report_opts *o, GString *out);
 /* The verdict's main figure: the first of the baseline's metrics that some
  * variant changes, into *@metric, and the variant (1..) with the best
  * change in it, that change in *@c; 0 (and NULL) when none changes any. */
 struct change;
-size_t report_main_change(json_t *variants, const char **metric, struct change *c);
+struct change_resolution;
+size_t report_main_change(json_t *variants, const struct change_resolution *r, const char **metric,
+			  struct change *c);
 /* A mean of the comparison's main row (change.h: Hmean for a rate, else
  * Amean), in @metric's unit ("14.45 s", "12.29 /us"). */
 void report_mean(GString *out, double mean, const char *metric);
 /* report_measured.c: the real machine's lock statistics (read from @path)
  * beside each of @variants', class by class: the full report's section, or
- * with @brief the summary's (under 78 columns, the first few classes). */
+ * with @brief the summary's (under 78 columns, the first few classes);
+ * report_measured_section: the full report's, from @o's --lock-stat. */
 struct lockstat;
 void report_measured(json_t *variants, const struct lockstat *ls, const char *path, bool brief,
 		     GString *out);
+char *report_measured_title(json_t *variants);
+void report_measured_section(json_t *variants, const struct report_opts *o, GString *out);
 /* report_brief.c: --format summary, a result's report in under 80 columns:
  * the scenario, the variants' main figure with its change, the verdict,
  * the top locks and cache lines of the baseline and the winner, and with
@@ -101,8 +111,8 @@ void report_brief(json_t *doc, const struct report_opts *o, GString *out);
 
 /* The assemblers: the sections of a result (report.c) and of a sweep
  * (report_sweep.c); free with g_ptr_array_free(a, TRUE). */
-GPtrArray *report_sections(json_t *result, const char *sort);
-GPtrArray *report_sweep_sections(json_t *sweep);
+GPtrArray *report_sections(json_t *result, const struct report_opts *o);
+GPtrArray *report_sweep_sections(json_t *sweep, const struct report_opts *o);
 
 /* report_formats.c: the sections as text (@plots unused); report_csv.c:
  * the document's long form */

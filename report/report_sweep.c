@@ -39,7 +39,7 @@ static double metric_scale(json_t *points, const char *metric, const char **unit
  * the baseline (*...* when significant), then, with cost draws, the
  * change's interval across them. True when that interval covers 0. */
 static bool metric_cell(GString *out, json_t *base, json_t *var, const char *metric, double scale,
-			int width)
+			int width, const struct change_resolution *r)
 {
 	const struct run_metric *d = run_metric_find(metric);
 	size_t nv;
@@ -47,7 +47,7 @@ static bool metric_cell(GString *out, json_t *base, json_t *var, const char *met
 	struct stats_summary sv;
 	stats_summarise(xv, nv, !d->higher_is_better, &sv);
 	struct change c;
-	change_of(base, var, metric, &c);
+	change_of(base, var, metric, r, &c);
 	bool sig = base != var && c.significant;
 	GString *cell = g_string_new(NULL);
 	char buf[32];
@@ -104,7 +104,8 @@ static int label_width(json_t *points)
 	return width;
 }
 
-static void metric_table(json_t *points, const char *metric, GString *out)
+static void metric_table(json_t *points, const char *metric, const struct change_resolution *r,
+			 GString *out)
 {
 	const char *unit;
 	double scale = metric_scale(points, metric, &unit);
@@ -122,7 +123,8 @@ static void metric_table(json_t *points, const char *metric, GString *out)
 		g_string_append_printf(out, "%-*s", width, label);
 		json_t *vars = result_point_variants(p);
 		json_array_foreach (vars, v, var)
-			if (metric_cell(out, json_array_get(vars, 0), var, metric, scale, cell_w))
+			if (metric_cell(out, json_array_get(vars, 0), var, metric, scale, cell_w,
+					r))
 				g_ptr_array_add(
 				    within,
 				    g_strdup_printf("%s at %s",
@@ -195,7 +197,32 @@ static void header(json_t *sweep, GString *out)
 		draws_legend(draws, out);
 }
 
-GPtrArray *report_sweep_sections(json_t *sweep)
+/* Last, as in a result's report: the verdict of each point, wrapped at 78
+ * columns to paste. */
+static void point_verdicts(json_t *points, const struct report_opts *o, GPtrArray *sections)
+{
+	GString *verdicts = report_section_add(sections, "verdict, point by point")->body;
+	GString *line = g_string_new(NULL);
+	size_t i;
+	json_t *p;
+	json_array_foreach (points, i, p) {
+		if (json_array_size(result_point_variants(p)) < 2)
+			continue;
+		g_string_printf(line, "point %zu (%s): ", i,
+				json_string_value(json_object_get(p, "label")));
+		report_verdict(result_point_variants(p), o, line);
+		char **lines = g_strsplit(line->str, "\n", -1); /* a line a variant */
+		for (char **l = lines; *l; l++)
+			if (l == lines)
+				report_hanging(verdicts, *l, 78, 2);
+			else
+				report_wrapped(verdicts, *l, 78, 2);
+		g_strfreev(lines);
+	}
+	g_string_free(line, TRUE);
+}
+
+GPtrArray *report_sweep_sections(json_t *sweep, const struct report_opts *o)
 {
 	GPtrArray *sections = report_sections_new();
 	char *head =
@@ -213,7 +240,8 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 		const char *k = keys->pdata[n];
 		char *title =
 		    metric_title(points, k, json_string_value(json_object_get(base, "name")));
-		metric_table(points, k, report_section_add(sections, title)->body);
+		metric_table(points, k, report_resolution(o),
+			     report_section_add(sections, title)->body);
 		g_free(title);
 	}
 	g_ptr_array_free(keys, TRUE);
@@ -228,30 +256,12 @@ GPtrArray *report_sweep_sections(json_t *sweep)
 		GString *body = report_section_add(sections, title)->body;
 		g_free(title);
 		json_t *vars = result_point_variants(p);
-		report_comparison(vars, body);
+		report_comparison(vars, o, body);
 		if (change_draws(vars) && json_array_size(vars) >= 2) {
 			g_string_append_c(body, '\n');
-			report_changes(vars, body);
+			report_changes(vars, o, body);
 		}
 	}
-	/* Last, as in a result's report: the verdict of each point, wrapped at
-	 * 78 columns to paste. */
-	GString *verdicts = report_section_add(sections, "verdict, point by point")->body;
-	GString *line = g_string_new(NULL);
-	json_array_foreach (points, i, p) {
-		if (json_array_size(result_point_variants(p)) < 2)
-			continue;
-		g_string_printf(line, "point %zu (%s): ", i,
-				json_string_value(json_object_get(p, "label")));
-		report_verdict(result_point_variants(p), line);
-		char **lines = g_strsplit(line->str, "\n", -1); /* a line a variant */
-		for (char **l = lines; *l; l++)
-			if (l == lines)
-				report_hanging(verdicts, *l, 78, 2);
-			else
-				report_wrapped(verdicts, *l, 78, 2);
-		g_strfreev(lines);
-	}
-	g_string_free(line, TRUE);
+	point_verdicts(points, o, sections);
 	return sections;
 }

@@ -21,13 +21,14 @@ void report_mean(GString *out, double mean, const char *metric)
 
 /* The variant (1..) with the best change in @metric, and that change; 0
  * when no variant changes it. */
-static size_t best_change(json_t *variants, const char *metric, struct change *best)
+static size_t best_change(json_t *variants, const char *metric, const struct change_resolution *r,
+			  struct change *best)
 {
 	size_t at = 0, new_at = 0;
 	struct change first_new;
 	for (size_t i = 1; i < json_array_size(variants); i++) {
 		struct change c;
-		change_of(json_array_get(variants, 0), json_array_get(variants, i), metric, &c);
+		change_of(json_array_get(variants, 0), json_array_get(variants, i), metric, r, &c);
 		if (c.from_zero && !new_at) {
 			first_new = c;
 			new_at = i;
@@ -42,11 +43,12 @@ static size_t best_change(json_t *variants, const char *metric, struct change *b
 	return at ? at : new_at;
 }
 
-size_t report_main_change(json_t *variants, const char **metric, struct change *c)
+size_t report_main_change(json_t *variants, const struct change_resolution *r, const char **metric,
+			  struct change *c)
 {
 	json_t *m;
 	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), *metric, m) {
-		size_t i = best_change(variants, *metric, c);
+		size_t i = best_change(variants, *metric, r, c);
 		if (i)
 			return i;
 	}
@@ -59,12 +61,12 @@ char *report_verdict_title(json_t *variants)
 	return g_strdup("verdict");
 }
 
-void report_verdict(json_t *variants, GString *out)
+void report_verdict(json_t *variants, const struct report_opts *o, GString *out)
 {
 	json_t *base = json_array_get(variants, 0);
 	const char *metric, *name = json_string_value(json_object_get(base, "name"));
 	struct change c;
-	size_t i = report_main_change(variants, &metric, &c);
+	size_t i = report_main_change(variants, report_resolution(o), &metric, &c);
 	if (i) {
 		json_t *v = json_array_get(variants, i);
 		char *verdict = change_verdict(&c);

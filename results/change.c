@@ -95,12 +95,12 @@ static void draws_interval(json_t *base, json_t *v, const char *metric, bool hig
 }
 
 /* --resolution: a minimum for every metric, and metrics' own. */
-static struct {
+struct change_resolution {
 	bool given;
 	double all;
 	char *all_why;
 	GHashTable *by_metric; /* metric -> struct given_resolution */
-} R = {false, CHANGE_MIN_RESOLUTION_PCT, NULL, NULL};
+};
 
 struct given_resolution {
 	double pct;
@@ -114,12 +114,21 @@ static void given_free(gpointer p)
 	g_free(g);
 }
 
-void change_resolution_reset(void)
+struct change_resolution *change_resolution_new(void)
 {
-	g_clear_pointer(&R.by_metric, g_hash_table_destroy);
-	g_clear_pointer(&R.all_why, g_free);
-	R.given = false;
-	R.all = CHANGE_MIN_RESOLUTION_PCT;
+	struct change_resolution *r = g_new0(struct change_resolution, 1);
+	r->all = CHANGE_MIN_RESOLUTION_PCT;
+	r->by_metric = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, given_free);
+	return r;
+}
+
+void change_resolution_free(struct change_resolution *r)
+{
+	if (!r)
+		return;
+	g_hash_table_destroy(r->by_metric);
+	g_free(r->all_why);
+	g_free(r);
 }
 
 static bool metric_name_ok(const char *s, size_t n)
@@ -132,7 +141,7 @@ static bool metric_name_ok(const char *s, size_t n)
 	return true;
 }
 
-bool change_resolution_set(const char *spec, GError **err)
+bool change_resolution_set(struct change_resolution *r, const char *spec, GError **err)
 {
 	const char *eq = strchr(spec, '=');
 	const char *num = eq ? eq + 1 : spec;
@@ -148,18 +157,16 @@ bool change_resolution_set(const char *spec, GError **err)
 	}
 	char *why = g_strdup_printf("--resolution %s", spec);
 	if (!eq) {
-		R.given = true;
-		R.all = pct;
-		g_free(R.all_why);
-		R.all_why = why;
+		r->given = true;
+		r->all = pct;
+		g_free(r->all_why);
+		r->all_why = why;
 		return true;
 	}
-	if (!R.by_metric)
-		R.by_metric = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, given_free);
 	struct given_resolution *g = g_new(struct given_resolution, 1);
 	g->pct = pct;
 	g->why = why;
-	g_hash_table_insert(R.by_metric, g_strndup(spec, (gsize)(eq - spec)), g);
+	g_hash_table_insert(r->by_metric, g_strndup(spec, (gsize)(eq - spec)), g);
 	return true;
 }
 
@@ -174,14 +181,14 @@ static bool variants_have(json_t *variants, const char *metric)
 	return false;
 }
 
-char *change_resolution_unknown(json_t *variants)
+char *change_resolution_unknown(const struct change_resolution *r, json_t *variants)
 {
-	if (!R.by_metric)
+	if (!r)
 		return NULL;
 	GHashTableIter it;
 	gpointer k;
 	const char *least = NULL; /* of those missing: the first by name, for a stable message */
-	g_hash_table_iter_init(&it, R.by_metric);
+	g_hash_table_iter_init(&it, r->by_metric);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		if (!variants_have(variants, k) && (!least || strcmp(k, least) < 0))
 			least = k;
@@ -189,25 +196,30 @@ char *change_resolution_unknown(json_t *variants)
 }
 
 /* The minimum on @metric and what set it. */
-static double min_resolution(const char *metric, const char **why)
+static double min_resolution(const struct change_resolution *r, const char *metric,
+			     const char **why)
 {
-	const struct given_resolution *g =
-	    R.by_metric ? g_hash_table_lookup(R.by_metric, metric) : NULL;
+	const struct given_resolution *g = r ? g_hash_table_lookup(r->by_metric, metric) : NULL;
 	if (g) {
 		*why = g->why;
 		return g->pct;
 	}
-	*why = R.given ? R.all_why : "the model's stated minimum";
-	return R.all;
+	if (r && r->given) {
+		*why = r->all_why;
+		return r->all;
+	}
+	*why = "the model's stated minimum";
+	return CHANGE_MIN_RESOLUTION_PCT;
 }
 
-double change_resolution_pct(const char *metric)
+double change_resolution_pct(const struct change_resolution *r, const char *metric)
 {
 	const char *why;
-	return min_resolution(metric, &why);
+	return min_resolution(r, metric, &why);
 }
 
-void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
+void change_of(json_t *base, json_t *v, const char *metric, const struct change_resolution *r,
+	       struct change *c)
 {
 	const struct run_metric *d = run_metric_find(metric);
 	size_t nb, nv;
@@ -231,7 +243,7 @@ void change_of(json_t *base, json_t *v, const char *metric, struct change *c)
 		c->batches = c->draws = 0;
 	}
 	double spread = c->draws ? (c->draws_hi - c->draws_lo) / 2 : 0;
-	double least = min_resolution(metric, &c->resolution_why);
+	double least = min_resolution(r, metric, &c->resolution_why);
 	c->resolution_from_draws = spread > least;
 	c->resolution = MAX(spread, least);
 	if (c->resolution_from_draws)

@@ -31,6 +31,7 @@ struct report_format {
 };
 
 struct lockstat;
+struct change_resolution;
 struct report_opts {
 	const struct report_format *format;
 	const char
@@ -40,6 +41,9 @@ struct report_opts {
 	 * from @measured_path, beside the model's, before the verdict */
 	const struct lockstat *measured;
 	const char *measured_path;
+	/* --resolution: the reader's minimum material change (change.h); NULL:
+	 * the model's stated minimum */
+	const struct change_resolution *resolution;
 };
 
 /* The format named @name (a --format value); NULL for an unknown one. */
@@ -52,17 +56,19 @@ char *report_format_names(void);
 bool report_sort_valid(const char *s);
 /* Render @doc (a result or a sweep result) into @out. */
 bool report_render(json_t *doc, const struct report_opts *o, GString *out, GError **err);
-/* The plain-text report of a result, as `memcgsim run` prints it. */
-void report_text(json_t *result, GString *out);
+/* The plain-text report of a result, as `memcgsim run` prints it (@r:
+ * --resolution, NULL: none). */
+void report_text(json_t *result, const struct change_resolution *r, GString *out);
 /* Its summary, under 80 columns (--format summary). */
-void report_summary_text(json_t *result, GString *out);
+void report_summary_text(json_t *result, const struct change_resolution *r, GString *out);
 /* `memcgsim compare`: the sections of results @a and @b (labelled @la and
  * @lb): what differs in their making, then variant by variant with @a as
  * the baseline, and with @from and @to (variants both have; NULL: none)
  * the change from @from to @to in each and how far it moved, for a
- * format's .sections; they end with one verdict line a variant both have. Free with
+ * format's .sections; they end with one verdict line a variant both have;
+ * @o: the options (--resolution; NULL: none). Free with
  * g_ptr_array_free(a, TRUE). */
 GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb,
-				  const char *from, const char *to);
+				  const char *from, const char *to, const struct report_opts *o);
 /* @text wrapped at @width columns, each line indented by @indent. */
 void report_wrapped(GString *out, const char *text, int width, int indent);

@@ -58,22 +58,27 @@ struct change {
 /* The smallest change the model claims to resolve (docs/results.md). */
 #define CHANGE_MIN_RESOLUTION_PCT 1.0
 
-/* The reader's own minimum (--resolution): "PCT" for every metric, or
- * "METRIC=PCT" for one (the later of two for the same metric wins), PCT
- * from 0 to 100. False with the error when @spec is neither. */
-bool change_resolution_set(const char *spec, GError **err);
-/* Back to the stated minimum for every metric. */
-void change_resolution_reset(void);
-/* The minimum on @metric (before the cost draws' say): --resolution's, or
+/* The reader's own minimums (--resolution), passed to what compares; NULL
+ * everywhere stands for none given: CHANGE_MIN_RESOLUTION_PCT on every
+ * metric. */
+struct change_resolution;
+struct change_resolution *change_resolution_new(void);
+void change_resolution_free(struct change_resolution *r);
+/* Into @r: "PCT" for every metric, or "METRIC=PCT" for one (the later of
+ * two for the same metric wins), PCT from 0 to 100. False with the error
+ * when @spec is neither. */
+bool change_resolution_set(struct change_resolution *r, const char *spec, GError **err);
+/* The minimum on @metric (before the cost draws' say): @r's, or
  * CHANGE_MIN_RESOLUTION_PCT. */
-double change_resolution_pct(const char *metric);
+double change_resolution_pct(const struct change_resolution *r, const char *metric);
 
 /* @v against @base, positive = better (a rate: new * 100 / base - 100,
  * else 100 - new * 100 / base); 0 when @base is. */
 double change_pct(double base, double v, bool higher_is_better);
 /* The change of variant @v against @base in @metric (a "metrics" key, or
- * "cpu_time_ns.<category>"). */
-void change_of(json_t *base, json_t *v, const char *metric, struct change *c);
+ * "cpu_time_ns.<category>"), material past @r's minimum. */
+void change_of(json_t *base, json_t *v, const char *metric, const struct change_resolution *r,
+	       struct change *c);
 /* The most cost draws a variant of @variants has (0: none). */
 size_t change_draws(json_t *variants);
 /* How the interval of @n draws is taken: "min-max" or "2.5th-97.5th percentile". */
@@ -91,4 +96,4 @@ const char *change_pct_text(char buf[32], const char *fmt, double pct);
 /* The first (by name) metric that --resolution METRIC=PCT named and no
  * variant of @variants has (g_free it), or NULL: a typo is said, not
  * ignored. */
-char *change_resolution_unknown(json_t *variants);
+char *change_resolution_unknown(const struct change_resolution *r, json_t *variants);

@@ -178,11 +178,16 @@ static json_t *hand_variant(const char *name, double lo, double hi, double exit_
 	return v;
 }
 
-static char *verdict_of(json_t *base, json_t *v)
+static char *verdict_at(json_t *base, json_t *v, const struct change_resolution *r)
 {
 	struct change c;
-	change_of(base, v, "elapsed_ns", &c);
+	change_of(base, v, "elapsed_ns", r, &c);
 	return change_verdict(&c);
+}
+
+static char *verdict_of(json_t *base, json_t *v)
+{
+	return verdict_at(base, v, NULL);
 }
 
 /* Base: 1000 + 198 + 2 = 1200 ns. By hand, each variant's var = 324 / 17
@@ -209,13 +214,14 @@ static void test_verdicts(void)
 			"no material difference (0.75% < resolution 1.00%, the model's stated "
 			"minimum)");
 	g_free(s);
-	g_assert_true(change_resolution_set("0.5", NULL));
-	s = verdict_of(base, close);
+	struct change_resolution *res = change_resolution_new();
+	g_assert_true(change_resolution_set(res, "0.5", NULL));
+	s = verdict_at(base, close, res);
 	g_assert_cmpstr(s, ==,
 			"not significant (p 0.15, batch means within the run, 95% CI [-0.30%, "
 			"1.80%])");
 	g_free(s);
-	change_resolution_reset();
+	change_resolution_free(res);
 	/* A result without batches: as before they existed. */
 	s = verdict_of(base, old);
 	g_assert_cmpstr(s, ==, "not significant (no test across seeds: fewer than 2 replicas)");

@@ -2,6 +2,7 @@
 /* What the text report says and leaves out: the verdict line against
  * hand-built results, and sections with nothing in them left out. */
 #include "change.h"
+#include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
 #include "test_util.h"
@@ -22,12 +23,18 @@ static json_t *variant(const char *name, double x0, double x1, double x2)
 			 "elapsed_ns", 100.0, "x_ns", xs[1], "per_replica", reps);
 }
 
-static char *verdict(json_t *variants)
+/* The verdict line with --resolution @r (NULL: none). */
+static char *verdict_at(json_t *variants, const struct change_resolution *r)
 {
 	GString *out = g_string_new(NULL);
-	report_verdict(variants, out);
+	report_verdict(variants, &(struct report_opts){.resolution = r}, out);
 	json_decref(variants);
 	return g_string_free(out, FALSE);
+}
+
+static char *verdict(json_t *variants)
+{
+	return verdict_at(variants, NULL);
 }
 
 /* elapsed_ns is the same everywhere: x_ns is the main figure. Means 50, 40
@@ -65,47 +72,55 @@ static void test_verdict(void)
 	/* the reader's resolution (--resolution), for every metric or one; what
 	 * set it is named */
 	GError *err = NULL;
-	g_assert_true(change_resolution_set("0.25", &err));
-	v = verdict(
-	    json_pack("[o, o]", variant("a", 99.9, 100, 100.1), variant("b", 99.4, 99.5, 99.6)));
+	struct change_resolution *res = change_resolution_new();
+	g_assert_true(change_resolution_set(res, "0.25", &err));
+	v = verdict_at(
+	    json_pack("[o, o]", variant("a", 99.9, 100, 100.1), variant("b", 99.4, 99.5, 99.6)),
+	    res);
 	g_assert_cmpstr(v, ==,
 			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): significant "
 			"(across 3 seeds).\n");
 	g_free(v);
-	g_assert_true(change_resolution_set("x_ns=0.6", &err));
-	g_assert_true(change_resolution_set("y_ns=50", &err)); /* another metric's */
-	v = verdict(
-	    json_pack("[o, o]", variant("a", 99.9, 100, 100.1), variant("b", 99.4, 99.5, 99.6)));
+	g_assert_true(change_resolution_set(res, "x_ns=0.6", &err));
+	g_assert_true(change_resolution_set(res, "y_ns=50", &err)); /* another metric's */
+	v = verdict_at(
+	    json_pack("[o, o]", variant("a", 99.9, 100, 100.1), variant("b", 99.4, 99.5, 99.6)),
+	    res);
 	g_assert_cmpstr(v, ==,
 			"b beats a by 0.50% on x_ns (99.50 ns against 100.00 ns): no material "
 			"difference (0.50% < resolution 0.60%, --resolution x_ns=0.6).\n");
 	g_free(v);
-	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
-			      variant("c", 44, 45, 46)));
+	v = verdict_at(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
+				 variant("c", 44, 45, 46)),
+		       res);
 	g_assert_cmpstr(v, ==,
 			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant "
 			"(across 3 seeds).\n");
 	g_free(v);
-	g_assert_true(change_resolution_set("30", &err)); /* x_ns keeps its own */
-	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
-			      variant("c", 44, 45, 46)));
+	g_assert_true(change_resolution_set(res, "30", &err)); /* x_ns keeps its own */
+	v = verdict_at(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
+				 variant("c", 44, 45, 46)),
+		       res);
 	g_assert_cmpstr(v, ==,
 			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): significant "
 			"(across 3 seeds).\n");
 	g_free(v);
-	change_resolution_reset();
-	g_assert_true(change_resolution_set("30", &err));
-	v = verdict(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
-			      variant("c", 44, 45, 46)));
+	change_resolution_free(res);
+	res = change_resolution_new();
+	g_assert_true(change_resolution_set(res, "30", &err));
+	v = verdict_at(json_pack("[o, o, o]", variant("a", 49, 50, 51), variant("b", 39, 40, 41),
+				 variant("c", 44, 45, 46)),
+		       res);
 	g_assert_cmpstr(v, ==,
 			"b beats a by 20.00% on x_ns (40.00 ns against 50.00 ns): no material "
 			"difference (20.00% < resolution 30.00%, --resolution 30).\n");
 	g_free(v);
-	change_resolution_reset();
+	change_resolution_free(res);
+	res = change_resolution_new();
 	static const char *const bad[] = {"",	   "x",	 "-1",	  "100.5", "nan",
 					  "x_ns=", "=5", "a b=1", "1%"};
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
-		g_assert_false(change_resolution_set(bad[i], &err));
+		g_assert_false(change_resolution_set(res, bad[i], &err));
 		char *want = g_strdup_printf("--resolution: expected PCT or METRIC=PCT, PCT from 0 "
 					     "to 100, got \"%s\"",
 					     bad[i]);
@@ -120,6 +135,7 @@ static void test_verdict(void)
 			      variant("c", 1, 2, 3)));
 	g_assert_cmpstr(v, ==, "No variant changes any figure of a.\n");
 	g_free(v);
+	change_resolution_free(res);
 }
 
 /* Grace periods never waited for, an interrupt source that never waited,
@@ -145,7 +161,8 @@ static void test_leaves_out_empty(void)
 			"  disk                      4    250.00 ns    500.00 ns    500.00 ns\n\n");
 	g_string_truncate(out, 0);
 	report_lock_stat(json_object_get(v, "locks"), out);
-	report_perf_lock(json_object_get(v, "locks"), "wait_total", out);
+	report_perf_lock(json_object_get(v, "locks"), &(struct report_opts){.sort = "wait_total"},
+			 out);
 	g_assert_cmpstr(out->str, ==, "");
 	/* a titled section with an empty body is not rendered */
 	GPtrArray *sections = report_sections_new();

@@ -357,7 +357,7 @@ static void test_change_by_hand(void)
 	json_t *doc = hand_result(NEW_DRAWS_COVER, 5);
 	json_t *vs = json_object_get(doc, "variants");
 	struct change c;
-	change_of(json_array_get(vs, 0), json_array_get(vs, 1), "acquisitions_per_us", &c);
+	change_of(json_array_get(vs, 0), json_array_get(vs, 1), "acquisitions_per_us", NULL, &c);
 	g_assert_cmpfloat_with_epsilon(c.pct, 10.0013, 1e-4);
 	g_assert_true(c.seeds);
 	g_assert_cmpfloat_with_epsilon(c.seeds_lo, 7.733042, 1e-6);
@@ -372,7 +372,7 @@ static void test_change_by_hand(void)
 	json_decref(doc);
 	doc = hand_result(NEW_DRAWS_EXCLUDE, 5);
 	vs = json_object_get(doc, "variants");
-	change_of(json_array_get(vs, 0), json_array_get(vs, 1), "acquisitions_per_us", &c);
+	change_of(json_array_get(vs, 0), json_array_get(vs, 1), "acquisitions_per_us", NULL, &c);
 	g_assert_cmpfloat_with_epsilon(c.draws_lo, 1, 1e-9);
 	g_assert_false(c.within_model);
 	g_assert_true(c.significant);
@@ -385,7 +385,7 @@ static void test_change_by_hand(void)
 	}
 	json_t *b = hand_variant("base", BASE_REPS, 3, base, 40);
 	json_t *v = hand_variant("new", NEW_REPS, 3, more, 40);
-	change_of(b, v, "acquisitions_per_us", &c);
+	change_of(b, v, "acquisitions_per_us", NULL, &c);
 	g_assert_cmpuint(c.draws, ==, 40);
 	g_assert_true(c.percentiles);
 	g_assert_cmpfloat_with_epsilon(c.draws_lo, 1.975, 1e-9);
