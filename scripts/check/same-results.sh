@@ -15,6 +15,7 @@
 # Usage: scripts/check/same-results.sh [BASE]     (run ./scripts/setup/setup.sh first)
 #        MCS_KEEP=DIR scripts/check/same-results.sh BASE   keeps the outputs in DIR
 #        MCS_ONLY=GLOB scripts/check/same-results.sh BASE  only the scenarios GLOB.json
+#        MCS_SKIP=GLOB scripts/check/same-results.sh BASE  all but the scenarios GLOB.json
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 base=${1:-HEAD}
@@ -69,6 +70,6 @@ while IFS= read -r s; do
 		printf 'DIFFERS  %s\n' "$s"
 		status=1
 	fi
-done < <(find scenarios -name "${MCS_ONLY:-*}.json" | LC_ALL=C sort)
+done < <(find scenarios -name "${MCS_ONLY:-*}.json" ! -name "${MCS_SKIP:-.}.json" | LC_ALL=C sort)
 [ "$status" -eq 0 ] && echo "all results identical to $base ($rev)"
 exit "$status"
