@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* memcgsim run FILE: a scenario's variants run, and their report. */
 #include "cli_util.h"
-#include "estimate.h"
 #include "kernel.h"
-#include "live.h"
 #include "mcs_json.h"
 #include "output.h"
 #include "report.h"
@@ -172,10 +170,10 @@ static int cmd_run(struct cli *c)
 		return cli_error(err, prefix);
 	}
 	bool violation = false;
-	if (!c->quiet && isatty(STDERR_FILENO))
-		live_enable(stderr);
-	estimate_wall_limit(!c->force);
-	json_t *result = runner_run(sc, c->jobs, trace, &violation, &err);
+	struct runner_opts ro = {.live = !c->quiet && isatty(STDERR_FILENO) ? stderr : NULL,
+				 .wall_limit = !c->force,
+				 .note = cli_note};
+	json_t *result = runner_run(sc, c->jobs, trace, &ro, &violation, &err);
 	g_free(trace);
 	if (result)
 		print_untaken_extras(sc, result);

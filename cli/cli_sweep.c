@@ -50,7 +50,8 @@ static int cmd_sweep(struct cli *c)
 			       .tty = isatty(STDERR_FILENO),
 			       .force = c->force,
 			       .mix_builds = c->mix_builds,
-			       .quiet = c->quiet};
+			       .quiet = c->quiet,
+			       .note = cli_note};
 	if (!cli_out_given(c, "sweep") || !cli_jobs_valid(c))
 		return EXIT_USAGE;
 	if (c->replicas < 0 || c->replicas > 100) {

@@ -37,6 +37,11 @@ void cli_say(const char *fmt, ...)
 	g_free(msg);
 }
 
+void cli_note(const char *msg)
+{
+	cli_say("%s", msg);
+}
+
 bool cli_output(const struct cli *c, GString *out, const char *what, GError **err)
 {
 	if (output_write(c->output, out->str, out->len, err))

@@ -121,6 +121,8 @@ int cli_error(GError *err, const char *prefix);
 /* Say on standard error "memcgsim: " and the message, made printable and
  * cut (mcs_error_printable(): it may quote an argument or a file). */
 void cli_say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+/* A runner's or sweep's note (runner_note_fn), said as cli_say says it. */
+void cli_note(const char *msg);
 /* Write @out to --output (standard output by default); false with @err,
  * "cannot write @what" when standard output fails. */
 bool cli_output(const struct cli *c, GString *out, const char *what, GError **err);

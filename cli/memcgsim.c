@@ -228,11 +228,6 @@ static void stdout_at_exit(void)
 	_exit(EXIT_VIOLATION);
 }
 
-static void cli_note(const char *msg)
-{
-	cli_say("%s", msg);
-}
-
 int main(int argc, char **argv_in)
 {
 	char **argv = split_jobs_option(&argc, argv_in);
@@ -240,7 +235,6 @@ int main(int argc, char **argv_in)
 	const struct cli_command *cmd = name ? command_find(name) : &top_level;
 	int rc = EXIT_USAGE;
 	output_signals_install();
-	runner_on_note(cli_note);
 	atexit(stdout_at_exit);
 	cli_args.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	cli_args.draw_costs = CLI_DRAW_COSTS_UNSET;

@@ -2,19 +2,12 @@
 #include "estimate.h"
 #include "run.h"
 
-static double limit_s; /* 0: off */
-
-void estimate_wall_limit(bool on)
+double estimate_limit_s(bool on)
 {
 	/* MEMCGSIM_TEST_MAX_WALL_S may lower it (the tests do) */
 	const char *env = g_getenv("MEMCGSIM_TEST_MAX_WALL_S");
 	double test = env ? g_ascii_strtod(env, NULL) : 0;
-	limit_s = !on ? 0 : test > 0 ? MIN(test, RUNNER_MAX_WALL_S) : RUNNER_MAX_WALL_S;
-}
-
-bool estimate_on(void)
-{
-	return limit_s > 0;
+	return !on ? 0 : test > 0 ? MIN(test, RUNNER_MAX_WALL_S) : RUNNER_MAX_WALL_S;
 }
 
 /* What a job takes, whole, as far as can be told, and on what basis. */
@@ -98,8 +91,8 @@ static char *wall_text(double s)
 	return g_strdup_printf("%.0f days", s / 86400);
 }
 
-static void refuse(GError **err, const struct took *w, double s, size_t count, int parallel,
-		   int point)
+static void refuse(GError **err, const struct took *w, double s, double limit_s, size_t count,
+		   int parallel, int point)
 {
 	const struct runner_job *j = w->from;
 	GString *basis = g_string_new(NULL);
@@ -138,7 +131,7 @@ static bool point_seen(const struct runner_job *jobs, size_t i)
  * cost and think and hold time 0) would never end, and no estimate from
  * simulated time says so: it is refused once its time has stood for
  * ESTIMATE_STUCK_S of wall time (a tenth of the limit, when that is less). */
-static bool stuck(const struct runner_job *j, gint64 now, GError **err)
+static bool stuck(const struct runner_job *j, gint64 now, double limit_s, GError **err)
 {
 	double stood = (double)(now - j->pace.moved_at) / 1e6;
 	if (j->pid <= 0 || !j->pace.moved_at || stood < MAX(1, MIN(ESTIMATE_STUCK_S, limit_s / 10)))
@@ -153,13 +146,12 @@ static bool stuck(const struct runner_job *j, gint64 now, GError **err)
 	return true;
 }
 
-bool estimate_check(const struct runner_job *jobs, size_t n, int parallel, GError **err)
+bool estimate_check(const struct runner_job *jobs, size_t n, int parallel, double limit_s,
+		    GError **err)
 {
-	if (!limit_s)
-		return true;
 	gint64 now = g_get_monotonic_time();
 	for (size_t i = 0; i < n; i++)
-		if (stuck(&jobs[i], now, err))
+		if (stuck(&jobs[i], now, limit_s, err))
 			return false;
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].pid <= 0 || point_seen(jobs, i))
@@ -168,7 +160,7 @@ bool estimate_check(const struct runner_job *jobs, size_t n, int parallel, GErro
 		size_t count;
 		double s = point_took(jobs, n, jobs[i].point, parallel, now, &worst, &count);
 		if (s > limit_s) {
-			refuse(err, &worst, s, count, parallel, jobs[i].point);
+			refuse(err, &worst, s, limit_s, count, parallel, jobs[i].point);
 			return false;
 		}
 	}

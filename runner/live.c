@@ -13,31 +13,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static struct {
-	FILE *out;
-	int lines; /* drawn below the cursor's line, to go back over */
-	live_tick_fn tick;
-	void *tick_ctx;
-} L;
-
-void live_on_tick(live_tick_fn fn, void *ctx)
+void live_start(struct live *lv, const struct runner_opts *o)
 {
-	L.tick = fn;
-	L.tick_ctx = ctx;
+	*lv = (struct live){.out = o ? o->live : NULL,
+			    .limit_s = estimate_limit_s(o && o->wall_limit),
+			    .tick = o ? o->tick : NULL,
+			    .tick_ctx = o ? o->tick_ctx : NULL};
 }
 
-void live_enable(FILE *out)
-{
-	L.out = out;
-	L.lines = 0;
-}
-
-void live_job_prepare(struct runner_job *j)
+void live_job_prepare(const struct live *lv, struct runner_job *j)
 {
 	j->live_fd[0] = j->live_fd[1] = -1;
 	pace_reset(&j->pace);
 	j->live_cut = false;
-	if ((L.out || estimate_on()) && pipe2(j->live_fd, O_CLOEXEC) < 0)
+	if ((lv->out || lv->limit_s > 0) && pipe2(j->live_fd, O_CLOEXEC) < 0)
 		j->live_fd[0] = j->live_fd[1] = -1; /* no pipe: no line, no estimate */
 }
 
@@ -89,10 +78,10 @@ static bool job_read(struct runner_job *j)
 
 /* The terminal's width, less one column: a line that wrapped would throw
  * the count of lines to go back over. 80 when it cannot be told. */
-static size_t line_room(void)
+static size_t line_room(const struct live *lv)
 {
 	struct winsize ws;
-	if (ioctl(fileno(L.out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+	if (ioctl(fileno(lv->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
 		return ws.ws_col - 1u;
 	return 79;
 }
@@ -108,7 +97,7 @@ static void put_cut(GString *s, const char *line, size_t room)
 }
 
 static void job_line(GString *out, const struct runner_job *j, const struct runner_job *jobs,
-		     size_t n)
+		     size_t n, size_t room)
 {
 	GString *s = g_string_new(NULL);
 	double elapsed = (double)(g_get_monotonic_time() - j->started) / 1e6;
@@ -126,23 +115,24 @@ static void job_line(GString *out, const struct runner_job *j, const struct runn
 		pace_put_duration(s, MAX(expected - elapsed, 0));
 	else
 		g_string_append(s, "-:--");
-	put_cut(out, s->str, line_room());
+	put_cut(out, s->str, room);
 	g_string_free(s, TRUE);
 }
 
 /* Back to the first line drawn, each line cleared as it is passed. */
-static void rewind_lines(GString *s)
+static void rewind_lines(struct live *lv, GString *s)
 {
-	if (L.lines)
-		g_string_append_printf(s, "\033[%dA", L.lines);
+	if (lv->lines)
+		g_string_append_printf(s, "\033[%dA", lv->lines);
 	g_string_append(s, "\r\033[J");
-	L.lines = 0;
+	lv->lines = 0;
 }
 
 /* The count of simulations done and, once the first ones have run for a
  * while, what the whole run takes on this machine and what is left of it
  * (only "at least" while a simulation's time is not known). */
-static void head_line(GString *s, const struct runner_job *jobs, size_t n, int parallel)
+static void head_line(GString *s, const struct runner_job *jobs, size_t n, int parallel,
+		      size_t room)
 {
 	size_t done = 0;
 	gint64 first = 0;
@@ -166,34 +156,35 @@ static void head_line(GString *s, const struct runner_job *jobs, size_t n, int p
 			g_string_append(head, " left");
 		}
 	}
-	put_cut(s, head->str, line_room());
+	put_cut(s, head->str, room);
 	g_string_free(head, TRUE);
 }
 
-static void draw(const struct runner_job *jobs, size_t n, int parallel)
+static void draw(struct live *lv, const struct runner_job *jobs, size_t n, int parallel)
 {
 	GString *s = g_string_new(NULL);
-	rewind_lines(s);
-	head_line(s, jobs, n, parallel);
-	L.lines++;
+	rewind_lines(lv, s);
+	size_t room = line_room(lv);
+	head_line(s, jobs, n, parallel, room);
+	lv->lines++;
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].pid > 0) {
-			job_line(s, &jobs[i], jobs, n);
-			L.lines++;
+			job_line(s, &jobs[i], jobs, n, room);
+			lv->lines++;
 		}
-	fputs(s->str, L.out);
-	fflush(L.out);
+	fputs(s->str, lv->out);
+	fflush(lv->out);
 	g_string_free(s, TRUE);
 }
 
-void live_clear(void)
+void live_clear(struct live *lv)
 {
-	if (!L.out || !L.lines)
+	if (!lv->out || !lv->lines)
 		return;
 	GString *s = g_string_new(NULL);
-	rewind_lines(s);
-	fputs(s->str, L.out);
-	fflush(L.out);
+	rewind_lines(lv, s);
+	fputs(s->str, lv->out);
+	fflush(lv->out);
 	g_string_free(s, TRUE);
 }
 
@@ -231,9 +222,10 @@ static bool signalled(void)
 	return true;
 }
 
-pid_t live_wait(struct runner_job *jobs, size_t n, int parallel, int *status, GError **refused)
+pid_t live_wait(struct live *lv, struct runner_job *jobs, size_t n, int parallel, int *status,
+		GError **refused)
 {
-	if (!L.out && !estimate_on())
+	if (!lv->out && !lv->limit_s)
 		return signalled() ? -1 : waitpid(-1, status, 0);
 	for (;;) {
 		if (signalled())
@@ -241,16 +233,16 @@ pid_t live_wait(struct runner_job *jobs, size_t n, int parallel, int *status, GE
 		pid_t pid = waitpid(-1, status, WNOHANG);
 		if (pid != 0)
 			return pid;
-		if (L.out)
-			draw(jobs, n, parallel);
+		if (lv->out)
+			draw(lv, jobs, n, parallel);
 		pid_t closed = poll_jobs(jobs, n);
 		if (closed < 0 && errno == EINTR)
 			return -1;
-		if (L.tick)
-			L.tick(jobs, n, parallel, L.tick_ctx);
+		if (lv->tick)
+			lv->tick(jobs, n, parallel, lv->tick_ctx);
 		if (closed > 0) /* its pipe closed as it exits */
 			return waitpid(closed, status, 0);
-		if (!estimate_check(jobs, n, parallel, refused)) {
+		if (lv->limit_s > 0 && !estimate_check(jobs, n, parallel, lv->limit_s, refused)) {
 			errno = 0;
 			return -1;
 		}

@@ -78,7 +78,7 @@ static void child_main(const struct runner_job *j)
 	_exit(e ? CHILD_RESULT_FAILED + child_errno(e) : violation ? 1 : 0);
 }
 
-static bool job_start(struct runner_job *j, GError **err)
+static bool job_start(struct runner_job *j, const struct live *lv, GError **err)
 {
 	if (!j->dest) {
 		int fd = mcs_tmp_file("memcgsim-run-XXXXXX.json", &j->path, err);
@@ -89,7 +89,7 @@ static bool job_start(struct runner_job *j, GError **err)
 	}
 	fflush(NULL);
 	j->started = g_get_monotonic_time();
-	live_job_prepare(j);
+	live_job_prepare(lv, j);
 	j->pid = fork();
 	if (j->pid < 0) {
 		live_job_parent(j);
@@ -167,9 +167,10 @@ static void jobs_kill(struct runner_job *jobs, size_t n)
 }
 
 /* Refused by the estimate of its wall time (@why): the run fails with it. */
-static bool jobs_refused(struct runner_job *jobs, size_t n, GError *why, GError **err)
+static bool jobs_refused(struct live *lv, struct runner_job *jobs, size_t n, GError *why,
+			 GError **err)
 {
-	live_clear();
+	live_clear(lv);
 	jobs_kill(jobs, n);
 	g_clear_error(err);
 	g_propagate_error(err, why);
@@ -218,31 +219,31 @@ void runner_start_order(const double *work, size_t n, size_t *order)
 }
 
 /* runner_jobs, starting jobs[@order[0]], jobs[@order[1]], ... */
-static bool jobs_run(struct runner_job *jobs, size_t n, const size_t *order, int parallel,
-		     runner_done_fn done, void *ctx, GError **err)
+static bool jobs_run(struct live *lv, struct runner_job *jobs, size_t n, const size_t *order,
+		     int parallel, runner_done_fn done, void *ctx, GError **err)
 {
 	size_t next = 0, running = 0;
 	bool ok = true;
 	while (running || (ok && next < n)) {
 		while (ok && next < n && running < (size_t)MAX(parallel, 1) &&
 		       !output_interrupted()) {
-			ok = job_start(&jobs[order[next++]], err);
+			ok = job_start(&jobs[order[next++]], lv, err);
 			running += ok;
 		}
 		if (!running)
 			break;
 		int status;
 		GError *refused = NULL;
-		pid_t pid = live_wait(jobs, n, parallel, &status, &refused);
+		pid_t pid = live_wait(lv, jobs, n, parallel, &status, &refused);
 		if (refused)
-			return jobs_refused(jobs, n, refused, err);
+			return jobs_refused(lv, jobs, n, refused, err);
 		struct runner_job *done_job = pid > 0 ? job_by_pid(jobs, n, pid) : NULL;
 		if (done_job && output_interrupted()) { /* reaped: not to be waited for again */
 			job_finish(done_job, status, NULL);
 			running--;
 		}
 		if (output_interrupted()) {
-			live_clear();
+			live_clear(lv);
 			return jobs_interrupted(jobs, n, err);
 		}
 		if (pid < 0 && errno == EINTR)
@@ -258,21 +259,8 @@ static bool jobs_run(struct runner_job *jobs, size_t n, const size_t *order, int
 			done(j, ctx);
 		g_clear_error(&e);
 	}
-	live_clear();
+	live_clear(lv);
 	return output_interrupted() ? jobs_interrupted(jobs, n, err) : ok;
-}
-
-static runner_note_fn note_fn;
-
-void runner_on_note(runner_note_fn fn)
-{
-	note_fn = fn;
-}
-
-void runner_note(const char *msg)
-{
-	if (note_fn)
-		note_fn(msg);
 }
 
 double runner_memory_budget(void)
@@ -284,7 +272,8 @@ double runner_memory_budget(void)
 /* As many at once as the command's memory budget holds (the sum of the
  * simulations running, each at its estimate: the most of any of @jobs),
  * at least one; a run whose every simulation fits alone is not refused. */
-static int memory_parallel(const struct runner_job *jobs, size_t n, int parallel)
+static int memory_parallel(const struct runner_job *jobs, size_t n, int parallel,
+			   runner_note_fn note_fn)
 {
 	double most = 0, budget = runner_memory_budget();
 	for (size_t i = 0; i < n; i++)
@@ -302,10 +291,10 @@ static int memory_parallel(const struct runner_job *jobs, size_t n, int parallel
 	return fits;
 }
 
-bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
-		 GError **err)
+bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, const struct runner_opts *o,
+		 runner_done_fn done, void *ctx, GError **err)
 {
-	parallel = memory_parallel(jobs, n, parallel);
+	parallel = memory_parallel(jobs, n, parallel, o ? o->note : NULL);
 	double *work = g_new(double, MAX(n, 1));
 	size_t *order = g_new(size_t, MAX(n, 1));
 	for (size_t i = 0; i < n; i++) {
@@ -313,7 +302,9 @@ bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn
 		work[i] = run_estimate_cpu_s(jobs[i].config, &horizon);
 	}
 	runner_start_order(work, n, order);
-	bool ok = jobs_run(jobs, n, order, parallel, done, ctx, err);
+	struct live lv;
+	live_start(&lv, o);
+	bool ok = jobs_run(&lv, jobs, n, order, parallel, done, ctx, err);
 	g_free(order);
 	g_free(work);
 	return ok;
@@ -323,7 +314,7 @@ json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *vio
 		       GError **err)
 {
 	struct runner_job j = {.config = config, .seed = seed, .point = -1};
-	if (!runner_jobs(&j, 1, 1, NULL, NULL, err))
+	if (!runner_jobs(&j, 1, 1, NULL, NULL, NULL, err))
 		return NULL;
 	*violation = j.violation;
 	return j.result;
@@ -468,8 +459,8 @@ static bool trace_write(const char *path, const struct variant_jobs *vj, GError 
 	return output_commit(&o, err);
 }
 
-json_t *runner_run(const struct scenario *sc, int parallel, const char *trace, bool *violation,
-		   GError **err)
+json_t *runner_run(const struct scenario *sc, int parallel, const char *trace,
+		   const struct runner_opts *o, bool *violation, GError **err)
 {
 	struct variant_jobs vj;
 	bool ok = variant_jobs_init(&vj, sc, trace, err);
@@ -480,7 +471,7 @@ json_t *runner_run(const struct scenario *sc, int parallel, const char *trace, b
 	long cap = env ? CLAMP(atol(env), 1, SIM_TRACE_MAX_EVENTS) : SIM_TRACE_MAX_EVENTS;
 	for (guint k = 0; k < vj.jobs->len; k++)
 		js[k].trace_max = cap / (long)MAX(vj.traces->len, 1);
-	ok = ok && runner_jobs(js, vj.jobs->len, parallel, NULL, NULL, err);
+	ok = ok && runner_jobs(js, vj.jobs->len, parallel, o, NULL, NULL, err);
 	*violation = false;
 	json_t *variants = ok ? variant_results(&vj, sc, violation) : NULL;
 	if (ok && trace)

@@ -93,7 +93,7 @@ json_t *runfile_load(const char *path, const char *name, const char *plan, json_
 	return doc;
 }
 
-void runfile_quarantine(const char *dir, const char *name, const char *why)
+void runfile_quarantine(const char *dir, const char *name, const char *why, runner_note_fn note)
 {
 	char *from = g_strdup_printf("%s/runs/%s.json", dir, name);
 	char *bad = g_build_filename(dir, "bad", NULL);
@@ -107,7 +107,8 @@ void runfile_quarantine(const char *dir, const char *name, const char *why)
 					    why, to)
 			  : g_strdup_printf("%s: damaged (%s); cannot move it aside (%s)", from,
 					    why, e ? e->message : g_strerror(errno));
-	runner_note(msg); /* cli/ says it, printable */
+	if (note)
+		note(msg); /* cli/ says it, printable */
 	g_free(msg);
 	g_clear_error(&e);
 	g_free(from);

@@ -4,6 +4,7 @@
  * its name and seed, and holds a well-formed result. A damaged one is moved
  * to DIR/bad/ and run again. */
 #pragma once
+#include "runner.h"
 #include <glib.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -62,5 +63,6 @@ json_t *runfile_read_json(const char *path, gsize max, gsize max_parsed, char **
 
 /* What is wrong with run-file document @doc (NULL: nothing; g_free it). */
 char *runfile_problem(json_t *doc, const char *name, const char *plan, json_int_t seed);
-/* Move @dir's run file @name aside to DIR/bad/ and say so on stderr. */
-void runfile_quarantine(const char *dir, const char *name, const char *why);
+/* Move @dir's run file @name aside to DIR/bad/ and say so through @note
+ * (NULL: not said). */
+void runfile_quarantine(const char *dir, const char *name, const char *why, runner_note_fn note);

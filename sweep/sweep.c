@@ -2,9 +2,7 @@
 /* Running a sweep: the plan (grid x variants x replicas), its directory,
  * resuming, shards and merging. */
 #include "sweep.h"
-#include "estimate.h"
 #include "identity.h"
-#include "live.h"
 #include "mcs_file.h"
 #include "output.h"
 #include "output_dir.h"
@@ -463,8 +461,8 @@ static void run_tick(const struct runner_job *jobs, size_t n, int parallel, void
 /* Is the run file @path there and sound? A damaged one (empty, truncated,
  * not JSON, of another plan or seed, a directory ...) is moved aside and
  * the run made again. A sound one's model goes into @ids. */
-static bool run_file_done(const char *dir, const char *path, const char *name, const char *plan,
-			  json_int_t seed, struct identity_set *ids)
+static bool run_file_done(const struct sweep_opts *o, const char *path, const char *name,
+			  const char *plan, json_int_t seed, struct identity_set *ids)
 {
 	GStatBuf st;
 	if (g_lstat(path, &st) != 0)
@@ -474,7 +472,7 @@ static bool run_file_done(const char *dir, const char *path, const char *name, c
 	if (doc)
 		identity_set_add(ids, doc, path);
 	else if (!output_interrupted()) /* stopped while read: not damaged */
-		runfile_quarantine(dir, name, why);
+		runfile_quarantine(o->out, name, why, o->note);
 	json_decref(doc);
 	g_free(why);
 	return doc != NULL;
@@ -493,7 +491,7 @@ static GArray *shard_jobs(const struct sweep_plan *pl, size_t *mine, struct iden
 			continue;
 		(*mine)++;
 		char *path = runfile_path(o->out, r->name);
-		if (run_file_done(o->out, path, r->name, pl->plan, (json_int_t)r->seed, ids)) {
+		if (run_file_done(o, path, r->name, pl->plan, (json_int_t)r->seed, ids)) {
 			g_free(path);
 			continue;
 		}
@@ -534,9 +532,12 @@ static bool run_shard(const struct sweep_plan *pl, GError **err)
 		struct progress bar;
 		progress_start(&bar, pl->o->quiet ? NULL : stderr, mine, mine - jobs->len,
 			       pl->o->tty);
-		live_on_tick(run_tick, &bar); /* the ETA from the running runs' progress */
-		ok = runner_jobs(js, jobs->len, pl->o->jobs, run_done, &bar, err);
-		live_on_tick(NULL, NULL);
+		struct runner_opts ro = {.wall_limit = !pl->o->force,
+					 .tick =
+					     run_tick, /* the ETA from the running runs' progress */
+					 .tick_ctx = &bar,
+					 .note = pl->o->note};
+		ok = runner_jobs(js, jobs->len, pl->o->jobs, &ro, run_done, &bar, err);
 		progress_finish(&bar);
 	}
 	for (guint k = 0; k < jobs->len; k++) {
@@ -561,7 +562,6 @@ bool sweep_run(const struct sweep_plan *pl, struct sweep_outcome *out, GError **
 	}
 	dir_clean(o->out);
 	GError *run_err = NULL;
-	estimate_wall_limit(!o->force);
 	bool ran = run_shard(pl, &run_err);
 	if (!ran) /* the half-written files of runs killed (a signal, the limit) */
 		dir_clean(o->out);

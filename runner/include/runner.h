@@ -49,8 +49,19 @@ struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
 /* What runner_jobs and sweeps have to say that is not an error (-j reduced
  * to the memory budget, a run file moved aside): cli/ prints it, printable. */
 typedef void (*runner_note_fn)(const char *msg);
-void runner_on_note(runner_note_fn fn);
-void runner_note(const char *msg);
+/* While the jobs run, about every SIM_PROGRESS_US: the jobs as they stand
+ * (a sweep's bar redraws its ETA). */
+typedef void (*runner_tick_fn)(const struct runner_job *jobs, size_t n, int parallel, void *ctx);
+
+/* How runner_jobs runs and what it shows, the caller's; NULL: none of it. */
+struct runner_opts {
+	FILE *live;	     /* the live lines (live.h) drawn here; NULL: none */
+	bool wall_limit;     /* stop and refuse a run the wall time's estimate puts past
+				RUNNER_MAX_WALL_S (estimate.h); --force: false */
+	runner_tick_fn tick; /* NULL: nobody */
+	void *tick_ctx;
+	runner_note_fn note; /* NULL: nothing said */
+};
 /* The memory the simulations running at once may hold together, by their
  * estimates: half the machine's memory, at least RUN_MAX_MEMORY_BYTES. */
 double runner_memory_budget(void);
@@ -62,12 +73,12 @@ typedef void (*runner_done_fn)(struct runner_job *job, void *ctx);
  * of their work estimates. False (with @err) when one died; the others
  * already running are waited for, no new one is started. False
  * (MCS_ERROR_INPUT) when the wall time's estimate passed the limit
- * (estimate_wall_limit): the running jobs are killed. The children die with
+ * (@o->wall_limit): the running jobs are killed. The children die with
  * the parent (a killed sweep leaves no orphan behind). Each job's result
  * stays in its own slot: what the caller gathers does not depend on the
  * order, nor on @parallel. */
-bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, runner_done_fn done, void *ctx,
-		 GError **err);
+bool runner_jobs(struct runner_job *jobs, size_t n, int parallel, const struct runner_opts *o,
+		 runner_done_fn done, void *ctx, GError **err);
 /* The order in which runner_jobs starts @n jobs whose estimated work is
  * @work[i] (run_estimate_cpu_s: simulated CPU-seconds; below 0: not known):
  * the most work first, so that the last to start are the shortest and the
@@ -86,8 +97,8 @@ json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *vio
 bool runner_check_work(const struct scenario *sc, bool force, const char *where, GError **err);
 /* Run every variant of @sc (scenario_choose() keeps those that run) with
  * all its replicas and cost draws (kept apart in its result: "per_replica",
- * "draws"), @parallel simulations at a time; the result does not depend on
- * @parallel. @trace: a Chrome trace of each variant's first replica (NULL:
- * none). */
-json_t *runner_run(const struct scenario *sc, int parallel, const char *trace, bool *violation,
-		   GError **err);
+ * "draws"), @parallel simulations at a time, as @o says (runner_jobs); the
+ * result does not depend on @parallel. @trace: a Chrome trace of each
+ * variant's first replica (NULL: none). */
+json_t *runner_run(const struct scenario *sc, int parallel, const char *trace,
+		   const struct runner_opts *o, bool *violation, GError **err);

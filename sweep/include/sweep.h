@@ -14,6 +14,7 @@
  * DIR/result.json is built from the run files alone, so a merged sweep's
  * result is byte-identical to the unsharded one's. */
 #pragma once
+#include "runner.h"
 #include <glib.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -63,6 +64,7 @@ struct sweep_opts {
 	bool quiet;	      /* no progress at all */
 	bool force;	      /* run what the work estimate would refuse */
 	bool mix_builds;      /* resume runs of another model (identity.h) */
+	runner_note_fn note;  /* what is not an error (a run file moved aside); NULL: nothing */
 };
 
 /* The sweep's plan: the scenario at every grid point, and the runs. */

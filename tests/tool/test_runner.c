@@ -60,7 +60,7 @@ static void test_jobs_start_longest_first(void)
 		    .config = v->config, .seed = 1, .variant = v->name, .point = -1};
 	}
 	GString *done = g_string_new(NULL);
-	g_assert_true(runner_jobs(jobs, 3, 1, record_done, done, &err));
+	g_assert_true(runner_jobs(jobs, 3, 1, NULL, record_done, done, &err));
 	g_assert_no_error(err);
 	g_assert_cmpstr(done->str, ==, "long middle short ");
 	g_assert_cmpint(jobs[1].started, <, jobs[2].started);

@@ -147,7 +147,7 @@ static void test_run_paired(void)
 	struct scenario *sc = load(sets);
 	GError *err = NULL;
 	bool violation = true;
-	json_t *doc = runner_run(sc, 2, NULL, &violation, &err);
+	json_t *doc = runner_run(sc, 2, NULL, NULL, &violation, &err);
 	g_assert_no_error(err);
 	g_assert_false(violation);
 	json_t *vs = json_object_get(doc, "variants");
