@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-/* --trace-window FROM:TO in ns of simulated time. */
-static bool parse_window(const char *s)
+/* --trace-window FROM:TO in ns of simulated time, into @t. */
+static bool parse_window(const char *s, struct runner_trace *window)
 {
 	char *end;
 	double from = g_ascii_strtod(s, &end), to = 0;
@@ -27,7 +27,7 @@ static bool parse_window(const char *s)
 			"\"%s\"",
 			s);
 	else
-		sim_trace_window(sim_from_ns(from), sim_from_ns(to));
+		*window = (struct runner_trace){.from = sim_from_ns(from), .to = sim_from_ns(to)};
 	return ok;
 }
 
@@ -127,7 +127,8 @@ static bool run_outputs(const struct cli *c, char **trace, GError **err)
 }
 
 /* The options' values, checked; --replicas R becomes --set replicas=R. */
-static bool run_options_valid(struct cli *c)
+/* The options checked, and --trace-window's window into @t. */
+static bool run_options_valid(struct cli *c, struct runner_trace *t)
 {
 	if (!cli_jobs_valid(c))
 		return false;
@@ -136,7 +137,7 @@ static bool run_options_valid(struct cli *c)
 		cli_say("--format: expected text, json or summary, got \"%s\"", c->format);
 		return false;
 	}
-	if (c->trace_window && !parse_window(c->trace_window))
+	if (c->trace_window && !parse_window(c->trace_window, t))
 		return false;
 	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c) || !cli_timeout_start(c))
 		return false;
@@ -155,7 +156,8 @@ static bool run_options_valid(struct cli *c)
 
 static int cmd_run(struct cli *c)
 {
-	if (!run_options_valid(c))
+	struct runner_trace window = {.to = SIM_TRACE_DEFAULT_TO};
+	if (!run_options_valid(c, &window))
 		return EXIT_USAGE;
 	GError *err = NULL;
 	char *trace;
@@ -173,7 +175,8 @@ static int cmd_run(struct cli *c)
 	struct runner_opts ro = {.live = !c->quiet && isatty(STDERR_FILENO) ? stderr : NULL,
 				 .wall_limit = !c->force,
 				 .note = cli_note};
-	json_t *result = runner_run(sc, c->jobs, trace, &ro, &violation, &err);
+	window.path = trace;
+	json_t *result = runner_run(sc, c->jobs, trace ? &window : NULL, &ro, &violation, &err);
 	g_free(trace);
 	if (result)
 		print_untaken_extras(sc, result);

@@ -69,7 +69,8 @@ static void child_main(const struct runner_job *j)
 		_exit(3); /* the parent died before prctl */
 	live_job_child(j);
 	bool violation = false;
-	if (j->trace && !sim_trace_begin(j->trace, j->trace_pid, j->trace_max))
+	if (j->trace &&
+	    !sim_trace_begin(j->trace, j->trace_pid, j->trace_max, j->trace_from, j->trace_to))
 		_exit(CHILD_TRACE_FAILED + child_errno(errno));
 	json_t *r = run_simulate(j->config, j->seed, j->drawn ? &j->draw : NULL, &violation);
 	if (j->trace && !sim_trace_end())
@@ -357,8 +358,8 @@ struct variant_jobs {
 	GPtrArray *names;  /* the names of those variants */
 };
 
-static bool variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc, const char *trace,
-			      GError **err)
+static bool variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc,
+			      const struct runner_trace *trace, GError **err)
 {
 	bool ok = true;
 	vj->jobs = g_array_new(FALSE, TRUE, sizeof(struct runner_job));
@@ -376,7 +377,9 @@ static bool variant_jobs_init(struct variant_jobs *vj, const struct scenario *sc
 					       .point = -1};
 			if (trace && r == 0 && ok) {
 				/* a new file: nothing there is followed or written */
-				j.trace = output_temp_beside(trace, err);
+				j.trace = output_temp_beside(trace->path, err);
+				j.trace_from = trace->from;
+				j.trace_to = trace->to;
 				ok = j.trace != NULL;
 			}
 			if (j.trace) {
@@ -459,7 +462,7 @@ static bool trace_write(const char *path, const struct variant_jobs *vj, GError 
 	return output_commit(&o, err);
 }
 
-json_t *runner_run(const struct scenario *sc, int parallel, const char *trace,
+json_t *runner_run(const struct scenario *sc, int parallel, const struct runner_trace *trace,
 		   const struct runner_opts *o, bool *violation, GError **err)
 {
 	struct variant_jobs vj;
@@ -475,7 +478,7 @@ json_t *runner_run(const struct scenario *sc, int parallel, const char *trace,
 	*violation = false;
 	json_t *variants = ok ? variant_results(&vj, sc, violation) : NULL;
 	if (ok && trace)
-		ok = trace_write(trace, &vj, err);
+		ok = trace_write(trace->path, &vj, err);
 	variant_jobs_free(&vj);
 	if (!ok) {
 		json_decref(variants);

@@ -18,16 +18,12 @@ static struct {
 	long events, max_events;
 	bool truncated;
 	GHashTable *tids; /* task (or CPU key) -> tid */
-} T = {.from = 0, .to = SIM_MS};
+} T;
 
-void sim_trace_window(sim_time_t from, sim_time_t to)
+bool sim_trace_begin(const char *path, int pid, long max_events, sim_time_t from, sim_time_t to)
 {
 	T.from = from;
 	T.to = to;
-}
-
-bool sim_trace_begin(const char *path, int pid, long max_events)
-{
 	/* the empty file the caller made for it: not through a symlink */
 	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	T.f = fd >= 0 ? fdopen(fd, "w") : NULL;

@@ -21,8 +21,9 @@ struct runner_job {
 	json_t *meta;
 	/* When set, the child writes a Chrome trace of its run here (sim_trace). */
 	const char *trace;
-	int trace_pid;	/* the trace's process id: one per variant */
-	long trace_max; /* its share of the trace file's events */
+	sim_time_t trace_from, trace_to; /* its window (sim_trace_begin) */
+	int trace_pid;			 /* the trace's process id: one per variant */
+	long trace_max;			 /* its share of the trace file's events */
 	/* What the live progress calls it ("per-node replica 2/3"); the
 	 * caller's. */
 	char *label;
@@ -100,5 +101,9 @@ bool runner_check_work(const struct scenario *sc, bool force, const char *where,
  * "draws"), @parallel simulations at a time, as @o says (runner_jobs); the
  * result does not depend on @parallel. @trace: a Chrome trace of each
  * variant's first replica (NULL: none). */
-json_t *runner_run(const struct scenario *sc, int parallel, const char *trace,
+struct runner_trace {
+	const char *path;
+	sim_time_t from, to; /* the window of simulated time (sim_trace.h) */
+};
+json_t *runner_run(const struct scenario *sc, int parallel, const struct runner_trace *trace,
 		   const struct runner_opts *o, bool *violation, GError **err);

@@ -20,11 +20,12 @@ struct sim_task;
 
 extern bool sim_trace_enabled;
 
-/* The window, set before the runs start (default: the first millisecond). */
-void sim_trace_window(sim_time_t from, sim_time_t to);
-/* Start writing this process's events to @path as process @pid, at most
- * @max_events of them (its share of the file's SIM_TRACE_MAX_EVENTS). */
-bool sim_trace_begin(const char *path, int pid, long max_events);
+/* The window of a trace when none is given: the first millisecond. */
+#define SIM_TRACE_DEFAULT_TO SIM_MS
+/* Start writing this process's events in the window [@from, @to) of
+ * simulated time to @path as process @pid, at most @max_events of them
+ * (its share of the file's SIM_TRACE_MAX_EVENTS). */
+bool sim_trace_begin(const char *path, int pid, long max_events, sim_time_t from, sim_time_t to);
 /* Finish the file; false, errno saying why, when a write to it failed. */
 bool sim_trace_end(void);
 /* A span of @t (NULL: @cpu idle) from @from to @to. @cat: "lock", "wait",
