@@ -479,13 +479,6 @@ char *output_temp_beside(const char *path, GError **err)
 	return tmp;
 }
 
-bool output_failure(GError **err, GError *e)
-{
-	g_set_error_literal(err, MCS_ERROR, MCS_ERROR_FAILED, e->message);
-	g_error_free(e);
-	return false;
-}
-
 void output_remove_files(const char *dir, const char *part)
 {
 	GDir *d = g_dir_open(dir, 0, NULL);

@@ -6,7 +6,7 @@
 
 #define DESCRIBE_MAX 40
 
-char *spec_describe(const json_t *v)
+static char *spec_describe(const json_t *v)
 {
 	if (json_is_object(v))
 		return g_strdup("an object");

@@ -36,7 +36,7 @@
 	"set linetype 16 lc rgb '#666666' lw 2 pt 8 dt 2\n"                                        \
 	"set linetype cycle 16\n"
 
-void plot_free(gpointer p)
+static void plot_free(gpointer p)
 {
 	struct plot *x = p;
 	g_free(x->name);

@@ -18,7 +18,6 @@ struct plot {
 	char *svg;   /* path of the SVG */
 };
 
-void plot_free(gpointer plot);
 /* Write the plots of @doc (a result or a sweep result) into @dir and run
  * gnuplot on them, a ratio's band @r's resolution (--resolution; NULL:
  * none); the list of struct plot, or NULL with @err. */

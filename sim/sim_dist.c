@@ -18,14 +18,3 @@ double sim_dist_default_cv(enum sim_dist_kind kind)
 	}
 	return 0.0;
 }
-
-bool sim_dist_kind_from_name(const char *name, enum sim_dist_kind *out)
-{
-	for (int i = 0; sim_dist_names[i]; i++) {
-		if (strcmp(name, sim_dist_names[i]) == 0) {
-			*out = (enum sim_dist_kind)i;
-			return true;
-		}
-	}
-	return false;
-}

@@ -38,17 +38,6 @@ void sim_hist_record(struct sim_hist *h, sim_time_t v)
 	sim_hist_add_bucket(h, sim_hist_index(v), 1);
 }
 
-void sim_hist_merge(struct sim_hist *into, const struct sim_hist *from)
-{
-	if (!from->bucket)
-		return;
-	if (!into->bucket)
-		into->bucket = g_new0(uint64_t, SIM_HIST_BUCKETS);
-	for (int i = 0; i < SIM_HIST_BUCKETS; i++)
-		into->bucket[i] += from->bucket[i];
-	into->count += from->count;
-}
-
 sim_time_t sim_hist_quantile(const struct sim_hist *h, double q)
 {
 	if (!h->count)

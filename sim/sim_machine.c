@@ -26,19 +26,6 @@ int sim_machine_llcs(const struct sim_machine *m)
 	return m->nodes * sim_machine_cores_per_node(m) / m->cores_per_llc;
 }
 
-enum sim_hop sim_machine_hop(const struct sim_machine *m, int from, int to)
-{
-	if (from == to)
-		return SIM_HOP_SELF;
-	if (sim_machine_cpu_core(m, from) == sim_machine_cpu_core(m, to))
-		return SIM_HOP_SMT;
-	if (sim_machine_cpu_llc(m, from) == sim_machine_cpu_llc(m, to))
-		return SIM_HOP_LLC;
-	if (sim_machine_cpu_socket(m, from) == sim_machine_cpu_socket(m, to))
-		return SIM_HOP_SOCKET;
-	return SIM_HOP_REMOTE;
-}
-
 void sim_machine_flat(struct sim_machine *m)
 {
 	m->threads_per_core = 1;

@@ -79,9 +79,6 @@ char *output_temp_beside(const char *path, GError **err);
  * file its links end at (which must exist), each relative link joined to
  * its link's directory; NULL when they end nowhere or loop. g_free it. */
 char *output_link_target(const char *path);
-/* @e, the error of a GLib file operation, as the failure it is here:
- * MCS_ERROR_FAILED, with GLib's message. Frees @e; returns false. */
-bool output_failure(GError **err, GError *e);
 /* Remove the files in @dir whose names contain @part (NULL: every file). */
 void output_remove_files(const char *dir, const char *part);
 

@@ -28,5 +28,3 @@ json_t *spec_json_schema(const struct spec *s);
 void *spec_decode(const struct spec *s, json_t *v);
 /* Free what spec_decode() returned (NULL is fine). */
 void spec_decoded_free(const struct spec *s, void *decoded);
-/* @v in a short printable form ("two", 3, true, {...}). */
-char *spec_describe(const json_t *v);

@@ -179,7 +179,7 @@ static long super_cache_scan(struct sim_task *t, struct shrinker *s, struct shri
 }
 
 /* Reclaim took the oldest @nr file pages of the memcg on @nid. */
-void fs_drop_file_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr)
+static void fs_drop_file_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr)
 {
 	GQueue *q = &memcg->nodeinfo[nid].file_owners;
 	while (nr > 0 && !g_queue_is_empty(q)) {

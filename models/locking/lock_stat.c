@@ -139,7 +139,7 @@ static gint point_cmp(gconstpointer a, gconstpointer b)
 	return strcmp(x->site, y->site);
 }
 
-GPtrArray *lock_stat_top_points(GHashTable *points, guint max)
+static GPtrArray *lock_stat_top_points(GHashTable *points, guint max)
 {
 	GPtrArray *a = g_ptr_array_new();
 	GHashTableIter it;

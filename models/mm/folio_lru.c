@@ -43,6 +43,13 @@ bool folio_move_memcg(struct sim_task *t, struct folio *folio, struct mem_cgroup
 
 /* --- the page cache ------------------------------------------------------ */
 
+static void page_file_free(struct page_file *f)
+{
+	g_hash_table_destroy(f->pages);
+	spin_lock_destroy(&f->i_pages);
+	g_free(f);
+}
+
 void folio_lru_init(long node_pages, bool kswapd)
 {
 	folio_reclaim_init(node_pages, kswapd);
@@ -65,13 +72,6 @@ struct page_file *page_file_new(struct mem_cgroup *memcg)
 	f->memcg = memcg;
 	g_ptr_array_add(lru_state.files, f);
 	return f;
-}
-
-void page_file_free(struct page_file *f)
-{
-	g_hash_table_destroy(f->pages);
-	spin_lock_destroy(&f->i_pages);
-	g_free(f);
 }
 
 static sim_time_t i_pages_store(struct sim_task *t, void *arg)

@@ -108,7 +108,7 @@ GPtrArray *list_lru_all(void)
 
 /* The per-node lists of a non-root memcg: memcg_list_lru_alloc on first use
  * (the kernel allocates them when an object is first charged). */
-struct list_lru_one *list_lru_lists_by_idx(struct list_lru *lru, int idx)
+static struct list_lru_one *list_lru_lists_by_idx(struct list_lru *lru, int idx)
 {
 	return idx >= 0 && (guint)idx < lru->xa->len ? lru->xa->pdata[idx] : NULL;
 }
@@ -116,7 +116,7 @@ struct list_lru_one *list_lru_lists_by_idx(struct list_lru *lru, int idx)
 /* xa_erase: later lookups of @idx find nothing. The lists stay allocated
  * until the list_lru is destroyed (the kernel frees them after an RCU grace
  * period), so a holder that raced with the erase never sees them freed. */
-void list_lru_erase_idx(struct list_lru *lru, int idx)
+static void list_lru_erase_idx(struct list_lru *lru, int idx)
 {
 	struct list_lru_one *lists = list_lru_lists_by_idx(lru, idx);
 	if (!lists)
@@ -210,7 +210,7 @@ void list_lru_unlock(struct sim_task *t, struct lru_locked *held)
 	held->entry = NULL;
 }
 
-void set_shrinker_bit(struct mem_cgroup *memcg, int nid, int shrinker_id)
+static void set_shrinker_bit(struct mem_cgroup *memcg, int nid, int shrinker_id)
 {
 	if (shrinker_id >= 0)
 		memcg->shrinker_bits[nid] |= 1ULL << shrinker_id;

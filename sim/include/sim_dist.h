@@ -17,4 +17,3 @@ struct sim_dist {
 extern const char *const sim_dist_names[];
 /* Default coefficient of variation: uniform on [0, 2 mean]; lognormal cv 1. */
 double sim_dist_default_cv(enum sim_dist_kind kind);
-bool sim_dist_kind_from_name(const char *name, enum sim_dist_kind *out);

@@ -20,7 +20,6 @@ struct sim_hist {
 void sim_hist_record(struct sim_hist *h, sim_time_t v);
 /* Add @n samples to bucket @i (ignored when out of range). */
 void sim_hist_add_bucket(struct sim_hist *h, int i, uint64_t n);
-void sim_hist_merge(struct sim_hist *into, const struct sim_hist *from);
 /* The value at quantile @q in [0, 1]; 0 for an empty histogram. */
 sim_time_t sim_hist_quantile(const struct sim_hist *h, double q);
 void sim_hist_free(struct sim_hist *h);

@@ -108,6 +108,5 @@ int sim_machine_cpu_core(const struct sim_machine *m, int cpu);
 int sim_machine_cpu_llc(const struct sim_machine *m, int cpu);
 int sim_machine_cpu_socket(const struct sim_machine *m, int cpu);
 int sim_machine_llcs(const struct sim_machine *m);
-enum sim_hop sim_machine_hop(const struct sim_machine *m, int from, int to);
 /* A machine without SMT, one LLC domain and one socket per node. */
 void sim_machine_flat(struct sim_machine *m);

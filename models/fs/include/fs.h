@@ -85,6 +85,3 @@ void inode_sb_list_add(struct sim_task *t, struct inode *inode);
 void inode_sb_list_del(struct sim_task *t, struct inode *inode);
 void xfs_iget_cache_miss(struct sim_task *t, struct inode *inode);
 void xfs_inode_mark_reclaimable(struct sim_task *t, struct inode *inode);
-/* Reclaim dropped @nr page-cache pages from @memcg's file LRU on @nid;
- * called by vmscan (the pages' owners lose them in LRU order). */
-void fs_drop_file_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);

@@ -75,8 +75,6 @@ void lock_stat_held_lines(struct lock_class *c, sim_time_t lines, sim_time_t que
 void lock_stat_handover(struct lock_class *c, sim_time_t d);
 /* A holder of @held waited @wait for @waited (a lock taken inside it). */
 void lock_stat_convoy(struct lock_class *held, const struct lock_class *waited, sim_time_t wait);
-/* Points sorted by count (then name), at most @max. */
-GPtrArray *lock_stat_top_points(GHashTable *points, guint max);
 
 /* The class's statistics as a result object (docs/results.md); with
  * @with_hist, the wait histogram too, for merging replicas. */

@@ -61,7 +61,6 @@ struct folio_lru_stats *folio_lru_stats(void);
 json_t *folio_lru_json(void);
 
 struct page_file *page_file_new(struct mem_cgroup *memcg);
-void page_file_free(struct page_file *f);
 
 /* filemap_read of one page: the cached folio (and mark_page_accessed), or
  * a new zeroed one (a sparse file's hole) added to the page cache and the

@@ -198,8 +198,6 @@ sim_time_t list_lru_op_apply(struct sim_task *t, struct list_lru *lru, struct li
 			     struct spinlock *lock, struct lru_op *op);
 struct list_lru_one *list_lru_memcg_lists(struct list_lru *lru, struct mem_cgroup *memcg,
 					  bool create);
-struct list_lru_one *list_lru_lists_by_idx(struct list_lru *lru, int idx);
-void list_lru_erase_idx(struct list_lru *lru, int idx);
 /* Splice @src onto @dst (both locked) and move its count; @nid's shrinker
  * bit is set for @dst's memcg when items moved. */
 sim_time_t list_lru_move_items(struct sim_task *t, struct list_lru *lru, int nid,
@@ -207,7 +205,6 @@ sim_time_t list_lru_move_items(struct sim_task *t, struct list_lru *lru, int nid
 			       struct spinlock *lock);
 void list_lru_lock(struct sim_task *t, struct spinlock *lock, enum spin_flavour fl,
 		   const char *site, struct lru_locked *held);
-void set_shrinker_bit(struct mem_cgroup *memcg, int nid, int shrinker_id);
 static inline bool list_lru_one_dead(const struct list_lru_one *l)
 {
 	return l->nr_items == LONG_MIN;

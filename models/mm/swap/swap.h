@@ -132,7 +132,6 @@ void swap_device_destroy(void);
  * cluster lock around a slot's swap_map update (swap_duplicate,
  * put_swap_folio, the frees). */
 long folio_alloc_swap(struct sim_task *t, struct mem_cgroup *memcg);
-struct swap_cluster *swap_cluster_of(struct swap_device *si, long slot);
 void swap_cluster_update(struct sim_task *t, long slot, const char *site);
 void swap_slots_destroy(struct swap_device *si);
 

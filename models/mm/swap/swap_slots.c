@@ -13,7 +13,7 @@
 #include "insn.h"
 #include "swap.h"
 
-struct swap_cluster *swap_cluster_of(struct swap_device *si, long slot)
+static struct swap_cluster *swap_cluster_of(struct swap_device *si, long slot)
 {
 	long c = slot / SWAPFILE_CLUSTER;
 	if (!si->clusters[c]) {
