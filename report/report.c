@@ -113,8 +113,3 @@ GPtrArray *report_sections(json_t *result, const struct report_opts *o)
 	render_scope(REPORT_VARIANTS, variants, n, o, sections); /* and the comparison's */
 	return sections;
 }
-
-const struct change_resolution *report_resolution(const struct report_opts *o)
-{
-	return o ? o->resolution : NULL;
-}

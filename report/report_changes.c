@@ -4,6 +4,7 @@
  * across cost draws, and what they make of it (change.h). */
 #include "change.h"
 #include "report_sections.h"
+#include "report_util.h"
 #include "stats.h"
 #include <string.h>
 

@@ -41,9 +41,6 @@ struct report_section_type {
 	bool measured; /* only with --lock-stat's measurement */
 };
 
-/* The options' --resolution (NULL: none, also for @o NULL). */
-const struct change_resolution *report_resolution(const struct report_opts *o);
-
 /* report_summary.c: a variant's title, its summary (simulated time, CPU
  * time, metrics, failed replicas), lockdep's reports and the first
  * replica's details */

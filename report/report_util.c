@@ -136,3 +136,8 @@ void report_time(GString *out, double ns, int width)
 	g_snprintf(num, sizeof(num), "%.2f %s", ns / div, unit);
 	g_string_append_printf(out, "%*s", width, num);
 }
+
+const struct change_resolution *report_resolution(const struct report_opts *o)
+{
+	return o ? o->resolution : NULL;
+}

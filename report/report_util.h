@@ -37,3 +37,7 @@ void report_dashes(GString *out, int n);
 double report_unit(double ns, const char **unit);
 /* A duration in ns with a scaled unit ("2.13 us"), @width wide. */
 void report_time(GString *out, double ns, int width);
+/* The options' --resolution (NULL: none, also for @o NULL). */
+struct report_opts;
+struct change_resolution;
+const struct change_resolution *report_resolution(const struct report_opts *o);

@@ -3,8 +3,8 @@
 # scripts/check/check-structure.sh --folders on small trees made here: a clean one
 # passes; a loop between two folders, a folder of 21 sources and two headers
 # of one name each fail with their exact message, and so does --spdx on a
-# source without its licence line, and --format on a source out of
-# .clang-format's style.
+# source without its licence line, --format on a source out of
+# .clang-format's style, and --circles on two objects that call each other.
 # Usage: tests/check_structure.sh SOURCE_DIR
 set -euo pipefail
 src=$1
@@ -25,9 +25,10 @@ tree() {
 	echo '#pragma once' >"$tmp/t/models/b/include/b.h"
 }
 
-expect() { # NAME WANT_STATUS WANT_OUTPUT [MODE]
-	local got status=0
-	got=$("$tmp/t/scripts/check/check-structure.sh" "${4:---folders}" 2>&1) || status=$?
+expect() { # NAME WANT_STATUS WANT_OUTPUT [MODE [ARG]]
+	local got status=0 args=("${@:4}")
+	[ ${#args[@]} -gt 0 ] || args=(--folders)
+	got=$("$tmp/t/scripts/check/check-structure.sh" "${args[@]}" 2>&1) || status=$?
 	if [ "$status" != "$2" ] || [ "$got" != "$3" ]; then
 		printf 'FAIL %s: status %s, output:\n%s\nwanted status %s, output:\n%s\n' "$1" "$status" \
 			"$got" "$2" "$3"
@@ -68,4 +69,21 @@ expect formatted 0 "" --format
 printf 'int main(void)\n{\n  return 0;\n}\n' >"$tmp/t/models/b/b.c"
 expect unformatted 1 "check-structure: models/b/b.c:2:2: not in .clang-format's style (clang-format-14 -i models/b/b.c)" --format
 
-[ "$fail" = 0 ] && echo "7 passed, 0 failed" || exit 1
+# --circles: a.c calls b() and b.c calls a(), compiled as a library's
+# objects are; listed in circles-left.txt it passes, and the list must shrink
+tree
+objs=$tmp/t/build/models/CMakeFiles/mcs_x.dir
+mkdir -p "$objs/a" "$objs/b"
+printf 'void b(void);\nvoid a(void) { b(); }\n' >"$tmp/a.c"
+printf 'void a(void);\nvoid b(void) { a(); }\n' >"$tmp/b.c"
+cc -c -o "$objs/a/a.c.o" "$tmp/a.c"
+cc -c -o "$objs/b/b.c.o" "$tmp/b.c"
+printf '# none left\n' >"$tmp/t/scripts/check/circles-left.txt"
+expect circle 1 "check-structure: files call each other around a circle: models/a/a.c models/b/b.c" --circles build
+printf 'models/a/a.c models/b/b.c\n' >>"$tmp/t/scripts/check/circles-left.txt"
+expect circle-left 0 "" --circles build
+printf 'void b(void) {}\n' >"$tmp/b.c"
+cc -c -o "$objs/b/b.c.o" "$tmp/b.c"
+expect circle-gone 1 "check-structure: scripts/check/circles-left.txt: this circle is gone: take it off the list" --circles build
+
+[ "$fail" = 0 ] && echo "10 passed, 0 failed" || exit 1

@@ -15,6 +15,13 @@
 #                style (clang-format-14 --dry-run -Werror: the version Debian
 #                12 ships, as its output differs between versions); the test
 #                suite runs this (scripts/setup/setup-test.sh installs it).
+#   --circles BUILD
+#                no files of the layers call each other around a circle (a
+#                name one defines called by another that a name of it calls,
+#                read from the objects of BUILD's libraries with nm), but
+#                those scripts/check/circles-left.txt lists, each circle as
+#                its files; a circle that is gone must leave the list too.
+#                The test suite runs this.
 #   --spdx       every source file (C, shell, CMake, the man page) names its
 #                licence in an SPDX-License-Identifier line near its top
 #                (LICENSE); the build runs this too.
@@ -123,18 +130,80 @@ check_format() {
 	fi
 }
 
-[ $# -gt 0 ] || set -- usage
-for mode in "$@"; do
+# The groups of files that call each other around a circle (strongly
+# connected components of more than one file), from BUILD's library objects:
+# one group a line, its files sorted, the lines sorted.
+file_circles() {
+	local objs
+	objs=$(find "$1" -path '*/CMakeFiles/mcs_*.dir/*.c.o' | LC_ALL=C sort)
+	[ -n "$objs" ] || {
+		echo "check-structure: --circles: no library objects under $1 (build first)" >&2
+		return 1
+	}
+	# shellcheck disable=SC2086
+	# an object's source: BUILD/SUB/CMakeFiles/LIB.dir/PATH.o is SUB/PATH
+	nm -A $objs | awk -v build="${1%/}/" '
+		{ split($1, a, ":"); f = substr(a[1], length(build) + 1)
+		  sub(/CMakeFiles\/[^\/]*\.dir\//, "", f); sub(/\.o$/, "", f) }
+		$2 == "U" { use[f] = use[f] " " $3; next }
+		$2 ~ /^[TDBRC]$/ { def[$3] = f }
+		END { for (f in use) { n = split(use[f], u, " ")
+			for (i = 1; i <= n; i++) if ((u[i] in def) && def[u[i]] != f) print f, def[u[i]] } }' |
+		awk '{ if (!(($1, $2) in seen)) { seen[$1, $2] = 1; out[$1] = out[$1] " " $2 }; node[$1] = node[$2] = 1 }
+		END {
+			for (v in node) { # what v reaches, breadth first
+				delete reach; delete queue; head = tail = 0; queue[tail++] = v; reach[v] = 1
+				while (head < tail) {
+					n = split(out[queue[head++]], nx, " ")
+					for (k = 1; k <= n; k++)
+						if (!(nx[k] in reach)) { reach[nx[k]] = 1; queue[tail++] = nx[k] }
+				}
+				for (u in reach) r[v, u] = 1
+			}
+			for (v in node) {
+				if (v in done) continue
+				count = 0
+				for (u in node) if ((v, u) in r && (u, v) in r) { m[++count] = u; done[u] = 1 }
+				if (count < 2) continue
+				for (i = 2; i <= count; i++) { x = m[i]; for (j = i - 1; j >= 1 && m[j] > x; j--) m[j + 1] = m[j]; m[j + 1] = x }
+				g = m[1]; for (i = 2; i <= count; i++) g = g " " m[i]
+				print g
+			}
+		}' | LC_ALL=C sort
+}
+
+check_circles() {
+	local left=scripts/check/circles-left.txt found
+	found=$(file_circles "$1") || { status=1; return; }
+	# shellcheck disable=SC2016
+	awk -v left="$left" '
+		FILENAME == left { if ($0 !~ /^(#|$)/) known[$0] = 1; next }
+		{ if ($0 in known) seen[$0] = 1; else { printf "check-structure: files call each other around a circle: %s\n", $0; bad = 1 } }
+		END { for (k in known) if (!(k in seen)) { printf "check-structure: %s: this circle is gone: take it off the list\n", left; bad = 1 }
+		      exit bad }' "$left" <(printf '%s\n' "$found" | sed '/^$/d') || status=1
+}
+
+usage() {
+	echo "usage: $0 [--includes] [--folders] [--functions] [--spdx] [--format] [--circles BUILD]" >&2
+	exit 2
+}
+
+[ $# -gt 0 ] || usage
+while [ $# -gt 0 ]; do
+	mode=$1
+	shift
 	case "$mode" in
 	--includes) check_includes ;;
 	--folders) check_folders ;;
 	--functions) check_functions ;;
 	--spdx) check_spdx ;;
 	--format) check_format ;;
-	*)
-		echo "usage: $0 [--includes] [--folders] [--functions] [--spdx] [--format]" >&2
-		exit 2
+	--circles)
+		[ $# -gt 0 ] || usage
+		check_circles "$1"
+		shift
 		;;
+	*) usage ;;
 	esac
 done
 exit "$status"
