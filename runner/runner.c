@@ -69,8 +69,8 @@ static void child_main(const struct runner_job *j)
 		_exit(3); /* the parent died before prctl */
 	live_job_child(j);
 	bool violation = false;
-	if (j->trace &&
-	    !sim_trace_begin(j->trace, j->trace_pid, j->trace_max, j->trace_from, j->trace_to))
+	if (j->trace && !sim_trace_begin(j->trace, j->trace_pid, j->trace_max, j->trace_from,
+					 j->trace_to, sim_task_name))
 		_exit(CHILD_TRACE_FAILED + child_errno(errno));
 	json_t *r = run_simulate(j->config, j->seed, j->drawn ? &j->draw : NULL, &violation);
 	if (j->trace && !sim_trace_end())

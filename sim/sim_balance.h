@@ -24,12 +24,14 @@
  * of @cpu with a CPU that has tasks waiting, the one with most waiting,
  * ties to the first from @cpu + 1 on (for_each_cpu_wrap); -1 if none.
  * @waiting(c): the tasks waiting for CPU c. */
-int sim_balance_busiest(int cpu, int (*waiting)(int c));
+struct sim_machine;
+/* Of machine @m (its topology: sim_machine.h): */
+int sim_balance_busiest(const struct sim_machine *m, int cpu, int (*waiting)(int c));
 
 /* select_idle_sibling for a task woken while @prev is busy: the first whole
  * idle core of @prev's LLC from @prev + 1 on, else its first idle CPU, else
  * @prev. @idle(c): no task owns CPU c. */
-int sim_balance_idle_sibling(int prev, bool (*idle)(int c));
+int sim_balance_idle_sibling(const struct sim_machine *m, int prev, bool (*idle)(int c));
 
 /* The periodic balance of busy @cpu at @now (a slice end: the tick's
  * softirq): for each domain level whose time @next[level] has come, the
@@ -39,5 +41,6 @@ int sim_balance_idle_sibling(int prev, bool (*idle)(int c));
  * level's next time is its interval on (sd_init: the domain's weight in ms,
  * times busy_factor 16 on a busy CPU). Returns the CPU to pull one waiting
  * task from, or -1. */
-int sim_balance_periodic(int cpu, sim_time_t now, sim_time_t next[SIM_BALANCE_LEVELS],
-			 int (*running)(int c), int (*waiting)(int c));
+int sim_balance_periodic(const struct sim_machine *m, int cpu, sim_time_t now,
+			 sim_time_t next[SIM_BALANCE_LEVELS], int (*running)(int c),
+			 int (*waiting)(int c));

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sim_batch.h"
-#include "sim_smt.h"
 
 static struct {
 	int count;
@@ -8,34 +7,21 @@ static struct {
 	long next;  /* units done at the next boundary (0: not yet computed) */
 	long units[SIM_BATCH_N];
 	sim_time_t fig[SIM_BATCH_N][SIM_BATCH_FIGS];
+	sim_batch_figures_fn figures;
 } B;
 
-void sim_batch_reset(void)
+void sim_batch_reset(sim_batch_figures_fn figures)
 {
+	B.figures = figures;
 	B.count = 0;
 	B.steady = -1;
 	B.next = 0;
 }
 
-/* The figures now: the engine's time and what the CPUs have accounted so
- * far (a task's own charges may run ahead of the engine's time: the
- * increments still add up to the run's totals, which is all the batch
- * means need). An idle span is accounted only when it ends, so idle is
- * taken as the rest, the CPUs' time to now less the busy categories: at
- * the run's end that is the idle time exactly (the categories add up). */
+/* The figures now (the engine's, B.figures), and the units done then. */
 static void snapshot(long done)
 {
-	sim_time_t *f = B.fig[B.count], busy = 0;
-	f[SIM_BATCH_ELAPSED] = sim_now();
-	for (int cat = 0; cat < SIM_CAT_N; cat++) {
-		sim_time_t total = 0;
-		for (int c = 0; c < sim_ncpus() && cat != SIM_CAT_IDLE; c++)
-			total += sim_cpu_time(c, (enum sim_cat)cat);
-		f[SIM_BATCH_CPU + cat] = total;
-		busy += total;
-	}
-	f[SIM_BATCH_CPU + SIM_CAT_IDLE] = sim_now() * sim_ncpus() - busy;
-	f[SIM_BATCH_SMT] = sim_smt_active() ? sim_smt_stretch_total() : 0;
+	B.figures(B.fig[B.count]);
 	B.units[B.count++] = done;
 }
 

@@ -306,13 +306,34 @@ void sim_work_exit(void)
 
 static void engine_progress_tick(uint64_t calls);
 
+/* The figures now: the engine's time and what the CPUs have accounted so
+ * far (a task's own charges may run ahead of the engine's time: the
+ * increments still add up to the run's totals, which is all the batch
+ * means need). An idle span is accounted only when it ends, so idle is
+ * taken as the rest, the CPUs' time to now less the busy categories: at
+ * the run's end that is the idle time exactly (the categories add up). */
+static void batch_figures(sim_time_t *f)
+{
+	sim_time_t busy = 0;
+	f[SIM_BATCH_ELAPSED] = sim_now();
+	for (int cat = 0; cat < SIM_CAT_N; cat++) {
+		sim_time_t total = 0;
+		for (int c = 0; c < sim_ncpus() && cat != SIM_CAT_IDLE; c++)
+			total += sim_cpu_time(c, (enum sim_cat)cat);
+		f[SIM_BATCH_CPU + cat] = total;
+		busy += total;
+	}
+	f[SIM_BATCH_CPU + SIM_CAT_IDLE] = sim_now() * sim_ncpus() - busy;
+	f[SIM_BATCH_SMT] = sim_smt_active() ? sim_smt_stretch_total() : 0;
+}
+
 void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t limit,
 		     uint64_t seed)
 {
 	memset(&W, 0, sizeof(W));
 	W.m = *m;
 	progress.planned = progress.done = 0; /* this simulation's work (the fd stays) */
-	sim_batch_reset();
+	sim_batch_reset(batch_figures);
 	if (!W.m.threads_per_core) /* a machine given without its topology */
 		sim_machine_flat(&W.m);
 	m = &W.m;
@@ -476,7 +497,7 @@ static struct sim_task *newidle_balance(struct sim_cpu *cpu)
 {
 	if (!W.m.migration || !W.waiting)
 		return NULL;
-	int src = sim_balance_busiest(cpu->id, cpu_movable);
+	int src = sim_balance_busiest(&W.m, cpu->id, cpu_movable);
 	if (src < 0)
 		return NULL;
 	struct sim_task *t = runq_take_movable(&W.cpus[src]);
@@ -491,8 +512,8 @@ static void periodic_balance(struct sim_cpu *cpu)
 {
 	if (!W.m.migration || !W.waiting)
 		return;
-	int src =
-	    sim_balance_periodic(cpu->id, sim_now(), cpu->next_balance, cpu_running, cpu_movable);
+	int src = sim_balance_periodic(&W.m, cpu->id, sim_now(), cpu->next_balance, cpu_running,
+				       cpu_movable);
 	if (src < 0)
 		return;
 	struct sim_task *t = runq_take_movable(&W.cpus[src]);
@@ -506,7 +527,7 @@ static void task_select_cpu(struct sim_task *t)
 {
 	if (!W.m.migration || t->fresh || t->bound || cpu_is_idle(t->cpu->id))
 		return;
-	int c = sim_balance_idle_sibling(t->cpu->id, cpu_is_idle);
+	int c = sim_balance_idle_sibling(&W.m, t->cpu->id, cpu_is_idle);
 	if (c != t->cpu->id)
 		task_migrate(t, &W.cpus[c]);
 }
@@ -676,7 +697,7 @@ static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_tim
 	t->irqs_off++; /* handlers run with interrupts off */
 	bool nested = t->in_irq;
 	t->in_irq = true;
-	task_account(t, SIM_CAT_IRQ, sim_smt_stretch(t->cpu->id, handler, t->clock));
+	task_account(t, SIM_CAT_IRQ, sim_smt_stretch(t->cpu->id, handler, t->clock, sim_now()));
 	if (s && s->action) {
 		sim_task_flush(t); /* the body touches shared state: at its time */
 		s->action(t, s->action_arg);
@@ -741,7 +762,7 @@ void sim_task_charge_split(struct sim_task *t, enum sim_cat cat, sim_time_t d,
 		/* the line stalls it includes first, at their own length */
 		sim_time_t stall = MIN(MAX(total, 0), t->stall_next);
 		t->stall_next -= stall;
-		total = stall + sim_smt_stretch(t->cpu->id, total - stall, t->clock);
+		total = stall + sim_smt_stretch(t->cpu->id, total - stall, t->clock, sim_now());
 	}
 	sim_time_t first =
 	    rest > 0 ? sim_round((double)total * (double)d / (double)(d + rest)) : total;

@@ -18,10 +18,13 @@ static struct {
 	long events, max_events;
 	bool truncated;
 	GHashTable *tids; /* task (or CPU key) -> tid */
+	const char *(*task_name)(const struct sim_task *t);
 } T;
 
-bool sim_trace_begin(const char *path, int pid, long max_events, sim_time_t from, sim_time_t to)
+bool sim_trace_begin(const char *path, int pid, long max_events, sim_time_t from, sim_time_t to,
+		     const char *(*task_name)(const struct sim_task *t))
 {
+	T.task_name = task_name;
 	T.from = from;
 	T.to = to;
 	/* the empty file the caller made for it: not through a symlink */
@@ -93,7 +96,7 @@ static int track(const struct sim_task *t, int cpu)
 		return GPOINTER_TO_INT(tid);
 	int id = (int)g_hash_table_size(T.tids) + 1;
 	g_hash_table_insert(T.tids, (gpointer)key, GINT_TO_POINTER(id));
-	char *name = t ? g_strdup_printf("CPU %d: %s", cpu, sim_task_name(t))
+	char *name = t ? g_strdup_printf("CPU %d: %s", cpu, T.task_name(t))
 		       : g_strdup_printf("CPU %d: idle", cpu);
 	fprintf(T.f,
 		"{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",

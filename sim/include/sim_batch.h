@@ -27,8 +27,11 @@ enum sim_batch_fig {
 	SIM_BATCH_FIGS
 };
 
-/* For sim_engine_init: no batch passed yet. */
-void sim_batch_reset(void);
+/* The figures now, into @f[SIM_BATCH_FIGS]: the engine's, which it gives
+ * sim_batch_reset. */
+typedef void (*sim_batch_figures_fn)(sim_time_t *f);
+/* For sim_engine_init: no batch passed yet; snapshots from @figures. */
+void sim_batch_reset(sim_batch_figures_fn figures);
 /* The units done reached @done of @planned (sim_work_done): a snapshot for
  * each boundary passed. */
 void sim_batch_work(long done, long planned);

@@ -37,9 +37,10 @@ bool sim_smt_active(void);
 /* The engine says when @cpu gets a task and when it goes idle: its
  * siblings' stretch reads it at every charge. */
 void sim_smt_busy(int cpu, bool busy);
-/* How long a busy charge of @d on @cpu, made at @at, takes: @d x k / f_k
+/* How long a busy charge of @d on @cpu, made at @at (the task's clock)
+ * with the engine at @now (which siblings spin then), takes: @d x k / f_k
  * rounded to the nearest picosecond (halves away from zero), or @d. */
-sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at);
+sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at, sim_time_t now);
 /* @cpu's task waits for a spinlock from @from until @until (SIM_TIME_MAX:
  * until told again); nothing unless smt_spin_throughput differs. */
 void sim_smt_spin(int cpu, sim_time_t from, sim_time_t until);

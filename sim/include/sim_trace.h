@@ -24,8 +24,10 @@ extern bool sim_trace_enabled;
 #define SIM_TRACE_DEFAULT_TO SIM_MS
 /* Start writing this process's events in the window [@from, @to) of
  * simulated time to @path as process @pid, at most @max_events of them
- * (its share of the file's SIM_TRACE_MAX_EVENTS). */
-bool sim_trace_begin(const char *path, int pid, long max_events, sim_time_t from, sim_time_t to);
+ * (its share of the file's SIM_TRACE_MAX_EVENTS), a task's track named
+ * after @task_name(task) (sim_task_name). */
+bool sim_trace_begin(const char *path, int pid, long max_events, sim_time_t from, sim_time_t to,
+		     const char *(*task_name)(const struct sim_task *t));
 /* Finish the file; false, errno saying why, when a write to it failed. */
 bool sim_trace_end(void);
 /* A span of @t (NULL: @cpu idle) from @from to @to. @cat: "lock", "wait",

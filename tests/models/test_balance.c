@@ -49,19 +49,19 @@ static void test_busiest(void)
 	struct sim_machine m = balance_machine(2, true);
 	sim_engine_init(&m, 0, SIM_S, 1);
 	memset(waiting_on, 0, sizeof(waiting_on));
-	g_assert_cmpint(sim_balance_busiest(1, fake_waiting), ==, -1);
+	g_assert_cmpint(sim_balance_busiest(sim_machine(), 1, fake_waiting), ==, -1);
 	waiting_on[8] = 3;
-	g_assert_cmpint(sim_balance_busiest(1, fake_waiting), ==, 8);
+	g_assert_cmpint(sim_balance_busiest(sim_machine(), 1, fake_waiting), ==, 8);
 	waiting_on[2] = 2;
-	g_assert_cmpint(sim_balance_busiest(1, fake_waiting), ==, 2);
+	g_assert_cmpint(sim_balance_busiest(sim_machine(), 1, fake_waiting), ==, 2);
 	waiting_on[0] = 1;
-	g_assert_cmpint(sim_balance_busiest(1, fake_waiting), ==, 0);
+	g_assert_cmpint(sim_balance_busiest(sim_machine(), 1, fake_waiting), ==, 0);
 	waiting_on[5] = 1;
-	g_assert_cmpint(sim_balance_busiest(1, fake_waiting), ==, 5);
+	g_assert_cmpint(sim_balance_busiest(sim_machine(), 1, fake_waiting), ==, 5);
 	memset(waiting_on, 0, sizeof(waiting_on));
 	waiting_on[12] = 3;
 	waiting_on[9] = 3;
-	g_assert_cmpint(sim_balance_busiest(1, fake_waiting), ==, 9);
+	g_assert_cmpint(sim_balance_busiest(sim_machine(), 1, fake_waiting), ==, 9);
 	sim_engine_fini();
 }
 
@@ -75,13 +75,13 @@ static void test_idle_sibling(void)
 	sim_engine_init(&m, 0, SIM_S, 1);
 	memset(idle_cpu, 0, sizeof(idle_cpu));
 	idle_cpu[1] = idle_cpu[3] = idle_cpu[7] = true;
-	g_assert_cmpint(sim_balance_idle_sibling(0, fake_idle), ==, 3);
+	g_assert_cmpint(sim_balance_idle_sibling(sim_machine(), 0, fake_idle), ==, 3);
 	memset(idle_cpu, 0, sizeof(idle_cpu));
 	idle_cpu[1] = true;
-	g_assert_cmpint(sim_balance_idle_sibling(0, fake_idle), ==, 1);
+	g_assert_cmpint(sim_balance_idle_sibling(sim_machine(), 0, fake_idle), ==, 1);
 	memset(idle_cpu, 0, sizeof(idle_cpu));
 	idle_cpu[8] = true;
-	g_assert_cmpint(sim_balance_idle_sibling(0, fake_idle), ==, 0);
+	g_assert_cmpint(sim_balance_idle_sibling(sim_machine(), 0, fake_idle), ==, 0);
 	sim_engine_fini();
 }
 
