@@ -24,30 +24,17 @@ struct cli {
 	char *output;
 	char **files;
 	int jobs;
-	char *trace;
-	char *trace_window;
 	int draw_costs; /* CLI_DRAW_COSTS_UNSET: the scenario's */
-	/* sweep, merge, report */
-	char **params;
+	/* run and sweep; sweep and merge */
 	int replicas;
 	char *out;
-	gboolean resume;
-	char *shard;
-	char *sort;
-	char *plots;
-	char *lock_stat;		      /* report --lock-stat FILE */
-	char *lock_stat_seconds;	      /* report --lock-stat-seconds S */
-	char *change;			      /* compare --change FROM:TO */
 	struct change_resolution *resolution; /* --resolution (change.h); NULL: none given */
-	int point;
-	gboolean point_given; /* without --point: the whole sweep */
-	int timeout;	      /* --timeout SECONDS; CLI_TIMEOUT_UNSET: none */
-	gboolean force;	      /* --force: past the work estimate's limit */
-	gboolean mix_builds;  /* --mix-builds: runs of two models in one sweep */
-	gboolean quiet;	      /* --quiet: no progress on stderr */
-	gboolean names;	      /* list --names */
-	char *scenario_arg;   /* the scenario as named, when files[0] is its path */
-	gboolean version;     /* no command: --version */
+	int timeout;			      /* --timeout SECONDS; CLI_TIMEOUT_UNSET: none */
+	gboolean force;			      /* --force: past the work estimate's limit */
+	gboolean mix_builds;		      /* --mix-builds: runs of two models in one sweep */
+	gboolean quiet;			      /* --quiet: no progress on stderr */
+	char *scenario_arg;		      /* the scenario as named, when files[0] is its path */
+	gboolean version;		      /* no command: --version */
 };
 
 /* A command's FILE arguments, when not exactly 0 (unchecked), 1 or 2. */
@@ -63,6 +50,7 @@ struct cli_command {
 	const char *files_what;	     /* what they are, in the error when they are not */
 	bool scenario;		     /* its FILE may name a bundled scenario (cli_scenario_path) */
 	int (*fn)(struct cli *c);    /* the exit status */
+	void (*cleanup)(void);	     /* after fn: frees what its own options set; NULL: none */
 };
 
 /* The commands, each in its file cli_NAME.c. */

@@ -10,6 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* compare's own options (the others: struct cli). */
+static struct {
+	char *change; /* --change FROM:TO */
+} compare_args;
+
 /* A file's label: its name without ".json"; the paths as given when the
  * names are the same, and "(1)", "(2)" after them when those are too. */
 static void labels(const char *pa, const char *pb, char **la, char **lb)
@@ -130,7 +135,7 @@ static int cmd_compare(struct cli *c)
 		return cli_error(err, "");
 	}
 	char *from = NULL, *to = NULL;
-	if (c->change && !change_variants(c->change, a, b, &from, &to, &err)) {
+	if (compare_args.change && !change_variants(compare_args.change, a, b, &from, &to, &err)) {
 		json_decref(a);
 		json_decref(b);
 		return cli_error(err, "memcgsim: ");
@@ -160,13 +165,20 @@ static int cmd_compare(struct cli *c)
 static const GOptionEntry compare_options[] = {
     CLI_OPT_FILES("A.json B.json"),
     CLI_OPT_FORMAT("text (default), md or html"),
-    {"change", 0, 0, G_OPTION_ARG_STRING, &cli_args.change,
+    {"change", 0, 0, G_OPTION_ARG_STRING, &compare_args.change,
      "The change from variant FROM to TO in A and in B, and how far it moved", "FROM:TO"},
     CLI_OPT_OUTPUT,
     CLI_OPT_RESOLUTION,
     {NULL}};
 
+/* What compare's options set, freed after it ran. */
+static void compare_args_free(void)
+{
+	g_free(compare_args.change);
+}
+
 const struct cli_command cli_compare_command = {
+    .cleanup = compare_args_free,
     .name = "compare",
     .doc = "two results side by side, variant by variant, with significance",
     .synopsis = "A.json B.json - compare two results variant by variant (A is the baseline)",

@@ -6,6 +6,11 @@
 #include "scenario.h"
 #include <stdio.h>
 
+/* list's own options (the others: struct cli). */
+static struct {
+	gboolean names; /* --names */
+} list_args;
+
 /* memcgsim list: the bundled scenarios, or (list SCENARIO) its variants;
  * --names: the names alone, one a line (for completion). */
 static void list_bundled(bool names_only, GString *out)
@@ -60,9 +65,9 @@ static int cmd_list(struct cli *c)
 	GError *err = NULL;
 	bool ok = true;
 	if (c->files && c->files[0])
-		ok = list_variants(c->files[0], c->names, out, &err);
+		ok = list_variants(c->files[0], list_args.names, out, &err);
 	else
-		list_bundled(c->names, out);
+		list_bundled(list_args.names, out);
 	if (!ok) {
 		g_string_free(out, TRUE);
 		return cli_error(err, "");
@@ -74,7 +79,7 @@ static int cmd_list(struct cli *c)
 
 static const GOptionEntry list_options[] = {
     CLI_OPT_FILES("[SCENARIO]"),
-    {"names", 0, 0, G_OPTION_ARG_NONE, &cli_args.names, "Print the names alone, one a line", NULL},
+    {"names", 0, 0, G_OPTION_ARG_NONE, &list_args.names, "Print the names alone, one a line", NULL},
     {NULL}};
 
 const struct cli_command cli_list_command = {

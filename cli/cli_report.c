@@ -10,14 +10,25 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* report's own options (the others: struct cli). */
+static struct {
+	char *sort;		 /* --sort */
+	char *plots;		 /* --plots DIR */
+	char *lock_stat;	 /* --lock-stat FILE */
+	char *lock_stat_seconds; /* --lock-stat-seconds S */
+	int point;		 /* --point N */
+	gboolean point_given;	 /* without --point: the whole sweep */
+} report_args;
+
 /* What to report: the input, or one point of it (--point). */
 static json_t *report_input(struct cli *c, GError **err)
 {
 	json_t *doc = cli_result_load(c->files[0], RESULT_MAX_PARSED, err);
-	if (!doc || !c->point_given)
+	if (!doc || !report_args.point_given)
 		return doc;
 	json_t *points = json_object_get(doc, "points");
-	json_t *p = c->point >= 0 ? json_array_get(points, (size_t)c->point) : NULL;
+	json_t *p =
+	    report_args.point >= 0 ? json_array_get(points, (size_t)report_args.point) : NULL;
 	json_t *r = p ? json_incref(json_object_get(p, "result")) : NULL;
 	if (!points)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
@@ -25,7 +36,7 @@ static json_t *report_input(struct cli *c, GError **err)
 	else if (!p)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "--point: expected a point of the sweep (0 to %zd), got %d",
-			    (ssize_t)json_array_size(points) - 1, c->point);
+			    (ssize_t)json_array_size(points) - 1, report_args.point);
 	json_decref(doc);
 	return r;
 }
@@ -44,8 +55,8 @@ static gboolean parse_point(const char *name, const char *value, gpointer data, 
 			    value);
 		return FALSE;
 	}
-	cli_args.point = (int)n;
-	cli_args.point_given = TRUE;
+	report_args.point = (int)n;
+	report_args.point_given = TRUE;
 	return TRUE;
 }
 
@@ -61,7 +72,7 @@ static bool report_outputs(const struct cli *c, GError **err)
 	const struct cli_path ins[] = {
 	    {dir ? "the sweep's result" : "the result", dir ? result : in},
 	    {"the sweep's plan", plan},
-	    {"--lock-stat's file", c->lock_stat},
+	    {"--lock-stat's file", report_args.lock_stat},
 	    {NULL, NULL}};
 	bool ok = output_check(c->output, "-o", err) && cli_outputs_apart(outs, ins, err);
 	g_free(result);
@@ -73,16 +84,16 @@ static bool report_outputs(const struct cli *c, GError **err)
 static bool lock_stat_seconds(const struct cli *c, double *seconds)
 {
 	char *end;
-	*seconds = g_ascii_strtod(c->lock_stat_seconds, &end);
-	if (!c->lock_stat) {
+	*seconds = g_ascii_strtod(report_args.lock_stat_seconds, &end);
+	if (!report_args.lock_stat) {
 		cli_say("--lock-stat-seconds: the length of --lock-stat's measurement; give "
 			"--lock-stat FILE too");
 		return false;
 	}
-	if (end == c->lock_stat_seconds || *end || !(*seconds > 0 && *seconds <= 1e9)) {
+	if (end == report_args.lock_stat_seconds || *end || !(*seconds > 0 && *seconds <= 1e9)) {
 		cli_say("--lock-stat-seconds: expected the measurement's length in seconds, more "
 			"than 0 and at most 1e9, got \"%s\"",
-			c->lock_stat_seconds);
+			report_args.lock_stat_seconds);
 		return false;
 	}
 	return true;
@@ -114,8 +125,8 @@ static bool doc_check(json_t *doc, const struct lockstat *measured,
 static int cmd_report(struct cli *c)
 {
 	struct report_opts o = {.format = report_format_find(c->format),
-				.sort = c->sort ? c->sort : "wait_total",
-				.plots = c->plots,
+				.sort = report_args.sort ? report_args.sort : "wait_total",
+				.plots = report_args.plots,
 				.resolution = c->resolution};
 	if (!o.format) {
 		char *names = report_format_names();
@@ -131,24 +142,25 @@ static int cmd_report(struct cli *c)
 		return EXIT_USAGE;
 	}
 	GError *err = NULL;
-	if (!report_outputs(c, &err) || (c->plots && !output_check_dir(c->plots, "--plots", &err)))
+	if (!report_outputs(c, &err) ||
+	    (report_args.plots && !output_check_dir(report_args.plots, "--plots", &err)))
 		return cli_error(err, "memcgsim: ");
-	if (c->lock_stat && !o.format->measured) {
+	if (report_args.lock_stat && !o.format->measured) {
 		cli_say("--lock-stat: a section of the text, md, html and summary reports, not of "
 			"--format %s",
 			c->format);
 		return EXIT_USAGE;
 	}
 	double seconds = 0;
-	if (c->lock_stat_seconds && !lock_stat_seconds(c, &seconds))
+	if (report_args.lock_stat_seconds && !lock_stat_seconds(c, &seconds))
 		return EXIT_USAGE;
 	struct lockstat *measured = NULL;
-	if (c->lock_stat && !(measured = lockstat_read(c->lock_stat, &err)))
+	if (report_args.lock_stat && !(measured = lockstat_read(report_args.lock_stat, &err)))
 		return cli_error(err, "");
 	if (measured)
 		measured->seconds = seconds;
 	o.measured = measured;
-	o.measured_path = c->lock_stat;
+	o.measured_path = report_args.lock_stat;
 	json_t *doc = report_input(c, &err);
 	if (doc && !doc_check(doc, measured, c->resolution, &err)) {
 		json_decref(doc);
@@ -173,17 +185,17 @@ static const GOptionEntry report_options[] = {
     CLI_OPT_FILES("DIR|RESULT.json"),
     CLI_OPT_FORMAT("text (default), md, html, json or csv"),
     CLI_OPT_OUTPUT,
-    {"sort", 0, 0, G_OPTION_ARG_STRING, &cli_args.sort,
+    {"sort", 0, 0, G_OPTION_ARG_STRING, &report_args.sort,
      "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},
-    {"plots", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.plots,
+    {"plots", 0, 0, G_OPTION_ARG_FILENAME, &report_args.plots,
      "Write the plots (SVG, PNG, data, gnuplot script) into DIR", "DIR"},
     {"point", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)parse_point,
      "Report one point of a sweep in full", "N"},
-    {"lock-stat", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.lock_stat,
+    {"lock-stat", 0, 0, G_OPTION_ARG_FILENAME, &report_args.lock_stat,
      "The real machine's /proc/lock_stat (version 0.4) or perf lock contention output, "
      "beside the model's, class by class",
      "FILE"},
-    {"lock-stat-seconds", 0, 0, G_OPTION_ARG_STRING, &cli_args.lock_stat_seconds,
+    {"lock-stat-seconds", 0, 0, G_OPTION_ARG_STRING, &report_args.lock_stat_seconds,
      "How long --lock-stat's machine measured: counts become rates a second, the model's "
      "over its simulated time",
      "S"},
@@ -191,7 +203,17 @@ static const GOptionEntry report_options[] = {
     CLI_OPT_RESOLUTION,
     {NULL}};
 
+/* What report's options set, freed after it ran. */
+static void report_args_free(void)
+{
+	g_free(report_args.sort);
+	g_free(report_args.plots);
+	g_free(report_args.lock_stat);
+	g_free(report_args.lock_stat_seconds);
+}
+
 const struct cli_command cli_report_command = {
+    .cleanup = report_args_free,
     .name = "report",
     .doc = "render a result or a sweep: text, md, html, json, csv; plots",
     .synopsis = "DIR|RESULT.json - render a result or a sweep",

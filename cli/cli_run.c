@@ -11,6 +11,12 @@
 #include <stdio.h>
 #include <unistd.h>
 
+/* run's own options (the others: struct cli). */
+static struct {
+	char *trace;	    /* --trace FILE */
+	char *trace_window; /* --trace-window FROM:TO */
+} run_args;
+
 /* --trace-window FROM:TO in ns of simulated time, into @t. */
 static bool parse_window(const char *s, struct runner_trace *window)
 {
@@ -111,18 +117,19 @@ static char *run_command(const struct cli *c)
  * *@trace: the file the trace replaces (g_free it), or NULL. */
 static bool run_outputs(const struct cli *c, char **trace, GError **err)
 {
-	const struct cli_path outs[] = {{"-o", c->output}, {"--trace", c->trace}, {NULL, NULL}};
+	const struct cli_path outs[] = {
+	    {"-o", c->output}, {"--trace", run_args.trace}, {NULL, NULL}};
 	const struct cli_path ins[] = {{"the scenario", c->files[0]}, {NULL, NULL}};
 	*trace = NULL;
-	if (c->trace && g_str_equal(c->trace, "-")) {
+	if (run_args.trace && g_str_equal(run_args.trace, "-")) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "--trace: \"-\": a trace goes to a file, not to standard output");
 		return false;
 	}
-	if (!output_check(c->output, "-o", err) || !output_check(c->trace, "--trace", err) ||
+	if (!output_check(c->output, "-o", err) || !output_check(run_args.trace, "--trace", err) ||
 	    !cli_outputs_apart(outs, ins, err))
 		return false;
-	*trace = c->trace ? cli_output_target(c->trace) : NULL;
+	*trace = run_args.trace ? cli_output_target(run_args.trace) : NULL;
 	return true;
 }
 
@@ -137,7 +144,7 @@ static bool run_options_valid(struct cli *c, struct runner_trace *t)
 		cli_say("--format: expected text, json or summary, got \"%s\"", c->format);
 		return false;
 	}
-	if (c->trace_window && !parse_window(c->trace_window, t))
+	if (run_args.trace_window && !parse_window(run_args.trace_window, t))
 		return false;
 	if (!cli_draw_costs_valid(c) || !cli_seed_valid(c) || !cli_timeout_start(c))
 		return false;
@@ -211,9 +218,9 @@ static const GOptionEntry run_options[] = {
     {"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
      "Replicas per variant (default: the scenario's), as --set replicas=R", "R"},
     CLI_OPT_JOBS,
-    {"trace", 0, 0, G_OPTION_ARG_FILENAME, &cli_args.trace,
+    {"trace", 0, 0, G_OPTION_ARG_FILENAME, &run_args.trace,
      "Write a Chrome/Perfetto trace of each variant's first replica to FILE", "FILE"},
-    {"trace-window", 0, 0, G_OPTION_ARG_STRING, &cli_args.trace_window,
+    {"trace-window", 0, 0, G_OPTION_ARG_STRING, &run_args.trace_window,
      "Simulated time the trace covers, in ns (default 0:1000000)", "FROM:TO"},
     CLI_OPT_DRAW_COSTS,
     CLI_OPT_TIMEOUT,
@@ -223,7 +230,15 @@ static const GOptionEntry run_options[] = {
     CLI_OPT_RESOLUTION,
     {NULL}};
 
+/* What run's options set, freed after it ran. */
+static void run_args_free(void)
+{
+	g_free(run_args.trace);
+	g_free(run_args.trace_window);
+}
+
 const struct cli_command cli_run_command = {
+    .cleanup = run_args_free,
     .name = "run",
     .doc = "run a scenario's variants and print the report",
     .synopsis = "FILE - run a scenario and print its report",

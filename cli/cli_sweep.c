@@ -7,6 +7,13 @@
 #include <stdio.h>
 #include <unistd.h>
 
+/* sweep's own options (the others: struct cli). */
+static struct {
+	char **params;	 /* --param, repeatable */
+	gboolean resume; /* --resume */
+	char *shard;	 /* --shard K/N */
+} sweep_args;
+
 static bool parse_shard(const char *s, int *k, int *n)
 {
 	char *end;
@@ -39,12 +46,12 @@ static void print_warnings(const struct sweep_plan *pl)
 static int cmd_sweep(struct cli *c)
 {
 	struct sweep_opts o = {.scenario = c->files[0],
-			       .params = (const char *const *)c->params,
+			       .params = (const char *const *)sweep_args.params,
 			       .replicas = c->replicas,
 			       .variant = c->variant,
 			       .jobs = c->jobs,
 			       .out = c->out,
-			       .resume = c->resume,
+			       .resume = sweep_args.resume,
 			       .shard_k = 1,
 			       .shard_n = 1,
 			       .tty = isatty(STDERR_FILENO),
@@ -63,8 +70,8 @@ static int cmd_sweep(struct cli *c)
 	GError *err = NULL;
 	if (!output_check_dir(c->out, "--out", &err))
 		return cli_error(err, "memcgsim: ");
-	if (c->shard && !parse_shard(c->shard, &o.shard_k, &o.shard_n)) {
-		cli_say("--shard: expected K/N with 1 <= K <= N, got \"%s\"", c->shard);
+	if (sweep_args.shard && !parse_shard(sweep_args.shard, &o.shard_k, &o.shard_n)) {
+		cli_say("--shard: expected K/N with 1 <= K <= N, got \"%s\"", sweep_args.shard);
 		return EXIT_USAGE;
 	}
 	GPtrArray *sets = cli_collect_sets(c);
@@ -87,7 +94,7 @@ static int cmd_sweep(struct cli *c)
 static const GOptionEntry sweep_options[] = {
     CLI_OPT_SET,
     CLI_OPT_FILES("SCENARIO"),
-    {"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli_args.params,
+    {"param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sweep_args.params,
      "A swept parameter (repeatable): values a,b,c or lin:START:STOP:N or log:START:STOP:N",
      "PATH[,PATH...]=VALUES"},
     {"replicas", 0, 0, G_OPTION_ARG_INT, &cli_args.replicas,
@@ -99,13 +106,21 @@ static const GOptionEntry sweep_options[] = {
     CLI_OPT_FORCE,
     CLI_OPT_QUIET,
     CLI_OPT_OUT("The sweep's directory"),
-    {"resume", 0, 0, G_OPTION_ARG_NONE, &cli_args.resume, "Continue the sweep in DIR", NULL},
+    {"resume", 0, 0, G_OPTION_ARG_NONE, &sweep_args.resume, "Continue the sweep in DIR", NULL},
     CLI_OPT_MIX_BUILDS,
-    {"shard", 0, 0, G_OPTION_ARG_STRING, &cli_args.shard, "Run only shard K of N of the runs",
+    {"shard", 0, 0, G_OPTION_ARG_STRING, &sweep_args.shard, "Run only shard K of N of the runs",
      "K/N"},
     {NULL}};
 
+/* What sweep's options set, freed after it ran. */
+static void sweep_args_free(void)
+{
+	g_strfreev(sweep_args.params);
+	g_free(sweep_args.shard);
+}
+
 const struct cli_command cli_sweep_command = {
+    .cleanup = sweep_args_free,
     .name = "sweep",
     .doc = "run a scenario over a grid of parameters into a directory",
     .synopsis = "SCENARIO - run a scenario over a grid of parameters",

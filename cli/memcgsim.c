@@ -181,21 +181,12 @@ static void cli_free(struct cli *c)
 {
 	g_strfreev(c->sets);
 	g_strfreev(c->files);
-	g_strfreev(c->params);
 	g_free(c->seed);
 	g_free(c->variant);
 	g_free(c->format);
 	g_free(c->output);
-	g_free(c->lock_stat);
-	g_free(c->lock_stat_seconds);
-	g_free(c->change);
 	change_resolution_free(c->resolution);
-	g_free(c->trace);
-	g_free(c->trace_window);
 	g_free(c->out);
-	g_free(c->shard);
-	g_free(c->sort);
-	g_free(c->plots);
 	g_free(c->scenario_arg);
 }
 
@@ -264,6 +255,8 @@ int main(int argc, char **argv_in)
 			rc = cmd->fn(&cli_args);
 	}
 	rc = stdout_check(rc);
+	if (cmd && cmd->cleanup)
+		cmd->cleanup();
 	cli_free(&cli_args);
 	g_strfreev(argv);
 	int sig = output_interrupted();
