@@ -17,7 +17,7 @@ static struct {
 	char *trace_window; /* --trace-window FROM:TO */
 } run_args;
 
-/* --trace-window FROM:TO in ns of simulated time, into @t. */
+/* --trace-window FROM:TO in ns of simulated time, into @window. */
 static bool parse_window(const char *s, struct runner_trace *window)
 {
 	char *end;
