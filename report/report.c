@@ -20,10 +20,11 @@ static char *head_title(json_t *result)
 static const struct report_section_type report_section_types[] = {
     {MCS_NAME("head", "the scenario and seed; the result's description and the command "
 		      "that made it"),
-     head_title, report_about, .scope = REPORT_HEAD},
+     head_title, report_about, .scope = REPORT_HEAD, .sweep = report_sweep_head,
+     .compare = report_compare_head},
     {MCS_NAME("summary", "simulated time and CPUs, CPU time by category, the metrics, the "
 			 "replicas that failed"),
-     report_variant_title, report_summary, .scope = REPORT_VARIANT},
+     report_variant_title, report_summary, .scope = REPORT_VARIANT, .sweep = report_sweep_metrics},
     {MCS_NAME("lockdep", "lockdep's reports"), NULL, report_lockdep, .scope = REPORT_VARIANT},
     {MCS_NAME("details", "the first replica's details"), NULL, report_details,
      .scope = REPORT_VARIANT},
@@ -39,20 +40,26 @@ static const struct report_section_type report_section_types[] = {
     {MCS_NAME("perf_lock", "perf lock contention, in --sort order"), NULL,
      .render_opts = report_perf_lock, .member = "locks", .scope = REPORT_VARIANT},
     {MCS_NAME("cachelines", "perf c2c: the line classes with the most transfers"), NULL,
-     report_cachelines, .scope = REPORT_VARIANT},
+     report_cachelines, .scope = REPORT_VARIANT, .sweep = report_sweep_lines},
     {MCS_NAME("per_page", "where a swapped page's time goes: each lock and kernel function, "
 			  "per page swapped out"),
      NULL, report_per_page, .scope = REPORT_VARIANT},
     {MCS_NAME("comparison", "the mmtests comparison of the variants and their durations"),
-     report_comparison_title, .render_opts = report_comparison, .scope = REPORT_COMPARISON},
+     report_comparison_title, .render_opts = report_comparison, .scope = REPORT_COMPARISON,
+     .sweep = report_sweep_points, .compare = report_compare_variants},
     {MCS_NAME("changes", "with cost draws, each variant's change with its intervals and "
 			 "verdict"),
      report_changes_title, .render_opts = report_changes, .scope = REPORT_COMPARISON},
+    {MCS_NAME("moved", "compare --change: a change between variants, and how far it moved"),
+     .compare = report_compare_moved},
+    {MCS_NAME("only_in", "compare: the variants in one of the two results only"),
+     .compare = report_compare_only_in},
     {MCS_NAME("measured", "with --lock-stat: the machine's lock statistics beside the model's"),
      report_measured_title, .render_opts = report_measured_section, .scope = REPORT_VARIANTS,
      .measured = true},
     {MCS_NAME("verdict", "the report's last line: the winner on the main figure"),
-     report_verdict_title, .render_opts = report_verdict, .scope = REPORT_COMPARISON},
+     report_verdict_title, .render_opts = report_verdict, .scope = REPORT_COMPARISON,
+     .sweep = report_sweep_verdicts, .compare = report_compare_verdicts},
 };
 
 /* Where @t's body goes: a new section, or the last one when @t has no
@@ -74,7 +81,7 @@ static GString *section_body(const struct report_section_type *t, json_t *of, GP
 static bool section_comes(const struct report_section_type *t, enum report_scope scope,
 			  size_t nvariants, const struct report_opts *o)
 {
-	if (t->measured && !o->measured)
+	if ((t->measured && !o->measured) || (!t->render && !t->render_opts))
 		return false;
 	if (scope == REPORT_VARIANTS)
 		return t->scope == REPORT_VARIANTS ||
@@ -111,5 +118,25 @@ GPtrArray *report_sections(json_t *result, const struct report_opts *o)
 	json_array_foreach (variants, i, v)
 		render_scope(REPORT_VARIANT, v, n, o, sections);
 	render_scope(REPORT_VARIANTS, variants, n, o, sections); /* and the comparison's */
+	return sections;
+}
+
+GPtrArray *report_sweep_sections(json_t *sweep, const struct report_opts *o)
+{
+	GPtrArray *sections = report_sections_new();
+	for (size_t i = 0; i < G_N_ELEMENTS(report_section_types); i++)
+		if (report_section_types[i].sweep)
+			report_section_types[i].sweep(sweep, o, sections);
+	return sections;
+}
+
+GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb,
+				  const char *from, const char *to, const struct report_opts *o)
+{
+	const struct report_pair p = {a, b, la, lb, from, to};
+	GPtrArray *sections = report_sections_new();
+	for (size_t i = 0; i < G_N_ELEMENTS(report_section_types); i++)
+		if (report_section_types[i].compare)
+			report_section_types[i].compare(&p, o, sections);
 	return sections;
 }

@@ -128,9 +128,9 @@ static void only_in(GString *s, json_t *from, const char *label, json_t *other)
 	g_string_free(names, TRUE);
 }
 
-/* One common variant's section; its verdict line goes to @verdicts too. */
+/* One common variant's section. */
 static void variant_section(GPtrArray *sections, const char *name, json_t *pair,
-			    const struct report_opts *o, GString *verdicts)
+			    const struct report_opts *o)
 {
 	char *t =
 	    g_strdup_printf("variant %s: %s against %s", name,
@@ -143,16 +143,16 @@ static void variant_section(GPtrArray *sections, const char *name, json_t *pair,
 		g_string_append_c(body, '\n');
 		report_changes(pair, o, body);
 	}
-	g_string_append_printf(verdicts, "%s: ", name);
-	report_verdict(pair, o, verdicts);
 }
 
 /* The difference of differences (--change BASE:NEW): the change from
  * variant @from to variant @to in each result, and how far it moved from
  * @a to @b, metric by metric; then a line on the first metric it changes. */
-static void change_moved(GString *out, json_t *a, const char *la, json_t *b, const char *lb,
-			 const char *from, const char *to, const struct change_resolution *r)
+static void change_moved(GString *out, const struct report_pair *p,
+			 const struct change_resolution *r)
 {
+	json_t *a = p->a, *b = p->b;
+	const char *la = p->la, *lb = p->lb, *from = p->from, *to = p->to;
 	json_t *a0 = variant_named(a, from), *a1 = variant_named(a, to);
 	json_t *b0 = variant_named(b, from), *b1 = variant_named(b, to);
 	g_string_append_printf(out, "Change from %s to %s, positive = better, in each result\n\n",
@@ -204,33 +204,74 @@ static void change_moved(GString *out, json_t *a, const char *la, json_t *b, con
 	    fabs(moved) < res ? "within" : "more than", res);
 }
 
-GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const char *lb,
-				  const char *from, const char *to, const struct report_opts *o)
+void report_compare_head(const struct report_pair *p, const struct report_opts *o,
+			 GPtrArray *sections)
 {
-	GPtrArray *sections = report_sections_new();
-	head(sections, a, la, b, lb);
-	provenance(report_section_add(sections, "what the two results were made of")->body, a, la,
-		   b, lb);
-	GString *verdicts = g_string_new(NULL);
+	(void)o;
+	head(sections, p->a, p->la, p->b, p->lb);
+	provenance(report_section_add(sections, "what the two results were made of")->body, p->a,
+		   p->la, p->b, p->lb);
+}
+
+/* @fn for each variant both results have, with the pair of it (a's first,
+ * labelled), in a's order. */
+static void each_common(const struct report_pair *p,
+			void (*fn)(const char *name, json_t *pair, const struct report_opts *o,
+				   void *ctx),
+			const struct report_opts *o, void *ctx)
+{
 	size_t i;
 	json_t *va;
-	json_array_foreach (json_object_get(a, "variants"), i, va) {
+	json_array_foreach (json_object_get(p->a, "variants"), i, va) {
 		const char *name = json_string_value(json_object_get(va, "name"));
-		json_t *vb = variant_named(b, name);
+		json_t *vb = variant_named(p->b, name);
 		if (!vb)
 			continue;
-		json_t *pair = column_pair(va, la, vb, lb);
-		variant_section(sections, name, pair, o, verdicts);
+		json_t *pair = column_pair(va, p->la, vb, p->lb);
+		fn(name, pair, o, ctx);
 		json_decref(pair);
 	}
-	if (from && to)
+}
+
+static void common_section(const char *name, json_t *pair, const struct report_opts *o,
+			   void *sections)
+{
+	variant_section(sections, name, pair, o);
+}
+
+void report_compare_variants(const struct report_pair *p, const struct report_opts *o,
+			     GPtrArray *sections)
+{
+	each_common(p, common_section, o, sections);
+}
+
+void report_compare_moved(const struct report_pair *p, const struct report_opts *o,
+			  GPtrArray *sections)
+{
+	if (p->from && p->to)
 		change_moved(
-		    report_section_add(sections, "the change between two variants, moved")->body, a,
-		    la, b, lb, from, to, report_resolution(o));
+		    report_section_add(sections, "the change between two variants, moved")->body, p,
+		    report_resolution(o));
+}
+
+void report_compare_only_in(const struct report_pair *p, const struct report_opts *o,
+			    GPtrArray *sections)
+{
+	(void)o;
 	GString *odd = report_section_add(sections, "variants in one file only")->body;
-	only_in(odd, a, la, b);
-	only_in(odd, b, lb, a);
-	g_string_append(report_section_add(sections, "verdict")->body, verdicts->str);
-	g_string_free(verdicts, TRUE);
-	return sections;
+	only_in(odd, p->a, p->la, p->b);
+	only_in(odd, p->b, p->lb, p->a);
+}
+
+static void common_verdict(const char *name, json_t *pair, const struct report_opts *o,
+			   void *verdicts)
+{
+	g_string_append_printf(verdicts, "%s: ", name);
+	report_verdict(pair, o, verdicts);
+}
+
+void report_compare_verdicts(const struct report_pair *p, const struct report_opts *o,
+			     GPtrArray *sections)
+{
+	each_common(p, common_verdict, o, report_section_add(sections, "verdict")->body);
 }

@@ -24,7 +24,16 @@ enum report_scope {
 	REPORT_VARIANTS,   /* once, after the variants' sections: of the variants */
 };
 
-/* A section of a result's report: one row of the table in report.c. */
+/* What compare renders: two results, their labels, and --change's pair of
+ * variants (NULL: none). */
+struct report_pair {
+	json_t *a, *b;
+	const char *la, *lb, *from, *to;
+};
+
+/* A section of the reports: one row of the table in report.c. A result's
+ * report has it when it has .render or .render_opts; a sweep's report when
+ * it has .sweep; compare's when it has .compare; in the table's order. */
 struct report_section_type {
 	MCS_NAMED;
 	/* The title of the section it starts (g_free it); NULL, or no title
@@ -39,6 +48,11 @@ struct report_section_type {
 	const char *member;
 	enum report_scope scope;
 	bool measured; /* only with --lock-stat's measurement */
+	/* A sweep's report: the row's sections for sweep result @sweep. */
+	void (*sweep)(json_t *sweep, const struct report_opts *o, GPtrArray *sections);
+	/* compare's: the row's sections for the two results of @p. */
+	void (*compare)(const struct report_pair *p, const struct report_opts *o,
+			GPtrArray *sections);
 };
 
 /* report_summary.c: a variant's title, its summary (simulated time, CPU
@@ -110,6 +124,28 @@ void report_brief(json_t *doc, const struct report_opts *o, GString *out);
  * (report_sweep.c); free with g_ptr_array_free(a, TRUE). */
 GPtrArray *report_sections(json_t *result, const struct report_opts *o);
 GPtrArray *report_sweep_sections(json_t *sweep, const struct report_opts *o);
+
+/* report_sweep.c: the rows' parts of a sweep's report: its head, each
+ * metric against the points, the cache lines, each point's comparison, the
+ * verdicts point by point */
+void report_sweep_head(json_t *sweep, const struct report_opts *o, GPtrArray *sections);
+void report_sweep_metrics(json_t *sweep, const struct report_opts *o, GPtrArray *sections);
+void report_sweep_lines(json_t *sweep, const struct report_opts *o, GPtrArray *sections);
+void report_sweep_points(json_t *sweep, const struct report_opts *o, GPtrArray *sections);
+void report_sweep_verdicts(json_t *sweep, const struct report_opts *o, GPtrArray *sections);
+/* report_results.c: the rows' parts of compare: its head and what the two
+ * results were made of, each common variant's comparison, --change's
+ * change moved, the variants in one file only, the verdict lines */
+void report_compare_head(const struct report_pair *p, const struct report_opts *o,
+			 GPtrArray *sections);
+void report_compare_variants(const struct report_pair *p, const struct report_opts *o,
+			     GPtrArray *sections);
+void report_compare_moved(const struct report_pair *p, const struct report_opts *o,
+			  GPtrArray *sections);
+void report_compare_only_in(const struct report_pair *p, const struct report_opts *o,
+			    GPtrArray *sections);
+void report_compare_verdicts(const struct report_pair *p, const struct report_opts *o,
+			     GPtrArray *sections);
 
 /* report_formats.c: the sections as text (@plots unused); report_csv.c:
  * the document's long form */

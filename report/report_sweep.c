@@ -199,8 +199,9 @@ static void header(json_t *sweep, GString *out)
 
 /* Last, as in a result's report: the verdict of each point, wrapped at 78
  * columns to paste. */
-static void point_verdicts(json_t *points, const struct report_opts *o, GPtrArray *sections)
+void report_sweep_verdicts(json_t *sweep, const struct report_opts *o, GPtrArray *sections)
 {
+	json_t *points = json_object_get(sweep, "points");
 	GString *verdicts = report_section_add(sections, "verdict, point by point")->body;
 	GString *line = g_string_new(NULL);
 	size_t i;
@@ -222,9 +223,9 @@ static void point_verdicts(json_t *points, const struct report_opts *o, GPtrArra
 	g_string_free(line, TRUE);
 }
 
-GPtrArray *report_sweep_sections(json_t *sweep, const struct report_opts *o)
+void report_sweep_head(json_t *sweep, const struct report_opts *o, GPtrArray *sections)
 {
-	GPtrArray *sections = report_sections_new();
+	(void)o;
 	char *head =
 	    g_strdup_printf("memcgsim %s: sweep of scenario \"%s\", seed %lld", MEMCGSIM_VERSION,
 			    json_string_value(json_object_get(sweep, "scenario")),
@@ -233,6 +234,10 @@ GPtrArray *report_sweep_sections(json_t *sweep, const struct report_opts *o)
 	report_about(sweep, about);
 	header(sweep, about);
 	g_free(head);
+}
+
+void report_sweep_metrics(json_t *sweep, const struct report_opts *o, GPtrArray *sections)
+{
 	json_t *points = json_object_get(sweep, "points");
 	json_t *base = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
 	GPtrArray *keys = metric_sweep_keys(points);
@@ -245,10 +250,20 @@ GPtrArray *report_sweep_sections(json_t *sweep, const struct report_opts *o)
 		g_free(title);
 	}
 	g_ptr_array_free(keys, TRUE);
+}
+
+void report_sweep_lines(json_t *sweep, const struct report_opts *o, GPtrArray *sections)
+{
+	(void)o;
+	json_t *points = json_object_get(sweep, "points");
 	report_sweep_cachelines(points, label_width(points), sections);
+}
+
+void report_sweep_points(json_t *sweep, const struct report_opts *o, GPtrArray *sections)
+{
 	size_t i;
 	json_t *p;
-	json_array_foreach (points, i, p) {
+	json_array_foreach (json_object_get(sweep, "points"), i, p) {
 		if (output_interrupted()) /* the report is not used: stop at once */
 			break;
 		char *title = g_strdup_printf("point %zu: %s", i,
@@ -262,6 +277,4 @@ GPtrArray *report_sweep_sections(json_t *sweep, const struct report_opts *o)
 			report_changes(vars, o, body);
 		}
 	}
-	point_verdicts(points, o, sections);
-	return sections;
 }
