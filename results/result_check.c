@@ -4,8 +4,10 @@
  * it: every member they use has the type they expect and a value in its
  * range (times and counts finite and 0 or more, figures finite), so a
  * hand-edited or hostile file gets a clear error, not a crash or an edited
- * figure reported as the model's. */
+ * figure reported as the model's. What each object holds is declared in
+ * result_format.c; this walks it. */
 #include "result.h"
+#include "result_format.h"
 #include "spec.h"
 #include <math.h>
 
@@ -26,8 +28,6 @@ static bool not_object(struct check *c)
 	g_set_error(c->err, MCS_ERROR, MCS_ERROR_INPUT, "%s: expected an object", c->path->str);
 	return false;
 }
-
-typedef bool (*check_fn)(struct check *c, json_t *v);
 
 /* Member @key of @o: present when @required, of the type @is tests. */
 static bool member(struct check *c, json_t *o, const char *key, int (*is)(const json_t *),
@@ -62,23 +62,6 @@ static int is_time(const json_t *v)
 static int is_figure(const json_t *v)
 {
 	return json_is_number(v) && isfinite(json_number_value(v));
-}
-
-/* Every element of array @key of @o passes @fn (on objects). */
-static bool each(struct check *c, json_t *o, const char *key, check_fn fn, bool required)
-{
-	if (!member(c, o, key, is_array, "an array", required))
-		return false;
-	size_t i, len = c->path->len;
-	json_t *v;
-	json_array_foreach (json_object_get(o, key), i, v) {
-		g_string_append_printf(c->path, "%s%s.%zu", len ? "." : "", key, i);
-		bool ok = json_is_object(v) ? fn(c, v) : not_object(c);
-		g_string_truncate(c->path, len);
-		if (!ok)
-			return false;
-	}
-	return true;
 }
 
 /* Every member of object @key of @o passes @is (@what, for the message). */
@@ -142,38 +125,6 @@ static bool counts_in(struct check *c, json_t *o)
 	return true;
 }
 
-static bool point_site(struct check *c, json_t *p)
-{
-	return member(c, p, "site", is_string, "a string", true);
-}
-
-static bool convoy(struct check *c, json_t *p)
-{
-	return member(c, p, "waiting_for", is_string, "a string", true) &&
-	       member(c, p, "count", is_count, "a count (an integer, 0 or more)", true) &&
-	       member(c, p, "wait_total_ns", is_time, "a time in ns, 0 or more", true) &&
-	       member(c, p, "wait_max_ns", is_time, "a time in ns, 0 or more", true);
-}
-
-static bool lock(struct check *c, json_t *l)
-{
-	return member(c, l, "class", is_string, "a string", true) &&
-	       member(c, l, "type", is_string, "a string", false) &&
-	       member(c, l, "wait_ns", is_object, "an object", true) &&
-	       member(c, l, "hold_ns", is_object, "an object", true) &&
-	       member(c, l, "wait_cdf", is_array, "an array", false) &&
-	       each(c, l, "contention_points", point_site, false) &&
-	       each(c, l, "contending_points", point_site, false) &&
-	       each(c, l, "convoys", convoy, false) && counts_in(c, l);
-}
-
-static bool line_class(struct check *c, json_t *l)
-{
-	return member(c, l, "class", is_string, "a string", true) &&
-	       member(c, l, "ops", is_object, "an object", false) &&
-	       each(c, l, "sites", point_site, false) && counts_in(c, l);
-}
-
 /* Array @key of @o (a path of its own, for the message) holds numbers. */
 static bool number_array(struct check *c, json_t *a, const char *key)
 {
@@ -220,64 +171,6 @@ static bool batches(struct check *c, json_t *r)
 	return true;
 }
 
-static bool replica(struct check *c, json_t *r)
-{
-	return member(c, r, "sim_time_ns", is_time, "a time in ns: a finite number, 0 or more",
-		      true) &&
-	       numbers(c, r, "cpu_time_ns", is_time, "a time in ns: a finite number, 0 or more") &&
-	       numbers(c, r, "metrics", is_figure, "a finite number") &&
-	       each(c, r, "locks", lock, true) && each(c, r, "cachelines", line_class, false) &&
-	       batches(c, r);
-}
-
-/* A cost draw's run: a replica with the costs it drew. */
-static bool draw(struct check *c, json_t *r)
-{
-	return replica(c, r) && numbers(c, r, "cost_draw", is_figure, "a finite number");
-}
-
-static bool variant(struct check *c, json_t *v)
-{
-	return member(c, v, "name", is_string, "a string", true) &&
-	       member(c, v, "description", is_string, "a string", false) && replica(c, v) &&
-	       each(c, v, "per_replica", replica, true) && each(c, v, "draws", draw, false) &&
-	       (json_array_size(json_object_get(v, "per_replica")) > 0 ||
-		fail(c, "per_replica", "at least one replica")) &&
-	       member(c, v, "memcg", is_object, "an object", false) &&
-	       member(c, v, "lockdep", is_array, "an array", false);
-}
-
-static bool result(struct check *c, json_t *r)
-{
-	return member(c, r, "scenario", is_string, "a string", true) &&
-	       member(c, r, "published", is_object, "an object", false) &&
-	       each(c, r, "variants", variant, true) &&
-	       (json_array_size(json_object_get(r, "variants")) > 0 ||
-		fail(c, "variants", "at least one variant"));
-}
-
-static bool param(struct check *c, json_t *p)
-{
-	return member(c, p, "paths", is_array, "an array", true) &&
-	       (json_is_string(json_array_get(json_object_get(p, "paths"), 0)) ||
-		fail(c, "paths", "an array of strings")) &&
-	       member(c, p, "spec", is_string, "a string", true) &&
-	       member(c, p, "values", is_array, "an array", true);
-}
-
-static bool point(struct check *c, json_t *p)
-{
-	if (!member(c, p, "label", is_string, "a string", true) ||
-	    !member(c, p, "values", is_array, "an array", true) ||
-	    !member(c, p, "result", is_object, "an object", true))
-		return false;
-	size_t len = c->path->len;
-	g_string_append(c->path, ".result");
-	bool ok = result(c, json_object_get(p, "result"));
-	g_string_truncate(c->path, len);
-	return ok;
-}
-
 /* A log range's values, in its parameter and at every point, are numbers
  * > 0: the plots put them on a log axis. */
 static bool log_values(struct check *c, json_t *doc)
@@ -306,10 +199,98 @@ static bool log_values(struct check *c, json_t *doc)
 	return true;
 }
 
+static bool shape_check(struct check *c, const struct result_shape *s, json_t *o);
+
+/* Every element of array member @k of @o is an object of @k's shape. */
+static bool objects(struct check *c, json_t *o, const struct result_key *k)
+{
+	if (!member(c, o, k->key, is_array, "an array", k->required))
+		return false;
+	size_t i, len = c->path->len;
+	json_t *v;
+	json_array_foreach (json_object_get(o, k->key), i, v) {
+		g_string_append_printf(c->path, "%s%s.%zu", len ? "." : "", k->key, i);
+		bool ok = json_is_object(v) ? shape_check(c, k->of, v) : not_object(c);
+		g_string_truncate(c->path, len);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* Member @k of @o is an object of @k's shape, checked at its own path. */
+static bool nested(struct check *c, json_t *o, const struct result_key *k)
+{
+	if (!member(c, o, k->key, is_object, result_key_what(k), k->required))
+		return false;
+	json_t *v = json_object_get(o, k->key);
+	if (!v)
+		return true;
+	size_t len = c->path->len;
+	g_string_append_printf(c->path, "%s%s", len ? "." : "", k->key);
+	bool ok = shape_check(c, k->of, v);
+	g_string_truncate(c->path, len);
+	return ok;
+}
+
+/* An array whose first element is a string. */
+static bool strings(struct check *c, json_t *o, const struct result_key *k)
+{
+	return member(c, o, k->key, is_array, "an array", k->required) &&
+	       (json_is_string(json_array_get(json_object_get(o, k->key), 0)) ||
+		fail(c, k->key, "an array of strings"));
+}
+
+static bool key_check(struct check *c, json_t *o, const struct result_key *k)
+{
+	const char *what = result_key_what(k);
+	switch (k->kind) {
+	case RESULT_STRING:
+		return member(c, o, k->key, is_string, what, k->required);
+	case RESULT_OBJECT:
+		return member(c, o, k->key, is_object, what, k->required);
+	case RESULT_ARRAY:
+		return member(c, o, k->key, is_array, what, k->required);
+	case RESULT_COUNT:
+		return member(c, o, k->key, is_count, what, k->required);
+	case RESULT_TIME:
+		return member(c, o, k->key, is_time, what, k->required);
+	case RESULT_TIMES:
+		return numbers(c, o, k->key, is_time, what);
+	case RESULT_FIGURES:
+		return numbers(c, o, k->key, is_figure, what);
+	case RESULT_OBJECTS:
+		return objects(c, o, k);
+	case RESULT_SHAPE:
+		return nested(c, o, k);
+	case RESULT_INCLUDE:
+		return shape_check(c, k->of, o);
+	case RESULT_NONEMPTY:
+		return json_array_size(json_object_get(o, k->key)) > 0 || fail(c, k->key, what);
+	case RESULT_BATCHES:
+		return batches(c, o);
+	case RESULT_LOG_RANGE:
+		return log_values(c, o);
+	case RESULT_STRINGS:
+		return strings(c, o, k);
+	}
+	return false;
+}
+
+/* @o has what shape @s declares, in its order; then, for a lock or a line,
+ * every other number under it is a count or time. */
+static bool shape_check(struct check *c, const struct result_shape *s, json_t *o)
+{
+	for (const struct result_key *k = s->keys; k->key; k++)
+		if (!key_check(c, o, k))
+			return false;
+	return !s->counts_under || counts_in(c, o);
+}
+
 bool result_check_run(json_t *r, GError **err)
 {
 	struct check c = {g_string_new("result"), err};
-	bool ok = json_is_object(r) ? replica(&c, r) : not_object(&c);
+	bool ok = json_is_object(r) ? shape_check(&c, &result_shape_replica, r) : not_object(&c);
 	g_string_free(c.path, TRUE);
 	return ok;
 }
@@ -318,13 +299,7 @@ bool result_check(json_t *doc, GError **err)
 {
 	struct check c = {g_string_new(NULL), err};
 	bool sweep = json_object_get(doc, "points") != NULL;
-	bool ok = sweep ? member(&c, doc, "scenario", is_string, "a string", true) &&
-			      each(&c, doc, "params", param, true) &&
-			      each(&c, doc, "points", point, true) &&
-			      (json_array_size(json_object_get(doc, "points")) > 0 ||
-			       fail(&c, "points", "at least one point")) &&
-			      log_values(&c, doc)
-			: result(&c, doc);
+	bool ok = shape_check(&c, sweep ? &result_shape_sweep : &result_shape_result, doc);
 	g_string_free(c.path, TRUE);
 	return ok;
 }

@@ -2,6 +2,7 @@
 /* Sweeps: grid expansion against hand-written grids, exact error text,
  * resume after a real SIGKILL, and shards merged into the unsharded
  * sweep's very bytes. */
+#include "result_format.h"
 #include "runfile.h"
 #include "scenario.h"
 #include "sweep.h"
@@ -1166,6 +1167,25 @@ static void test_warnings(void)
 	g_free(top);
 }
 
+/* docs/results.md's list of the members checked is what the declaration
+ * the checker walks prints (result_format.c). */
+static void test_format_doc(void)
+{
+	char *text = NULL;
+	g_assert_true(g_file_get_contents(MCS_SOURCE_DIR "/docs/results.md", &text, NULL, NULL));
+	const char *begin = strstr(text, "<!-- result-format: begin -->\n```\n");
+	const char *end = begin ? strstr(begin, "```\n<!-- result-format: end -->") : NULL;
+	g_assert_nonnull(end);
+	begin += strlen("<!-- result-format: begin -->\n```\n");
+	GString *want = g_string_new(NULL);
+	result_format_doc(want);
+	char *got = g_strndup(begin, (gsize)(end - begin));
+	g_assert_cmpstr(got, ==, want->str);
+	g_free(got);
+	g_string_free(want, TRUE);
+	g_free(text);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1186,5 +1206,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/merge/temporaries", test_merge_temporaries);
 	g_test_add_func("/sweep/model/mix", test_model_mix);
 	g_test_add_func("/sweep/report/log-axis-values", test_log_axis_values);
+	g_test_add_func("/result/format/doc", test_format_doc);
 	return g_test_run();
 }

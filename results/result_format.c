@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The shape of a result document, declared (result_format.h). */
+#include "result_format.h"
+
+#define END                                                                                        \
+	{                                                                                          \
+		NULL, 0, false, NULL, NULL, NULL                                                   \
+	}
+#define TIME_WHAT "a time in ns: a finite number, 0 or more"
+
+static const struct result_key site_keys[] = {
+    {"site", RESULT_STRING, true, NULL, NULL, "the kernel function"},
+    END,
+};
+static const struct result_shape site = {"SITE", site_keys, false};
+
+static const struct result_key convoy_keys[] = {
+    {"waiting_for", RESULT_STRING, true, NULL, NULL, "the lock taken inside this one"},
+    {"count", RESULT_COUNT, true, NULL, NULL, "waits for it while this one was held"},
+    {"wait_total_ns", RESULT_TIME, true, NULL, NULL, "their wait, in all"},
+    {"wait_max_ns", RESULT_TIME, true, NULL, NULL, "the longest"},
+    END,
+};
+static const struct result_shape convoy = {"CONVOY", convoy_keys, false};
+
+static const struct result_key lock_keys[] = {
+    {"class", RESULT_STRING, true, NULL, NULL, "the lock class, as lock_stat names it"},
+    {"type", RESULT_STRING, false, NULL, NULL, "spinlock, rwlock ..."},
+    {"wait_ns", RESULT_OBJECT, true, NULL, NULL, "min, max, total, avg, p50, p99, p999"},
+    {"hold_ns", RESULT_OBJECT, true, NULL, NULL, "min, max, total, avg, and its parts"},
+    {"wait_cdf", RESULT_ARRAY, false, NULL, NULL, "the waits' distribution"},
+    {"contention_points", RESULT_OBJECTS, false, &site, NULL, "where waiters waited"},
+    {"contending_points", RESULT_OBJECTS, false, &site, NULL, "where holders held it"},
+    {"convoys", RESULT_OBJECTS, false, &convoy, NULL, "waits for locks taken inside it"},
+    END,
+};
+static const struct result_shape lock = {"LOCK", lock_keys, true};
+
+static const struct result_key line_keys[] = {
+    {"class", RESULT_STRING, true, NULL, NULL, "the cache line's class"},
+    {"ops", RESULT_OBJECT, false, NULL, NULL, "accesses by kind"},
+    {"sites", RESULT_OBJECTS, false, &site, NULL, "where it was accessed"},
+    END,
+};
+static const struct result_shape line = {"LINE", line_keys, true};
+
+static const struct result_key replica_keys[] = {
+    {"sim_time_ns", RESULT_TIME, true, NULL, TIME_WHAT, "simulated elapsed time"},
+    {"cpu_time_ns", RESULT_TIMES, true, NULL, TIME_WHAT, "CPU time by category"},
+    {"metrics", RESULT_FIGURES, true, NULL, "a finite number", "the workloads' figures"},
+    {"locks", RESULT_OBJECTS, true, &lock, NULL, "lock_stat's classes"},
+    {"cachelines", RESULT_OBJECTS, false, &line, NULL, "perf c2c's line classes"},
+    {"batches", RESULT_BATCHES, false, NULL, NULL, "the batch means' figures"},
+    END,
+};
+const struct result_shape result_shape_replica = {"REPLICA", replica_keys, false};
+
+static const struct result_key draw_keys[] = {
+    {"", RESULT_INCLUDE, false, &result_shape_replica, NULL, "a replica's members"},
+    {"cost_draw", RESULT_FIGURES, true, NULL, "a finite number", "the costs it drew"},
+    END,
+};
+static const struct result_shape draw = {"DRAW", draw_keys, false};
+
+static const struct result_key variant_keys[] = {
+    {"name", RESULT_STRING, true, NULL, NULL, "the variant's name"},
+    {"description", RESULT_STRING, false, NULL, NULL, "what it is"},
+    {"", RESULT_INCLUDE, false, &result_shape_replica, NULL, "a replica's, as means"},
+    {"per_replica", RESULT_OBJECTS, true, &result_shape_replica, NULL, "each replica's run"},
+    {"draws", RESULT_OBJECTS, false, &draw, NULL, "each cost draw's run"},
+    {"per_replica", RESULT_NONEMPTY, false, NULL, "at least one replica", "one at least"},
+    {"memcg", RESULT_OBJECT, false, NULL, NULL, "the memcg model's figures"},
+    {"lockdep", RESULT_ARRAY, false, NULL, NULL, "lockdep's reports"},
+    END,
+};
+static const struct result_shape variant = {"VARIANT", variant_keys, false};
+
+static const struct result_key result_keys[] = {
+    {"scenario", RESULT_STRING, true, NULL, NULL, "the scenario's name"},
+    {"published", RESULT_OBJECT, false, NULL, NULL, "the published figures it gives"},
+    {"variants", RESULT_OBJECTS, true, &variant, NULL, "the baseline first"},
+    {"variants", RESULT_NONEMPTY, false, NULL, "at least one variant", "one at least"},
+    END,
+};
+const struct result_shape result_shape_result = {"RESULT", result_keys, false};
+
+static const struct result_key param_keys[] = {
+    {"paths", RESULT_STRINGS, true, NULL, NULL, "the keys it sets"},
+    {"spec", RESULT_STRING, true, NULL, NULL, "its values as given"},
+    {"values", RESULT_ARRAY, true, NULL, NULL, "its values"},
+    END,
+};
+static const struct result_shape param = {"PARAM", param_keys, false};
+
+static const struct result_key point_keys[] = {
+    {"label", RESULT_STRING, true, NULL, NULL, "its parameters' values, as text"},
+    {"values", RESULT_ARRAY, true, NULL, NULL, "a value a parameter"},
+    {"result", RESULT_SHAPE, true, &result_shape_result, "an object", "its result"},
+    END,
+};
+static const struct result_shape point = {"POINT", point_keys, false};
+
+static const struct result_key sweep_keys[] = {
+    {"scenario", RESULT_STRING, true, NULL, NULL, "the scenario's name"},
+    {"params", RESULT_OBJECTS, true, &param, NULL, "the swept parameters"},
+    {"points", RESULT_OBJECTS, true, &point, NULL, "the grid's points"},
+    {"points", RESULT_NONEMPTY, false, NULL, "at least one point", "one at least"},
+    {"", RESULT_LOG_RANGE, false, NULL, NULL, "a log range's values are > 0"},
+    END,
+};
+const struct result_shape result_shape_sweep = {"SWEEP", sweep_keys, false};
+
+const char *result_key_what(const struct result_key *k)
+{
+	static const char *const words[] = {
+	    [RESULT_STRING] = "a string",
+	    [RESULT_OBJECT] = "an object",
+	    [RESULT_ARRAY] = "an array",
+	    [RESULT_COUNT] = "a count (an integer, 0 or more)",
+	    [RESULT_TIME] = "a time in ns, 0 or more",
+	    [RESULT_TIMES] = TIME_WHAT,
+	    [RESULT_FIGURES] = "a finite number",
+	    [RESULT_OBJECTS] = "an array",
+	    [RESULT_SHAPE] = "an object",
+	    [RESULT_STRINGS] = "an array",
+	    [RESULT_BATCHES] = "an object with an array \"units\" and an object \"metrics\"",
+	};
+	return k->what ? k->what : words[k->kind] ? words[k->kind] : "";
+}
+
+/* The kind in the docs' words. */
+static const char *kind_doc(const struct result_key *k)
+{
+	switch (k->kind) {
+	case RESULT_OBJECTS:
+	case RESULT_SHAPE:
+		return NULL; /* the shape's name says it */
+	case RESULT_TIMES:
+		return "an object of times in ns, 0 or more";
+	case RESULT_FIGURES:
+		return "an object of finite numbers";
+	case RESULT_STRINGS:
+		return "an array of strings";
+	case RESULT_BATCHES:
+		return "an object: units, steady, metrics";
+	default:
+		return result_key_what(k);
+	}
+}
+
+static void shape_doc(const struct result_shape *s, GPtrArray *done, GString *out)
+{
+	if (g_ptr_array_find(done, s, NULL))
+		return;
+	g_ptr_array_add(done, (gpointer)s);
+	g_string_append_printf(out, "%s%s:\n", s->name,
+			       s->counts_under ? " (every other number in it a count or time)"
+					       : "");
+	for (const struct result_key *k = s->keys; k->key; k++) {
+		if (k->kind == RESULT_INCLUDE)
+			g_string_append_printf(out, "  the members of %s\n", k->of->name);
+		else if (k->kind == RESULT_NONEMPTY)
+			g_string_append_printf(out, "  %s: %s\n", k->key, k->what);
+		else if (k->kind == RESULT_LOG_RANGE)
+			g_string_append_printf(out, "  %s\n", k->doc);
+		else if (k->kind == RESULT_OBJECTS || k->kind == RESULT_SHAPE)
+			g_string_append_printf(
+			    out, "  %s%s: %s %s; %s\n", k->key, k->required ? "" : " (optional)",
+			    k->kind == RESULT_OBJECTS ? "an array of" : "a", k->of->name, k->doc);
+		else
+			g_string_append_printf(out, "  %s%s: %s; %s\n", k->key,
+					       k->required ? "" : " (optional)", kind_doc(k),
+					       k->doc);
+	}
+	for (const struct result_key *k = s->keys; k->key; k++)
+		if (k->of)
+			shape_doc(k->of, done, out);
+}
+
+void result_format_doc(GString *out)
+{
+	GPtrArray *done = g_ptr_array_new();
+	shape_doc(&result_shape_result, done, out);
+	shape_doc(&result_shape_sweep, done, out);
+	g_ptr_array_free(done, TRUE);
+}
