@@ -6,6 +6,7 @@
 #include "mcs_file.h"
 #include "output.h"
 #include "result.h"
+#include "result_format.h"
 #include "sweep.h"
 #include <stdlib.h>
 #include <string.h>
@@ -105,10 +106,11 @@ json_t *cli_result_load(const char *in, size_t max_parsed, GError **err)
 	else
 		doc = report_read_json(in, max_parsed, &text, &len, err);
 	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
-	if (doc && !g_str_equal(fmt ? fmt : "", "memcgsim-result-1") &&
-	    !g_str_equal(fmt ? fmt : "", "memcgsim-sweep-1")) {
+	if (doc && !g_str_equal(fmt ? fmt : "", RESULT_FORMAT) &&
+	    !g_str_equal(fmt ? fmt : "", RESULT_FORMAT_SWEEP)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
-			    "%s: format: expected \"memcgsim-result-1\" or \"memcgsim-sweep-1\"",
+			    "%s: format: expected \"" RESULT_FORMAT "\" or \"" RESULT_FORMAT_SWEEP
+			    "\"",
 			    in);
 		g_clear_pointer(&doc, json_decref);
 	}

@@ -10,6 +10,7 @@
 #include "lockstat.h"
 #include "report.h"
 #include "result.h"
+#include "result_format.h"
 #include "runfile.h"
 #include <string.h>
 
@@ -58,8 +59,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	g_free(runfile_problem(doc, "p0000-v00-r000", "plan", -1));
 	runfile_runs_free(runfile_runs(doc));
 	const char *fmt = json_string_value(json_object_get(doc, "format"));
-	bool result = fmt && !strcmp(fmt, "memcgsim-result-1");
-	bool known = result || (fmt && !strcmp(fmt, "memcgsim-sweep-1"));
+	bool result = fmt && !strcmp(fmt, RESULT_FORMAT);
+	bool known = result || (fmt && !strcmp(fmt, RESULT_FORMAT_SWEEP));
 	if (known && result_check(doc, &err)) {
 		static const char *const formats[] = {"text", "md", "summary", "csv", "json"};
 		for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)

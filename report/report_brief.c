@@ -13,6 +13,7 @@
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
+#include "result_format.h"
 #include "version.h"
 #include <string.h>
 
@@ -293,7 +294,7 @@ static void brief_sweep(json_t *sweep, const struct report_opts *o, GString *out
 void report_brief(json_t *doc, const struct report_opts *o, GString *out)
 {
 	GString *raw = g_string_new(NULL);
-	if (g_strcmp0(json_string_value(json_object_get(doc, "format")), "memcgsim-sweep-1") == 0)
+	if (result_is_sweep(doc))
 		brief_sweep(doc, o, raw);
 	else
 		brief_result(doc, o, raw);

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "report_sections.h"
 #include "report_util.h"
+#include "result_format.h"
 #include "spec.h"
 #include <glib/gstdio.h>
 #include <string.h>
@@ -272,8 +273,7 @@ void report_text(json_t *result, const struct change_resolution *r, GString *out
 static void render_sections(json_t *doc, const struct report_opts *o, GPtrArray *plots,
 			    GString *out)
 {
-	bool sweep =
-	    g_strcmp0(json_string_value(json_object_get(doc, "format")), "memcgsim-sweep-1") == 0;
+	bool sweep = result_is_sweep(doc);
 	GPtrArray *sections = sweep ? report_sweep_sections(doc, o) : report_sections(doc, o);
 	o->format->sections(sections, plots, out);
 	g_ptr_array_free(sections, TRUE);

@@ -3,6 +3,7 @@
 #include "identity.h"
 #include "lock_stat.h"
 #include "mcs_json.h"
+#include "result_format.h"
 #include "sim_hist.h"
 #include <glib.h>
 #include <math.h>
@@ -514,7 +515,7 @@ double *result_draw_samples(json_t *variant, const char *key, size_t *n)
 json_t *result_document(json_t *base, json_t *variants, const char *model)
 {
 	json_t *doc = json_pack(
-	    "{s:s, s:s*, s:s, s:s, s:I, s:o}", "format", "memcgsim-result-1", IDENTITY_KEY, model,
+	    "{s:s, s:s*, s:s, s:s, s:I, s:o}", "format", RESULT_FORMAT, IDENTITY_KEY, model,
 	    "scenario", json_string_value(json_object_get(base, "name")), "description",
 	    json_string_value(json_object_get(base, "description")), "seed",
 	    json_integer_value(json_object_get(base, "seed")), "variants", variants);

@@ -3,6 +3,7 @@
 #include "identity.h"
 #include "output.h"
 #include "result.h"
+#include "result_format.h"
 #include "runfile.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -137,9 +138,9 @@ static json_t *sweep_command(json_t *m)
 static char *result_head(json_t *m, const struct identity_set *ids)
 {
 	json_t *doc = json_pack(
-	    "{s:s, s:o, s:O, s:O, s:o, s:O, s:O, s:[]}", "format", "memcgsim-sweep-1", IDENTITY_KEY,
-	    identity_set_json(ids), "scenario", json_object_get(m, "scenario"), "description",
-	    json_object_get(m, "description"), "command", sweep_command(m), "seed",
+	    "{s:s, s:o, s:O, s:O, s:o, s:O, s:O, s:[]}", "format", RESULT_FORMAT_SWEEP,
+	    IDENTITY_KEY, identity_set_json(ids), "scenario", json_object_get(m, "scenario"),
+	    "description", json_object_get(m, "description"), "command", sweep_command(m), "seed",
 	    json_object_get(m, "seed"), "params", json_object_get(m, "params"), "points");
 	char *text = json_dumps(doc, JSON_INDENT(RESULT_INDENT));
 	json_decref(doc);

@@ -7,7 +7,20 @@
  * them (result_format_doc; a test holds the two together). */
 #pragma once
 #include <glib.h>
+#include <jansson.h>
 #include <stdbool.h>
+
+/* The documents' "format": a result's, a sweep result's; a reader refuses
+ * any other with the one it expects (an older or newer format). */
+#define RESULT_FORMAT "memcgsim-result-1"
+#define RESULT_FORMAT_SWEEP "memcgsim-sweep-1"
+
+/* Is @doc a sweep result (its "format")? */
+static inline bool result_is_sweep(const json_t *doc)
+{
+	return g_strcmp0(json_string_value(json_object_get(doc, "format")), RESULT_FORMAT_SWEEP) ==
+	       0;
+}
 
 /* What a member holds, with the words its error says ("expected ..."). */
 enum result_kind {
