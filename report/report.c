@@ -4,8 +4,10 @@
  * variants or more the comparison's. A section is its file's render (and
  * title) function and one row here (report_sections.h). */
 #include "report.h"
+#include "mcs_error.h"
 #include "report_sections.h"
 #include "report_util.h"
+#include "result_format.h"
 #include "version.h"
 
 /* "memcgsim VERSION: scenario "NAME", seed N" */
@@ -21,10 +23,12 @@ static const struct report_section_type report_section_types[] = {
     {MCS_NAME("head", "the scenario and seed; the result's description and the command "
 		      "that made it"),
      head_title, report_about, .scope = REPORT_HEAD, .sweep = report_sweep_head,
-     .compare = report_compare_head},
+     .compare = report_compare_head, .summary = report_brief_head,
+     .summary_sweep = report_brief_sweep_head},
     {MCS_NAME("summary", "simulated time and CPUs, CPU time by category, the metrics, the "
 			 "replicas that failed"),
-     report_variant_title, report_summary, .scope = REPORT_VARIANT, .sweep = report_sweep_metrics},
+     report_variant_title, report_summary, .scope = REPORT_VARIANT, .sweep = report_sweep_metrics,
+     .summary = report_brief_figures},
     {MCS_NAME("lockdep", "lockdep's reports"), NULL, report_lockdep, .scope = REPORT_VARIANT},
     {MCS_NAME("details", "the first replica's details"), NULL, report_details,
      .scope = REPORT_VARIANT},
@@ -36,11 +40,12 @@ static const struct report_section_type report_section_types[] = {
 		       "cgroup"),
      NULL, report_memcg, .scope = REPORT_VARIANT},
     {MCS_NAME("lock_stat", "/proc/lock_stat"), NULL, report_lock_stat, .member = "locks",
-     .scope = REPORT_VARIANT},
+     .scope = REPORT_VARIANT, .summary = report_brief_locks},
     {MCS_NAME("perf_lock", "perf lock contention, in --sort order"), NULL,
      .render_opts = report_perf_lock, .member = "locks", .scope = REPORT_VARIANT},
     {MCS_NAME("cachelines", "perf c2c: the line classes with the most transfers"), NULL,
-     report_cachelines, .scope = REPORT_VARIANT, .sweep = report_sweep_lines},
+     report_cachelines, .scope = REPORT_VARIANT, .sweep = report_sweep_lines,
+     .summary = report_brief_lines},
     {MCS_NAME("per_page", "where a swapped page's time goes: each lock and kernel function, "
 			  "per page swapped out"),
      NULL, report_per_page, .scope = REPORT_VARIANT},
@@ -56,10 +61,13 @@ static const struct report_section_type report_section_types[] = {
      .compare = report_compare_only_in},
     {MCS_NAME("measured", "with --lock-stat: the machine's lock statistics beside the model's"),
      report_measured_title, .render_opts = report_measured_section, .scope = REPORT_VARIANTS,
-     .measured = true},
+     .measured = true, .summary = report_brief_measured},
     {MCS_NAME("verdict", "the report's last line: the winner on the main figure"),
      report_verdict_title, .render_opts = report_verdict, .scope = REPORT_COMPARISON,
-     .sweep = report_sweep_verdicts, .compare = report_compare_verdicts},
+     .sweep = report_sweep_verdicts, .compare = report_compare_verdicts,
+     .summary_sweep = report_brief_sweep_verdicts},
+    {MCS_NAME("more", "the summary's last line: where the rest is"), .summary = report_brief_more,
+     .summary_sweep = report_brief_sweep_more},
 };
 
 /* Where @t's body goes: a new section, or the last one when @t has no
@@ -139,4 +147,24 @@ GPtrArray *report_compare_results(json_t *a, const char *la, json_t *b, const ch
 		if (report_section_types[i].compare)
 			report_section_types[i].compare(&p, o, sections);
 	return sections;
+}
+
+void report_brief(json_t *doc, const struct report_opts *o, GString *out)
+{
+	GString *raw = g_string_new(NULL);
+	bool sweep = result_is_sweep(doc);
+	struct report_brief b;
+	if (!sweep)
+		report_brief_context(doc, o, &b);
+	for (size_t i = 0; i < G_N_ELEMENTS(report_section_types); i++) {
+		const struct report_section_type *t = &report_section_types[i];
+		if (t->measured && !(o && o->measured))
+			continue;
+		if (sweep && t->summary_sweep)
+			t->summary_sweep(doc, o, raw);
+		else if (!sweep && t->summary)
+			t->summary(&b, raw);
+	}
+	mcs_text_printable_append(out, raw->str, raw->len); /* the strings are a file's */
+	g_string_free(raw, TRUE);
 }

@@ -211,10 +211,22 @@ static void brief_measured(json_t *variants, size_t best, const struct report_op
 	json_decref(shown);
 }
 
-static void brief_result(json_t *result, const struct report_opts *o, GString *out)
+void report_brief_context(json_t *result, const struct report_opts *o, struct report_brief *b)
 {
 	json_t *variants = json_object_get(result, "variants");
-	json_t *base = json_array_get(variants, 0);
+	struct change c;
+	*b = (struct report_brief){
+	    .result = result, .variants = variants, .o = o, .metric = "elapsed_ns"};
+	b->best = json_array_size(variants) >= 2
+		      ? report_main_change(variants, report_resolution(o), &b->metric, &c)
+		      : 0;
+	if (!b->metric)
+		b->metric = "elapsed_ns";
+}
+
+void report_brief_head(const struct report_brief *b, GString *out)
+{
+	json_t *result = b->result, *base = json_array_get(b->variants, 0);
 	char *head = g_strdup_printf(
 	    "memcgsim %s: %s, seed %lld, %lld replica%s a variant; changes against %s, "
 	    "positive = better",
@@ -230,38 +242,52 @@ static void brief_result(json_t *result, const struct report_opts *o, GString *o
 	const char *command = json_string_value(json_object_get(result, "command"));
 	if (command)
 		put_wrapped(out, "Command: ", command);
-	const char *metric = "elapsed_ns";
-	struct change c;
-	size_t best = json_array_size(variants) >= 2
-			  ? report_main_change(variants, report_resolution(o), &metric, &c)
-			  : 0;
-	if (!metric)
-		metric = "elapsed_ns";
-	brief_figures(variants, metric, report_resolution(o), out);
-	brief_published(result, report_resolution(o), out);
-	if (json_array_size(variants) >= 2) {
+}
+
+void report_brief_figures(const struct report_brief *b, GString *out)
+{
+	brief_figures(b->variants, b->metric, report_resolution(b->o), out);
+	brief_published(b->result, report_resolution(b->o), out);
+	if (json_array_size(b->variants) >= 2) {
 		GString *verdict = g_string_new(NULL);
-		report_verdict(variants, o, verdict);
+		report_verdict(b->variants, b->o, verdict);
 		g_strchomp(verdict->str);
 		g_string_append_c(out, '\n');
 		put_wrapped(out, "Verdict: ", verdict->str);
 		g_string_free(verdict, TRUE);
 	}
-	brief_locks(base, out);
-	if (best)
-		brief_locks(json_array_get(variants, best), out);
-	brief_lines(base, out);
-	if (best)
-		brief_lines(json_array_get(variants, best), out);
-	if (o && o->measured)
-		brief_measured(variants, best, o, out);
+}
+
+void report_brief_locks(const struct report_brief *b, GString *out)
+{
+	brief_locks(json_array_get(b->variants, 0), out);
+	if (b->best)
+		brief_locks(json_array_get(b->variants, b->best), out);
+}
+
+void report_brief_lines(const struct report_brief *b, GString *out)
+{
+	brief_lines(json_array_get(b->variants, 0), out);
+	if (b->best)
+		brief_lines(json_array_get(b->variants, b->best), out);
+}
+
+void report_brief_measured(const struct report_brief *b, GString *out)
+{
+	brief_measured(b->variants, b->best, b->o, out);
+}
+
+void report_brief_more(const struct report_brief *b, GString *out)
+{
+	(void)b;
 	g_string_append(out,
 			"\n(memcgsim report RESULT for the full report: every lock, line, "
 			"cgroup and\nmetric, the mmtests comparison and the per-page costs)\n");
 }
 
-static void brief_sweep(json_t *sweep, const struct report_opts *o, GString *out)
+void report_brief_sweep_head(json_t *sweep, const struct report_opts *o, GString *out)
 {
+	(void)o;
 	json_t *points = json_object_get(sweep, "points");
 	char *head = g_strdup_printf(
 	    "memcgsim %s: sweep of %s, seed %lld, %zu points", MEMCGSIM_VERSION,
@@ -273,9 +299,13 @@ static void brief_sweep(json_t *sweep, const struct report_opts *o, GString *out
 	if (command)
 		put_wrapped(out, "Command: ", command);
 	g_string_append_c(out, '\n');
+}
+
+void report_brief_sweep_verdicts(json_t *sweep, const struct report_opts *o, GString *out)
+{
 	size_t i;
 	json_t *p;
-	json_array_foreach (points, i, p) {
+	json_array_foreach (json_object_get(sweep, "points"), i, p) {
 		json_t *variants = result_point_variants(p);
 		if (json_array_size(variants) < 2)
 			continue;
@@ -288,16 +318,11 @@ static void brief_sweep(json_t *sweep, const struct report_opts *o, GString *out
 		g_free(label);
 		g_string_free(verdict, TRUE);
 	}
-	g_string_append(out, "\n(memcgsim report DIR --point N --format summary: one point)\n");
 }
 
-void report_brief(json_t *doc, const struct report_opts *o, GString *out)
+void report_brief_sweep_more(json_t *sweep, const struct report_opts *o, GString *out)
 {
-	GString *raw = g_string_new(NULL);
-	if (result_is_sweep(doc))
-		brief_sweep(doc, o, raw);
-	else
-		brief_result(doc, o, raw);
-	mcs_text_printable_append(out, raw->str, raw->len); /* the strings are a file's */
-	g_string_free(raw, TRUE);
+	(void)sweep;
+	(void)o;
+	g_string_append(out, "\n(memcgsim report DIR --point N --format summary: one point)\n");
 }

@@ -31,9 +31,21 @@ struct report_pair {
 	const char *la, *lb, *from, *to;
 };
 
+/* What the summary (--format summary) of a result works from: the result,
+ * its variants, the one with the best change (0: none) in the main figure
+ * @metric, the options (report_brief_context). */
+struct report_brief {
+	json_t *result, *variants;
+	size_t best;
+	const char *metric;
+	const struct report_opts *o;
+};
+
 /* A section of the reports: one row of the table in report.c. A result's
  * report has it when it has .render or .render_opts; a sweep's report when
- * it has .sweep; compare's when it has .compare; in the table's order. */
+ * it has .sweep; compare's when it has .compare; the summary of a result
+ * when it has .summary, of a sweep when .summary_sweep; in the table's
+ * order. */
 struct report_section_type {
 	MCS_NAMED;
 	/* The title of the section it starts (g_free it); NULL, or no title
@@ -53,6 +65,9 @@ struct report_section_type {
 	/* compare's: the row's sections for the two results of @p. */
 	void (*compare)(const struct report_pair *p, const struct report_opts *o,
 			GPtrArray *sections);
+	/* The summary's: the row's lines, under 78 columns. */
+	void (*summary)(const struct report_brief *b, GString *out);
+	void (*summary_sweep)(json_t *sweep, const struct report_opts *o, GString *out);
 };
 
 /* report_summary.c: a variant's title, its summary (simulated time, CPU
@@ -113,12 +128,23 @@ void report_measured(json_t *variants, const struct lockstat *ls, const char *pa
 		     GString *out);
 char *report_measured_title(json_t *variants);
 void report_measured_section(json_t *variants, const struct report_opts *o, GString *out);
-/* report_brief.c: --format summary, a result's report in under 80 columns:
- * the scenario, the variants' main figure with its change, the verdict,
- * the top locks and cache lines of the baseline and the winner, and with
- * @o's --lock-stat the machine's beside them; a sweep's, the verdict of
- * each point. @o: NULL for none. */
+/* --format summary, a report in under 80 columns (report.c, from the
+ * table): of a result, the scenario, the variants' main figure with its
+ * change and the verdict, the top locks and cache lines of the baseline and
+ * the winner, and with @o's --lock-stat the machine's beside them; of a
+ * sweep, the verdict of each point. @o: NULL for none. */
 void report_brief(json_t *doc, const struct report_opts *o, GString *out);
+/* report_brief.c: the rows' parts of it */
+void report_brief_context(json_t *result, const struct report_opts *o, struct report_brief *b);
+void report_brief_head(const struct report_brief *b, GString *out);
+void report_brief_figures(const struct report_brief *b, GString *out);
+void report_brief_locks(const struct report_brief *b, GString *out);
+void report_brief_lines(const struct report_brief *b, GString *out);
+void report_brief_measured(const struct report_brief *b, GString *out);
+void report_brief_more(const struct report_brief *b, GString *out);
+void report_brief_sweep_head(json_t *sweep, const struct report_opts *o, GString *out);
+void report_brief_sweep_verdicts(json_t *sweep, const struct report_opts *o, GString *out);
+void report_brief_sweep_more(json_t *sweep, const struct report_opts *o, GString *out);
 
 /* The assemblers: the sections of a result (report.c) and of a sweep
  * (report_sweep.c); free with g_ptr_array_free(a, TRUE). */
