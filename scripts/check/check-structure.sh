@@ -134,8 +134,14 @@ check_format() {
 # connected components of more than one file), from BUILD's library objects:
 # one group a line, its files sorted, the lines sorted.
 file_circles() {
-	local objs
-	objs=$(find "$1" -path '*/CMakeFiles/mcs_*.dir/*.c.o' | LC_ALL=C sort)
+	local objs o src build=${1%/}/
+	# the objects of sources that still exist (a build tree keeps those of
+	# files moved or removed since)
+	objs=$(find "$1" -path '*/CMakeFiles/mcs_*.dir/*.c.o' | LC_ALL=C sort | while read -r o; do
+		src=${o#"$build"}
+		src=$(echo "$src" | sed -E 's#CMakeFiles/[^/]*\.dir/##; s#\.o$##')
+		if [ -e "$src" ]; then echo "$o"; fi
+	done)
 	[ -n "$objs" ] || {
 		echo "check-structure: --circles: no library objects under $1 (build first)" >&2
 		return 1
