@@ -369,7 +369,7 @@ void sim_engine_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t
 		g_queue_init(&W.cpus[c].runq);
 	}
 	sim_irq_init(NULL, 0, W.ncpus, seed);
-	sim_smt_init(m, stop_at);
+	sim_smt_init(m, stop_at, sim_now); /* it asks the engine's time */
 }
 
 void sim_engine_progress_fd(int fd)
@@ -697,7 +697,7 @@ static void task_take_irq(struct sim_task *t, int source, sim_time_t at, sim_tim
 	t->irqs_off++; /* handlers run with interrupts off */
 	bool nested = t->in_irq;
 	t->in_irq = true;
-	task_account(t, SIM_CAT_IRQ, sim_smt_stretch(t->cpu->id, handler, t->clock, sim_now()));
+	task_account(t, SIM_CAT_IRQ, sim_smt_stretch(t->cpu->id, handler, t->clock));
 	if (s && s->action) {
 		sim_task_flush(t); /* the body touches shared state: at its time */
 		s->action(t, s->action_arg);
@@ -762,7 +762,7 @@ void sim_task_charge_split(struct sim_task *t, enum sim_cat cat, sim_time_t d,
 		/* the line stalls it includes first, at their own length */
 		sim_time_t stall = MIN(MAX(total, 0), t->stall_next);
 		t->stall_next -= stall;
-		total = stall + sim_smt_stretch(t->cpu->id, total - stall, t->clock, sim_now());
+		total = stall + sim_smt_stretch(t->cpu->id, total - stall, t->clock);
 	}
 	sim_time_t first =
 	    rest > 0 ? sim_round((double)total * (double)d / (double)(d + rest)) : total;

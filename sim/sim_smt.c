@@ -18,11 +18,13 @@ static struct {
 	bool *busy;    /* each CPU has a task (sim_smt_busy) */
 	sim_time_t stop_at;
 	sim_time_t total;
+	sim_time_t (*now)(void); /* the engine's time (sim_now) */
 } S;
 
-void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at)
+void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t (*now)(void))
 {
 	memset(&S, 0, sizeof(S));
+	S.now = now;
 	S.active = m->contention != SIM_CONTENTION_IDLE && m->threads_per_core > 1;
 	if (!S.active)
 		return;
@@ -70,9 +72,10 @@ void sim_smt_spin(int cpu, sim_time_t from, sim_time_t until)
 	S.spin_until[cpu] = until;
 }
 
-/* Whether @cpu's task is waiting for a spinlock at the engine's time @now. */
-static bool smt_spinning(int cpu, sim_time_t now)
+/* Whether @cpu's task is waiting for a spinlock at the engine's time. */
+static bool smt_spinning(int cpu)
 {
+	sim_time_t now = S.now();
 	return S.spin_from[cpu] <= now && now < S.spin_until[cpu];
 }
 
@@ -91,7 +94,7 @@ bool sim_smt_active(void)
  * many of the others spin (*spinning; counted only when a spinner's worth
  * differs): CPU c's siblings are c + j x cores_per_node within its node
  * (sim_machine.h), listed at sim_smt_init. */
-static int smt_busy_threads(int cpu, sim_time_t now, int *spinning)
+static int smt_busy_threads(int cpu, int *spinning)
 {
 	const int *sib = S.siblings + (size_t)cpu * (size_t)(S.threads - 1);
 	int busy = 1;
@@ -101,17 +104,17 @@ static int smt_busy_threads(int cpu, sim_time_t now, int *spinning)
 		if (!S.busy[sibling])
 			continue;
 		busy++;
-		*spinning += S.spin_from && smt_spinning(sibling, now);
+		*spinning += S.spin_from && smt_spinning(sibling);
 	}
 	return busy;
 }
 
-sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at, sim_time_t now)
+sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at)
 {
 	if (!S.active || d <= 0)
 		return d;
 	int s;
-	int k = smt_busy_threads(cpu, now, &s);
+	int k = smt_busy_threads(cpu, &s);
 	if (k == 1)
 		return d;
 	/* each other busy thread adds its worth less one: f - 1, or f_spin - 1 */

@@ -29,18 +29,18 @@
 #include <stdbool.h>
 
 /* For sim_engine_init: the machine's cores and factor; @stop_at as the
- * engine's (0: a run to completion). */
-void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at);
+ * engine's (0: a run to completion); @now the engine's time (sim_now). */
+void sim_smt_init(const struct sim_machine *m, sim_time_t stop_at, sim_time_t (*now)(void));
 void sim_smt_fini(void);
 /* Does the run share cores (contention "queued", threads_per_core > 1)? */
 bool sim_smt_active(void);
 /* The engine says when @cpu gets a task and when it goes idle: its
  * siblings' stretch reads it at every charge. */
 void sim_smt_busy(int cpu, bool busy);
-/* How long a busy charge of @d on @cpu, made at @at (the task's clock)
- * with the engine at @now (which siblings spin then), takes: @d x k / f_k
- * rounded to the nearest picosecond (halves away from zero), or @d. */
-sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at, sim_time_t now);
+/* How long a busy charge of @d on @cpu, made at @at (the task's clock),
+ * takes: @d x k / f_k rounded to the nearest picosecond (halves away from
+ * zero), or @d; which siblings spin, at the engine's time. */
+sim_time_t sim_smt_stretch(int cpu, sim_time_t d, sim_time_t at);
 /* @cpu's task waits for a spinlock from @from until @until (SIM_TIME_MAX:
  * until told again); nothing unless smt_spin_throughput differs. */
 void sim_smt_spin(int cpu, sim_time_t from, sim_time_t until);
