@@ -204,7 +204,7 @@ static bool shape_check(struct check *c, const struct result_shape *s, json_t *o
 /* Every element of array member @k of @o is an object of @k's shape. */
 static bool objects(struct check *c, json_t *o, const struct result_key *k)
 {
-	if (!member(c, o, k->key, is_array, "an array", k->required))
+	if (!member(c, o, k->key, is_array, result_key_what(k), k->required))
 		return false;
 	size_t i, len = c->path->len;
 	json_t *v;
@@ -236,7 +236,7 @@ static bool nested(struct check *c, json_t *o, const struct result_key *k)
 /* An array whose first element is a string. */
 static bool strings(struct check *c, json_t *o, const struct result_key *k)
 {
-	return member(c, o, k->key, is_array, "an array", k->required) &&
+	return member(c, o, k->key, is_array, result_key_what(k), k->required) &&
 	       (json_is_string(json_array_get(json_object_get(o, k->key), 0)) ||
 		fail(c, k->key, "an array of strings"));
 }

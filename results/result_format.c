@@ -123,7 +123,6 @@ const char *result_key_what(const struct result_key *k)
 	    [RESULT_OBJECTS] = "an array",
 	    [RESULT_SHAPE] = "an object",
 	    [RESULT_STRINGS] = "an array",
-	    [RESULT_BATCHES] = "an object with an array \"units\" and an object \"metrics\"",
 	};
 	return k->what ? k->what : words[k->kind] ? words[k->kind] : "";
 }
