@@ -488,18 +488,3 @@ void memcg_reparent_list_lrus(struct sim_task *t, struct mem_cgroup *memcg,
 		list_lru_erase_idx(lru, src_idx);
 	}
 }
-
-/* The registry: one line per lock scope. */
-#define LIST_LRU_SCOPES(X)                                                                         \
-	X(node)                                                                                    \
-	X(memcg)
-
-#define DECLARE(name) extern const struct list_lru_scope_ops list_lru_scope_##name;
-#define ENTRY(name) &list_lru_scope_##name.named,
-LIST_LRU_SCOPES(DECLARE)
-const struct mcs_named *const list_lru_scopes[] = {LIST_LRU_SCOPES(ENTRY) NULL};
-
-const struct list_lru_scope_ops *list_lru_scope_find(const char *name)
-{
-	return (const struct list_lru_scope_ops *)mcs_named_find(list_lru_scopes, name);
-}

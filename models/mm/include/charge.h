@@ -11,7 +11,7 @@
  *    protected-usage propagation of Linux 6.0 or 6.1 and the field layout
  *    before or after 6.1.
  * To add a design: a file with its table, and one line in CHARGE_COUNTERS
- * (charge.c). */
+ * (charge_params.c). */
 #pragma once
 #include "memcg.h"
 #include "spec.h"
@@ -44,8 +44,9 @@ struct charge_counter_ops {
 	 * (local_irq_save or local_lock_irqsave, 4.x+), or only preemption
 	 * (get_cpu_var, 2009). */
 	bool stock_irqsave;
-	/* Set up @c's lines (and lock) on node @nid. */
-	void (*init)(struct page_counter *c, int nid);
+	/* Set up @c's lines (and lock) on node @nid, the fields placed as
+	 * @layout says (where the design has a choice of layouts). */
+	void (*init)(struct page_counter *c, const struct page_counter_layout *layout, int nid);
 	void (*destroy)(struct page_counter *c);
 	/* After all of @m's counters are set up: where the era's struct
 	 * mem_cgroup puts them beside each other (NULL: apart). */
@@ -87,9 +88,9 @@ extern const struct charge_counter_ops charge_res_counter, charge_page_counter;
 void res_counter_soft_limit_excess(struct sim_task *t, struct page_counter *c);
 extern const struct page_counter_layout page_counter_layouts[];
 
-/* The line of @c that holds field @f. */
+/* The line of @c that holds field @f (as its layout places it). */
 struct cacheline *page_counter_line(struct page_counter *c, enum pc_field f);
-/* @c's lines as the run's layout places them, with their classes. */
+/* @c's lines as @layout places them, with their classes (@c keeps @layout). */
 void page_counter_init_lines(struct page_counter *c, const struct page_counter_layout *layout,
 			     int nid);
 

@@ -29,6 +29,10 @@ struct page_counter {
 	 * where the counter design places them (charge_res_counter.c) */
 	struct spinlock lock;
 	struct cacheline *fields;
+	/* the run's memcg.charge.layout and .protection, as page_counter's
+	 * accesses read them (charge_page_counter.c) */
+	const struct page_counter_layout *layout;
+	int protection; /* enum charge_protection */
 };
 
 struct folio;
@@ -176,7 +180,7 @@ long mem_cgroup_margin(struct mem_cgroup *memcg);
 /* The lock that protects @lv's lists (folio_lruvec_lock's lock). */
 struct spinlock *lruvec_lru_lock(struct lruvec *lv);
 /* After a reclaim batch of @lv: lru_note_cost's lock section at every level
- * from @lv's memcg up to the root's (memcg.c says which kernels). */
+ * from @lv's memcg up to the root's (memcg/lruvec.c says which kernels). */
 void lru_note_cost(struct sim_task *t, struct lruvec *lv);
 /* Take @lv's lru lock for @nr folios moving on or off its lists. */
 void lruvec_lock_pages(struct sim_task *t, struct lruvec *lv, long nr, const char *site);

@@ -6,8 +6,6 @@
 #include "workingset.h"
 #include <math.h>
 
-struct swap_device *swap_active;
-
 #define AT(member) SPEC_AT(struct swap_params, member)
 static const struct spec_field swap_fields[] = {
     {"type", &(const struct spec){.kind = SPEC_ENUM, .values = (const char *const[]){"zram", NULL}},
@@ -111,11 +109,6 @@ void swap_device_destroy(void)
 	g_free(si->percpu_cluster);
 	g_free(si);
 	swap_active = NULL;
-}
-
-bool swap_available(void)
-{
-	return swap_active && swap_active->stat.slots_used < swap_active->nr_slots;
 }
 
 double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long memcgs)

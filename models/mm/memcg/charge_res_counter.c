@@ -98,8 +98,12 @@ void res_counter_soft_limit_excess(struct sim_task *t, struct page_counter *c)
 			  "res_counter_soft_limit_excess");
 }
 
-static void res_counter_init(struct page_counter *c, int nid)
+/* res_counter has one layout of its own: @layout, page_counter's, is not
+ * its. */
+static void res_counter_init(struct page_counter *c, const struct page_counter_layout *layout,
+			     int nid)
 {
+	(void)layout;
 	page_counter_init_lines(c, &res_counter_layout, nid);
 	c->fields = &c->lines[0];
 	spin_lock_init_in(&c->lock, lock_class_get("&counter->lock"), &c->lines[0]);

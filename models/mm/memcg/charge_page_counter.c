@@ -7,6 +7,19 @@
 #include "charge.h"
 #include "insn.h"
 
+struct cacheline *page_counter_line(struct page_counter *c, enum pc_field f)
+{
+	return &c->lines[c->layout->line_of[f]];
+}
+
+void page_counter_init_lines(struct page_counter *c, const struct page_counter_layout *layout,
+			     int nid)
+{
+	c->layout = layout;
+	for (int i = 0; i < PAGE_COUNTER_LINES && layout->line_names[i]; i++)
+		line_init(&c->lines[i], line_class_get(layout->line_names[i]), nid);
+}
+
 /* An atomic several CPUs update: RMWs queue for the line (the wait is a
  * stalled CPU: spin). */
 static void pc_atomic(struct sim_task *t, struct page_counter *c, enum pc_field f, const char *site)
@@ -30,7 +43,7 @@ static void protect(struct sim_task *t, struct page_counter *c, long limit, long
 			return;
 	}
 	long protected = MIN(usage, limit);
-	if (charge->protection == CHARGE_PROTECTION_ON_CHANGE) {
+	if (c->protection == CHARGE_PROTECTION_ON_CHANGE) {
 		pc_load(t, c, f, site); /* atomic_long_read, 6.1 */
 		if (protected == *prot_usage)
 			return;
@@ -113,9 +126,10 @@ static void check_high(struct sim_task *t, struct mem_cgroup *memcg)
 	}
 }
 
-static void page_counter_lines(struct page_counter *c, int nid)
+static void page_counter_lines(struct page_counter *c, const struct page_counter_layout *layout,
+			       int nid)
 {
-	page_counter_init_lines(c, charge->layout, nid);
+	page_counter_init_lines(c, layout, nid);
 	c->fields = page_counter_line(c, PC_USAGE);
 }
 
@@ -123,7 +137,7 @@ static void page_counter_lines(struct page_counter *c, int nid)
  * memory starts 208 bytes in, after css and id) or apart (6.1 aligns it). */
 static void page_counter_place(struct mem_cgroup *m)
 {
-	if (!charge->layout->css_with_usage)
+	if (!m->memory.layout->css_with_usage)
 		return;
 	struct cacheline *usage = page_counter_line(&m->memory, PC_USAGE);
 	line_init(usage,
