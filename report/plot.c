@@ -425,13 +425,17 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, bool ratio,
 			const struct change_resolution *r, const char *dir, GPtrArray *plots,
 			GError **err)
 {
-	struct metric_plot mp = {.points = json_object_get(sweep, "points"),
-				 .metric = metric,
-				 .d = run_metric_find(metric),
-				 .numeric = true,
-				 .ratio = ratio,
-				 .resolution = r,
-				 .tics = g_string_new(NULL)};
+	json_t *points = json_object_get(sweep, "points");
+	struct run_metric info;
+	struct metric_plot mp = {
+	    .points = points,
+	    .metric = metric,
+	    .d = metric_info(json_array_get(result_point_variants(json_array_get(points, 0)), 0),
+			     metric, &info),
+	    .numeric = true,
+	    .ratio = ratio,
+	    .resolution = r,
+	    .tics = g_string_new(NULL)};
 	size_t i;
 	json_t *p;
 	json_array_foreach (mp.points, i, p)

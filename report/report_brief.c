@@ -138,7 +138,7 @@ static void brief_figures(json_t *variants, const char *metric, const struct cha
 		struct change c;
 		change_of(base, v, metric, r, &c);
 		GString *mean = g_string_new(NULL);
-		report_mean(mean, i ? c.mean : c.base_mean, metric);
+		report_mean(mean, i ? c.mean : c.base_mean, metric, base);
 		g_string_append_printf(out, " %16s", mean->str);
 		g_string_free(mean, TRUE);
 		char buf[32];
@@ -166,6 +166,7 @@ static void brief_published(json_t *result, const struct change_resolution *r, G
 	g_string_append_printf(out, "%-22s %16s %9s %16s %9s\n", "variant", "published", "change",
 			       "model", "change");
 	double pub_base = json_number_value(json_object_get(values, name_of(base)));
+	struct run_metric info;
 	size_t i;
 	json_t *v;
 	json_array_foreach (variants, i, v) {
@@ -174,19 +175,19 @@ static void brief_published(json_t *result, const struct change_resolution *r, G
 			continue;
 		report_cut(out, name_of(v), 22);
 		GString *cell = g_string_new(NULL);
-		report_mean(cell, json_number_value(p), metric);
+		report_mean(cell, json_number_value(p), metric, base);
 		g_string_append_printf(out, " %16s", cell->str);
 		if (i && pub_base > 0)
 			g_string_append_printf(
 			    out, " %+8.2f%%",
 			    change_pct(pub_base, json_number_value(p),
-				       run_metric_find(metric)->higher_is_better));
+				       metric_info(base, metric, &info)->higher_is_better));
 		else
 			g_string_append_printf(out, " %9s", i ? "" : "baseline");
 		struct change c;
 		change_of(base, v, metric, r, &c);
 		g_string_truncate(cell, 0);
-		report_mean(cell, i ? c.mean : c.base_mean, metric);
+		report_mean(cell, i ? c.mean : c.base_mean, metric, base);
 		g_string_append_printf(out, " %16s", cell->str);
 		char buf[32];
 		if (i)

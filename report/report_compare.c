@@ -108,7 +108,8 @@ static bool metric_constant(json_t *variants, const char *metric, double *value)
 static void compare_metric(json_t *variants, const char *metric, const struct change_resolution *r,
 			   GString *out)
 {
-	const struct run_metric *d = run_metric_find(metric);
+	struct run_metric info;
+	const struct run_metric *d = metric_info(json_array_get(variants, 0), metric, &info);
 	double same;
 	if (metric_constant(variants, metric, &same)) { /* one line, not eight of zeros */
 		double scale;

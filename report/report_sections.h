@@ -118,7 +118,7 @@ size_t report_main_change(json_t *variants, const struct change_resolution *r, c
 			  struct change *c);
 /* A mean of the comparison's main row (change.h: Hmean for a rate, else
  * Amean), in @metric's unit ("14.45 s", "12.29 /us"). */
-void report_mean(GString *out, double mean, const char *metric);
+void report_mean(GString *out, double mean, const char *metric, const json_t *variant);
 /* report_measured.c: the real machine's lock statistics (read from @path)
  * beside each of @variants', class by class: the full report's section, or
  * with @brief the summary's (under 78 columns, the first few classes);

@@ -30,7 +30,9 @@ static double metric_scale(json_t *points, const char *metric, const char **unit
 		top = MAX(top, fabs(x[k]));
 	g_free(x);
 	*unit = "";
-	if (!g_str_equal(run_metric_find(metric)->unit, "ns"))
+	struct run_metric info;
+	json_t *first = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
+	if (!g_str_equal(metric_info(first, metric, &info)->unit, "ns"))
 		return 1;
 	return report_unit(top, unit);
 }
@@ -41,7 +43,8 @@ static double metric_scale(json_t *points, const char *metric, const char **unit
 static bool metric_cell(GString *out, json_t *base, json_t *var, const char *metric, double scale,
 			int width, const struct change_resolution *r)
 {
-	const struct run_metric *d = run_metric_find(metric);
+	struct run_metric info;
+	const struct run_metric *d = metric_info(base, metric, &info);
 	size_t nv;
 	double *xv = result_samples(var, metric, &nv);
 	struct stats_summary sv;

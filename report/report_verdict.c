@@ -10,9 +10,10 @@
 #include "report_util.h"
 #include <string.h>
 
-void report_mean(GString *out, double mean, const char *metric)
+void report_mean(GString *out, double mean, const char *metric, const json_t *variant)
 {
-	const struct run_metric *d = run_metric_find(metric);
+	struct run_metric info;
+	const struct run_metric *d = metric_info(variant, metric, &info);
 	if (g_str_has_suffix(metric, "_ns"))
 		report_time(out, mean, 0);
 	else
@@ -85,9 +86,9 @@ void report_verdict(json_t *variants, const struct report_opts *o, GString *out)
 					       "%s stays best on %s; the closest, %s, is "
 					       "%.2f%% worse (",
 					       name, metric, vname, -c.pct);
-		report_mean(out, c.mean, metric);
+		report_mean(out, c.mean, metric, base);
 		g_string_append(out, " against ");
-		report_mean(out, c.base_mean, metric);
+		report_mean(out, c.base_mean, metric, base);
 		g_string_append_printf(out, "): %s.\n", verdict);
 		g_free(verdict);
 		return;

@@ -221,7 +221,8 @@ double change_resolution_pct(const struct change_resolution *r, const char *metr
 void change_of(json_t *base, json_t *v, const char *metric, const struct change_resolution *r,
 	       struct change *c)
 {
-	const struct run_metric *d = run_metric_find(metric);
+	struct run_metric info;
+	const struct run_metric *d = metric_info(base, metric, &info);
 	size_t nb, nv;
 	double *xb = result_samples(base, metric, &nb), *xv = result_samples(v, metric, &nv);
 	struct stats_summary sb, sv;

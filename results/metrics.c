@@ -31,3 +31,16 @@ GPtrArray *metric_sweep_keys(json_t *points)
 	g_ptr_array_add(keys, (gpointer) "cpu_time_ns.spin");
 	return keys;
 }
+
+const struct run_metric *metric_info(const json_t *variant, const char *metric,
+				     struct run_metric *buf)
+{
+	json_t *d = json_object_get(json_object_get(variant, "metric_info"), metric);
+	const char *unit = json_string_value(json_object_get(d, "unit"));
+	json_t *higher = json_object_get(d, "higher_is_better");
+	if (!unit || !json_is_boolean(higher))
+		return run_metric_find(metric);
+	const char *meaning = json_string_value(json_object_get(d, "meaning"));
+	*buf = (struct run_metric){metric, json_is_true(higher), unit, meaning ? meaning : ""};
+	return buf;
+}

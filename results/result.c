@@ -381,6 +381,7 @@ static json_t *per_replica(json_t *replicas)
 	json_t *r;
 	json_array_foreach (replicas, i, r) {
 		json_t *c = json_deep_copy(r);
+		json_object_del(c, "metric_info"); /* the variant's */
 		size_t j;
 		json_t *l;
 		json_array_foreach (json_object_get(c, "locks"), j, l)
@@ -444,6 +445,9 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 			      description ? description : "", "replicas", (int)n, "sim_time_ns",
 			      t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
 			      "metrics", metrics);
+	json_t *info = json_object_get(json_array_get(replicas, 0), "metric_info");
+	if (info)
+		json_object_set_new(v, "metric_info", json_deep_copy(info));
 	json_object_set_new(v, "lockdep", lockdep_reports(replicas));
 	json_t *lines = merge_cachelines(replicas);
 	if (lines)

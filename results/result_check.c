@@ -59,6 +59,10 @@ static int is_time(const json_t *v)
 {
 	return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0;
 }
+static int is_boolean(const json_t *v)
+{
+	return json_is_boolean(v);
+}
 static int is_figure(const json_t *v)
 {
 	return json_is_number(v) && isfinite(json_number_value(v));
@@ -233,6 +237,25 @@ static bool nested(struct check *c, json_t *o, const struct result_key *k)
 	return ok;
 }
 
+/* Every member of object member @k of @o is an object of @k's shape, each
+ * checked at its own path. */
+static bool members(struct check *c, json_t *o, const struct result_key *k)
+{
+	if (!member(c, o, k->key, is_object, result_key_what(k), k->required))
+		return false;
+	size_t len = c->path->len;
+	const char *name;
+	json_t *v;
+	json_object_foreach (json_object_get(o, k->key), name, v) {
+		g_string_append_printf(c->path, "%s%s.%s", len ? "." : "", k->key, name);
+		bool ok = json_is_object(v) ? shape_check(c, k->of, v) : not_object(c);
+		g_string_truncate(c->path, len);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 /* An array whose first element is a string. */
 static bool strings(struct check *c, json_t *o, const struct result_key *k)
 {
@@ -273,6 +296,10 @@ static bool key_check(struct check *c, json_t *o, const struct result_key *k)
 		return log_values(c, o);
 	case RESULT_STRINGS:
 		return strings(c, o, k);
+	case RESULT_BOOLEAN:
+		return member(c, o, k->key, is_boolean, what, k->required);
+	case RESULT_MEMBERS:
+		return members(c, o, k);
 	}
 	return false;
 }

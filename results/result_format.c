@@ -44,10 +44,22 @@ static const struct result_key line_keys[] = {
 };
 static const struct result_shape line = {"LINE", line_keys, true};
 
+static const struct result_key metric_keys[] = {
+    {"unit", RESULT_STRING, true, NULL, NULL, "\"ns\", \"/us\", \"MB/s\" ...; \"\" for a count"},
+    {"higher_is_better", RESULT_BOOLEAN, true, NULL, NULL,
+     "a rate (compared by its Hmean) or a cost (by its Amean)"},
+    {"meaning", RESULT_STRING, true, NULL, NULL, "what it counts, in a line"},
+    END,
+};
+static const struct result_shape metric = {"METRIC", metric_keys, false};
+
 static const struct result_key replica_keys[] = {
     {"sim_time_ns", RESULT_TIME, true, NULL, TIME_WHAT, "simulated elapsed time"},
     {"cpu_time_ns", RESULT_TIMES, true, NULL, TIME_WHAT, "CPU time by category"},
     {"metrics", RESULT_FIGURES, true, NULL, "a finite number", "the workloads' figures"},
+    {"metric_info", RESULT_MEMBERS, false, &metric, NULL,
+     "each figure's unit, direction and meaning, from the model that made "
+     "it (the variant's; a run's before the merge)"},
     {"locks", RESULT_OBJECTS, true, &lock, NULL, "lock_stat's classes"},
     {"cachelines", RESULT_OBJECTS, false, &line, NULL, "perf c2c's line classes"},
     {"batches", RESULT_BATCHES, false, NULL, NULL, "the batch means' figures"},
@@ -123,6 +135,8 @@ const char *result_key_what(const struct result_key *k)
 	    [RESULT_OBJECTS] = "an array",
 	    [RESULT_SHAPE] = "an object",
 	    [RESULT_STRINGS] = "an array",
+	    [RESULT_BOOLEAN] = "true or false",
+	    [RESULT_MEMBERS] = "an object",
 	};
 	return k->what ? k->what : words[k->kind] ? words[k->kind] : "";
 }
@@ -162,10 +176,13 @@ static void shape_doc(const struct result_shape *s, GPtrArray *done, GString *ou
 			g_string_append_printf(out, "  %s: %s\n", k->key, k->what);
 		else if (k->kind == RESULT_LOG_RANGE)
 			g_string_append_printf(out, "  %s\n", k->doc);
-		else if (k->kind == RESULT_OBJECTS || k->kind == RESULT_SHAPE)
+		else if (k->of)
 			g_string_append_printf(
-			    out, "  %s%s: %s %s; %s\n", k->key, k->required ? "" : " (optional)",
-			    k->kind == RESULT_OBJECTS ? "an array of" : "a", k->of->name, k->doc);
+			    out, "  %s%s: %s %s%s; %s\n", k->key, k->required ? "" : " (optional)",
+			    k->kind == RESULT_OBJECTS	? "an array of"
+			    : k->kind == RESULT_MEMBERS ? "an object of"
+							: "a",
+			    k->of->name, k->kind == RESULT_MEMBERS ? " by name" : "", k->doc);
 		else
 			g_string_append_printf(out, "  %s%s: %s; %s\n", k->key,
 					       k->required ? "" : " (optional)", kind_doc(k),

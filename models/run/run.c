@@ -241,6 +241,7 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 		      "sim_time_ns", sim_json_ns(sim_end()), "cpus", sim_ncpus(), "cpu_time_ns",
 		      cpu_time_json(), "locks", locks_json(), "metrics", metrics, "engine_calls",
 		      (json_int_t)sim_engine_calls(), "completed", r->completed);
+	json_object_set_new(out, "metric_info", run_metric_info(r->cfg, metrics));
 	if (json_object_size(details))
 		json_object_set_new(out, "details", details);
 	else
@@ -324,11 +325,13 @@ double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns)
 
 /* The figures every run has. */
 static const struct run_metric run_metrics_info[] = {
-    {"elapsed_ns", false, "ns"},
-    {"smt_stretch_ns", false, "ns"},
-    {"cpu_time_ns.sys", false, "ns"},
-    {"cpu_time_ns.spin", false, "ns"},
-    {NULL, false, NULL},
+    {"elapsed_ns", false, "ns", "simulated time from the run's start to its end"},
+    {"smt_stretch_ns", false, "ns",
+     "time SMT sharing added to the tasks on shared cores, summed over CPUs"},
+    {"cpu_time_ns.sys", false, "ns", "kernel CPU time summed over CPUs, not counting spinning"},
+    {"cpu_time_ns.spin", false, "ns",
+     "CPU time spent spinning on locks and contended lines, summed over CPUs"},
+    {NULL, false, NULL, NULL},
 };
 
 long run_kernel_tasks(const struct run_config *cfg)
@@ -344,15 +347,58 @@ static const struct run_metric *metric_in(const struct run_metric *table, const 
 	return NULL;
 }
 
+/* What no model describes: lower is better, a time when it ends in "_ns". */
+static const struct run_metric *metric_unknown(const char *name)
+{
+	static const struct run_metric unknown = {"", false, "", RUN_METRIC_UNDESCRIBED},
+				       unknown_ns = {"", false, "ns", RUN_METRIC_UNDESCRIBED};
+	return g_str_has_suffix(name, "_ns") ? &unknown_ns : &unknown;
+}
+
 const struct run_metric *run_metric_find(const char *name)
 {
-	static const struct run_metric unknown = {"", false, ""}, unknown_ns = {"", false, "ns"};
 	if (name[0] == 'w' && strchr(name, '.'))
 		name = strchr(name, '.') + 1;
 	const struct run_metric *d = metric_in(run_metrics_info, name);
 	for (int i = 0; !d && workload_types[i]; i++)
 		d = metric_in(workload_types[i]->metric_info, name);
-	if (d)
-		return d;
-	return g_str_has_suffix(name, "_ns") ? &unknown_ns : &unknown;
+	return d ? d : metric_unknown(name);
+}
+
+/* @key's description in @cfg's run: a "w<i>." figure's is workload i's, any
+ * other the run's own or the first workload's. */
+static const struct run_metric *metric_of(const struct run_config *cfg, const char *key)
+{
+	int i = 0, len = 0;
+	if (sscanf(key, "w%d.%n", &i, &len) == 1 && len > 0 && i > 0 && i < cfg->nworkloads)
+		key += len;
+	else
+		i = 0;
+	const struct run_metric *d = i ? NULL : metric_in(run_metrics_info, key);
+	if (!d && cfg->nworkloads)
+		d = metric_in(cfg->workloads[i].type->metric_info, key);
+	return d ? d : metric_unknown(key);
+}
+
+json_t *run_metric_info(const struct run_config *cfg, json_t *metrics)
+{
+	json_t *info = json_object();
+	const char *k;
+	json_t *v;
+	json_object_foreach (metrics, k, v) {
+		const struct run_metric *d = metric_of(cfg, k);
+		json_object_set_new(info, k,
+				    json_pack("{s:s, s:b, s:s}", "unit", d->unit,
+					      "higher_is_better", d->higher_is_better, "meaning",
+					      d->meaning));
+	}
+	for (const char *const *c =
+		 (const char *const[]){"cpu_time_ns.sys", "cpu_time_ns.spin", NULL};
+	     *c; c++)
+		if (!json_object_get(info, *c))
+			json_object_set_new(info, *c,
+					    json_pack("{s:s, s:b, s:s}", "unit", "ns",
+						      "higher_is_better", false, "meaning",
+						      metric_in(run_metrics_info, *c)->meaning));
+	return info;
 }

@@ -195,9 +195,13 @@ const struct workload_type atomicbench_workload = {
     .tasks = atomicbench_tasks,
     .setup = atomicbench_setup,
     .metrics = atomicbench_metrics,
-    .metric_info = (const struct run_metric[]){{"ns_per_op", false, "ns"},
-					       {"ns_per_op_per_thread", false, "ns"},
-					       {"ops_per_us", true, "/us"},
-					       {NULL, false, NULL}},
+    .metric_info =
+	(const struct run_metric[]){
+	    {"ns_per_op", false, "ns",
+	     "simulated time per atomic operation over all threads (elapsed / operations)"},
+	    {"ns_per_op_per_thread", false, "ns",
+	     "time per operation as one thread sees it (elapsed x threads / operations)"},
+	    {"ops_per_us", true, "/us", "atomic operations completed per microsecond, all threads"},
+	    {NULL, false, NULL, NULL}},
     .destroy = atomicbench_destroy,
 };

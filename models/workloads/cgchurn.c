@@ -136,6 +136,9 @@ const struct workload_type cgchurn_workload = {
     .memory_bytes = cgchurn_memory_bytes,
     .setup = cgchurn_setup,
     .metrics = cgchurn_metrics,
-    .metric_info = (const struct run_metric[]){{"rmdir_events", true, ""}, {NULL, false, NULL}},
+    .metric_info =
+	(const struct run_metric[]){
+	    {"rmdir_events", true, "", "memcgs created and removed (each removal a reparent)"},
+	    {NULL, false, NULL, NULL}},
     .destroy = cgchurn_destroy,
 };

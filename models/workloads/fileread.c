@@ -145,9 +145,11 @@ const struct workload_type fileread_workload = {
     .memory_bytes = fileread_memory_bytes,
     .setup = fileread_setup,
     .metrics = fileread_metrics,
-    .metric_info = (const struct run_metric[]){{"files_read", true, ""},
-					       {"dentries_freed", true, ""},
-					       {"inodes_freed", true, ""},
-					       {NULL, false, NULL}},
+    .metric_info =
+	(const struct run_metric[]){
+	    {"files_read", true, "", "files read through the page cache"},
+	    {"dentries_freed", true, "", "dentries the superblock shrinker freed"},
+	    {"inodes_freed", true, "", "inodes the superblock shrinker freed"},
+	    {NULL, false, NULL, NULL}},
     .destroy = fileread_destroy,
 };

@@ -267,9 +267,12 @@ const struct workload_type lockbench_workload = {
     .tasks = lockbench_tasks,
     .setup = lockbench_setup,
     .metrics = lockbench_metrics,
-    .metric_info = (const struct run_metric[]){{"acquisitions_per_us", true, "/us"},
-					       {"lock_utilisation", false, ""},
-					       {"wait_per_acquisition_ns", false, "ns"},
-					       {NULL, false, NULL}},
+    .metric_info =
+	(const struct run_metric[]){
+	    {"acquisitions_per_us", true, "/us", "lock acquisitions per microsecond, all threads"},
+	    {"lock_utilisation", false, "",
+	     "share of the run a lock was held (hold time / elapsed / locks)"},
+	    {"wait_per_acquisition_ns", false, "ns", "mean spin wait per acquisition"},
+	    {NULL, false, NULL, NULL}},
     .destroy = lockbench_destroy,
 };

@@ -215,8 +215,11 @@ const struct workload_type netperf_sendfile_workload = {
     .tasks = netperf_tasks,
     .setup = netperf_setup,
     .metrics = netperf_metrics,
-    .metric_info = (const struct run_metric[]){{"throughput", true, "10^6bits/s"},
-					       {"messages", true, ""},
-					       {NULL, false, NULL}},
+    .metric_info =
+	(const struct run_metric[]){
+	    {"throughput", true, "10^6bits/s",
+	     "netperf TCP_STREAM throughput per sender pair, over the measured window"},
+	    {"messages", true, "", "messages sent"},
+	    {NULL, false, NULL, NULL}},
     .destroy = netperf_destroy,
 };

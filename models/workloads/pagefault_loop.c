@@ -203,8 +203,11 @@ const struct workload_type pagefault_loop_workload = {
     .tasks = workload_tasks_count,
     .setup = pagefault_loop_setup,
     .metrics = pagefault_loop_metrics,
-    .metric_info = (const struct run_metric[]){{"page_faults_60s", true, ""},
-					       {"page_faults", true, ""},
-					       {NULL, false, NULL}},
+    .metric_info =
+	(const struct run_metric[]){
+	    {"page_faults_60s", true, "",
+	     "page faults per 60 s of the run (will-it-scale's page_fault2 count)"},
+	    {"page_faults", true, "", "page faults taken"},
+	    {NULL, false, NULL, NULL}},
     .destroy = pagefault_loop_destroy,
 };

@@ -104,8 +104,10 @@ const struct workload_type readfault_workload = {
     .planned_ns = readfault_planned_ns,
     .setup = readfault_setup,
     .metrics = readfault_metrics,
-    .metric_info = (const struct run_metric[]){{"cycles_per_fault", false, "cycles"},
-					       {"faults", true, ""},
-					       {NULL, false, NULL}},
+    .metric_info =
+	(const struct run_metric[]){{"cycles_per_fault", false, "cycles",
+				     "CPU cycles per read fault (time per fault x clock)"},
+				    {"faults", true, "", "read faults taken"},
+				    {NULL, false, NULL, NULL}},
     .destroy = g_free,
 };

@@ -155,8 +155,9 @@ const struct workload_type readtwice_workload = {
     .tasks = readtwice_tasks,
     .setup = readtwice_setup,
     .metrics = readtwice_metrics,
-    .metric_info = (const struct run_metric[]){{"throughput_mbps", true, "MB/s"},
-					       {"bytes_read", true, "B"},
-					       {NULL, false, NULL}},
+    .metric_info = (const struct run_metric[]){{"throughput_mbps", true, "MB/s",
+						"bytes read per second, MB/s"},
+					       {"bytes_read", true, "B", "bytes read"},
+					       {NULL, false, NULL, NULL}},
     .destroy = readtwice_destroy,
 };

@@ -204,11 +204,13 @@ const struct workload_type swapcycle_workload = {
     .check = swapcycle_check,
     .setup = swapcycle_setup,
     .metrics = swapcycle_metrics,
-    .metric_info = (const struct run_metric[]){{"task_clock_ms", false, "ms"},
-					       {"cycles", false, ""},
-					       {"page_faults", false, ""},
-					       {"branches", false, ""},
-					       {"branch_misses", false, ""},
-					       {NULL, false, NULL}},
+    .metric_info =
+	(const struct run_metric[]){
+	    {"task_clock_ms", false, "ms", "perf stat's task-clock: CPU time of the tasks"},
+	    {"cycles", false, "", "perf stat's cycles: the tasks' CPU time x clock"},
+	    {"page_faults", false, "", "page faults taken (each swapped page faulted back)"},
+	    {"branches", false, "", "perf stat's branches (modelled from the instructions)"},
+	    {"branch_misses", false, "", "perf stat's branch-misses (modelled)"},
+	    {NULL, false, NULL, NULL}},
     .destroy = swapcycle_destroy,
 };

@@ -38,6 +38,8 @@ enum result_kind {
 	RESULT_BATCHES,	  /* a run's batch means (docs/results.md) */
 	RESULT_LOG_RANGE, /* not a member: a sweep's log ranges' values are > 0 */
 	RESULT_STRINGS,	  /* an array whose first element is a string */
+	RESULT_BOOLEAN,	  /* true or false */
+	RESULT_MEMBERS,	  /* an object whose every member is an object of shape .of */
 };
 
 struct result_shape;
@@ -47,7 +49,7 @@ struct result_key {
 	const char *key;
 	enum result_kind kind;
 	bool required;
-	const struct result_shape *of; /* RESULT_OBJECTS, _SHAPE, _INCLUDE */
+	const struct result_shape *of; /* RESULT_OBJECTS, _SHAPE, _INCLUDE, _MEMBERS */
 	const char *what;	       /* the error's "expected ..." when not the kind's */
 	const char *doc;	       /* what it is, for docs/results.md */
 };

@@ -4,10 +4,14 @@
  * gnuplot injection), sort keys, input errors, a sweep's golden report, the
  * cache lines (counts by hand, replicas merged, the perf c2c table), and
  * Chrome traces that parse and cover what they claim. */
+#include "change.h"
 #include "lockstat.h"
+#include "metrics.h"
 #include "plot.h"
 #include "result.h"
+#include "run.h"
 #include "test_util.h"
+#include "workload.h"
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,9 +268,22 @@ static void test_hostile_result(void)
 	    {"variants.1.locks.0.wait_ns.max", "-1",
 	     "variants.1.locks.0.wait_ns.max: expected a count or time: a finite number, 0 or "
 	     "more"},
+	    /* a figure's description, read by the reports (docs/results.md; the
+	     * fixture is given a valid one below) */
+	    {"variants.1.metric_info", "[]", "variants.1.metric_info: expected an object"},
+	    {"variants.0.metric_info.elapsed_ns", "3",
+	     "variants.0.metric_info.elapsed_ns: expected an object"},
+	    {"variants.0.metric_info.elapsed_ns.higher_is_better", "1",
+	     "variants.0.metric_info.elapsed_ns.higher_is_better: expected true or false"},
+	    {"variants.0.metric_info.elapsed_ns.meaning", "null",
+	     "variants.0.metric_info.elapsed_ns.meaning: expected a string"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		json_t *doc = json_load_file(FIXTURE, 0, NULL);
+		json_object_set_new(json_array_get(json_object_get(doc, "variants"), 0),
+				    "metric_info",
+				    json_pack("{s:{s:s, s:b, s:s}}", "elapsed_ns", "unit", "ns",
+					      "higher_is_better", false, "meaning", "m"));
 		char **keys = g_strsplit(cases[i].path, ".", -1);
 		json_t *at = doc;
 		guint n = g_strv_length(keys);
@@ -1112,6 +1129,88 @@ static void test_resolution_typo(void)
 	g_free(err);
 }
 
+/* One variant of one replica whose figure x_ns is @x, described as
+ * @higher_is_better (no "metric_info" when @info is false). */
+static json_t *described_variant(const char *name, double x, bool info, bool higher_is_better)
+{
+	json_t *r = json_pack("{s:f, s:{}, s:[], s:{s:f}}", "sim_time_ns", 1.0, "cpu_time_ns",
+			      "locks", "metrics", "x_ns", x);
+	if (info)
+		json_object_set_new(r, "metric_info",
+				    json_pack("{s:{s:s, s:b, s:s}}", "x_ns", "unit", "ns",
+					      "higher_is_better", higher_is_better, "meaning",
+					      "x"));
+	json_t *v = result_variant(name, NULL, json_pack("[o]", r));
+	return v;
+}
+
+/* A result's figures are compared as the result describes them: x_ns from
+ * 100 to 200 is 100% worse for a cost and 100% better when the result says
+ * more is better; a result without "metric_info" (written before it
+ * existed) is read with this build's description: a time, a cost. The
+ * variant keeps the description, its replicas' copies do not. */
+static void test_metric_info(void)
+{
+	static const struct {
+		bool info, higher;
+		double pct;
+	} cases[] = {{true, false, -100}, {true, true, 100}, {false, true, -100}};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		json_t *b = described_variant("b", 100, cases[i].info, cases[i].higher);
+		json_t *v = described_variant("v", 200, cases[i].info, cases[i].higher);
+		struct change c;
+		change_of(b, v, "x_ns", NULL, &c);
+		g_assert_cmpfloat(c.pct, ==, cases[i].pct);
+		struct run_metric buf;
+		g_assert_cmpint(metric_info(b, "x_ns", &buf)->higher_is_better, ==,
+				cases[i].info && cases[i].higher);
+		g_assert_true(!json_object_get(b, "metric_info") == !cases[i].info);
+		g_assert_null(json_object_get(json_array_get(json_object_get(b, "per_replica"), 0),
+					      "metric_info"));
+		json_decref(b);
+		json_decref(v);
+	}
+}
+
+/* A run describes each figure by the workload that made it: page_faults is
+ * swapcycle's (fewer is better) as the first workload's and
+ * pagefault_loop's (more is better) as the second's, w1.page_faults; the
+ * run's own figures and sys and spin time are there too. */
+static void test_metric_info_of_run(void)
+{
+	struct run_workload w[] = {{workload_type_find("swapcycle"), NULL},
+				   {workload_type_find("pagefault_loop"), NULL}};
+	struct run_config cfg = {.workloads = w, .nworkloads = 2};
+	json_t *metrics = json_pack("{s:f, s:i, s:i, s:i}", "elapsed_ns", 1.0, "page_faults", 1,
+				    "w1.page_faults", 1, "w1.unheard_of", 1);
+	json_t *info = run_metric_info(&cfg, metrics);
+	static const struct {
+		const char *key, *unit, *meaning;
+		bool higher;
+	} want[] = {
+	    {"elapsed_ns", "ns", "simulated time from the run's start to its end", false},
+	    {"page_faults", "", "page faults taken (each swapped page faulted back)", false},
+	    {"w1.page_faults", "", "page faults taken", true},
+	    {"w1.unheard_of", "", RUN_METRIC_UNDESCRIBED, false},
+	    {"cpu_time_ns.sys", "ns", "kernel CPU time summed over CPUs, not counting spinning",
+	     false},
+	    {"cpu_time_ns.spin", "ns",
+	     "CPU time spent spinning on locks and contended lines, summed over CPUs", false},
+	};
+	g_assert_cmpint(json_object_size(info), ==, G_N_ELEMENTS(want));
+	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+		json_t *d = json_object_get(info, want[i].key);
+		g_assert_nonnull(d);
+		g_assert_cmpstr(json_string_value(json_object_get(d, "unit")), ==, want[i].unit);
+		g_assert_cmpstr(json_string_value(json_object_get(d, "meaning")), ==,
+				want[i].meaning);
+		g_assert_cmpint(json_is_true(json_object_get(d, "higher_is_better")), ==,
+				want[i].higher);
+	}
+	json_decref(info);
+	json_decref(metrics);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1120,6 +1219,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/html/hostile-names", test_html_hostile);
 	g_test_add_func("/report/sort-and-errors", test_sort_and_errors);
 	g_test_add_func("/report/hostile-result", test_hostile_result);
+	g_test_add_func("/report/metric-info", test_metric_info);
+	g_test_add_func("/report/metric-info/run", test_metric_info_of_run);
 	g_test_add_func("/report/zero-baseline", test_zero_baseline);
 	g_test_add_func("/report/md/fences", test_md_fences);
 	g_test_add_func("/report/csv/formulas", test_csv_formulas);

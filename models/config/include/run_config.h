@@ -38,6 +38,7 @@ struct run_metric {
 	const char *name;
 	bool higher_is_better; /* a rate: compared by Hmean, else by Amean */
 	const char *unit;      /* "ns", "/us" ...; "" for none */
+	const char *meaning;   /* what it counts, in a line (the result's "metric_info") */
 };
 
 struct workload_type {

@@ -37,9 +37,17 @@ double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns);
  * interrupt task per CPU, a kswapd per node, the controller or watchdog. */
 long run_kernel_tasks(const struct run_config *cfg);
 
-/* The description of @name (a "w<N>." prefix is ignored); a figure nobody
- * describes is taken as lower-is-better (a time when it ends in "_ns"). */
+/* The description of @name in this build (a "w<N>." prefix is ignored: the
+ * first workload type that has the name says); a figure nobody describes is
+ * taken as lower-is-better (a time when it ends in "_ns"), its meaning
+ * RUN_METRIC_UNDESCRIBED. Reports read a result's own descriptions
+ * (metric_info(), metrics.h); this is for results that have none. */
 const struct run_metric *run_metric_find(const char *name);
+#define RUN_METRIC_UNDESCRIBED "not described by the model (read as lower-is-better)"
+/* A replica's "metric_info" (docs/results.md): each figure of @metrics, and
+ * sys and spin time, with its unit, direction and meaning, from the
+ * workload of @cfg that produced it. */
+json_t *run_metric_info(const struct run_config *cfg, json_t *metrics);
 
 /* A cost draw of a scenario (cost_draw(), cost.h). */
 struct run_draw {
