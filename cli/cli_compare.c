@@ -7,6 +7,7 @@
 #include "output.h"
 #include "report.h"
 #include "result.h"
+#include "result_keys.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -40,7 +41,7 @@ static void labels(const char *pa, const char *pb, char **la, char **lb)
 static json_t *load_result(const char *path, GError **err)
 {
 	json_t *doc = cli_result_load(path, RESULT_MAX_PARSED / 2, err);
-	if (doc && json_object_get(doc, "points")) {
+	if (doc && json_object_get(doc, RK_points)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "%s: a sweep; compare takes two results (memcgsim report DIR --point N "
 			    "--format json gives one of its points)",
@@ -54,8 +55,8 @@ static bool common_variant(json_t *a, json_t *b)
 {
 	size_t i, j;
 	json_t *va, *vb;
-	json_array_foreach (json_object_get(a, "variants"), i, va)
-		json_array_foreach (json_object_get(b, "variants"), j, vb)
+	json_array_foreach (json_object_get(a, RK_variants), i, va)
+		json_array_foreach (json_object_get(b, RK_variants), j, vb)
 			if (json_equal(json_object_get(va, "name"), json_object_get(vb, "name")))
 				return true;
 	return false;
@@ -67,7 +68,7 @@ static char *variant_names(json_t *doc)
 	GString *s = g_string_new(NULL);
 	size_t i;
 	json_t *v;
-	json_array_foreach (json_object_get(doc, "variants"), i, v)
+	json_array_foreach (json_object_get(doc, RK_variants), i, v)
 		g_string_append_printf(s, "%s\"%s\"", i ? ", " : "",
 				       json_string_value(json_object_get(v, "name")));
 	return g_string_free(s, FALSE);
@@ -87,7 +88,7 @@ static bool change_variants(const char *spec, json_t *a, json_t *b, char **from,
 	for (int k = 0; k < 2; k++)
 		for (int r = 0; r < 2; r++) {
 			json_t *doc = r ? b : a;
-			if (!mcs_json_find(json_object_get(doc, "variants"), "name", names[k],
+			if (!mcs_json_find(json_object_get(doc, RK_variants), "name", names[k],
 					   NULL)) {
 				char *has = variant_names(doc);
 				g_set_error(

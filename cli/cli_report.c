@@ -7,6 +7,7 @@
 #include "output.h"
 #include "report.h"
 #include "result.h"
+#include "result_keys.h"
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -26,7 +27,7 @@ static json_t *report_input(struct cli *c, GError **err)
 	json_t *doc = cli_result_load(c->files[0], RESULT_MAX_PARSED, err);
 	if (!doc || !report_args.point_given)
 		return doc;
-	json_t *points = json_object_get(doc, "points");
+	json_t *points = json_object_get(doc, RK_points);
 	json_t *p =
 	    report_args.point >= 0 ? json_array_get(points, (size_t)report_args.point) : NULL;
 	json_t *r = p ? json_incref(json_object_get(p, "result")) : NULL;
@@ -105,14 +106,14 @@ static bool lock_stat_seconds(const struct cli *c, double *seconds)
 static bool doc_check(json_t *doc, const struct lockstat *measured,
 		      const struct change_resolution *res, GError **err)
 {
-	json_t *points = json_object_get(doc, "points");
+	json_t *points = json_object_get(doc, RK_points);
 	if (measured && points) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "--lock-stat: beside a result, not a sweep (give --point N)");
 		return false;
 	}
 	json_t *r = points ? json_object_get(json_array_get(points, 0), "result") : doc;
-	char *typo = change_resolution_unknown(res, json_object_get(r, "variants"));
+	char *typo = change_resolution_unknown(res, json_object_get(r, RK_variants));
 	if (typo)
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,
 			    "--resolution: %s: no such metric in the result (its metrics are those "

@@ -7,6 +7,7 @@
 #include "output.h"
 #include "result.h"
 #include "result_format.h"
+#include "result_keys.h"
 #include "sweep.h"
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,7 @@ json_t *cli_result_load(const char *in, size_t max_parsed, GError **err)
 		doc = sweep_result_load(in, max_parsed, err);
 	else
 		doc = report_read_json(in, max_parsed, &text, &len, err);
-	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
+	const char *fmt = doc ? json_string_value(json_object_get(doc, RK_format)) : NULL;
 	if (doc && !g_str_equal(fmt ? fmt : "", RESULT_FORMAT) &&
 	    !g_str_equal(fmt ? fmt : "", RESULT_FORMAT_SWEEP)) {
 		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT,

@@ -5,6 +5,7 @@
 #include "mcs_json.h"
 #include "output.h"
 #include "report.h"
+#include "result_keys.h"
 #include "runner.h"
 #include "scenario.h"
 #include "sim_trace.h"
@@ -57,8 +58,8 @@ static void print_failures(json_t *result)
 {
 	size_t i, j;
 	json_t *v, *r;
-	json_array_foreach (json_object_get(result, "variants"), i, v)
-		json_array_foreach (json_object_get(v, "per_replica"), j, r) {
+	json_array_foreach (json_object_get(result, RK_variants), i, v)
+		json_array_foreach (json_object_get(v, RK_per_replica), j, r) {
 			const char *why = json_string_value(json_object_get(r, "failure"));
 			if (why)
 				cli_say("variant %s, replica %zu (seed %lld) failed: %s",
@@ -74,12 +75,12 @@ static void print_untaken_extras(const struct scenario *sc, json_t *result)
 {
 	size_t i;
 	json_t *v;
-	json_array_foreach (json_object_get(result, "variants"), i, v) {
+	json_array_foreach (json_object_get(result, RK_variants), i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
 		const struct scenario_variant *sv = scenario_variant_find(sc, name);
 		const struct kernel_params *k = sv ? sv->config->kernel : NULL;
 		for (size_t x = 0; k && x < k->hold_extra.n; x++)
-			if (!mcs_json_find(json_object_get(v, "locks"), "class", /* taken ones */
+			if (!mcs_json_find(json_object_get(v, RK_locks), "class", /* taken ones */
 					   k->hold_extra.items[x]->lock, NULL))
 				cli_say(
 				    "warning: kernel.critical_section_extra.%zu: no run of variant "

@@ -35,8 +35,7 @@ extern struct cli cli_args;
 	{                                                                                          \
 		"force", 0, 0, G_OPTION_ARG_NONE, &cli_args.force,                                 \
 		    "Run even what the work estimates refuse (10000 simulated CPU-seconds, 30 "    \
-		    "minutes of "                                                                  \
-		    "wall time)",                                                                  \
+		    "minutes of wall time)",                                                       \
 		    NULL                                                                           \
 	}
 #define CLI_OPT_MIX_BUILDS                                                                         \
@@ -60,8 +59,7 @@ extern struct cli cli_args;
 	{                                                                                          \
 		"draw-costs", 0, 0, G_OPTION_ARG_INT, &cli_args.draw_costs,                        \
 		    "Also run N cost draws a variant: every cost with a preset range drawn from "  \
-		    "it, the "                                                                     \
-		    "same draws for every variant (the scenario's draw_costs)",                    \
+		    "it, the same draws for every variant (the scenario's draw_costs)",            \
 		    "N"                                                                            \
 	}
 #define CLI_OPT_QUIET                                                                              \
@@ -85,10 +83,8 @@ gboolean cli_parse_resolution(const char *name, const char *value, gpointer data
 	{                                                                                          \
 		"resolution", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_parse_resolution,         \
 		    "The smallest change a verdict calls material, in % (default 1, the model's "  \
-		    "stated "                                                                      \
-		    "minimum; half the cost draws' interval when wider): PCT, or METRIC=PCT for "  \
-		    "one metric "                                                                  \
-		    "(repeatable)",                                                                \
+		    "stated minimum; half the cost draws' interval when wider): PCT, or "          \
+		    "METRIC=PCT for one metric (repeatable)",                                      \
 		    "[METRIC=]PCT"                                                                 \
 	}
 /* --variant, once (a second is an error, not silently the last): the
@@ -98,8 +94,8 @@ gboolean cli_parse_variant(const char *name, const char *value, gpointer data, G
 	{                                                                                          \
 		"variant", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_parse_variant,               \
 		    "Run only these variants, in the scenario's order (the first is the "          \
-		    "baseline), or all "                                                           \
-		    "(default: the scenario's default_variants, else every variant)",              \
+		    "baseline), or all (default: the scenario's default_variants, else every "     \
+		    "variant)",                                                                    \
 		    "NAME[,NAME...]|all"                                                           \
 	}
 #define CLI_OPT_SUMMARY                                                                            \

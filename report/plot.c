@@ -5,6 +5,7 @@
 #include "output.h"
 #include "report_util.h"
 #include "result.h"
+#include "result_keys.h"
 #include "sim_engine.h"
 #include "spec.h"
 #include "stats.h"
@@ -425,7 +426,7 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, bool ratio,
 			const struct change_resolution *r, const char *dir, GPtrArray *plots,
 			GError **err)
 {
-	json_t *points = json_object_get(sweep, "points");
+	json_t *points = json_object_get(sweep, RK_points);
 	struct run_metric info;
 	struct metric_plot mp = {
 	    .points = points,
@@ -453,12 +454,12 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, bool ratio,
 static bool plot_waits(json_t *result, const char *where, const char *dir, GPtrArray *plots,
 		       GError **err)
 {
-	json_t *variants = json_object_get(result, "variants");
+	json_t *variants = json_object_get(result, RK_variants);
 	GPtrArray *classes = g_ptr_array_new_with_free_func(g_free);
 	size_t i, j;
 	json_t *v, *l;
 	json_array_foreach (variants, i, v)
-		json_array_foreach (json_object_get(v, "locks"), j, l) {
+		json_array_foreach (json_object_get(v, RK_locks), j, l) {
 			const char *c = json_string_value(json_object_get(l, "class"));
 			if (json_array_size(json_object_get(l, "wait_cdf")) &&
 			    !g_ptr_array_find_with_equal_func(classes, c, g_str_equal, NULL))
@@ -473,7 +474,7 @@ static bool plot_waits(json_t *result, const char *where, const char *dir, GPtrA
 		    fig_new(name, title, "wait (ns)", "fraction of contended waits <= x");
 		g_string_append(f->script, "set logscale x 10\nset yrange [0:1]\n");
 		json_array_foreach (variants, i, v)
-			json_array_foreach (json_object_get(v, "locks"), j, l) {
+			json_array_foreach (json_object_get(v, RK_locks), j, l) {
 				if (!g_str_equal(json_string_value(json_object_get(l, "class")),
 						 classes->pdata[c]) ||
 				    !json_array_size(json_object_get(l, "wait_cdf")))
@@ -511,7 +512,7 @@ static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray
 	json_t *r, *v;
 	g_string_append(f->data, "# user sys spin irq idle\n");
 	json_array_foreach (results, i, r)
-		json_array_foreach (json_object_get(r, "variants"), j, v) {
+		json_array_foreach (json_object_get(r, RK_variants), j, v) {
 			const char *vn = json_string_value(json_object_get(v, "name"));
 			char *label =
 			    labels ? g_strdup_printf(
@@ -521,7 +522,7 @@ static bool plot_cpu(json_t *results, json_t *labels, const char *dir, GPtrArray
 			g_string_append_printf(tics, "%s%s %d", bar ? ", " : "", t, bar);
 			g_free(t);
 			g_free(label);
-			json_t *cpu = json_object_get(v, "cpu_time_ns");
+			json_t *cpu = json_object_get(v, RK_cpu_time_ns);
 			for (int c = 0; c < SIM_CAT_N; c++)
 				g_string_append_printf(
 				    f->data, "%s%.9g", c ? " " : "",
@@ -569,7 +570,7 @@ static GPtrArray *plot_figures(json_t *doc, const struct change_resolution *r, c
 			       GError **err)
 {
 	GPtrArray *plots = g_ptr_array_new_with_free_func(plot_free);
-	json_t *points = json_object_get(doc, "points");
+	json_t *points = json_object_get(doc, RK_points);
 	bool ok = true;
 	if (points) {
 		GPtrArray *keys = metric_sweep_keys(points);

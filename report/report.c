@@ -8,6 +8,7 @@
 #include "report_sections.h"
 #include "report_util.h"
 #include "result_format.h"
+#include "result_keys.h"
 #include "version.h"
 
 /* "memcgsim VERSION: scenario "NAME", seed N" */
@@ -39,11 +40,11 @@ static const struct report_section_type report_section_types[] = {
     {MCS_NAME("memcg", "page_cgroup, the page LRU, reclaim, list_lru, shrinkers, swap, per "
 		       "cgroup"),
      NULL, report_memcg, .scope = REPORT_VARIANT},
-    {MCS_NAME("lock_stat", "/proc/lock_stat"), NULL, report_lock_stat, .member = "locks",
+    {MCS_NAME("lock_stat", "/proc/lock_stat"), NULL, report_lock_stat, .member = RK_locks,
      .scope = REPORT_VARIANT, .summary = report_brief_locks},
     {MCS_NAME("perf_lock", "perf lock contention, in --sort order"), NULL,
-     .render_opts = report_perf_lock, .member = "locks", .scope = REPORT_VARIANT},
-    {MCS_NAME("cachelines", "perf c2c: the line classes with the most transfers"), NULL,
+     .render_opts = report_perf_lock, .member = RK_locks, .scope = REPORT_VARIANT},
+    {MCS_NAME(RK_cachelines, "perf c2c: the line classes with the most transfers"), NULL,
      report_cachelines, .scope = REPORT_VARIANT, .sweep = report_sweep_lines,
      .summary = report_brief_lines},
     {MCS_NAME("per_page", "where a swapped page's time goes: each lock and kernel function, "
@@ -118,7 +119,7 @@ static void render_scope(enum report_scope scope, json_t *of, size_t nvariants,
 GPtrArray *report_sections(json_t *result, const struct report_opts *o)
 {
 	GPtrArray *sections = report_sections_new();
-	json_t *variants = json_object_get(result, "variants");
+	json_t *variants = json_object_get(result, RK_variants);
 	size_t n = json_array_size(variants);
 	render_scope(REPORT_HEAD, result, n, o, sections);
 	size_t i;

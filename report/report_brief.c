@@ -14,6 +14,7 @@
 #include "report_util.h"
 #include "result.h"
 #include "result_format.h"
+#include "result_keys.h"
 #include "version.h"
 #include <string.h>
 
@@ -78,7 +79,7 @@ static gint by_transfers(gconstpointer a, gconstpointer b)
 /* The variant's locks with the most wait (then hold), lock_stat's columns. */
 static void brief_locks(json_t *v, GString *out)
 {
-	GPtrArray *locks = report_sorted(json_object_get(v, "locks"), by_wait);
+	GPtrArray *locks = report_sorted(json_object_get(v, RK_locks), by_wait);
 	if (!locks->len) {
 		g_ptr_array_free(locks, TRUE);
 		return;
@@ -104,7 +105,7 @@ static void brief_locks(json_t *v, GString *out)
 /* The variant's line classes with the most transfers, perf c2c's view. */
 static void brief_lines(json_t *v, GString *out)
 {
-	GPtrArray *lines = report_sorted(json_object_get(v, "cachelines"), by_transfers);
+	GPtrArray *lines = report_sorted(json_object_get(v, RK_cachelines), by_transfers);
 	if (!lines->len) {
 		g_ptr_array_free(lines, TRUE);
 		return;
@@ -154,16 +155,16 @@ static void brief_figures(json_t *variants, const char *metric, const struct cha
  * in the same metric, each with its change against the baseline's. */
 static void brief_published(json_t *result, const struct change_resolution *r, GString *out)
 {
-	json_t *pub = json_object_get(result, "published");
+	json_t *pub = json_object_get(result, RK_published);
 	json_t *values = json_object_get(pub, "values");
 	const char *metric = json_string_value(json_object_get(pub, "metric"));
-	json_t *variants = json_object_get(result, "variants");
+	json_t *variants = json_object_get(result, RK_variants);
 	json_t *base = json_array_get(variants, 0);
 	if (!metric || !json_object_size(values))
 		return;
 	g_string_append_c(out, '\n');
 	put_wrapped(out, "Published: ", json_string_value(json_object_get(pub, "source")));
-	g_string_append_printf(out, "%-22s %16s %9s %16s %9s\n", "variant", "published", "change",
+	g_string_append_printf(out, "%-22s %16s %9s %16s %9s\n", "variant", RK_published, "change",
 			       "model", "change");
 	double pub_base = json_number_value(json_object_get(values, name_of(base)));
 	struct run_metric info;
@@ -214,7 +215,7 @@ static void brief_measured(json_t *variants, size_t best, const struct report_op
 
 void report_brief_context(json_t *result, const struct report_opts *o, struct report_brief *b)
 {
-	json_t *variants = json_object_get(result, "variants");
+	json_t *variants = json_object_get(result, RK_variants);
 	struct change c;
 	*b = (struct report_brief){
 	    .result = result, .variants = variants, .o = o, .metric = "elapsed_ns"};
@@ -289,7 +290,7 @@ void report_brief_more(const struct report_brief *b, GString *out)
 void report_brief_sweep_head(json_t *sweep, const struct report_opts *o, GString *out)
 {
 	(void)o;
-	json_t *points = json_object_get(sweep, "points");
+	json_t *points = json_object_get(sweep, RK_points);
 	char *head = g_strdup_printf(
 	    "memcgsim %s: sweep of %s, seed %lld, %zu points", MEMCGSIM_VERSION,
 	    json_string_value(json_object_get(sweep, "scenario")),
@@ -306,7 +307,7 @@ void report_brief_sweep_verdicts(json_t *sweep, const struct report_opts *o, GSt
 {
 	size_t i;
 	json_t *p;
-	json_array_foreach (json_object_get(sweep, "points"), i, p) {
+	json_array_foreach (json_object_get(sweep, RK_points), i, p) {
 		json_t *variants = result_point_variants(p);
 		if (json_array_size(variants) < 2)
 			continue;

@@ -10,6 +10,7 @@
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
+#include "result_keys.h"
 
 #define LINE_CLASSES 10
 #define LINE_SITES 4
@@ -119,7 +120,7 @@ static void line_row(GString *out, json_t *cls)
 
 void report_cachelines(json_t *variant, GString *out)
 {
-	json_t *lines = json_object_get(variant, "cachelines");
+	json_t *lines = json_object_get(variant, RK_cachelines);
 	if (!lines)
 		return;
 	g_string_append_c(out, '\n');			/* after the lock tables */
@@ -161,7 +162,7 @@ static void sweep_point_rows(GString *out, json_t *point, int label_w, int var_w
 		const char *name = json_string_value(json_object_get(var, "name"));
 		double per = MAX(1, mcs_json_num(var, "replicas"));
 		GPtrArray *sorted =
-		    report_sorted(json_object_get(var, "cachelines"), result_line_cmp);
+		    report_sorted(json_object_get(var, RK_cachelines), result_line_cmp);
 		for (guint k = 0; k < sorted->len && k < LINE_TOP_SWEEP; k++) {
 			json_t *cls = sorted->pdata[k];
 			g_string_append_printf(out, "%-*s %-*s %-40s", label_w, label, var_w,
@@ -187,7 +188,7 @@ void report_sweep_cachelines(json_t *points, int label_w, GPtrArray *sections)
 		json_array_foreach (result_point_variants(p), v, var) {
 			const char *name = json_string_value(json_object_get(var, "name"));
 			var_w = MAX(var_w, (int)g_utf8_strlen(name, -1));
-			any |= json_object_get(var, "cachelines") != NULL;
+			any |= json_object_get(var, RK_cachelines) != NULL;
 		}
 	if (!any)
 		return;

@@ -5,6 +5,7 @@
 #include "change.h"
 #include "report_sections.h"
 #include "report_util.h"
+#include "result_keys.h"
 #include "stats.h"
 #include <string.h>
 
@@ -43,7 +44,7 @@ static void widths(json_t *variants, int *metric_w, int *variant_w)
 	const char *k;
 	json_t *m, *v;
 	size_t i;
-	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), k, m)
+	json_object_foreach (json_object_get(json_array_get(variants, 0), RK_metrics), k, m)
 		*metric_w = MAX(*metric_w, (int)g_utf8_strlen(k, -1));
 	json_array_foreach (variants, i, v)
 		*variant_w =
@@ -84,7 +85,7 @@ void report_changes(json_t *variants, const struct report_opts *o, GString *out)
 	g_free(spread);
 	const char *k;
 	json_t *m;
-	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), k, m)
+	json_object_foreach (json_object_get(json_array_get(variants, 0), RK_metrics), k, m)
 		for (size_t i = 1; i < json_array_size(variants); i++)
 			change_row(variants, i, k, mw, vw, report_resolution(o), out);
 }

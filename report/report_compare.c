@@ -9,6 +9,7 @@
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
+#include "result_keys.h"
 #include "stats.h"
 #include <math.h>
 #include <string.h>
@@ -162,14 +163,14 @@ static void compare_table(json_t *variants, const struct change_resolution *r, G
 	header(variants, out);
 	const char *k;
 	json_t *m;
-	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), k, m)
+	json_object_foreach (json_object_get(json_array_get(variants, 0), RK_metrics), k, m)
 		compare_metric(variants, k, r, out);
 }
 
 static void duration_table(json_t *variants, GString *out)
 {
 	bool seconds =
-	    json_number_value(json_object_get(json_array_get(variants, 0), "sim_time_ns")) >= 1e9;
+	    json_number_value(json_object_get(json_array_get(variants, 0), RK_sim_time_ns)) >= 1e9;
 	double div = seconds ? 1e9 : 1e6;
 	g_string_append_printf(out, "%-36s", seconds ? "(simulated, s)" : "(simulated, ms)");
 	size_t i;
@@ -181,7 +182,7 @@ static void duration_table(json_t *variants, GString *out)
 	for (int r = 0; r < 3; r++) {
 		g_string_append_printf(out, "Duration %-27s", rows[r]);
 		json_array_foreach (variants, i, v) {
-			json_t *cpu = json_object_get(v, "cpu_time_ns");
+			json_t *cpu = json_object_get(v, RK_cpu_time_ns);
 			double val;
 			if (r == 0)
 				val = json_number_value(json_object_get(cpu, "user"));
@@ -190,7 +191,7 @@ static void duration_table(json_t *variants, GString *out)
 				      json_number_value(json_object_get(cpu, "spin")) +
 				      json_number_value(json_object_get(cpu, "irq"));
 			else
-				val = json_number_value(json_object_get(v, "sim_time_ns"));
+				val = json_number_value(json_object_get(v, RK_sim_time_ns));
 			g_string_append_printf(out, " %14.3f", val / div);
 		}
 		g_string_append_c(out, '\n');

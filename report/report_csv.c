@@ -2,6 +2,7 @@
 /* The long-form CSV: one row per run and metric, for pandas or R
  * (pandas.read_csv(f).pivot_table(index=[...], columns="metric")). */
 #include "report_sections.h"
+#include "result_keys.h"
 #include <stdbool.h>
 #include <string.h>
 
@@ -94,15 +95,15 @@ static void class_rows(struct row_ctx *c, json_t *rep, const char *array, const 
 
 static void replica_rows(struct row_ctx *c, json_t *rep)
 {
-	row(c, "sim_time_ns", json_object_get(rep, "sim_time_ns"));
+	row(c, RK_sim_time_ns, json_object_get(rep, RK_sim_time_ns));
 	const char *k;
 	json_t *v;
-	json_object_foreach (json_object_get(rep, "cpu_time_ns"), k, v) {
+	json_object_foreach (json_object_get(rep, RK_cpu_time_ns), k, v) {
 		char *m = g_strdup_printf("cpu_time_ns.%s", k);
 		row(c, m, v);
 		g_free(m);
 	}
-	json_object_foreach (json_object_get(rep, "metrics"), k, v)
+	json_object_foreach (json_object_get(rep, RK_metrics), k, v)
 		row(c, k, v);
 	static const struct class_col lock_cols[] = {
 	    {"acquisitions", NULL, "acquisitions"}, {"contentions", NULL, "contentions"},
@@ -111,8 +112,8 @@ static void replica_rows(struct row_ctx *c, json_t *rep)
 	static const struct class_col line_cols[] = {{"accesses", NULL, "accesses"},
 						     {"transfers", NULL, "transfers"},
 						     {"time_ns", NULL, "time_ns"}};
-	class_rows(c, rep, "locks", "lock", lock_cols, G_N_ELEMENTS(lock_cols));
-	class_rows(c, rep, "cachelines", "line", line_cols, G_N_ELEMENTS(line_cols));
+	class_rows(c, rep, RK_locks, "lock", lock_cols, G_N_ELEMENTS(lock_cols));
+	class_rows(c, rep, RK_cachelines, "line", line_cols, G_N_ELEMENTS(line_cols));
 }
 
 /* The rows of @rep, a run of variant @v: its replica column is @replica
@@ -148,13 +149,13 @@ static void result_rows(GString *out, json_t *result, json_int_t point, json_t *
 	struct row_ctx c = {out, g_string_new(NULL)};
 	size_t i, r;
 	json_t *v, *rep;
-	json_array_foreach (json_object_get(result, "variants"), i, v) {
-		json_array_foreach (json_object_get(v, "per_replica"), r, rep) {
+	json_array_foreach (json_object_get(result, RK_variants), i, v) {
+		json_array_foreach (json_object_get(v, RK_per_replica), r, rep) {
 			char replica[32];
 			g_snprintf(replica, sizeof(replica), "%zu", r);
 			run_rows(&c, result, point, values, v, replica, rep);
 		}
-		json_array_foreach (json_object_get(v, "draws"), r, rep) {
+		json_array_foreach (json_object_get(v, RK_draws), r, rep) {
 			char replica[32];
 			g_snprintf(replica, sizeof(replica), "d%zu", r);
 			run_rows(&c, result, point, values, v, replica, rep);
@@ -166,7 +167,7 @@ static void result_rows(GString *out, json_t *result, json_int_t point, json_t *
 void report_csv(json_t *doc, const struct report_opts *o, GString *out)
 {
 	(void)o;
-	json_t *points = json_object_get(doc, "points");
+	json_t *points = json_object_get(doc, RK_points);
 	field(out, "scenario", false);
 	field(out, "point", false);
 	size_t i;

@@ -4,6 +4,7 @@
 #include "mcs_json.h"
 #include "report_sections.h"
 #include "report_util.h"
+#include "result_keys.h"
 #include <stdbool.h>
 
 #define IRQ_CPU_ROWS 4
@@ -81,7 +82,7 @@ void report_irq(json_t *variant, GString *out)
 	size_t i;
 	json_t *l;
 	bool header = false;
-	json_array_foreach (json_object_get(variant, "locks"), i, l) {
+	json_array_foreach (json_object_get(variant, RK_locks), i, l) {
 		if (mcs_json_num(l, "irqoff_ns") <= 0)
 			continue;
 		if (!header)

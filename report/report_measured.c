@@ -16,6 +16,7 @@
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
+#include "result_keys.h"
 #include <math.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ struct figures {
  * replica's. */
 static double model_seconds(json_t *variant)
 {
-	double s = mcs_json_num(variant, "replicas") * mcs_json_num(variant, "sim_time_ns") * 1e-9;
+	double s = mcs_json_num(variant, "replicas") * mcs_json_num(variant, RK_sim_time_ns) * 1e-9;
 	return s > 0 ? s : NAN;
 }
 
@@ -61,7 +62,7 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 	char *want = class_key(c->name);
 	size_t i, j;
 	json_t *l, *p;
-	json_array_foreach (json_object_get(variant, "locks"), i, l) {
+	json_array_foreach (json_object_get(variant, RK_locks), i, l) {
 		if (ls->source == LOCKSTAT_PERF) { /* a caller: the model's points of it */
 			json_array_foreach (json_object_get(l, "contention_points"), j, p) {
 				if (g_strcmp0(json_string_value(json_object_get(p, "site")),

@@ -8,6 +8,7 @@
 #include "mcs_json.h"
 #include "report_sections.h"
 #include "report_util.h"
+#include "result_keys.h"
 
 #define PER_PAGE_SITES 8
 
@@ -82,7 +83,7 @@ void report_per_page(json_t *variant, GString *out)
 	double pages = mcs_json_num(rec, "pswpout");
 	if (!rec || pages <= 0)
 		return;
-	json_t *cpu = json_object_get(variant, "cpu_time_ns");
+	json_t *cpu = json_object_get(variant, RK_cpu_time_ns);
 	g_string_append_printf(
 	    out,
 	    "\nWhere a swapped page's time goes (per page swapped out, %.0f pages): "
@@ -92,6 +93,6 @@ void report_per_page(json_t *variant, GString *out)
 	    mcs_json_num(cpu, "unexplained") / pages / 1e3);
 	json_int_t replicas = json_integer_value(json_object_get(variant, "replicas"));
 	double merged = pages * (double)MAX(replicas, 1);
-	lock_rows(json_object_get(variant, "locks"), merged, out);
-	site_rows(json_object_get(variant, "cachelines"), merged, out);
+	lock_rows(json_object_get(variant, RK_locks), merged, out);
+	site_rows(json_object_get(variant, RK_cachelines), merged, out);
 }

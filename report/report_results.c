@@ -11,6 +11,7 @@
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
+#include "result_keys.h"
 #include "version.h"
 #include <math.h>
 #include <string.h>
@@ -18,7 +19,7 @@
 /* Variant @name of @result, or NULL. */
 static json_t *variant_named(json_t *result, const char *name)
 {
-	return mcs_json_find(json_object_get(result, "variants"), "name", name, NULL);
+	return mcs_json_find(json_object_get(result, RK_variants), "name", name, NULL);
 }
 
 /* The two variants as the comparison's columns, named by their files. */
@@ -53,7 +54,7 @@ static char *machines_of(json_t *doc)
 	bool all_same = true;
 	size_t i;
 	json_t *v;
-	json_array_foreach (json_object_get(doc, "variants"), i, v) {
+	json_array_foreach (json_object_get(doc, RK_variants), i, v) {
 		char *m = result_machine_text(json_object_get(v, "machine"));
 		g_string_append_printf(each, "%s%s: %s", i ? "; " : "",
 				       json_string_value(json_object_get(v, "name")),
@@ -118,7 +119,7 @@ static void only_in(GString *s, json_t *from, const char *label, json_t *other)
 	GString *names = g_string_new(NULL);
 	size_t i;
 	json_t *v;
-	json_array_foreach (json_object_get(from, "variants"), i, v) {
+	json_array_foreach (json_object_get(from, RK_variants), i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
 		if (!variant_named(other, name))
 			g_string_append_printf(names, "%s%s", names->len ? ", " : "", name);
@@ -161,8 +162,8 @@ static void change_moved(GString *out, const struct report_pair *p,
 	const char *metric, *main = NULL, *from_zero = NULL;
 	json_t *m;
 	struct change main_a = {0}, main_b = {0};
-	json_object_foreach (json_object_get(a0, "metrics"), metric, m) {
-		if (!json_object_get(json_object_get(b0, "metrics"), metric))
+	json_object_foreach (json_object_get(a0, RK_metrics), metric, m) {
+		if (!json_object_get(json_object_get(b0, RK_metrics), metric))
 			continue;
 		struct change ca, cb;
 		change_of(a0, a1, metric, r, &ca);
@@ -222,7 +223,7 @@ static void each_common(const struct report_pair *p,
 {
 	size_t i;
 	json_t *va;
-	json_array_foreach (json_object_get(p->a, "variants"), i, va) {
+	json_array_foreach (json_object_get(p->a, RK_variants), i, va) {
 		const char *name = json_string_value(json_object_get(va, "name"));
 		json_t *vb = variant_named(p->b, name);
 		if (!vb)

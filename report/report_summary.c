@@ -5,6 +5,7 @@
 #include "mcs_json.h"
 #include "report_sections.h"
 #include "report_util.h"
+#include "result_keys.h"
 #include "sim_engine.h"
 #include <limits.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 char *report_variant_title(json_t *v)
 {
 	int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
-	size_t draws = json_array_size(json_object_get(v, "draws"));
+	size_t draws = json_array_size(json_object_get(v, RK_draws));
 	GString *t = g_string_new(NULL);
 	g_string_printf(t, "variant %s (%d replica%s",
 			json_string_value(json_object_get(v, "name")), replicas,
@@ -26,7 +27,7 @@ char *report_variant_title(json_t *v)
 
 static void cpu_time(json_t *v, GString *out)
 {
-	json_t *cpu = json_object_get(v, "cpu_time_ns");
+	json_t *cpu = json_object_get(v, RK_cpu_time_ns);
 	g_string_append(out, "CPU time (ms)");
 	for (int c = 0; c < SIM_CAT_N; c++)
 		g_string_append_printf(out, " %12s", sim_cat_names[c]);
@@ -41,7 +42,7 @@ static void metrics(json_t *v, GString *out)
 	const char *k;
 	json_t *m;
 	g_string_append(out, "Metrics");
-	json_object_foreach (json_object_get(v, "metrics"), k, m)
+	json_object_foreach (json_object_get(v, RK_metrics), k, m)
 		g_string_append_printf(out, "  %s=%.6g", k, json_number_value(m));
 	g_string_append(out, "\n");
 }
@@ -51,7 +52,7 @@ static void failures(json_t *v, GString *out)
 {
 	size_t i;
 	json_t *r;
-	json_array_foreach (json_object_get(v, "per_replica"), i, r) {
+	json_array_foreach (json_object_get(v, RK_per_replica), i, r) {
 		const char *why = json_string_value(json_object_get(r, "failure"));
 		if (why)
 			g_string_append_printf(
@@ -67,7 +68,7 @@ static void migrations(json_t *v, GString *out)
 	size_t i, n = 0;
 	json_t *r;
 	long long moved = 0;
-	json_array_foreach (json_object_get(v, "per_replica"), i, r) {
+	json_array_foreach (json_object_get(v, RK_per_replica), i, r) {
 		json_t *m = json_object_get(r, "migrations");
 		long long x = json_is_integer(m) ? (long long)json_integer_value(m) : 0;
 		if (x > 0)
@@ -81,10 +82,10 @@ static void migrations(json_t *v, GString *out)
 
 void report_summary(json_t *v, GString *out)
 {
-	json_t *first = json_array_get(json_object_get(v, "per_replica"), 0);
+	json_t *first = json_array_get(json_object_get(v, RK_per_replica), 0);
 	int replicas = (int)json_integer_value(json_object_get(v, "replicas"));
 	g_string_append(out, "Simulated elapsed: ");
-	report_time(out, mcs_json_num(v, "sim_time_ns"), 0);
+	report_time(out, mcs_json_num(v, RK_sim_time_ns), 0);
 	g_string_append_printf(out, " on %lld CPUs%s\n",
 			       (long long)json_integer_value(json_object_get(first, "cpus")),
 			       replicas > 1 ? " (mean of replicas)" : "");
@@ -105,7 +106,7 @@ void report_lockdep(json_t *v, GString *out)
 
 void report_details(json_t *v, GString *out)
 {
-	json_t *first = json_array_get(json_object_get(v, "per_replica"), 0);
+	json_t *first = json_array_get(json_object_get(v, RK_per_replica), 0);
 	const char *k;
 	json_t *d;
 	json_object_foreach (json_object_get(first, "details"), k, d) {

@@ -10,6 +10,7 @@
 #include "report_sections.h"
 #include "report_util.h"
 #include "result.h"
+#include "result_keys.h"
 #include "stats.h"
 #include "version.h"
 #include <math.h>
@@ -165,7 +166,7 @@ static void draws_legend(size_t draws, GString *out)
 
 static void header(json_t *sweep, GString *out)
 {
-	json_t *points = json_object_get(sweep, "points");
+	json_t *points = json_object_get(sweep, RK_points);
 	json_t *first = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
 	size_t nv = json_array_size(result_point_variants(json_array_get(points, 0)));
 	size_t reps = (size_t)json_integer_value(json_object_get(first, "replicas"));
@@ -204,7 +205,7 @@ static void header(json_t *sweep, GString *out)
  * columns to paste. */
 void report_sweep_verdicts(json_t *sweep, const struct report_opts *o, GPtrArray *sections)
 {
-	json_t *points = json_object_get(sweep, "points");
+	json_t *points = json_object_get(sweep, RK_points);
 	GString *verdicts = report_section_add(sections, "verdict, point by point")->body;
 	GString *line = g_string_new(NULL);
 	size_t i;
@@ -241,7 +242,7 @@ void report_sweep_head(json_t *sweep, const struct report_opts *o, GPtrArray *se
 
 void report_sweep_metrics(json_t *sweep, const struct report_opts *o, GPtrArray *sections)
 {
-	json_t *points = json_object_get(sweep, "points");
+	json_t *points = json_object_get(sweep, RK_points);
 	json_t *base = json_array_get(result_point_variants(json_array_get(points, 0)), 0);
 	GPtrArray *keys = metric_sweep_keys(points);
 	for (guint n = 0; n < keys->len; n++) {
@@ -258,7 +259,7 @@ void report_sweep_metrics(json_t *sweep, const struct report_opts *o, GPtrArray 
 void report_sweep_lines(json_t *sweep, const struct report_opts *o, GPtrArray *sections)
 {
 	(void)o;
-	json_t *points = json_object_get(sweep, "points");
+	json_t *points = json_object_get(sweep, RK_points);
 	report_sweep_cachelines(points, label_width(points), sections);
 }
 
@@ -266,7 +267,7 @@ void report_sweep_points(json_t *sweep, const struct report_opts *o, GPtrArray *
 {
 	size_t i;
 	json_t *p;
-	json_array_foreach (json_object_get(sweep, "points"), i, p) {
+	json_array_foreach (json_object_get(sweep, RK_points), i, p) {
 		if (output_interrupted()) /* the report is not used: stop at once */
 			break;
 		char *title = g_strdup_printf("point %zu: %s", i,

@@ -8,6 +8,7 @@
 #include "metrics.h"
 #include "report_sections.h"
 #include "report_util.h"
+#include "result_keys.h"
 #include <string.h>
 
 void report_mean(GString *out, double mean, const char *metric, const json_t *variant)
@@ -48,7 +49,7 @@ size_t report_main_change(json_t *variants, const struct change_resolution *r, c
 			  struct change *c)
 {
 	json_t *m;
-	json_object_foreach (json_object_get(json_array_get(variants, 0), "metrics"), *metric, m) {
+	json_object_foreach (json_object_get(json_array_get(variants, 0), RK_metrics), *metric, m) {
 		size_t i = best_change(variants, *metric, r, c);
 		if (i)
 			return i;

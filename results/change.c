@@ -2,6 +2,7 @@
 #include "change.h"
 #include "metrics.h"
 #include "result.h"
+#include "result_keys.h"
 #include "stats.h"
 #include <glib.h>
 #include <math.h>
@@ -176,7 +177,7 @@ static bool variants_have(json_t *variants, const char *metric)
 	size_t i;
 	json_t *v;
 	json_array_foreach (variants, i, v)
-		if (json_object_get(json_object_get(v, "metrics"), metric))
+		if (json_object_get(json_object_get(v, RK_metrics), metric))
 			return true;
 	return false;
 }
@@ -260,7 +261,7 @@ size_t change_draws(json_t *variants)
 	size_t most = 0, i;
 	json_t *v;
 	json_array_foreach (variants, i, v)
-		most = MAX(most, json_array_size(json_object_get(v, "draws")));
+		most = MAX(most, json_array_size(json_object_get(v, RK_draws)));
 	return most;
 }
 

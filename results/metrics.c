@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "metrics.h"
 #include "result.h"
+#include "result_keys.h"
 #include <glib.h>
 #include <string.h>
 
@@ -24,7 +25,7 @@ GPtrArray *metric_sweep_keys(json_t *points)
 	GPtrArray *keys = g_ptr_array_new();
 	const char *k;
 	json_t *m;
-	json_object_foreach (json_object_get(variant, "metrics"), k, m)
+	json_object_foreach (json_object_get(variant, RK_metrics), k, m)
 		if (!constant(points, k))
 			g_ptr_array_add(keys, (gpointer)k);
 	g_ptr_array_add(keys, (gpointer) "cpu_time_ns.sys");
@@ -35,7 +36,7 @@ GPtrArray *metric_sweep_keys(json_t *points)
 const struct run_metric *metric_info(const json_t *variant, const char *metric,
 				     struct run_metric *buf)
 {
-	json_t *d = json_object_get(json_object_get(variant, "metric_info"), metric);
+	json_t *d = json_object_get(json_object_get(variant, RK_metric_info), metric);
 	const char *unit = json_string_value(json_object_get(d, "unit"));
 	json_t *higher = json_object_get(d, "higher_is_better");
 	if (!unit || !json_is_boolean(higher))

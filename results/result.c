@@ -4,6 +4,7 @@
 #include "lock_stat.h"
 #include "mcs_json.h"
 #include "result_format.h"
+#include "result_keys.h"
 #include "sim_hist.h"
 #include <glib.h>
 #include <math.h>
@@ -197,7 +198,7 @@ static json_t *merge_locks(json_t *replicas)
 	size_t i, j;
 	json_t *r, *l;
 	json_array_foreach (replicas, i, r) {
-		json_array_foreach (json_object_get(r, "locks"), j, l) {
+		json_array_foreach (json_object_get(r, RK_locks), j, l) {
 			size_t k;
 			json_t *into = find_same(merged, "class", l, &k);
 			if (!into) {
@@ -312,13 +313,13 @@ static void merge_line_class(json_t *into, json_t *from)
  * when the replicas have none (a result from before the line model). */
 static json_t *merge_cachelines(json_t *replicas)
 {
-	if (!json_object_get(json_array_get(replicas, 0), "cachelines"))
+	if (!json_object_get(json_array_get(replicas, 0), RK_cachelines))
 		return NULL;
 	json_t *merged = json_array();
 	size_t i;
 	json_t *r;
 	json_array_foreach (replicas, i, r)
-		merge_by(merged, json_object_get(r, "cachelines"), "class", merge_line_class,
+		merge_by(merged, json_object_get(r, RK_cachelines), "class", merge_line_class,
 			 result_line_cmp);
 	return merged;
 }
@@ -381,10 +382,10 @@ static json_t *per_replica(json_t *replicas)
 	json_t *r;
 	json_array_foreach (replicas, i, r) {
 		json_t *c = json_deep_copy(r);
-		json_object_del(c, "metric_info"); /* the variant's */
+		json_object_del(c, RK_metric_info); /* the variant's */
 		size_t j;
 		json_t *l;
-		json_array_foreach (json_object_get(c, "locks"), j, l)
+		json_array_foreach (json_object_get(c, RK_locks), j, l)
 			json_object_del(l, "wait_hist");
 		json_array_append_new(per, c);
 	}
@@ -437,21 +438,21 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 	json_t *r;
 	double t = 0;
 	json_array_foreach (replicas, i, r)
-		t += json_number_value(json_object_get(r, "sim_time_ns"));
+		t += json_number_value(json_object_get(r, RK_sim_time_ns));
 	json_t *cpu = json_object(), *metrics = json_object();
-	mean_members(cpu, replicas, "cpu_time_ns");
-	mean_members(metrics, replicas, "metrics");
+	mean_members(cpu, replicas, RK_cpu_time_ns);
+	mean_members(metrics, replicas, RK_metrics);
 	json_t *v = json_pack("{s:s, s:s, s:i, s:f, s:o, s:o, s:o}", "name", name, "description",
-			      description ? description : "", "replicas", (int)n, "sim_time_ns",
-			      t / (double)n, "cpu_time_ns", cpu, "locks", merge_locks(replicas),
-			      "metrics", metrics);
-	json_t *info = json_object_get(json_array_get(replicas, 0), "metric_info");
+			      description ? description : "", "replicas", (int)n, RK_sim_time_ns,
+			      t / (double)n, RK_cpu_time_ns, cpu, RK_locks, merge_locks(replicas),
+			      RK_metrics, metrics);
+	json_t *info = json_object_get(json_array_get(replicas, 0), RK_metric_info);
 	if (info)
-		json_object_set_new(v, "metric_info", json_deep_copy(info));
+		json_object_set_new(v, RK_metric_info, json_deep_copy(info));
 	json_object_set_new(v, "lockdep", lockdep_reports(replicas));
 	json_t *lines = merge_cachelines(replicas);
 	if (lines)
-		json_object_set_new(v, "cachelines", lines);
+		json_object_set_new(v, RK_cachelines, lines);
 	json_t *rcu = mean_member(replicas, "rcu");
 	if (rcu)
 		json_object_set_new(v, "rcu", rcu);
@@ -461,14 +462,14 @@ json_t *result_variant(const char *name, const char *description, json_t *replic
 	json_t *mm = mean_memcg(replicas);
 	if (mm)
 		json_object_set_new(v, "memcg", mm);
-	json_object_set_new(v, "per_replica", per_replica(replicas));
+	json_object_set_new(v, RK_per_replica, per_replica(replicas));
 	return v;
 }
 
 void result_variant_draws(json_t *variant, json_t *draws)
 {
 	if (json_array_size(draws))
-		json_object_set_new(variant, "draws", per_replica(draws));
+		json_object_set_new(variant, RK_draws, per_replica(draws));
 }
 
 /* The values of @key in the runs of @variant's array @runs. */
@@ -481,27 +482,28 @@ static double *samples_of(json_t *variant, const char *runs, const char *key, si
 	size_t i;
 	json_t *r;
 	json_array_foreach (per, i, r)
-		x[i] = cpu ? json_number_value(json_object_get(json_object_get(r, "cpu_time_ns"),
-							       key + strlen("cpu_time_ns.")))
-			   : json_number_value(json_object_get(json_object_get(r, "metrics"), key));
+		x[i] =
+		    cpu ? json_number_value(json_object_get(json_object_get(r, RK_cpu_time_ns),
+							    key + strlen("cpu_time_ns.")))
+			: json_number_value(json_object_get(json_object_get(r, RK_metrics), key));
 	return x;
 }
 
 double *result_samples(json_t *variant, const char *key, size_t *n)
 {
-	return samples_of(variant, "per_replica", key, n);
+	return samples_of(variant, RK_per_replica, key, n);
 }
 
 double *result_batch_increments(json_t *variant, const char *key, size_t *n)
 {
-	json_t *per = json_object_get(variant, "per_replica");
+	json_t *per = json_object_get(variant, RK_per_replica);
 	json_t *cum = json_object_get(
-	    json_object_get(json_object_get(json_array_get(per, 0), "batches"), "metrics"), key);
+	    json_object_get(json_object_get(json_array_get(per, 0), RK_batches), RK_metrics), key);
 	*n = json_array_size(cum);
 	if (json_array_size(per) != 1 || !*n)
 		return NULL;
 	json_t *steady =
-	    json_object_get(json_object_get(json_array_get(per, 0), "batches"), "steady");
+	    json_object_get(json_object_get(json_array_get(per, 0), RK_batches), "steady");
 	if (steady) /* after the first exit began: excluded, as the exit is */
 		*n = MIN(*n, (size_t)json_integer_value(steady));
 	double *x = g_new(double, *n);
@@ -513,25 +515,25 @@ double *result_batch_increments(json_t *variant, const char *key, size_t *n)
 
 double *result_draw_samples(json_t *variant, const char *key, size_t *n)
 {
-	return samples_of(variant, "draws", key, n);
+	return samples_of(variant, RK_draws, key, n);
 }
 
 json_t *result_document(json_t *base, json_t *variants, const char *model)
 {
 	json_t *doc = json_pack(
-	    "{s:s, s:s*, s:s, s:s, s:I, s:o}", "format", RESULT_FORMAT, IDENTITY_KEY, model,
+	    "{s:s, s:s*, s:s, s:s, s:I, s:o}", RK_format, RESULT_FORMAT, IDENTITY_KEY, model,
 	    "scenario", json_string_value(json_object_get(base, "name")), "description",
 	    json_string_value(json_object_get(base, "description")), "seed",
-	    json_integer_value(json_object_get(base, "seed")), "variants", variants);
-	json_t *published = json_object_get(base, "published");
+	    json_integer_value(json_object_get(base, "seed")), RK_variants, variants);
+	json_t *published = json_object_get(base, RK_published);
 	if (published) /* the scenario's, for the reports */
-		json_object_set_new(doc, "published", json_deep_copy(published));
+		json_object_set_new(doc, RK_published, json_deep_copy(published));
 	return doc;
 }
 
 json_t *result_point_variants(json_t *point)
 {
-	return json_object_get(json_object_get(point, "result"), "variants");
+	return json_object_get(json_object_get(point, "result"), RK_variants);
 }
 
 double *result_points_samples(json_t *points, const char *key, size_t *n)

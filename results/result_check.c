@@ -8,6 +8,7 @@
  * result_format.c; this walks it. */
 #include "result.h"
 #include "result_format.h"
+#include "result_keys.h"
 #include "spec.h"
 #include <math.h>
 
@@ -148,12 +149,12 @@ static bool number_array(struct check *c, json_t *a, const char *key)
  * per figure, its values there, as many as the units. */
 static bool batches(struct check *c, json_t *r)
 {
-	json_t *b = json_object_get(r, "batches");
+	json_t *b = json_object_get(r, RK_batches);
 	if (!b)
 		return true;
-	json_t *units = json_object_get(b, "units"), *metrics = json_object_get(b, "metrics");
+	json_t *units = json_object_get(b, "units"), *metrics = json_object_get(b, RK_metrics);
 	if (!json_is_object(b) || !json_is_array(units) || !json_is_object(metrics))
-		return fail(c, "batches",
+		return fail(c, RK_batches,
 			    "an object with an array \"units\" and an object \"metrics\"");
 	if (!number_array(c, units, "batches.units"))
 		return false;
@@ -189,7 +190,7 @@ static bool log_values(struct check *c, json_t *doc)
 		json_array_foreach (json_object_get(p, "values"), k, v)
 			if (!at && (!json_is_number(v) || json_number_value(v) <= 0))
 				at = g_strdup_printf("params.%zu.values.%zu", i, k);
-		json_array_foreach (json_object_get(doc, "points"), k, v) {
+		json_array_foreach (json_object_get(doc, RK_points), k, v) {
 			json_t *x = json_array_get(json_object_get(v, "values"), i);
 			if (!at && (!json_is_number(x) || json_number_value(x) <= 0))
 				at = g_strdup_printf("points.%zu.values.%zu", k, i);
@@ -325,7 +326,7 @@ bool result_check_run(json_t *r, GError **err)
 bool result_check(json_t *doc, GError **err)
 {
 	struct check c = {g_string_new(NULL), err};
-	bool sweep = json_object_get(doc, "points") != NULL;
+	bool sweep = json_object_get(doc, RK_points) != NULL;
 	bool ok = shape_check(&c, sweep ? &result_shape_sweep : &result_shape_result, doc);
 	g_string_free(c.path, TRUE);
 	return ok;

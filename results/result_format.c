@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The shape of a result document, declared (result_format.h). */
 #include "result_format.h"
+#include "result_keys.h"
 
 #define END                                                                                        \
 	{                                                                                          \
@@ -54,15 +55,15 @@ static const struct result_key metric_keys[] = {
 static const struct result_shape metric = {"METRIC", metric_keys, false};
 
 static const struct result_key replica_keys[] = {
-    {"sim_time_ns", RESULT_TIME, true, NULL, TIME_WHAT, "simulated elapsed time"},
-    {"cpu_time_ns", RESULT_TIMES, true, NULL, TIME_WHAT, "CPU time by category"},
-    {"metrics", RESULT_FIGURES, true, NULL, "a finite number", "the workloads' figures"},
-    {"metric_info", RESULT_MEMBERS, false, &metric, NULL,
+    {RK_sim_time_ns, RESULT_TIME, true, NULL, TIME_WHAT, "simulated elapsed time"},
+    {RK_cpu_time_ns, RESULT_TIMES, true, NULL, TIME_WHAT, "CPU time by category"},
+    {RK_metrics, RESULT_FIGURES, true, NULL, "a finite number", "the workloads' figures"},
+    {RK_metric_info, RESULT_MEMBERS, false, &metric, NULL,
      "each figure's unit, direction and meaning, from the model that made "
      "it (the variant's; a run's before the merge)"},
-    {"locks", RESULT_OBJECTS, true, &lock, NULL, "lock_stat's classes"},
-    {"cachelines", RESULT_OBJECTS, false, &line, NULL, "perf c2c's line classes"},
-    {"batches", RESULT_BATCHES, false, NULL, NULL, "the batch means' figures"},
+    {RK_locks, RESULT_OBJECTS, true, &lock, NULL, "lock_stat's classes"},
+    {RK_cachelines, RESULT_OBJECTS, false, &line, NULL, "perf c2c's line classes"},
+    {RK_batches, RESULT_BATCHES, false, NULL, NULL, "the batch means' figures"},
     END,
 };
 const struct result_shape result_shape_replica = {"REPLICA", replica_keys, false};
@@ -78,9 +79,9 @@ static const struct result_key variant_keys[] = {
     {"name", RESULT_STRING, true, NULL, NULL, "the variant's name"},
     {"description", RESULT_STRING, false, NULL, NULL, "what it is"},
     {"", RESULT_INCLUDE, false, &result_shape_replica, NULL, "a replica's, as means"},
-    {"per_replica", RESULT_OBJECTS, true, &result_shape_replica, NULL, "each replica's run"},
-    {"draws", RESULT_OBJECTS, false, &draw, NULL, "each cost draw's run"},
-    {"per_replica", RESULT_NONEMPTY, false, NULL, "at least one replica", "one at least"},
+    {RK_per_replica, RESULT_OBJECTS, true, &result_shape_replica, NULL, "each replica's run"},
+    {RK_draws, RESULT_OBJECTS, false, &draw, NULL, "each cost draw's run"},
+    {RK_per_replica, RESULT_NONEMPTY, false, NULL, "at least one replica", "one at least"},
     {"memcg", RESULT_OBJECT, false, NULL, NULL, "the memcg model's figures"},
     {"lockdep", RESULT_ARRAY, false, NULL, NULL, "lockdep's reports"},
     END,
@@ -89,9 +90,9 @@ static const struct result_shape variant = {"VARIANT", variant_keys, false};
 
 static const struct result_key result_keys[] = {
     {"scenario", RESULT_STRING, true, NULL, NULL, "the scenario's name"},
-    {"published", RESULT_OBJECT, false, NULL, NULL, "the published figures it gives"},
-    {"variants", RESULT_OBJECTS, true, &variant, NULL, "the baseline first"},
-    {"variants", RESULT_NONEMPTY, false, NULL, "at least one variant", "one at least"},
+    {RK_published, RESULT_OBJECT, false, NULL, NULL, "the published figures it gives"},
+    {RK_variants, RESULT_OBJECTS, true, &variant, NULL, "the baseline first"},
+    {RK_variants, RESULT_NONEMPTY, false, NULL, "at least one variant", "one at least"},
     END,
 };
 const struct result_shape result_shape_result = {"RESULT", result_keys, false};
@@ -115,8 +116,8 @@ static const struct result_shape point = {"POINT", point_keys, false};
 static const struct result_key sweep_keys[] = {
     {"scenario", RESULT_STRING, true, NULL, NULL, "the scenario's name"},
     {"params", RESULT_OBJECTS, true, &param, NULL, "the swept parameters"},
-    {"points", RESULT_OBJECTS, true, &point, NULL, "the grid's points"},
-    {"points", RESULT_NONEMPTY, false, NULL, "at least one point", "one at least"},
+    {RK_points, RESULT_OBJECTS, true, &point, NULL, "the grid's points"},
+    {RK_points, RESULT_NONEMPTY, false, NULL, "at least one point", "one at least"},
     {"", RESULT_LOG_RANGE, false, NULL, NULL, "a log range's values are > 0"},
     END,
 };

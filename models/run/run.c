@@ -6,6 +6,7 @@
 #include "lockdep.h"
 #include "mm.h"
 #include "rcu.h"
+#include "result_keys.h"
 #include "sim_batch.h"
 #include "sim_engine.h"
 #include "sim_json.h"
@@ -227,8 +228,8 @@ static json_t *batches_json(const struct run *r)
 		json_object_set_new(metrics, "smt_stretch_ns", figs[SIM_BATCH_SMT]);
 	else
 		json_decref(figs[SIM_BATCH_SMT]);
-	return json_pack("{s:o, s:i, s:o}", "units", units, "steady", sim_batch_steady(), "metrics",
-			 metrics);
+	return json_pack("{s:o, s:i, s:o}", "units", units, "steady", sim_batch_steady(),
+			 RK_metrics, metrics);
 }
 
 /* The replica's result (docs/results.md), gathered before the teardown. */
@@ -238,10 +239,10 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 	json_t *details = split_details(metrics);
 	json_t *out =
 	    json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:I, s:b}", "seed", (json_int_t)seed,
-		      "sim_time_ns", sim_json_ns(sim_end()), "cpus", sim_ncpus(), "cpu_time_ns",
-		      cpu_time_json(), "locks", locks_json(), "metrics", metrics, "engine_calls",
+		      RK_sim_time_ns, sim_json_ns(sim_end()), "cpus", sim_ncpus(), RK_cpu_time_ns,
+		      cpu_time_json(), RK_locks, locks_json(), RK_metrics, metrics, "engine_calls",
 		      (json_int_t)sim_engine_calls(), "completed", r->completed);
-	json_object_set_new(out, "metric_info", run_metric_info(r->cfg, metrics));
+	json_object_set_new(out, RK_metric_info, run_metric_info(r->cfg, metrics));
 	if (json_object_size(details))
 		json_object_set_new(out, "details", details);
 	else
@@ -263,13 +264,13 @@ static json_t *run_result(const struct run *r, uint64_t seed, bool *violation)
 	json_object_set_new(out, "lockdep", lockdep_json());
 	if (rcu_active())
 		json_object_set_new(out, "rcu", rcu_stats_json());
-	json_object_set_new(out, "cachelines", line_stats_json());
+	json_object_set_new(out, RK_cachelines, line_stats_json());
 	*violation = !r->completed || lockdep_deadlocked();
 	if (!mm_results(out))
 		*violation = true;
 	json_t *batches = batches_json(r);
 	if (batches)
-		json_object_set_new(out, "batches", batches);
+		json_object_set_new(out, RK_batches, batches);
 	if (*violation)
 		json_object_set_new(out, "failure", run_failure(r, out));
 	return out;

@@ -8,6 +8,7 @@
  * (counts and times summed, sites by name). Per-replica values are kept
  * under "per_replica", the runs of cost draws apart under "draws". */
 #pragma once
+#include "result_keys.h"
 #include "sim_machine.h"
 #include <jansson.h>
 

@@ -6,6 +6,7 @@
  * of the members the reports read ("The members checked") is printed from
  * them (result_format_doc; a test holds the two together). */
 #pragma once
+#include "result_keys.h"
 #include <glib.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -18,7 +19,7 @@
 /* Is @doc a sweep result (its "format")? */
 static inline bool result_is_sweep(const json_t *doc)
 {
-	return g_strcmp0(json_string_value(json_object_get(doc, "format")), RESULT_FORMAT_SWEEP) ==
+	return g_strcmp0(json_string_value(json_object_get(doc, RK_format)), RESULT_FORMAT_SWEEP) ==
 	       0;
 }
 

@@ -1186,6 +1186,38 @@ static void test_format_doc(void)
 	g_free(text);
 }
 
+static void declared_keys(const struct result_shape *s, GHashTable *seen, GPtrArray *done)
+{
+	if (g_ptr_array_find(done, s, NULL))
+		return;
+	g_ptr_array_add(done, (gpointer)s);
+	for (const struct result_key *k = s->keys; k->key; k++) {
+		g_hash_table_add(seen, (gpointer)k->key);
+		if (k->of)
+			declared_keys(k->of, seen, done);
+	}
+}
+
+/* Every member result_keys.h names is one the shapes declare, so that the
+ * checker and docs/results.md know each member the writers and readers
+ * name; but "format", which the readers check before the shapes (an older
+ * or newer format is refused with the one expected). */
+static void test_format_keys(void)
+{
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *done = g_ptr_array_new();
+	declared_keys(&result_shape_result, seen, done);
+	declared_keys(&result_shape_sweep, seen, done);
+#define CHECK(name)                                                                                \
+	if (strcmp(#name, "format") != 0)                                                          \
+		g_assert_true(g_hash_table_contains(seen, RK_##name));
+	RESULT_KEYS(CHECK)
+#undef CHECK
+	g_assert_false(g_hash_table_contains(seen, RK_format));
+	g_ptr_array_free(done, TRUE);
+	g_hash_table_destroy(seen);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1207,5 +1239,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/sweep/model/mix", test_model_mix);
 	g_test_add_func("/sweep/report/log-axis-values", test_log_axis_values);
 	g_test_add_func("/result/format/doc", test_format_doc);
+	g_test_add_func("/result/format/keys", test_format_keys);
 	return g_test_run();
 }
