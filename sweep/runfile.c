@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "runfile.h"
 #include "identity.h"
-#include "mcs_error.h"
 #include "mcs_file.h"
 #include "output.h"
 #include "result.h"
-#include "runner.h"
-#include "scenario.h"
 #include "sweep.h"
 #include <errno.h>
-#include <glib/gstdio.h>
-#include <math.h>
+#include <stdlib.h>
 
 char *runfile_plan_hash(json_t *manifest)
 {

@@ -3,23 +3,13 @@
  * directory's result. */
 #include "sweep.h"
 #include "identity.h"
-#include "mcs_file.h"
 #include "output.h"
-#include "output_dir.h"
 #include "progress.h"
 #include "result.h"
-#include "runfile.h"
-#include "runner.h"
-#include "scenario.h"
 #include "sweep_parts.h"
 #include "sweep_result.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 void sweep_outcome_clear(struct sweep_outcome *so)
 {

@@ -2,22 +2,12 @@
 /* A sweep's directory: its lock, its plan (sweep.json) checked against the
  * one asked for, the directories held open, half-written files cleaned. */
 #include "identity.h"
-#include "mcs_file.h"
 #include "output.h"
 #include "output_dir.h"
-#include "progress.h"
-#include "result.h"
-#include "runfile.h"
-#include "runner.h"
-#include "scenario.h"
-#include "sweep.h"
 #include "sweep_parts.h"
-#include "sweep_result.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
-#include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 #include <sys/file.h>
 #include <unistd.h>
 

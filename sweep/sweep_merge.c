@@ -4,22 +4,11 @@
 #include "identity.h"
 #include "mcs_file.h"
 #include "output.h"
-#include "output_dir.h"
-#include "progress.h"
-#include "result.h"
-#include "runfile.h"
-#include "runner.h"
-#include "scenario.h"
-#include "sweep.h"
 #include "sweep_parts.h"
 #include "sweep_result.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 /* Shard directory @dir's plan, which must be @m's (when given; the plan
  * of the first shard, @first) but for the model that made it. */

@@ -4,6 +4,7 @@
 #include "output.h"
 #include "result.h"
 #include "result_format.h"
+#include "result_keys.h"
 #include "runfile.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +42,7 @@ struct point_runs {
  * one of shard K of N's own is counted apart. */
 static void point_read(struct gather *g, const GArray *runs, guint *i, struct point_runs *pr)
 {
-	pr->nv = json_array_size(json_object_get(g->m, "variants"));
+	pr->nv = json_array_size(json_object_get(g->m, RK_variants));
 	pr->of = g_new0(json_t *, pr->nv);
 	pr->draws = g_new0(json_t *, pr->nv);
 	for (size_t v = 0; v < pr->nv; v++) {
@@ -88,7 +89,7 @@ static json_t *result_point(json_t *m, const struct point_runs *pr, size_t p, js
 {
 	json_t *variants = json_array();
 	for (size_t v = 0; v < pr->nv; v++) {
-		json_t *vm = json_array_get(json_object_get(m, "variants"), v);
+		json_t *vm = json_array_get(json_object_get(m, RK_variants), v);
 		const char *name = json_string_value(json_object_get(vm, "name"));
 		const char *description = json_string_value(json_object_get(vm, "description"));
 		json_t *vr = result_variant(name, description, pr->of[v]);
@@ -96,7 +97,7 @@ static json_t *result_point(json_t *m, const struct point_runs *pr, size_t p, js
 		json_array_append_new(variants, vr);
 	}
 	return json_pack("{s:I, s:O, s:o, s:o}", "index", (json_int_t)p, "label",
-			 json_array_get(json_object_get(m, "points"), p), "values",
+			 json_array_get(json_object_get(m, RK_points), p), "values",
 			 sweep_point_values(json_object_get(m, "params"), p), "result",
 			 result_document(base, variants, NULL));
 }
@@ -138,10 +139,10 @@ static json_t *sweep_command(json_t *m)
 static char *result_head(json_t *m, const struct identity_set *ids)
 {
 	json_t *doc = json_pack(
-	    "{s:s, s:o, s:O, s:O, s:o, s:O, s:O, s:[]}", "format", RESULT_FORMAT_SWEEP,
+	    "{s:s, s:o, s:O, s:O, s:o, s:O, s:O, s:[]}", RK_format, RESULT_FORMAT_SWEEP,
 	    IDENTITY_KEY, identity_set_json(ids), "scenario", json_object_get(m, "scenario"),
 	    "description", json_object_get(m, "description"), "command", sweep_command(m), "seed",
-	    json_object_get(m, "seed"), "params", json_object_get(m, "params"), "points");
+	    json_object_get(m, "seed"), "params", json_object_get(m, "params"), RK_points);
 	char *text = json_dumps(doc, JSON_INDENT(RESULT_INDENT));
 	json_decref(doc);
 	g_assert(g_str_has_suffix(text, "[]\n}")); /* "points" last, and empty */

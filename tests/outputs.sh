@@ -177,8 +177,8 @@ case_full_fs() {
 	[ -e "$T/r.html" ] && fail "report --format html: a report with a cut plot"
 	[ -z "$(ls "$T/tmp")" ] || fail "report --format html: temporaries left in TMPDIR"
 	rm -rf "$F/t.json.tmp."*
-	# room for the lock, sweep.json and one run file
-	mount -t tmpfs -o size=12k tmpfs "$T/sweep"
+	# room for the lock, sweep.json and one run file (two pages)
+	mount -t tmpfs -o size=16k tmpfs "$T/sweep"
 	expect "sweep --out DIR" 1 "memcgsim: $T/sweep/sw/runs/p0000-v01-r000.json: $nospc
 memcgsim: $T/sweep/sw: 1 of 4 runs done; resume the sweep, or merge its shards, for the result" \
 		$sweep --out "$T/sweep/sw" -j1
