@@ -184,7 +184,7 @@ static int cmd_report(struct cli *c)
 
 static const GOptionEntry report_options[] = {
     CLI_OPT_FILES("DIR|RESULT.json"),
-    CLI_OPT_FORMAT("text (default), md, html, json or csv"),
+    CLI_OPT_FORMAT("text (default), md, html, summary (under 80 columns), json or csv"),
     CLI_OPT_OUTPUT,
     {"sort", 0, 0, G_OPTION_ARG_STRING, &report_args.sort,
      "perf lock contention order: contended, wait_total (default), wait_max, wait_avg", "KEY"},

@@ -144,9 +144,41 @@ static char *text_values_check(const GOptionEntry *entries, int argc, char **arg
 
 /* Parse @cmd's options (--help prints its help and exits) into cli, and
  * check its arguments; false, having said why, when they are wrong. */
+/* @cmd's synopsis as GOption's usage line wants it: without the arguments'
+ * names when the command takes G_OPTION_REMAINING, whose description GOption
+ * prints itself ("run [OPTION...] FILE - ..."). */
+static const char *usage_synopsis(const struct cli_command *cmd)
+{
+	for (const GOptionEntry *e = cmd->options; e && (e->long_name || e->short_name); e++)
+		if (g_str_equal(e->long_name, G_OPTION_REMAINING) && strstr(cmd->synopsis, " - "))
+			return strstr(cmd->synopsis, " - ") + 1;
+	return cmd->synopsis;
+}
+
+/* --help, -h or -?: @ctx's help on standard output, its ellipses as "..."
+ * (GOption's own would print "[OPTION?]" in an ASCII locale), exit 0. */
+static void help_print(GOptionContext *ctx, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (g_str_equal(argv[i], "--"))
+			return;
+		if (g_str_equal(argv[i], "--help") || g_str_equal(argv[i], "-h") ||
+		    g_str_equal(argv[i], "-?")) {
+			char *help = g_option_context_get_help(ctx, TRUE, NULL);
+			char **parts = g_strsplit(help, "\u2026", -1);
+			char *ascii = g_strjoinv("...", parts);
+			fputs(ascii, stdout);
+			g_free(ascii);
+			g_strfreev(parts);
+			g_free(help);
+			exit(EXIT_SUCCESS);
+		}
+	}
+}
+
 static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
 {
-	GOptionContext *ctx = g_option_context_new(cmd->synopsis);
+	GOptionContext *ctx = g_option_context_new(usage_synopsis(cmd));
 	g_option_context_add_main_entries(ctx, cmd->options, NULL);
 	char *usage = cmd->name ? NULL : usage_text();
 	g_option_context_set_description(ctx, usage);
@@ -156,12 +188,17 @@ static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
 	/* GOption takes the arguments it parses out of the array: give it a
 	 * copy, so that the caller still frees every string. */
 	char **args = g_memdup2(argv, sizeof(char *) * ((size_t)argc + 1));
+	char *prgname = g_strconcat("memcgsim", cmd->name ? " " : "", cmd->name, NULL);
+	args[0] = prgname; /* the usage line's "memcgsim run" */
+	g_set_prgname(prgname);
+	help_print(ctx, argc, args);
 	msg = text_values_check(cmd->options, argc, argv);
 	if (!msg && !g_option_context_parse(ctx, &argc, &args, &err))
 		msg = g_strdup(err->message);
 	else if (!msg)
 		msg = arguments_check(cmd, &cli_args);
 	g_free(args);
+	g_free(prgname);
 	g_clear_error(&err);
 	g_option_context_free(ctx);
 	if (!msg && cli_args.summary && cli_args.format && !g_str_equal(cli_args.format, "summary"))

@@ -450,21 +450,60 @@ static bool plot_metric(json_t *sweep, const char *metric, int n, bool ratio,
 	return fig_finish(mp.f, dir, plots, err);
 }
 
-/* The wait-time CDF of each contended lock class, a line per variant. */
-static bool plot_waits(json_t *result, const char *where, const char *dir, GPtrArray *plots,
-		       GError **err)
+/* A lock class and the most any variant waited for it. */
+struct waited {
+	const char *cls;
+	double wait_ns;
+	guint first; /* where it first came: the order of equal waits */
+};
+
+static gint waited_cmp(gconstpointer a, gconstpointer b)
 {
-	json_t *variants = json_object_get(result, RK_variants);
-	GPtrArray *classes = g_ptr_array_new_with_free_func(g_free);
+	const struct waited *x = a, *y = b;
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns > y->wait_ns ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* The classes of @variants' locks that have a wait distribution, most wait
+ * (over the variants) first; free with g_ptr_array_free(a, TRUE). */
+static GPtrArray *waited_classes(json_t *variants)
+{
+	GArray *w = g_array_new(FALSE, FALSE, sizeof(struct waited));
 	size_t i, j;
 	json_t *v, *l;
 	json_array_foreach (variants, i, v)
 		json_array_foreach (json_object_get(v, RK_locks), j, l) {
 			const char *c = json_string_value(json_object_get(l, "class"));
-			if (json_array_size(json_object_get(l, "wait_cdf")) &&
-			    !g_ptr_array_find_with_equal_func(classes, c, g_str_equal, NULL))
-				g_ptr_array_add(classes, g_strdup(c));
+			double total = json_number_value(
+			    json_object_get(json_object_get(l, "wait_ns"), "total"));
+			if (!json_array_size(json_object_get(l, "wait_cdf")))
+				continue;
+			guint k = 0;
+			while (k < w->len &&
+			       !g_str_equal(g_array_index(w, struct waited, k).cls, c))
+				k++;
+			if (k == w->len)
+				g_array_append_val(w, ((struct waited){c, total, k}));
+			else if (total > g_array_index(w, struct waited, k).wait_ns)
+				g_array_index(w, struct waited, k).wait_ns = total;
 		}
+	g_array_sort(w, waited_cmp);
+	GPtrArray *classes = g_ptr_array_new_with_free_func(g_free);
+	for (guint k = 0; k < w->len; k++)
+		g_ptr_array_add(classes, g_strdup(g_array_index(w, struct waited, k).cls));
+	g_array_free(w, TRUE);
+	return classes;
+}
+
+/* The wait-time CDF of each contended lock class, a line per variant. */
+static bool plot_waits(json_t *result, const char *where, const char *dir, GPtrArray *plots,
+		       GError **err)
+{
+	json_t *variants = json_object_get(result, RK_variants);
+	GPtrArray *classes = waited_classes(variants);
+	size_t i, j;
+	json_t *v, *l;
 	bool ok = true;
 	for (guint c = 0; ok && c < classes->len; c++) {
 		char *name = g_strdup_printf("wait-%02u", c);

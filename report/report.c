@@ -52,7 +52,7 @@ static const struct report_section_type report_section_types[] = {
      NULL, report_per_page, .scope = REPORT_VARIANT},
     {MCS_NAME("comparison", "the mmtests comparison of the variants and their durations"),
      report_comparison_title, .render_opts = report_comparison, .scope = REPORT_COMPARISON,
-     .sweep = report_sweep_points, .compare = report_compare_variants},
+     .html_first = 2, .sweep = report_sweep_points, .compare = report_compare_variants},
     {MCS_NAME("changes", "with cost draws, each variant's change with its intervals and "
 			 "verdict"),
      report_changes_title, .render_opts = report_changes, .scope = REPORT_COMPARISON},
@@ -65,7 +65,7 @@ static const struct report_section_type report_section_types[] = {
      .measured = true, .summary = report_brief_measured},
     {MCS_NAME("verdict", "the report's last line: the winner on the main figure"),
      report_verdict_title, .render_opts = report_verdict, .scope = REPORT_COMPARISON,
-     .sweep = report_sweep_verdicts, .compare = report_compare_verdicts,
+     .html_first = 1, .sweep = report_sweep_verdicts, .compare = report_compare_verdicts,
      .summary_sweep = report_brief_sweep_verdicts},
     {MCS_NAME("more", "the summary's last line: where the rest is"), .summary = report_brief_more,
      .summary_sweep = report_brief_sweep_more},
@@ -80,9 +80,10 @@ static GString *section_body(const struct report_section_type *t, json_t *of, GP
 		const struct report_section *last = g_ptr_array_index(sections, sections->len - 1);
 		return last->body;
 	}
-	GString *body = report_section_add(sections, title)->body;
+	struct report_section *s = report_section_add(sections, title);
+	s->html_first = t->html_first;
 	g_free(title);
-	return body;
+	return s->body;
 }
 
 /* Does row @t come in this report, for a scope of @scope? The comparison's

@@ -162,6 +162,23 @@ static void html_pre(GString *out, const char *open, const GString *body)
 	g_string_append(out, "</pre>\n");
 }
 
+/* Section @i, its title as an anchor, unless it is empty. */
+static void html_section(GPtrArray *sections, guint i, GString *out)
+{
+	const struct report_section *s = sections->pdata[i];
+	if (section_empty(sections, i))
+		return;
+	if (s->title) {
+		g_string_append_printf(out, "<h2 id=\"s%u\">", i);
+		html_escaped(out, s->title);
+		g_string_append(out, "</h2>\n");
+	}
+	html_pre(out, "<pre>", s->body);
+}
+
+/* The head; the sections that open the report (the verdict and the main
+ * figures with their intervals: .html_first), before the contents and the
+ * plots (the locks' waits, most wait first); then the others, in order. */
 static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *out)
 {
 	const struct report_section *head = sections->pdata[0];
@@ -172,23 +189,22 @@ static void report_format_html(GPtrArray *sections, GPtrArray *plots, GString *o
 	html_escaped(out, head->title);
 	g_string_append(out, "</h1>\n");
 	html_pre(out, "<pre class=\"about\">", head->body);
+	int last = 0;
+	for (guint i = 1; i < sections->len; i++)
+		last = MAX(last, ((const struct report_section *)sections->pdata[i])->html_first);
+	for (int rank = 1; rank <= last; rank++)
+		for (guint i = 1; i < sections->len; i++)
+			if (((const struct report_section *)sections->pdata[i])->html_first == rank)
+				html_section(sections, i, out);
 	html_toc(sections, plots, out);
 	if (plots && plots->len) {
 		g_string_append(out, "<h2 id=\"plots\">Plots</h2>\n");
 		for (guint k = 0; k < plots->len; k++)
 			html_plot(out, plots->pdata[k]);
 	}
-	for (guint i = 1; i < sections->len; i++) {
-		const struct report_section *s = sections->pdata[i];
-		if (section_empty(sections, i))
-			continue;
-		if (s->title) {
-			g_string_append_printf(out, "<h2 id=\"s%u\">", i);
-			html_escaped(out, s->title);
-			g_string_append(out, "</h2>\n");
-		}
-		html_pre(out, "<pre>", s->body);
-	}
+	for (guint i = 1; i < sections->len; i++)
+		if (!((const struct report_section *)sections->pdata[i])->html_first)
+			html_section(sections, i, out);
 	g_string_append(out, "</body></html>\n");
 }
 

@@ -60,6 +60,10 @@ struct report_section_type {
 	const char *member;
 	enum report_scope scope;
 	bool measured; /* only with --lock-stat's measurement */
+	/* 1, 2 ...: the HTML report opens with its section, in this rank, after
+	 * the head and before the contents and the plots; the other formats keep
+	 * the table's order (0: the HTML too). */
+	int html_first;
 	/* A sweep's report: the row's sections for sweep result @sweep. */
 	void (*sweep)(json_t *sweep, const struct report_opts *o, GPtrArray *sections);
 	/* compare's: the row's sections for the two results of @p. */

@@ -6,11 +6,13 @@
 #pragma once
 #include <glib.h>
 #include <jansson.h>
+#include <stdbool.h>
 
 /* A section of a report, as the formats render it (report_formats.c). */
 struct report_section {
 	char *title; /* NULL: the body continues the previous section */
 	GString *body;
+	int html_first; /* its row's .html_first: 1, 2 ... the HTML report opens with it */
 };
 
 /* An empty list of sections; free with g_ptr_array_free(a, TRUE). */

@@ -7,5 +7,5 @@
 # mainline pair (6.12, 6.13).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup/setup.sh
+./scripts/setup/setup.sh >&2 # the build's lines on stderr: stdout is the report
 ./build/memcgsim run scenarios/seeds/list_lru_swap.json "$@"

@@ -50,6 +50,29 @@ static void test_version(void)
 	g_assert_cmpstr(err, ==, "memcgsim: expected one or more shard directories\n");
 	g_free(out);
 	g_free(err);
+	/* each command's usage line: its name after memcgsim's, its arguments
+	 * once, ASCII (GOption's "[OPTION?]" in a C locale) */
+	static const char *const usage[][2] = {
+	    {"run",
+	     "Usage:\n  memcgsim run [OPTION...] FILE - run a scenario and print its report\n"},
+	    {"compare",
+	     "Usage:\n  memcgsim compare [OPTION...] A.json B.json - compare two results "
+	     "variant by variant (A is the baseline)\n"},
+	    {"schema", "Usage:\n  memcgsim schema [OPTION...] - print the scenario JSON Schema\n"},
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(usage); i++) {
+		g_assert_cmpint(run((const char *[]){usage[i][0], "--help", NULL}, &out, &err), ==,
+				0);
+		g_assert_true(g_str_has_prefix(out, usage[i][1]));
+		g_assert_true(g_str_is_ascii(out));
+		g_free(out);
+		g_free(err);
+	}
+	g_assert_cmpint(run((const char *[]){"report", "-h", NULL}, &out, &err), ==, 0);
+	g_assert_nonnull(
+	    strstr(out, "text (default), md, html, summary (under 80 columns), json or csv"));
+	g_free(out);
+	g_free(err);
 }
 
 /* The last line of @s: under AddressSanitizer, the engine's stopping of its

@@ -99,6 +99,45 @@ static void test_run_matches_report(void)
 #define HOSTILE_SCENARIO "<script>alert(\"x\")</script>&"
 #define HOSTILE_VARIANT "'; system(\"touch PWNED\"); x='\nset output 'PWNED' `touch PWNED`"
 
+/* The HTML report opens with the verdict, then the comparison of the
+ * figures with their intervals, before its contents and plots; its plots of the locks' waits
+ * come most wait first (here the second variant's lock, made to wait
+ * longest), whatever the order of the locks in the result. */
+static void test_html_order(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	json_t *doc = json_load_file(FIXTURE, 0, NULL);
+	json_t *v1 = json_array_get(json_object_get(doc, "variants"), 1);
+	json_t *lock = json_array_get(json_object_get(v1, "locks"), 0);
+	json_object_set_new(json_object_get(lock, "wait_ns"), "total", json_real(2e7));
+	char *in = g_build_filename(dir, "r.json", NULL);
+	g_assert_cmpint(json_dump_file(doc, in, 0), ==, 0);
+	json_decref(doc);
+	char *plots = g_build_filename(dir, "plots", NULL);
+	char *out, *err;
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"report", in, "--format", "html", "--plots", plots, NULL},
+		    &out, &err),
+	    ==, 0);
+	const char *verdict = strstr(out, "\">verdict</h2>");
+	const char *comparison = strstr(out, "\">comparison");
+	const char *contents = strstr(out, "<nav id=\"contents\">");
+	const char *first_plot = strstr(out, "<figcaption>");
+	g_assert_nonnull(verdict);
+	g_assert_nonnull(comparison);
+	g_assert_nonnull(first_plot);
+	g_assert_true(verdict < comparison && comparison < contents && contents < first_plot);
+	g_assert_true(g_str_has_prefix(first_plot + strlen("<figcaption>"),
+				       "&amp;lb-&gt;node_lock: wait-time distribution"));
+	g_assert_nonnull(strstr(first_plot + 1, "<figcaption>&amp;lb-&gt;lock: wait-time"));
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(plots);
+	g_free(in);
+	g_free(dir);
+}
+
 static void test_html_hostile(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
@@ -1217,6 +1256,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/golden", test_golden);
 	g_test_add_func("/report/run-matches-report", test_run_matches_report);
 	g_test_add_func("/report/html/hostile-names", test_html_hostile);
+	g_test_add_func("/report/html/order", test_html_order);
 	g_test_add_func("/report/sort-and-errors", test_sort_and_errors);
 	g_test_add_func("/report/hostile-result", test_hostile_result);
 	g_test_add_func("/report/metric-info", test_metric_info);
