@@ -59,11 +59,12 @@ while IFS= read -r s; do
 		"$bin" run "$s" --set replicas=1 "${all[@]}" --format json >"$out/$side/$name.raw" \
 			2>"$out/$side/$name.err" || rc=$?
 		[ "$rc" -eq 0 ] || echo "exit $rc" >>"$out/$side/$name.err"
-		sed '/^  "model": "/d; /^  "command": "/d' "$out/$side/$name.raw" >"$out/$side/$name"
 		if [ -n "${MCS_DROP:-}" ] && [ "$rc" -eq 0 ]; then
-			jq --indent 2 --arg k "$MCS_DROP" 'del(.. | objects | select(has($k)) | .[$k])' \
-				"$out/$side/$name" >"$out/$side/$name.dropped"
-			mv "$out/$side/$name.dropped" "$out/$side/$name"
+			jq --indent 2 --arg k "$MCS_DROP" \
+				'del(.model, .command) | del(.. | objects | select(has($k)) | .[$k])' \
+				"$out/$side/$name.raw" >"$out/$side/$name"
+		else
+			sed '/^  "model": "/d; /^  "command": "/d' "$out/$side/$name.raw" >"$out/$side/$name"
 		fi
 		[ "$rc" -eq 0 ] && reports "$bin" "$out/$side/$name"
 	done
