@@ -16,7 +16,10 @@
 static struct {
 	char *trace;	    /* --trace FILE */
 	char *trace_window; /* --trace-window FROM:TO */
-} run_args;
+	int progress_every; /* --progress-every SECONDS; -1: not given */
+} run_args = {.progress_every = -1};
+
+#define PROGRESS_EVERY_S 10 /* without a terminal, a progress line this often */
 
 /* --trace-window FROM:TO in ns of simulated time, into @window. */
 static bool parse_window(const char *s, struct runner_trace *window)
@@ -153,6 +156,11 @@ static bool run_options_valid(struct cli *c, struct runner_trace *t)
 		cli_say("--replicas: expected 1 to 100, got %d", c->replicas);
 		return false;
 	}
+	if (run_args.progress_every < -1 || run_args.progress_every > 86400) {
+		cli_say("--progress-every: expected 0 to 86400 seconds, got %d",
+			run_args.progress_every);
+		return false;
+	}
 	if (c->replicas > 0) { /* after the other --set, so that it wins */
 		guint n = c->sets ? g_strv_length(c->sets) : 0;
 		c->sets = g_renew(char *, c->sets, n + 2);
@@ -180,7 +188,12 @@ static int cmd_run(struct cli *c)
 		return cli_error(err, prefix);
 	}
 	bool violation = false;
-	struct runner_opts ro = {.live = !c->quiet && isatty(STDERR_FILENO) ? stderr : NULL,
+	bool tty = isatty(STDERR_FILENO);
+	struct runner_opts ro = {.live = !c->quiet && tty ? stderr : NULL,
+				 .plain = !c->quiet && !tty ? stderr : NULL,
+				 .plain_every_s = run_args.progress_every >= 0
+						      ? run_args.progress_every
+						      : PROGRESS_EVERY_S,
 				 .wall_limit = !c->force,
 				 .note = cli_note};
 	window.path = trace;
@@ -227,6 +240,10 @@ static const GOptionEntry run_options[] = {
     CLI_OPT_TIMEOUT,
     CLI_OPT_FORCE,
     CLI_OPT_QUIET,
+    {"progress-every", 0, 0, G_OPTION_ARG_INT, &run_args.progress_every,
+     "Without a terminal (a pipe, a file): a progress line on standard error every SECONDS "
+     "(default 10; 0: none)",
+     "SECONDS"},
     CLI_OPT_SUMMARY,
     CLI_OPT_RESOLUTION,
     {NULL}};

@@ -16,6 +16,9 @@
 void live_start(struct live *lv, const struct runner_opts *o)
 {
 	*lv = (struct live){.out = o ? o->live : NULL,
+			    .plain = o && o->plain && o->plain_every_s > 0 ? o->plain : NULL,
+			    .plain_every_us = o ? (gint64)(o->plain_every_s * 1e6) : 0,
+			    .plain_at = g_get_monotonic_time(),
 			    .limit_s = estimate_limit_s(o && o->wall_limit),
 			    .tick = o ? o->tick : NULL,
 			    .tick_ctx = o ? o->tick_ctx : NULL};
@@ -26,7 +29,7 @@ void live_job_prepare(const struct live *lv, struct runner_job *j)
 	j->live_fd[0] = j->live_fd[1] = -1;
 	pace_reset(&j->pace);
 	j->live_cut = false;
-	if ((lv->out || lv->limit_s > 0) && pipe2(j->live_fd, O_CLOEXEC) < 0)
+	if ((lv->out || lv->plain || lv->limit_s > 0) && pipe2(j->live_fd, O_CLOEXEC) < 0)
 		j->live_fd[0] = j->live_fd[1] = -1; /* no pipe: no line, no estimate */
 }
 
@@ -131,8 +134,7 @@ static void rewind_lines(struct live *lv, GString *s)
 /* The count of simulations done and, once the first ones have run for a
  * while, what the whole run takes on this machine and what is left of it
  * (only "at least" while a simulation's time is not known). */
-static void head_line(GString *s, const struct runner_job *jobs, size_t n, int parallel,
-		      size_t room)
+static void head_text(GString *head, const struct runner_job *jobs, size_t n, int parallel)
 {
 	size_t done = 0;
 	gint64 first = 0;
@@ -141,7 +143,6 @@ static void head_line(GString *s, const struct runner_job *jobs, size_t n, int p
 		if (jobs[i].started && (!first || jobs[i].started < first))
 			first = jobs[i].started;
 	}
-	GString *head = g_string_new(NULL);
 	g_string_append_printf(head, "memcgsim: %zu of %zu simulations done", done, n);
 	bool known;
 	double left = pace_left_s(jobs, n, parallel, &known);
@@ -156,8 +157,39 @@ static void head_line(GString *s, const struct runner_job *jobs, size_t n, int p
 			g_string_append(head, " left");
 		}
 	}
+}
+
+static void head_line(GString *s, const struct runner_job *jobs, size_t n, int parallel,
+		      size_t room)
+{
+	GString *head = g_string_new(NULL);
+	head_text(head, jobs, n, parallel);
 	put_cut(s, head->str, room);
 	g_string_free(head, TRUE);
+}
+
+/* Without a terminal, once an interval: the head line's count and
+ * estimate, then each running simulation's label and simulated time. */
+static void plain_line(struct live *lv, const struct runner_job *jobs, size_t n, int parallel)
+{
+	gint64 now = g_get_monotonic_time();
+	if (now - lv->plain_at < lv->plain_every_us)
+		return;
+	lv->plain_at = now;
+	GString *s = g_string_new(NULL);
+	head_text(s, jobs, n, parallel);
+	const char *sep = "; running: ";
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].pid > 0) {
+			g_string_append_printf(s, "%s%s %.4g s simulated", sep,
+					       jobs[i].label ? jobs[i].label : "",
+					       jobs[i].pace.reached_ns / 1e9);
+			sep = ", ";
+		}
+	g_string_append_c(s, '\n');
+	fputs(s->str, lv->plain);
+	fflush(lv->plain);
+	g_string_free(s, TRUE);
 }
 
 static void draw(struct live *lv, const struct runner_job *jobs, size_t n, int parallel)
@@ -225,7 +257,7 @@ static bool signalled(void)
 pid_t live_wait(struct live *lv, struct runner_job *jobs, size_t n, int parallel, int *status,
 		GError **refused)
 {
-	if (!lv->out && !lv->limit_s)
+	if (!lv->out && !lv->plain && !lv->limit_s)
 		return signalled() ? -1 : waitpid(-1, status, 0);
 	for (;;) {
 		if (signalled())
@@ -235,6 +267,8 @@ pid_t live_wait(struct live *lv, struct runner_job *jobs, size_t n, int parallel
 			return pid;
 		if (lv->out)
 			draw(lv, jobs, n, parallel);
+		else if (lv->plain)
+			plain_line(lv, jobs, n, parallel);
 		pid_t closed = poll_jobs(jobs, n);
 		if (closed < 0 && errno == EINTR)
 			return -1;

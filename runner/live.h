@@ -2,7 +2,10 @@
 /* live: while `memcgsim run` waits for its simulations, a line for each
  * one running, redrawn in place on a terminal: variant and replica, the
  * simulated time reached (with the share of a timed run's duration),
- * elapsed wall time and an ETA; cleared when the runs end. Each child
+ * elapsed wall time and an ETA; cleared when the runs end. Without a
+ * terminal (runner_opts.plain), a line at a steady interval instead, the
+ * same count and estimate and each running simulation's clock, never
+ * redrawn. Each child
  * reports its clock on a pipe (sim_engine_progress_fd), which also serves
  * the estimate of the run's wall time (estimate.h); nothing of it goes to
  * standard output or into a result. Private to runner/: runner_jobs keeps
@@ -13,10 +16,12 @@
 #include <sys/types.h>
 
 struct live {
-	FILE *out;	     /* runner_opts.live */
-	int lines;	     /* drawn below the cursor's line, to go back over */
-	double limit_s;	     /* the wall time's limit (estimate.h); 0: none */
-	runner_tick_fn tick; /* runner_opts.tick, with its tick_ctx */
+	FILE *out;			 /* runner_opts.live */
+	FILE *plain;			 /* runner_opts.plain, every plain_every_us */
+	gint64 plain_every_us, plain_at; /* and when it last said (monotonic us) */
+	int lines;			 /* drawn below the cursor's line, to go back over */
+	double limit_s;			 /* the wall time's limit (estimate.h); 0: none */
+	runner_tick_fn tick;		 /* runner_opts.tick, with its tick_ctx */
 	void *tick_ctx;
 };
 

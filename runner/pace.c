@@ -57,15 +57,38 @@ double pace_expected_s(const struct runner_job *j, const struct runner_job *jobs
 	return 0;
 }
 
+/* What a running job of @config is expected to take in all, from its
+ * progress; else the mean of what the running jobs are (the measured rates
+ * of those running now); 0: none says. */
+static double running_like_s(const void *config, const struct runner_job *jobs, size_t n)
+{
+	double sum = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		double all = jobs[i].pid > 0 ? pace_expected_s(&jobs[i], jobs, n) : 0;
+		if (all > 0 && jobs[i].config == config)
+			return all;
+		if (all > 0) {
+			sum += all;
+			k++;
+		}
+	}
+	return k ? sum / (double)k : 0;
+}
+
 /* What @j has left to run, in wall seconds: a running job's from its own
  * progress (or, not known yet, from its like's), a queued one's what a
  * finished job of its configuration took (@like: configuration -> wall
- * seconds), else the finished ones' mean; < 0: not known. */
+ * seconds), else the finished ones' mean, else what a running job of its
+ * configuration, or the running ones on average, are expected to take;
+ * < 0: not known. */
 static double job_left(const struct runner_job *j, const struct runner_job *jobs, size_t n,
 		       GHashTable *like_s, double mean)
 {
 	double *w = g_hash_table_lookup(like_s, j->config);
 	double like = w ? *w : mean;
+	if (like <= 0 && j->pid <= 0)
+		like = running_like_s(j->config, jobs, n);
 	if (j->pid > 0) {
 		double el = (double)(g_get_monotonic_time() - j->started) / 1e6;
 		double all = pace_expected_s(j, jobs, n);

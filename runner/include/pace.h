@@ -32,7 +32,9 @@ struct runner_job;
 double pace_expected_s(const struct runner_job *j, const struct runner_job *jobs, size_t n);
 /* What is left of @jobs' wall time, @parallel at a time: a running job's
  * from its own progress (or its like's), a queued one's what a finished job
- * of its configuration took, else the finished ones' mean; their sum shared
+ * of its configuration took, else the finished ones' mean, else what the
+ * running ones (of its configuration, or all) are expected to take in all,
+ * from their measured rates; their sum shared
  * among @parallel, at least the longest. *@known: every job's is known;
  * else the figure counts only those that are (a lower bound). */
 double pace_left_s(const struct runner_job *jobs, size_t n, int parallel, bool *known);

@@ -56,10 +56,12 @@ typedef void (*runner_tick_fn)(const struct runner_job *jobs, size_t n, int para
 
 /* How runner_jobs runs and what it shows, the caller's; NULL: none of it. */
 struct runner_opts {
-	FILE *live;	     /* the live lines (live.h) drawn here; NULL: none */
-	bool wall_limit;     /* stop and refuse a run the wall time's estimate puts past
-				RUNNER_MAX_WALL_S (estimate.h); --force: false */
-	runner_tick_fn tick; /* NULL: nobody */
+	FILE *live;	      /* the live lines (live.h) drawn here; NULL: none */
+	FILE *plain;	      /* without a terminal: a plain progress line here ... */
+	double plain_every_s; /* ... every so many wall seconds (> 0) */
+	bool wall_limit;      /* stop and refuse a run the wall time's estimate puts past
+				 RUNNER_MAX_WALL_S (estimate.h); --force: false */
+	runner_tick_fn tick;  /* NULL: nobody */
 	void *tick_ctx;
 	runner_note_fn note; /* NULL: nothing said */
 };

@@ -151,10 +151,10 @@ static void test_live_eta_to_completion(void)
 	g_string_free(drawn, TRUE);
 }
 
-/* The whole run's wall time (issue 23, item 6), before any simulation has
- * finished: the head line says what the run takes on this machine, "at
- * least" while the second variant, queued (-j1), has no time of its own,
- * then "about", with what is left, once it runs. */
+/* The whole run's wall time (issue 23, item 6; issue 39, item 7), before
+ * any simulation has finished: the head line says what the run takes on
+ * this machine, the second variant, queued (-j1), counted at the running
+ * one's measured pace, "about", with what is left; and so once it runs. */
 static void test_run_eta(void)
 {
 	const char *args[] = {"run",   SCEN,	     "--set", "stop.duration_ns=300000000",
@@ -162,9 +162,10 @@ static void test_run_eta(void)
 			      "json",  NULL};
 	GString *out = g_string_new(NULL), *drawn = g_string_new(NULL);
 	g_assert_cmpint(run_on(true, args, out, drawn), ==, 0);
-	g_assert_true(g_regex_match_simple("memcgsim: 0 of 2 simulations done; the run: at least "
-					   "[0-9]+:[0-9][0-9] here\033\\[K",
+	g_assert_true(g_regex_match_simple("memcgsim: 0 of 2 simulations done; the run: about "
+					   "[0-9]+:[0-9][0-9] here, [0-9]+:[0-9][0-9] left\033\\[K",
 					   drawn->str, 0, 0));
+	g_assert_false(g_regex_match_simple("the run: at least", drawn->str, 0, 0));
 	g_assert_true(g_regex_match_simple("memcgsim: 1 of 2 simulations done; the run: about "
 					   "[0-9]+:[0-9][0-9] here, [0-9]+:[0-9][0-9] left\033\\[K",
 					   drawn->str, 0, 0));
@@ -206,12 +207,51 @@ static void test_sweep_eta(void)
 	g_free(dir);
 }
 
+/* Without a terminal (issue 39, item 7): a plain line on standard error at
+ * the interval asked (1 s here), each the count, the estimate and every
+ * running simulation's clock, no escape sequence; none with 0; standard
+ * output the same bytes either way. */
+static void test_plain_lines(void)
+{
+	const char *args[] = {
+	    "run", SCEN,       "--set", "stop.duration_ns=300000000", "--set", "replicas=1",
+	    "-j1", "--format", "json",	"--progress-every",	      "1",     NULL};
+	GString *out = g_string_new(NULL), *err = g_string_new(NULL);
+	g_assert_cmpint(run_on(false, args, out, err), ==, 0);
+	char *said = mcs_without_asan_warning(err->str);
+	g_assert_null(strchr(said, '\033'));
+	g_assert_null(strchr(said, '\r'));
+	char **lines = g_strsplit(said, "\n", -1);
+	guint n = g_strv_length(lines);
+	g_assert_cmpuint(n, >=, 2); /* one line at least, and the last newline */
+	g_assert_cmpstr(lines[n - 1], ==, "");
+	for (guint i = 0; i + 1 < n; i++)
+		g_assert_true(g_regex_match_simple(
+		    "^memcgsim: [01] of 2 simulations done(; the run: about [0-9]+:[0-9][0-9] "
+		    "here, "
+		    "[0-9]+:[0-9][0-9] left)?; running: (global|per-node) replica 1/1 "
+		    "[0-9.e+-]+ s simulated$",
+		    lines[i], 0, 0));
+	g_strfreev(lines);
+	g_free(said);
+	GString *out0 = g_string_new(NULL), *err0 = g_string_new(NULL);
+	args[10] = "0";
+	g_assert_cmpint(run_on(false, args, out0, err0), ==, 0);
+	said = mcs_without_asan_warning(err0->str);
+	g_assert_cmpstr(said, ==, "");
+	g_free(said);
+	g_assert_cmpstr(out0->str, ==, out->str);
+	for (GString **s = (GString *[]){out, err, out0, err0, NULL}; *s; s++)
+		g_string_free(*s, TRUE);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/live/lines", test_live_lines);
 	g_test_add_func("/live/eta-to-completion", test_live_eta_to_completion);
 	g_test_add_func("/live/run-eta", test_run_eta);
+	g_test_add_func("/live/plain-lines", test_plain_lines);
 	g_test_add_func("/live/sweep-eta", test_sweep_eta);
 	return g_test_run();
 }
