@@ -62,9 +62,9 @@ _memcgsim()
 		;;
 	--format)
 		case $cmd in
-		run) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+		run) COMPREPLY=($(compgen -W "text json summary" -- "$cur")) ;;
 		compare) COMPREPLY=($(compgen -W "text md html" -- "$cur")) ;;
-		*) COMPREPLY=($(compgen -W "text md html json csv" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W "text md html summary json csv" -- "$cur")) ;;
 		esac
 		return
 		;;
