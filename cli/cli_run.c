@@ -73,8 +73,9 @@ static void print_failures(json_t *result)
 }
 
 /* Each kernel.critical_section_extra entry whose lock class no run of a
- * variant took: it added nothing, which only the runs can tell. */
-static void print_untaken_extras(const struct scenario *sc, json_t *result)
+ * variant took: it added nothing, which only the runs can tell (but for
+ * the classes the variant lacks, @lacking, said before the run). */
+static void print_untaken_extras(const struct scenario *sc, json_t *result, GHashTable *lacking)
 {
 	size_t i;
 	json_t *v;
@@ -82,13 +83,18 @@ static void print_untaken_extras(const struct scenario *sc, json_t *result)
 		const char *name = json_string_value(json_object_get(v, "name"));
 		const struct scenario_variant *sv = scenario_variant_find(sc, name);
 		const struct kernel_params *k = sv ? sv->config->kernel : NULL;
-		for (size_t x = 0; k && x < k->hold_extra.n; x++)
-			if (!mcs_json_find(json_object_get(v, RK_locks), "class", /* taken ones */
+		for (size_t x = 0; k && x < k->hold_extra.n; x++) {
+			char *key = g_strdup_printf("%s\n%zu", name, x);
+			bool said = g_hash_table_contains(lacking, key);
+			g_free(key);
+			if (!said &&
+			    !mcs_json_find(json_object_get(v, RK_locks), "class", /* taken */
 					   k->hold_extra.items[x]->lock, NULL))
-				cli_say(
-				    "warning: kernel.critical_section_extra.%zu: no run of variant "
-				    "\"%s\" took a lock of class \"%s\", so it added nothing",
-				    x, name, k->hold_extra.items[x]->lock);
+				cli_say("warning: kernel.critical_section_extra.%zu: no run of "
+					"variant \"%s\" took a lock of class \"%s\", so it added "
+					"nothing",
+					x, name, k->hold_extra.items[x]->lock);
+		}
 	}
 }
 
@@ -170,6 +176,24 @@ static bool run_options_valid(struct cli *c, struct runner_trace *t)
 	return true;
 }
 
+/* The scenario, its what-ifs' lock classes checked (those a variant lacks
+ * into @lacking) and its work within the limits; NULL with @err (its
+ * @prefix: a scenario's error says where) otherwise. */
+static struct scenario *run_scenario_load(struct cli *c, GHashTable *lacking, const char **prefix,
+					  GError **err)
+{
+	struct scenario *sc = cli_scenario_load(c, err);
+	if (!sc || !cli_lock_classes_check(sc, lacking, err))
+		goto fail;
+	if (runner_check_work(sc, c->force, "", err))
+		return sc;
+	*prefix = "memcgsim: ";
+fail:
+	if (sc)
+		scenario_free(sc);
+	return NULL;
+}
+
 static int cmd_run(struct cli *c)
 {
 	struct runner_trace window = {.to = SIM_TRACE_DEFAULT_TO};
@@ -179,12 +203,12 @@ static int cmd_run(struct cli *c)
 	char *trace;
 	if (!run_outputs(c, &trace, &err))
 		return cli_error(err, "memcgsim: ");
-	struct scenario *sc = cli_scenario_load(c, &err);
-	if (!sc || !runner_check_work(sc, c->force, "", &err)) {
-		const char *prefix = sc ? "memcgsim: " : ""; /* a scenario's error says where */
+	GHashTable *lacking = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	const char *prefix = "";
+	struct scenario *sc = run_scenario_load(c, lacking, &prefix, &err);
+	if (!sc) {
 		g_free(trace);
-		if (sc)
-			scenario_free(sc);
+		g_hash_table_destroy(lacking);
 		return cli_error(err, prefix);
 	}
 	bool violation = false;
@@ -200,7 +224,8 @@ static int cmd_run(struct cli *c)
 	json_t *result = runner_run(sc, c->jobs, trace ? &window : NULL, &ro, &violation, &err);
 	g_free(trace);
 	if (result)
-		print_untaken_extras(sc, result);
+		print_untaken_extras(sc, result, lacking);
+	g_hash_table_destroy(lacking);
 	scenario_free(sc);
 	if (!result)
 		return cli_error(err, "memcgsim: ");

@@ -140,6 +140,12 @@ GPtrArray *cli_collect_sets(struct cli *c);
  * scenario_choose), and their warnings said; NULL with @err when it is not
  * one, or --variant names a variant it does not have. */
 struct scenario *cli_scenario_load(struct cli *c, GError **err);
+/* Every lock class @sc's variants' what-ifs name is one some variant's run
+ * makes (each variant's set-up run in a child, cli_locks.c); else false,
+ * with the error and the nearest class. One that only another variant has
+ * is said as a warning, and kept in @lacking ("VARIANT\nINDEX", when
+ * given). */
+bool cli_lock_classes_check(const struct scenario *sc, GHashTable *lacking, GError **err);
 /* Say how a sweep or a merge into @dir ended: @err (freed), if any, how many
  * of its runs are done, where its result is, whether a run failed; clear
  * @so. The exit status. */

@@ -15,6 +15,10 @@ static int cmd_validate(struct cli *c)
 	struct scenario *sc = cli_scenario_load(c, &err);
 	if (!sc)
 		return cli_error(err, "");
+	if (!cli_lock_classes_check(sc, NULL, &err)) {
+		scenario_free(sc);
+		return cli_error(err, "");
+	}
 	printf("%s: ok, %u variant%s", c->files[0], sc->variants->len,
 	       sc->variants->len == 1 ? "" : "s");
 	for (char **d = sc->default_variants; d && *d; d++)

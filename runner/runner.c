@@ -72,7 +72,9 @@ static void child_main(const struct runner_job *j)
 	if (j->trace && !sim_trace_begin(j->trace, j->trace_pid, j->trace_max, j->trace_from,
 					 j->trace_to, sim_task_name))
 		_exit(CHILD_TRACE_FAILED + child_errno(errno));
-	json_t *r = run_simulate(j->config, j->seed, j->drawn ? &j->draw : NULL, &violation);
+	json_t *r = j->classes
+			? run_lock_classes(j->config, j->seed, j->classes_for)
+			: run_simulate(j->config, j->seed, j->drawn ? &j->draw : NULL, &violation);
 	if (j->trace && !sim_trace_end())
 		_exit(CHILD_TRACE_FAILED + child_errno(errno));
 	int e = write_result(j, r, violation);
@@ -318,6 +320,16 @@ json_t *runner_run_one(const struct run_config *config, uint64_t seed, bool *vio
 	if (!runner_jobs(&j, 1, 1, NULL, NULL, NULL, err))
 		return NULL;
 	*violation = j.violation;
+	return j.result;
+}
+
+json_t *runner_lock_classes(const struct run_config *config, uint64_t seed, sim_time_t run_for,
+			    GError **err)
+{
+	struct runner_job j = {
+	    .config = config, .seed = seed, .classes = true, .classes_for = run_for, .point = -1};
+	if (!runner_jobs(&j, 1, 1, NULL, NULL, NULL, err))
+		return NULL;
 	return j.result;
 }
 

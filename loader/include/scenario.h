@@ -79,6 +79,14 @@ const struct scenario_variant *scenario_variant_find(const struct scenario *sc, 
  * names no variant of @sc, an empty name, one twice, or "all" in a list;
  * @sc is then as it was. */
 bool scenario_choose(struct scenario *sc, const char *choice, GError **err);
+/* Every lock class variant @v's what-ifs name (kernel.critical_section_extra)
+ * is one of @own (NULL-terminated: those its run makes); one that is only
+ * in @any (another variant's) adds its index (size_t) to @lacking; one in
+ * neither: false, MCS_ERROR_INPUT, at the entry's file:line:col and path,
+ * with the nearest class of @any (scenario_locks.c). */
+bool scenario_lock_classes_check(const struct scenario *sc, const struct scenario_variant *v,
+				 const char *const *own, const char *const *any, GArray *lacking,
+				 GError **err);
 /* The model objects a run of @cfg allocates, as the budget of validation
  * estimates them (RUN_MAX_MEMORY_BYTES: docs/scenario.md). */
 double scenario_memory_bytes(const struct run_config *cfg);

@@ -6,6 +6,7 @@
 
 static GPtrArray *classes; /* creation order */
 static GHashTable *by_name;
+static bool record_sites; /* lock_stat_record_sites */
 
 static void class_free(gpointer p)
 {
@@ -13,6 +14,8 @@ static void class_free(gpointer p)
 	g_hash_table_destroy(c->contention_points);
 	g_hash_table_destroy(c->contending_points);
 	g_hash_table_destroy(c->convoys);
+	if (c->taken_at)
+		g_hash_table_destroy(c->taken_at);
 	sim_hist_free(&c->wait_hist);
 	g_free(c->name);
 	g_free(c);
@@ -39,9 +42,16 @@ struct lock_class *lock_class_get(const char *name)
 	c->contention_points = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	c->contending_points = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	c->convoys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	if (record_sites)
+		c->taken_at = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	g_ptr_array_add(classes, c);
 	g_hash_table_insert(by_name, c->name, c);
 	return c;
+}
+
+void lock_stat_record_sites(bool on)
+{
+	record_sites = on;
 }
 
 GPtrArray *lock_class_all(void)
@@ -76,6 +86,8 @@ void lock_stat_acquired(struct lock_class *c, const char *site, bool contended, 
 {
 	c->acquisitions++;
 	c->acq_bounces += bounced;
+	if (c->taken_at)
+		point_get(c->taken_at, site)->count++;
 	if (!contended)
 		return;
 	c->contentions++;

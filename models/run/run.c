@@ -308,6 +308,56 @@ json_t *run_simulate(const struct run_config *cfg, uint64_t seed, const struct r
 	return result;
 }
 
+/* The sites of @taken_at, most takings first (then by name). */
+static gint site_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct lock_point *x = *(struct lock_point *const *)a;
+	const struct lock_point *y = *(struct lock_point *const *)b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->site, y->site);
+}
+
+static json_t *sites_json(GHashTable *taken_at)
+{
+	GPtrArray *points = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer site, point;
+	g_hash_table_iter_init(&it, taken_at);
+	while (g_hash_table_iter_next(&it, &site, &point))
+		g_ptr_array_add(points, point);
+	g_ptr_array_sort(points, site_cmp);
+	json_t *sites = json_object();
+	for (guint i = 0; i < points->len; i++) {
+		const struct lock_point *p = points->pdata[i];
+		json_object_set_new(sites, p->site, json_integer((json_int_t)p->count));
+	}
+	g_ptr_array_free(points, TRUE);
+	return sites;
+}
+
+json_t *run_lock_classes(const struct run_config *cfg, uint64_t seed, sim_time_t run_for)
+{
+	struct run_config shortened = *cfg;
+	if (run_for > 0 && (!shortened.stop_at || shortened.stop_at > run_for))
+		shortened.stop_at = run_for;
+	struct run r = {.cfg = &shortened};
+	lock_stat_record_sites(true);
+	run_setup(&r, seed);
+	if (run_for > 0)
+		sim_engine_run();
+	json_t *a = json_array();
+	GPtrArray *classes = lock_class_all();
+	for (guint i = 0; i < classes->len; i++) {
+		const struct lock_class *c = classes->pdata[i];
+		json_array_append_new(a, json_pack("{s:s, s:o}", "class", c->name, "taken_at",
+						   sites_json(c->taken_at)));
+	}
+	run_teardown(&r);
+	lock_stat_record_sites(false);
+	return a;
+}
+
 double run_estimate_cpu_s(const struct run_config *cfg, double *horizon_ns)
 {
 	double horizon = cfg->stop_at ? sim_to_ns(cfg->stop_at) : -1;

@@ -12,6 +12,11 @@ struct runner_job {
 	uint64_t seed;
 	/* When set, the run's costs are drawn (run_simulate()). */
 	bool drawn;
+	/* When set, the child lists the lock classes the run makes and the sites
+	 * that took them in its first classes_for (run_lock_classes()), not a
+	 * result. */
+	bool classes;
+	sim_time_t classes_for;
 	struct run_draw draw;
 	/* When set, the child itself writes {meta..., "violation", "result"} to
 	 * @dest atomically (a temporary file renamed over it) and the parent does
@@ -45,6 +50,11 @@ struct runner_job {
 };
 
 /* The job of variant @v's cost draw @d (its config, seed and draw). */
+/* The lock classes a run of @config makes, each with the sites that took it
+ * in its first @run_for of simulated time (run_lock_classes(), run.h), from
+ * a child process; NULL (@err) when it failed. */
+json_t *runner_lock_classes(const struct run_config *config, uint64_t seed, sim_time_t run_for,
+			    GError **err);
 struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
 
 /* What runner_jobs and sweeps have to say that is not an error (-j reduced

@@ -1111,7 +1111,7 @@ static void test_scenario_warnings(void)
  * list_lru (memhog's shadow nodes need memcg.swap), the charge with memcg
  * off; the same keys where a workload reads them say nothing; a --set that
  * no variant's workloads read. After a run: a critical_section_extra class
- * no run took. */
+ * the variant makes but no run took. */
 static void test_unread_key_warnings(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-cli-XXXXXX", NULL);
@@ -1178,22 +1178,162 @@ static void test_unread_key_warnings(void)
 			"would)\n");
 	g_free(out);
 	g_free(err);
+	/* a class the variants make but no run took (page_cgroup_dd's runs
+	 * take lruvecs' lru_lock, not pgdat's) */
 	g_assert_cmpint(
-	    run((const char *[]){"run", SCEN, "--variant", "global", "--set",
-				 "stop.duration_ns=100000", "--set", "replicas=1", "--set",
-				 "kernel.critical_section_extra=[{\"lock\": \"&lb->lock\", "
-				 "\"ns\": 10}, {\"lock\": \"&nlru->lock\", \"ns\": 5}]",
-				 "-q", NULL},
+	    run((const char *[]){"run", MCS_SOURCE_DIR "/scenarios/page_cgroup_dd.json",
+				 "--variant", "rcu", "--set", "replicas=1", "--set",
+				 "kernel.critical_section_extra=[{\"lock\": \"&pgdat->lru_lock\", "
+				 "\"ns\": 5}]",
+				 "-q", "--format", "json", NULL},
 		&out, &err),
 	    ==, 0);
 	g_assert_cmpstr(err, ==,
-			"memcgsim: warning: kernel.critical_section_extra.1: no run of variant "
-			"\"global\" took a lock of class \"&nlru->lock\", so it added nothing\n");
+			"memcgsim: warning: kernel.critical_section_extra.0: no run of variant "
+			"\"rcu\" took a lock of class \"&pgdat->lru_lock\", so it added nothing\n");
 	g_free(out);
 	g_free(err);
 	mcs_rm_tree(dir);
 	g_free(file);
 	g_free(dir);
+}
+
+/* The lock classes a what-if names (issue 39, item 3): one no variant makes
+ * is refused at validate and before a run, where it was written, with the
+ * nearest class; one only another variant makes is said before the run, once
+ * (lockbench_scope: &lb->lock global, &lb->node_lock per node); `locks`
+ * lists each variant's classes and the sites that took them, counted as a
+ * run of that length counts its acquisitions. */
+static void test_lock_classes(void)
+{
+	char *out, *err;
+	static const char *const typo =
+	    "kernel.critical_section_extra=[{\"lock\": \"&lb->lokc\", \"ns\": 10}]";
+	static const char *const refused =
+	    "--set:1:41: kernel.critical_section_extra.0.lock: no variant has a lock class "
+	    "\"&lb->lokc\" (did you mean \"&lb->lock\"? memcgsim locks lists each variant's "
+	    "classes)\n";
+	for (int r = 0; r < 2; r++) {
+		g_assert_cmpint(
+		    run((const char *[]){r ? "run" : "validate", SCEN, "--set", typo, NULL}, &out,
+			&err),
+		    ==, 2);
+		g_assert_cmpstr(out, ==, "");
+		g_assert_cmpstr(err, ==, refused);
+		g_free(out);
+		g_free(err);
+	}
+	g_assert_cmpint(
+	    run((const char *[]){"run", SCEN, "--set", "stop.duration_ns=100000", "--set",
+				 "replicas=1", "--set",
+				 "kernel.critical_section_extra=[{\"lock\": \"&lb->lock\", "
+				 "\"ns\": 10}]",
+				 "-q", "--format", "json", NULL},
+		&out, &err),
+	    ==, 0);
+	g_assert_cmpstr(err, ==,
+			"memcgsim: warning: kernel.critical_section_extra.0: variant \"per-node\" "
+			"has no lock class \"&lb->lock\" (another variant has), so it adds "
+			"nothing to it\n");
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(run((const char *[]){"run", SCEN, "--variant", "per-node", "--set",
+					     "stop.duration_ns=1000000", "--set", "replicas=1",
+					     "--format", "json", "-q", NULL},
+			    &out, &err),
+			==, 0);
+	json_t *doc = json_loads(out, 0, NULL);
+	json_int_t acq = json_integer_value(json_object_get(
+	    json_array_get(
+		json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "locks"), 0),
+	    "acquisitions"));
+	json_decref(doc);
+	g_free(out);
+	g_free(err);
+	g_assert_cmpint(acq, >, 1000);
+	g_assert_cmpint(
+	    run((const char *[]){"locks", SCEN, "--variant", "per-node", "--for", "1000000", NULL},
+		&out, &err),
+	    ==, 0);
+	char *want = g_strdup_printf(
+	    "Lock classes of %s, as its runs name them, with the sites that took each in a run's "
+	    "first 0.001 s of simulated time (acquisitions):\n\n"
+	    "variant per-node: 1 lock classes\n"
+	    "  &lb->node_lock\n"
+	    "      %-40s %10lld\n",
+	    SCEN, "lockbench_critical_section", (long long)acq);
+	g_assert_cmpstr(out, ==, want);
+	g_free(want);
+	g_free(out);
+	g_free(err);
+}
+
+/* The class lines ("  NAME") of `memcgsim locks @path --for @for_ns`. */
+static char *class_lines(const char *path, const char *for_ns)
+{
+	char *out, *err;
+	g_assert_cmpint(run((const char *[]){"locks", path, "--for", for_ns, NULL}, &out, &err), ==,
+			0);
+	GString *classes = g_string_new(NULL);
+	char **lines = g_strsplit(out, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (g_str_has_prefix(*l, "variant ") ||
+		    (g_str_has_prefix(*l, "  ") && (*l)[2] != ' '))
+			g_string_append_printf(classes, "%s\n", *l);
+	g_strfreev(lines);
+	g_free(out);
+	g_free(err);
+	return g_string_free(classes, FALSE);
+}
+
+static int mcs_strcmp_p(const char *const *a, const char *const *b)
+{
+	return strcmp(*a, *b);
+}
+
+/* The files under @dir whose names end in @suffix, into @files, sorted by
+ * directory then name. */
+static void files_under(const char *dir, const char *suffix, GPtrArray *files)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	const char *n;
+	while (d && (n = g_dir_read_name(d)))
+		g_ptr_array_add(names, g_strdup(n));
+	if (d)
+		g_dir_close(d);
+	g_ptr_array_sort(names, (GCompareFunc)mcs_strcmp_p);
+	for (guint i = 0; i < names->len; i++) {
+		char *p = g_build_filename(dir, (char *)names->pdata[i], NULL);
+		if (g_file_test(p, G_FILE_TEST_IS_DIR)) {
+			files_under(p, suffix, files);
+			g_free(p);
+		} else if (g_str_has_suffix(p, suffix)) {
+			g_ptr_array_add(files, p);
+		} else {
+			g_free(p);
+		}
+	}
+	g_ptr_array_free(names, TRUE);
+}
+
+/* A run makes every lock class at its set-up, so that validate knows them
+ * all (issue 39, item 3): for every bundled scenario, the classes of its
+ * variants' set-up alone are those after 20 ms of their runs. */
+static void test_classes_made_at_setup(void)
+{
+	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+	files_under(MCS_SOURCE_DIR "/scenarios", ".json", files);
+	g_assert_cmpuint(files->len, >=, 20);
+	for (guint i = 0; i < files->len; i++) {
+		char *setup = class_lines(files->pdata[i], "0");
+		char *ran = class_lines(files->pdata[i], "2e7");
+		g_assert_cmpstr(setup, !=, "");
+		g_assert_cmpstr(ran, ==, setup);
+		g_free(setup);
+		g_free(ran);
+	}
+	g_ptr_array_free(files, TRUE);
 }
 
 /* workloads.N.tasks_per_cgroup (issue 23, item 5): 4 memhogs in 2
@@ -1430,6 +1570,8 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/cli/usage", test_version);
+	g_test_add_func("/cli/lock-classes", test_lock_classes);
+	g_test_add_func("/cli/lock-classes/made-at-setup", test_classes_made_at_setup);
 	g_test_add_func("/cli/set-version-number", test_set_version_number);
 	g_test_add_func("/cli/model-recorded", test_model_recorded);
 	g_test_add_func("/cli/bad-input-leaves-nothing", test_bad_input_leaves_nothing);

@@ -58,11 +58,17 @@ struct lock_class {
 	 * (nested locks): that class's name -> struct lock_point (site: the
 	 * name), the waits' count and time */
 	GHashTable *convoys;
+	/* Every site that took it, contended or not: site -> struct lock_point
+	 * (its count); NULL unless lock_stat_record_sites was on at creation. */
+	GHashTable *taken_at;
 };
 
 /* The class named @name, created on first use; classes keep creation order. */
 struct lock_class *lock_class_get(const char *name);
 GPtrArray *lock_class_all(void);
+/* Whether classes created from now on count the sites that take them
+ * (taken_at: `memcgsim locks`; off for runs, whose hot path it would slow). */
+void lock_stat_record_sites(bool on);
 void lock_class_reset_all(void);
 
 void lock_stat_acquired(struct lock_class *c, const char *site, bool contended, bool bounced,

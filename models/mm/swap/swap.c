@@ -63,6 +63,9 @@ void swap_device_init(const struct swap_params *p, const struct list_lru_scope_o
 	spin_lock_init(&si->avail_lock, lock_class_get("swap_avail_lock"));
 	line_init(&si->nr_swap_pages, line_class_get("nr_swap_pages"), 0);
 	spin_lock_init(&si->lock, lock_class_get("&si->lock"));
+	/* the clusters' class with the device, before any cluster: a run's
+	 * classes are all made at set-up (memcgsim locks, validate) */
+	si->cluster_class = lock_class_get("&ci->lock");
 	si->percpu_cluster = g_malloc0(sizeof(*si->percpu_cluster) * (size_t)ncpus);
 	si->slots_cache = g_new0(struct swap_slots_cache, ncpus);
 	si->nr_clusters = (pages + SWAPFILE_CLUSTER - 1) / SWAPFILE_CLUSTER;

@@ -84,6 +84,7 @@ struct swap_device {
 	} * percpu_cluster;
 	struct swap_slots_cache *slots_cache; /* [ncpus] */
 	struct swap_cluster **clusters;	      /* by cluster, NULL until used */
+	struct lock_class *cluster_class;     /* their locks' (made with the device) */
 	long nr_clusters;
 	struct zram zram;
 	bool zswap_invalidate_erase; /* zswap_invalidate xa_erases with zswap off (6.12) */

@@ -18,7 +18,7 @@ static struct swap_cluster *swap_cluster_of(struct swap_device *si, long slot)
 	long c = slot / SWAPFILE_CLUSTER;
 	if (!si->clusters[c]) {
 		struct swap_cluster *ci = g_new0(struct swap_cluster, 1);
-		spin_lock_init(&ci->lock, lock_class_get("&ci->lock"));
+		spin_lock_init(&ci->lock, si->cluster_class);
 		spin_lock_set_local(&ci->lock); /* the cluster is a CPU's (percpu_cluster) */
 		si->clusters[c] = ci;
 	}
