@@ -106,8 +106,14 @@ static void variant_locks(const struct scenario_variant *v, json_t *classes, dou
 	size_t i;
 	json_t *c;
 	json_array_foreach (classes, i, c) {
-		g_string_append_printf(out, "  %s\n",
-				       json_string_value(json_object_get(c, "class")));
+		const char *kernel = json_string_value(json_object_get(c, "lockdep_class"));
+		g_string_append_printf(out, "  %s", json_string_value(json_object_get(c, "class")));
+		if (kernel && *kernel)
+			g_string_append_printf(out, "  (/proc/lock_stat: %s)", kernel);
+		else if (kernel)
+			g_string_append(out,
+					"  (not in /proc/lock_stat: lockdep does not track it)");
+		g_string_append_c(out, '\n');
 		json_t *sites = json_object_get(c, "taken_at");
 		if (!json_object_size(sites)) {
 			g_string_append_printf(out, "      not taken in the first %g s\n",

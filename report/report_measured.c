@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The real machine beside the model (`report --lock-stat FILE`): each
  * measured lock class that the model has too, its figures on one line and
- * each variant's under it. A /proc/lock_stat class matches the model's
- * classes of its name, read/write state ("-R", "-W") left out and the
- * model's " (instance)" suffix left out too ("&nlru->lock" is "&nlru->lock
- * (shadow_nodes)" and "&nlru->lock (s_dentry_lru)", added up); a row of
- * perf lock contention (a caller) matches the model's contention points of
- * that function. Waits are per contention, holds per acquisition, as
+ * each variant's under it; then the classes of either side the other has
+ * not. A /proc/lock_stat class matches the model's classes whose kernel
+ * name is its name (a lock's "lockdep_class", the name the variant's era
+ * gives it: "&p->lock" for the model's "&si->lock"), its read/write state
+ * ("-R", "-W") and its "#N" (a second class of one name, numbered in boot
+ * order) left out, a name lock_stat cut at 37 characters matched by its
+ * start; several model classes of one kernel name are added up (the model's
+ * list_lrus, "&lru->node[i].lock" each, as the kernel's one class). A
+ * result from before the kernel names matches by the model's names, less
+ * their " (instance)". A row of perf lock contention (a caller) matches the
+ * model's contention points of that function. Waits are per contention, holds per acquisition, as
  * lock_stat's averages are. Counts are over the machine's measurement and
  * over the model's replicas' simulated time; with the measurement's length
  * (--lock-stat-seconds) both are a second. */
@@ -52,6 +57,38 @@ static char *class_key(const char *name)
 	return k;
 }
 
+/* @name (a /proc/lock_stat class) without its read/write state and its
+ * "#N": "key#3/1" is "key/1"; g_free it. */
+static char *measured_key(const char *name)
+{
+	char *k = class_key(name);
+	char *hash = strrchr(k, '#');
+	if (hash && g_ascii_isdigit(hash[1])) {
+		char *end = hash + 1;
+		while (g_ascii_isdigit(*end))
+			end++;
+		memmove(hash, end, strlen(end) + 1);
+	}
+	return k;
+}
+
+/* Model lock @l's name as the kernel's lock_stat prints it: its
+ * "lockdep_class" ("": none), else (a result from before) its own name less
+ * " (instance)"; g_free it. */
+static char *model_key(json_t *l)
+{
+	const char *kernel = json_string_value(json_object_get(l, "lockdep_class"));
+	return kernel ? g_strdup(kernel)
+		      : class_key(json_string_value(json_object_get(l, "class")));
+}
+
+/* Does measured key @m name model key @k? lock_stat cuts a name at 37
+ * characters (fewer with a "#N" or "/N"): a long one matches by its start. */
+static bool keys_match(const char *m, const char *k)
+{
+	return *k && (g_str_equal(m, k) || (strlen(m) >= 34 && g_str_has_prefix(k, m)));
+}
+
 /* The variant's figures for measured class @c. */
 static void model_figures(json_t *variant, const struct lockstat *ls,
 			  const struct lockstat_class *c, struct figures *f)
@@ -59,7 +96,7 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 	memset(f, 0, sizeof(*f));
 	f->holds = ls->source == LOCKSTAT_PROC;
 	f->seconds = ls->seconds > 0 ? model_seconds(variant) : 0;
-	char *want = class_key(c->name);
+	char *want = measured_key(c->name);
 	size_t i, j;
 	json_t *l, *p;
 	json_array_foreach (json_object_get(variant, RK_locks), i, l) {
@@ -75,8 +112,8 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 			}
 			continue;
 		}
-		char *key = class_key(json_string_value(json_object_get(l, "class")));
-		if (g_str_equal(key, want)) {
+		char *key = model_key(l);
+		if (keys_match(want, key)) {
 			f->matched++;
 			f->acquisitions += mcs_json_num(l, "acquisitions");
 			f->contentions += mcs_json_num(l, "contentions");
@@ -149,7 +186,8 @@ static void figures_line(GString *out, const struct figures *f, int acq_w, bool 
 
 static void row(GString *out, const char *cls, const char *source, const struct figures *f)
 {
-	g_string_append_printf(out, "%-*s %-14s", CLASS_W, cls, source);
+	report_cut(out, cls, CLASS_W);
+	g_string_append_printf(out, " %-14s", source);
 	figures_line(out, f, 13, true);
 }
 
@@ -265,6 +303,78 @@ static void intro(GString *out, const struct lockstat *ls, const char *path, gui
 	g_string_free(text, TRUE);
 }
 
+#define UNMATCHED_SHOWN 12 /* of the measured classes the model has not */
+
+/* The measured classes (most wait first) no variant has, the first
+ * UNMATCHED_SHOWN named. */
+static void measured_only(GString *out, GPtrArray *unmatched, const struct lockstat *ls)
+{
+	if (!unmatched->len)
+		return;
+	GString *text = g_string_new(NULL);
+	g_string_append_printf(text, "Measured, not in the model (%u %s, most wait first): ",
+			       unmatched->len, ls->source == LOCKSTAT_PROC ? "classes" : "callers");
+	for (guint i = 0; i < unmatched->len && i < UNMATCHED_SHOWN; i++)
+		g_string_append_printf(text, "%s%s", i ? ", " : "",
+				       ((const struct lockstat_class *)unmatched->pdata[i])->name);
+	if (unmatched->len > UNMATCHED_SHOWN)
+		g_string_append_printf(text, " and %u more", unmatched->len - UNMATCHED_SHOWN);
+	g_string_append_c(text, '.');
+	g_string_append_c(out, '\n');
+	report_hanging(out, text->str, 78, 2);
+	g_string_free(text, TRUE);
+}
+
+/* Does some measured class of @ls name model key @key? */
+static bool measured_has(const struct lockstat *ls, const char *key)
+{
+	bool has = false;
+	for (guint i = 0; !has && i < ls->classes->len; i++) {
+		char *m =
+		    measured_key(((const struct lockstat_class *)ls->classes->pdata[i])->name);
+		has = keys_match(m, key);
+		g_free(m);
+	}
+	return has;
+}
+
+/* The model's classes (of any variant, taken) that no measured class names,
+ * each with its kernel name; a /proc/lock_stat measurement only. */
+static void model_only(GString *out, json_t *variants, const struct lockstat *ls)
+{
+	if (ls->source != LOCKSTAT_PROC)
+		return;
+	GPtrArray *seen = g_ptr_array_new_with_free_func(g_free);
+	GString *text = g_string_new("In the model, not measured: ");
+	size_t i, j;
+	json_t *v, *l;
+	json_array_foreach (variants, i, v)
+		json_array_foreach (json_object_get(v, RK_locks), j, l) {
+			const char *cls = json_string_value(json_object_get(l, "class"));
+			if (g_ptr_array_find_with_equal_func(seen, cls, g_str_equal, NULL))
+				continue;
+			g_ptr_array_add(seen, g_strdup(cls));
+			char *key = model_key(l);
+			const char *kernel = json_string_value(json_object_get(l, "lockdep_class"));
+			if (!measured_has(ls, key)) {
+				g_string_append_printf(text, "%s%s", text->len > 28 ? ", " : "",
+						       cls);
+				if (kernel && !*kernel)
+					g_string_append(text, " (lockdep does not track it)");
+				else if (kernel && !g_str_equal(kernel, cls))
+					g_string_append_printf(text, " (lock_stat: %s)", kernel);
+			}
+			g_free(key);
+		}
+	if (text->len > 28) {
+		g_string_append_c(text, '.');
+		g_string_append_c(out, '\n');
+		report_hanging(out, text->str, 78, 2);
+	}
+	g_string_free(text, TRUE);
+	g_ptr_array_free(seen, TRUE);
+}
+
 void report_measured(json_t *variants, const struct lockstat *ls, const char *path, bool brief,
 		     GString *out)
 {
@@ -274,12 +384,15 @@ void report_measured(json_t *variants, const struct lockstat *ls, const char *pa
 		g_ptr_array_add(sorted, ls->classes->pdata[i]);
 	g_ptr_array_sort(sorted, by_measured_wait);
 	GString *rows = g_string_new(NULL), *dropped = g_string_new(NULL);
+	GPtrArray *unmatched = g_ptr_array_new();
 	guint shown = 0, left_out = 0;
 	for (guint i = 0; i < sorted->len; i++) {
 		bool room = !lay->max_classes || shown - left_out < lay->max_classes;
 		bool has = class_rows(room ? rows : dropped, variants, ls, sorted->pdata[i], lay);
 		shown += has;
 		left_out += has && !room;
+		if (!has)
+			g_ptr_array_add(unmatched, sorted->pdata[i]);
 	}
 	intro(out, ls, path, shown, brief, left_out);
 	if (shown) {
@@ -287,6 +400,11 @@ void report_measured(json_t *variants, const struct lockstat *ls, const char *pa
 		lay->head(out, ls);
 		g_string_append_len(out, rows->str, (gssize)rows->len);
 	}
+	if (!brief) {
+		measured_only(out, unmatched, ls);
+		model_only(out, variants, ls);
+	}
+	g_ptr_array_free(unmatched, TRUE);
 	g_string_free(rows, TRUE);
 	g_string_free(dropped, TRUE);
 	g_ptr_array_free(sorted, TRUE);

@@ -27,6 +27,9 @@ static const struct result_shape convoy = {"CONVOY", convoy_keys, false};
 static const struct result_key lock_keys[] = {
     {"class", RESULT_STRING, true, NULL, NULL, "the lock class, as lock_stat names it"},
     {"type", RESULT_STRING, false, NULL, NULL, "spinlock, rwlock ..."},
+    {"lockdep_class", RESULT_STRING, false, NULL, NULL,
+     "the class as the variant's kernel names it, which /proc/lock_stat prints (\"\": "
+     "lockdep does not track it); absent: the model's name is the kernel's"},
     {"wait_ns", RESULT_OBJECT, true, NULL, NULL, "min, max, total, avg, p50, p99, p999"},
     {"hold_ns", RESULT_OBJECT, true, NULL, NULL, "min, max, total, avg, and its parts"},
     {"wait_cdf", RESULT_ARRAY, false, NULL, NULL, "the waits' distribution"},

@@ -22,6 +22,7 @@
  * in a directory of its own, which XFS's directory rotor gives an AG of its
  * own (cgroup i: AG i mod XFS_AGCOUNT); the per-directory locks are left out. */
 #include "fs.h"
+#include "kernel.h"
 
 static sim_time_t section_stores(struct sim_task *t, struct spinlock *l, struct cacheline **lines,
 				 int n, const char *site)
@@ -122,7 +123,12 @@ void xfs_inode_mark_reclaimable(struct sim_task *t, struct inode *inode)
 void inode_lists_init(struct super_block *sb)
 {
 	int ncpus = sim_ncpus();
-	spin_lock_init(&sb->s_inode_list_lock, lock_class_get("&s->s_inode_list_lock"));
+	struct lock_class *list_cls = lock_class_get("&s->s_inode_list_lock");
+	/* alloc_super (fs/super.c, 5.11+); 2.6.32 kept sb->s_inodes under the
+	 * global inode_lock (fs/inode.c: DEFINE_SPINLOCK(inode_lock)) */
+	if (kernel_version() == KERNEL_2_6_32)
+		lock_class_lockdep_name(list_cls, "inode_lock");
+	spin_lock_init(&sb->s_inode_list_lock, list_cls);
 	struct lock_class *ici = lock_class_get("&pag->pag_ici_lock");
 	struct line_class *leaf = line_class_get("pag_ici_root leaf");
 	for (int a = 0; a < XFS_AGCOUNT; a++) {

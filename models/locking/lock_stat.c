@@ -16,6 +16,7 @@ static void class_free(gpointer p)
 	g_hash_table_destroy(c->convoys);
 	if (c->taken_at)
 		g_hash_table_destroy(c->taken_at);
+	g_free(c->lockdep_name);
 	sim_hist_free(&c->wait_hist);
 	g_free(c->name);
 	g_free(c);
@@ -47,6 +48,12 @@ struct lock_class *lock_class_get(const char *name)
 	g_ptr_array_add(classes, c);
 	g_hash_table_insert(by_name, c->name, c);
 	return c;
+}
+
+void lock_class_lockdep_name(struct lock_class *c, const char *name)
+{
+	g_free(c->lockdep_name);
+	c->lockdep_name = g_strdup(name);
 }
 
 void lock_stat_record_sites(bool on)
@@ -198,6 +205,8 @@ json_t *lock_stat_to_json(const struct lock_class *c, bool with_hist)
 		      sim_json_ns(c->hold_max), "total", sim_json_ns(c->hold_total), "avg",
 		      sim_json_ns(acq ? c->hold_total / (sim_time_t)acq : 0));
 	json_t *o = json_pack("{s:s, s:s}", "class", c->name, "type", c->type);
+	if (c->lockdep_name)
+		json_object_set_new(o, "lockdep_class", json_string(c->lockdep_name));
 #define COUNT(field, column) json_object_set_new(o, #field, json_integer((json_int_t)c->field));
 	LOCK_STAT_COUNTS(COUNT)
 	json_object_set_new(o, "wait_ns", wait);

@@ -5,6 +5,7 @@
 #include "charge.h"
 #include "cost.h"
 #include "insn.h"
+#include "kernel.h"
 #include "workingset_age.h"
 #include <string.h>
 
@@ -237,6 +238,12 @@ void folio_reclaim_init(long node_pages, bool with_kswapd)
 	lru_state.nodes = memcg_tree->nodes;
 	lru_state.page_lines = line_class_get("struct page (file folio)");
 	lru_state.ipages_class = lock_class_get("&mapping->i_pages");
+	/* __address_space_init_once (fs/inode.c) calls xa_init_flags, whose
+	 * spin_lock_init(&xa->xa_lock) names the class; 2.6.32's inode_init_once:
+	 * spin_lock_init(&inode->i_data.tree_lock) */
+	lock_class_lockdep_name(lru_state.ipages_class, kernel_version() == KERNEL_2_6_32
+							    ? "&inode->i_data.tree_lock"
+							    : "&xa->xa_lock");
 	lru_state.cpu = g_new0(struct cpu_fbatches, sim_ncpus());
 	lru_state.node = g_new0(struct node_mem, lru_state.nodes);
 	for (int nid = 0; nid < lru_state.nodes; nid++)

@@ -37,8 +37,8 @@ static void node_init(struct list_lru *lru, int n)
 	spin_lock_init_in(&nlru->lru.lock, lru->cls, &nlru->line);
 }
 
-void list_lru_init_memcg(struct list_lru *lru, const char *name,
-			 const struct list_lru_scope_ops *scope, int shrinker_id)
+static void list_lru_init(struct list_lru *lru, const char *name,
+			  const struct list_lru_scope_ops *scope, int shrinker_id, bool keyed)
 {
 	memset(lru, 0, sizeof(*lru));
 	lru->name = g_strdup(name);
@@ -47,6 +47,7 @@ void list_lru_init_memcg(struct list_lru *lru, const char *name,
 	lru->nodes = memcg_tree->nodes;
 	char *cls = g_strdup_printf("%s (%s)", scope->lock_class, name);
 	lru->cls = lock_class_get(cls);
+	lock_class_lockdep_name(lru->cls, keyed ? scope->lockdep_key : scope->lockdep_class);
 	g_free(cls);
 	cls = g_strdup_printf("struct list_lru_node (%s)", name);
 	lru->node_lines = line_class_get(cls);
@@ -68,6 +69,18 @@ void list_lru_init_memcg(struct list_lru *lru, const char *name,
 	if (!memcg_list_lrus)
 		memcg_list_lrus = g_ptr_array_new();
 	g_ptr_array_add(memcg_list_lrus, lru);
+}
+
+void list_lru_init_memcg(struct list_lru *lru, const char *name,
+			 const struct list_lru_scope_ops *scope, int shrinker_id)
+{
+	list_lru_init(lru, name, scope, shrinker_id, false);
+}
+
+void list_lru_init_memcg_key(struct list_lru *lru, const char *name,
+			     const struct list_lru_scope_ops *scope, int shrinker_id)
+{
+	list_lru_init(lru, name, scope, shrinker_id, true);
 }
 
 /* The lists and their lines are one allocation: the lines start where the

@@ -119,6 +119,10 @@ const struct list_lru_scope_ops list_lru_scope_memcg = {
     .name = "memcg",
     .doc = "one lock per (memcg, node) list (6.13+)",
     .lock_class = "&l->lock",
+    /* init_one_lru, mm/list_lru.c (6.13): spin_lock_init(&l->lock), then
+     * lockdep_set_class(&l->lock, lru->key) when the list_lru has a key */
+    .lockdep_class = "&l->lock",
+    .lockdep_key = "lru->key",
     .list_size = 32, /* list_head + nr_items + spinlock, 8-aligned */
     .reparent_objcg_first = false,
     .switch_kmemcg_id = false,

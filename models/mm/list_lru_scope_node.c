@@ -96,6 +96,10 @@ const struct list_lru_scope_ops list_lru_scope_node = {
     .name = "node",
     .doc = "one lock per NUMA node for every memcg's list on it (before 6.13)",
     .lock_class = "&nlru->lock",
+    /* __list_lru_init, mm/list_lru.c (5.11 .. 6.12): spin_lock_init(
+     * &lru->node[i].lock), then lockdep_set_class(..., key) when given one */
+    .lockdep_class = "&lru->node[i].lock",
+    .lockdep_key = "key",
     .list_size = 24, /* list_head + nr_items */
     .reparent_objcg_first = true,
     .switch_kmemcg_id = true,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "page_cgroup.h"
 #include "cost.h"
+#include "kernel.h"
 #include "rcu.h"
 #include <glib.h>
 
@@ -167,6 +168,9 @@ struct page_cgroup_map *page_cgroup_map_new(const struct page_cgroup_ops *ops, l
 {
 	struct page_cgroup_map *map = g_new0(struct page_cgroup_map, 1);
 	struct lock_class *cls = lock_class_get("&pc->lock");
+	/* lock_page_cgroup is bit_spin_lock(PCG_LOCK, &pc->flags)
+	 * (include/linux/page_cgroup.h, 2.6.32): lockdep does not track it */
+	lock_class_lockdep_name(cls, "");
 	struct line_class *lines = line_class_get("struct page_cgroup");
 	map->ops = ops;
 	map->nr_pages = nr_pages;

@@ -350,8 +350,11 @@ json_t *run_lock_classes(const struct run_config *cfg, uint64_t seed, sim_time_t
 	GPtrArray *classes = lock_class_all();
 	for (guint i = 0; i < classes->len; i++) {
 		const struct lock_class *c = classes->pdata[i];
-		json_array_append_new(a, json_pack("{s:s, s:o}", "class", c->name, "taken_at",
-						   sites_json(c->taken_at)));
+		json_t *o = json_pack("{s:s}", "class", c->name);
+		if (c->lockdep_name)
+			json_object_set_new(o, "lockdep_class", json_string(c->lockdep_name));
+		json_object_set_new(o, "taken_at", sites_json(c->taken_at));
+		json_array_append_new(a, o);
 	}
 	run_teardown(&r);
 	lock_stat_record_sites(false);

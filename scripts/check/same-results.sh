@@ -16,9 +16,9 @@
 #        MCS_KEEP=DIR scripts/check/same-results.sh BASE   keeps the outputs in DIR
 #        MCS_ONLY=GLOB scripts/check/same-results.sh BASE  only the scenarios GLOB.json
 #        MCS_SKIP=GLOB scripts/check/same-results.sh BASE  all but the scenarios GLOB.json
-#        MCS_DROP=KEY scripts/check/same-results.sh BASE   the results compared without their
-#            members KEY wherever they are (a member a change adds; with jq, both sides
-#            alike); the reports are still compared byte for byte
+#        MCS_DROP="KEY ..." scripts/check/same-results.sh BASE   the results compared
+#            without their members KEY wherever they are (members a change adds; with jq,
+#            both sides alike); the reports are still compared byte for byte
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 base=${1:-HEAD}
@@ -60,8 +60,9 @@ while IFS= read -r s; do
 			2>"$out/$side/$name.err" || rc=$?
 		[ "$rc" -eq 0 ] || echo "exit $rc" >>"$out/$side/$name.err"
 		if [ -n "${MCS_DROP:-}" ] && [ "$rc" -eq 0 ]; then
-			jq --indent 2 --arg k "$MCS_DROP" \
-				'del(.model, .command) | del(.. | objects | select(has($k)) | .[$k])' \
+			jq --indent 2 --arg ks "$MCS_DROP" \
+				'($ks | split(" ")) as $drop | del(.model, .command) |
+				 reduce $drop[] as $k (.; del(.. | objects | select(has($k)) | .[$k]))' \
 				"$out/$side/$name.raw" >"$out/$side/$name"
 		else
 			sed '/^  "model": "/d; /^  "command": "/d' "$out/$side/$name.raw" >"$out/$side/$name"

@@ -34,6 +34,10 @@ struct lock_point {
 
 struct lock_class {
 	char *name;
+	/* The class as the kernel of the run's era names it, which
+	 * /proc/lock_stat prints (lock_class_lockdep_name); NULL: the model's
+	 * name is the kernel's; "": lockdep does not track it (a bit spinlock). */
+	char *lockdep_name;
 	const char *type; /* "spinlock" */
 	LOCK_STAT_COUNTS(LOCK_STAT_MEMBER)
 	sim_time_t wait_min, wait_max, wait_total;
@@ -66,6 +70,10 @@ struct lock_class {
 /* The class named @name, created on first use; classes keep creation order. */
 struct lock_class *lock_class_get(const char *name);
 GPtrArray *lock_class_all(void);
+/* @c's lockdep class name in the run's kernel: the expression its
+ * spin_lock_init stringifies, or the key lockdep_set_class names, as that
+ * era's source writes it (each caller cites the source). */
+void lock_class_lockdep_name(struct lock_class *c, const char *name);
 /* Whether classes created from now on count the sites that take them
  * (taken_at: `memcgsim locks`; off for runs, whose hot path it would slow). */
 void lock_stat_record_sites(bool on);

@@ -87,8 +87,12 @@ struct lru_op {
 };
 
 struct list_lru_scope_ops {
-	MCS_NAMED;		   /* "node" or "memcg" */
-	const char *lock_class;	   /* lock_stat class of the list lock */
+	MCS_NAMED;		/* "node" or "memcg" */
+	const char *lock_class; /* the model's class of the list lock */
+	/* the kernel's lockdep class of it (lock_class_lockdep_name): a list_lru
+	 * initialised without a key (list_lru_init_memcg) and with one
+	 * (list_lru_init_memcg_key: workingset's shadow_nodes) */
+	const char *lockdep_class, *lockdep_key;
 	size_t list_size;	   /* sizeof(struct list_lru_one) in that kernel */
 	bool reparent_objcg_first; /* Linux <= 6.12 reparented objcgs before the lists */
 	/* Linux <= 6.12 pointed the dying memcg's kmemcg_id at its parent's
@@ -163,6 +167,10 @@ typedef enum lru_status (*list_lru_walk_cb)(struct sim_task *t, struct list_lru 
 
 void list_lru_init_memcg(struct list_lru *lru, const char *name,
 			 const struct list_lru_scope_ops *scope, int shrinker_id);
+/* The same for a list_lru with a lockdep key of its own, whose lock's class
+ * lock_stat names by the key (mm/workingset.c's shadow_nodes_key). */
+void list_lru_init_memcg_key(struct list_lru *lru, const char *name,
+			     const struct list_lru_scope_ops *scope, int shrinker_id);
 void list_lru_destroy(struct list_lru *lru);
 /* Every registered list_lru, for reparenting and the checker. */
 GPtrArray *list_lru_all(void);

@@ -6,6 +6,7 @@
 #include "charge.h"
 #include "cost.h"
 #include "insn.h"
+#include "kernel.h"
 #include "list_lru.h"
 #include "memcg_rstat.h"
 #include "shrinker.h"
@@ -83,6 +84,10 @@ void memcg_tree_init(int nodes, int ncpus)
 	T->lru_lock_scope = &lock_scope_memcg;
 	T->pgdat = g_new0(struct pglist_data, nodes);
 	struct lock_class *pgdat_class = lock_class_get("&pgdat->lru_lock");
+	/* 2.6.32: spin_lock_init(&zone->lru_lock) in free_area_init_core
+	 * (mm/page_alloc.c); 4.8 .. 5.10 the node's, &pgdat->lru_lock */
+	if (kernel_version() == KERNEL_2_6_32)
+		lock_class_lockdep_name(pgdat_class, "&zone->lru_lock");
 	pgdat_class->line = line_class_get("&pgdat->lru_lock");
 	for (int n = 0; n < nodes; n++) {
 		line_init(&T->pgdat[n].line, pgdat_class->line, n);

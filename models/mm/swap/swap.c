@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "swap.h"
 #include "cost.h"
+#include "kernel.h"
 #include "mm.h"
 #include "run_config.h"
 #include "workingset.h"
@@ -50,6 +51,33 @@ const struct spec swap_params_spec = {.kind = SPEC_OBJECT,
 				      .fields = swap_fields,
 				      .size = sizeof(struct swap_params)};
 
+/* The swap locks' classes as each era's mm/swapfile.c, mm/swap_state.c and
+ * mm/zswap.c name them (their spin_lock_init and xa_init call sites; 2.6.32
+ * had one global swap_lock and a static swapper_space). */
+static void swap_lockdep_names(struct swap_device *si)
+{
+	enum kernel_version v = kernel_version();
+	bool old = v == KERNEL_2_6_32;
+	if (old)
+		lock_class_lockdep_name(si->avail_lock.cls, "");
+	/* alloc_swap_info: spin_lock_init(&p->lock) */
+	lock_class_lockdep_name(lock_class_get("&si->lock"), old ? "swap_lock" : "&p->lock");
+	/* swapon's spin_lock_init(&((cluster_info + ci)->lock)) (5.11 .. 6.10);
+	 * 6.12's setup_clusters: spin_lock_init(&cluster_info[i].lock) */
+	lock_class_lockdep_name(lock_class_get("&ci->lock"), old ? ""
+							     : v < KERNEL_6_12
+								 ? "&((cluster_info + ci)->lock)"
+								 : "&cluster_info[i].lock");
+	/* init_swap_address_space: xa_init_flags(&space->i_pages, ...) */
+	lock_class_lockdep_name(lock_class_get("&xa->xa_lock (swapper_spaces)"),
+				old ? "swapper_space.tree_lock" : "&xa->xa_lock");
+	/* zswap: spin_lock_init(&tree->lock) (<= 6.1); xa_init(trees + i) (6.10+) */
+	lock_class_lockdep_name(lock_class_get("&xa->xa_lock (zswap_trees)"), old ? ""
+									      : v <= KERNEL_6_1
+										  ? "&tree->lock"
+										  : "&xa->xa_lock");
+}
+
 void swap_device_init(const struct swap_params *p, const struct list_lru_scope_ops *scope)
 {
 	struct swap_device *si = g_new0(struct swap_device, 1);
@@ -84,6 +112,7 @@ void swap_device_init(const struct swap_params *p, const struct list_lru_scope_o
 	}
 	si->nr_nodes = (pages + XA_CHUNK_SIZE - 1) / XA_CHUNK_SIZE;
 	si->nodes = g_new0(struct xa_node *, si->nr_nodes);
+	swap_lockdep_names(si);
 	zram_init(&si->zram);
 	swap_entries_init(si);
 	swap_cgroup_swapon(&si->swap_cgroup);

@@ -13,6 +13,7 @@
  * swap counter is not used: the page's memsw charge carries over. */
 #include "charge.h"
 #include "insn.h"
+#include "kernel.h"
 #include "swap.h"
 
 /* Under ctrl->lock: the id stored for the entry. The map's lines for a CPU's
@@ -66,7 +67,12 @@ void mem_cgroup_uncharge_swap(struct sim_task *t, struct mem_cgroup *memcg, long
 void swap_cgroup_swapon(struct swap_cgroup_ctrl *ctrl)
 {
 	int ncpus = sim_ncpus();
-	spin_lock_init(&ctrl->lock, lock_class_get("&ctrl->lock"));
+	struct lock_class *lock_cls = lock_class_get("&ctrl->lock");
+	/* swap_cgroup_swapon (mm/swap_cgroup.c, 5.11+): spin_lock_init(
+	 * &ctrl->lock); 2.6.32's swap_cgroup_record took no spinlock */
+	if (kernel_version() == KERNEL_2_6_32)
+		lock_class_lockdep_name(lock_cls, "");
+	spin_lock_init(&ctrl->lock, lock_cls);
 	ctrl->map = g_new0(struct cacheline, ncpus);
 	struct line_class *cls = line_class_get("swap_cgroup map");
 	for (int cpu = 0; cpu < ncpus; cpu++)

@@ -79,5 +79,5 @@ void workingset_init(struct swap_device *si, const struct list_lru_scope_ops *sc
 	s->scan_objects = scan_shadow_nodes;
 	s->private_data = si;
 	shrinker_register(s);
-	list_lru_init_memcg(&si->shadow_nodes, "shadow_nodes", scope, s->id);
+	list_lru_init_memcg_key(&si->shadow_nodes, "shadow_nodes", scope, s->id);
 }

@@ -47,7 +47,8 @@ const struct run_metric *run_metric_find(const char *name);
 /* The lock classes a run of @cfg (seed @seed) makes, in the order it makes
  * them (its set-up makes every one), each with the sites that took it in
  * its first @run_for of simulated time, most first (0: nothing is run):
- * [{"class": NAME, "taken_at": {SITE: COUNT, ...}}, ...]. */
+ * [{"class": NAME, "lockdep_class": ITS KERNEL NAME (when not NAME),
+ *   "taken_at": {SITE: COUNT, ...}}, ...]. */
 json_t *run_lock_classes(const struct run_config *cfg, uint64_t seed, sim_time_t run_for);
 /* A replica's "metric_info" (docs/results.md): each figure of @metrics, and
  * sys and spin time, with its unit, direction and meaning, from the
