@@ -176,6 +176,20 @@ static bool run_options_valid(struct cli *c, struct runner_trace *t)
 	return true;
 }
 
+/* The --set overrides but replicas (which changes no run), as the result's
+ * "overrides": a run that is not the unmodified scenario. */
+static void run_overrides(const struct cli *c, json_t *result)
+{
+	json_t *sets = json_array();
+	for (char **s = c->sets; s && *s; s++)
+		if (!g_str_has_prefix(*s, "replicas="))
+			json_array_append_new(sets, json_string(*s));
+	if (json_array_size(sets))
+		json_object_set_new(result, RK_overrides, sets);
+	else
+		json_decref(sets);
+}
+
 /* The scenario, its what-ifs' lock classes checked (those a variant lacks
  * into @lacking) and its work within the limits; NULL with @err (its
  * @prefix: a scenario's error says where) otherwise. */
@@ -232,6 +246,7 @@ static int cmd_run(struct cli *c)
 	char *command = run_command(c);
 	json_object_set_new(result, "command", json_string(command));
 	g_free(command);
+	run_overrides(c, result);
 	GString *out = g_string_new(NULL);
 	run_output(c, result, out);
 	if (violation)

@@ -105,6 +105,18 @@ static const struct spec_field top_fields[] = {
 				 "source, the metric and a figure a variant",
 			  .fields = published_fields},
      false, NULL, 0},
+    {"exercises",
+     &(const struct spec){.kind = SPEC_ARRAY,
+			  .doc =
+			      "what the unmodified scenario exists to exercise: figures of a "
+			      "variant's result, \"[VARIANT:]PATH\" (\"memcg.reclaim.pswpout\"; "
+			      "\"v1-after:memcg.reclaim.slab_scanned\": that variant's only), "
+			      "that its runs make more than 0; a run whose --set leaves one at 0 "
+			      "is said not to stand for the scenario (docs/scenario.md)",
+			  .min = 0,
+			  .max = 32,
+			  .items = &(const struct spec){.kind = SPEC_STRING, .min = 1, .max = 256}},
+     false, NULL, 0},
     {"sweep",
      &(const struct spec){.kind = SPEC_ARRAY,
 			  .doc = "parameters of `memcgsim sweep`, as its --param: "

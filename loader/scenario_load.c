@@ -103,11 +103,43 @@ static bool check_published(json_t *doc, GHashTable *locs, GError **err)
 	return true;
 }
 
+/* exercises: each "[VARIANT:]PATH", the variant one of the scenario's, the
+ * path dotted names. */
+static bool check_exercises(json_t *doc, GHashTable *locs, GError **err)
+{
+	json_t *list = json_object_get(doc, "exercises");
+	size_t i;
+	json_t *e;
+	json_array_foreach (list, i, e) {
+		const char *s = json_string_value(e), *colon = strchr(s, ':');
+		const char *path = colon ? colon + 1 : s;
+		char *variant = colon ? g_strndup(s, (gsize)(colon - s)) : NULL;
+		char *at = g_strdup_printf("exercises.%zu", i);
+		char key[24];
+		g_snprintf(key, sizeof(key), "%zu", i);
+		bool ok = true;
+		if (variant &&
+		    !mcs_json_find(json_object_get(doc, "variants"), "name", variant, NULL))
+			ok = spec_fail(locs, list, key, at, err,
+				       "no variant \"%s\" in the scenario", variant);
+		else if (!*path || *path == '.' || g_str_has_suffix(path, ".") ||
+			 strstr(path, ".."))
+			ok = spec_fail(locs, list, key, at, err,
+				       "expected [VARIANT:]PATH, a dotted path into a variant's "
+				       "result (\"memcg.reclaim.pswpout\")");
+		g_free(variant);
+		g_free(at);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 /* The rules across keys of the whole document (the base's too, though
  * only variants run). */
 static bool check_doc(json_t *doc, GHashTable *locs, GError **err)
 {
-	if (!check_published(doc, locs, err))
+	if (!check_published(doc, locs, err) || !check_exercises(doc, locs, err))
 		return false;
 	struct run_config *cfg = scenario_config_new(doc, locs, err);
 	scenario_config_free(cfg);

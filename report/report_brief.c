@@ -164,7 +164,18 @@ static void brief_published(json_t *result, const struct change_resolution *r, G
 		return;
 	g_string_append_c(out, '\n');
 	put_wrapped(out, "Published: ", json_string_value(json_object_get(pub, "source")));
-	g_string_append_printf(out, "%-22s %16s %9s %16s %9s\n", "variant", RK_published, "change",
+	char *sets = report_overrides(result);
+	if (sets) { /* the published figures are the unmodified scenario's */
+		char *why =
+		    g_strdup_printf("its figures stand for the unmodified scenario; this run "
+				    "changed it (%s)",
+				    sets);
+		put_wrapped(out, "Not comparable: ", why);
+		g_free(why);
+		g_free(sets);
+		return;
+	}
+	g_string_append_printf(out, "%-22s %16s %9s %16s %9s\n", "variant", "published", "change",
 			       "model", "change");
 	double pub_base = json_number_value(json_object_get(values, name_of(base)));
 	struct run_metric info;
@@ -244,6 +255,7 @@ void report_brief_head(const struct report_brief *b, GString *out)
 	const char *command = json_string_value(json_object_get(result, "command"));
 	if (command)
 		put_wrapped(out, "Command: ", command);
+	report_standing(result, out);
 }
 
 void report_brief_figures(const struct report_brief *b, GString *out)

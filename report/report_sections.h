@@ -74,6 +74,11 @@ struct report_section_type {
 	void (*summary_sweep)(json_t *sweep, const struct report_opts *o, GString *out);
 };
 
+/* report_standing.c: a run that changed its scenario (--set) and left at 0
+ * a figure the scenario exercises, said (nothing else); and the overrides,
+ * "A=1, B=2", NULL for the unmodified scenario (g_free it). */
+void report_standing(json_t *result, GString *out);
+char *report_overrides(json_t *result);
 /* report_summary.c: a variant's title, its summary (simulated time, CPU
  * time, metrics, failed replicas), lockdep's reports and the first
  * replica's details */

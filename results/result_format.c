@@ -94,6 +94,10 @@ static const struct result_shape variant = {"VARIANT", variant_keys, false};
 static const struct result_key result_keys[] = {
     {"scenario", RESULT_STRING, true, NULL, NULL, "the scenario's name"},
     {RK_published, RESULT_OBJECT, false, NULL, NULL, "the published figures it gives"},
+    {RK_exercises, RESULT_STRINGS, false, NULL, NULL,
+     "the figures the unmodified scenario makes more than 0"},
+    {RK_overrides, RESULT_STRINGS, false, NULL, NULL,
+     "the run's --set overrides (but replicas): not the unmodified scenario"},
     {RK_variants, RESULT_OBJECTS, true, &variant, NULL, "the baseline first"},
     {RK_variants, RESULT_NONEMPTY, false, NULL, "at least one variant", "one at least"},
     END,

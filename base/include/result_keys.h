@@ -21,6 +21,8 @@
 	X(cachelines)                                                                              \
 	X(batches)                                                                                 \
 	X(published)                                                                               \
+	X(exercises)                                                                               \
+	X(overrides)                                                                               \
 	X(points)
 
 #define RESULT_KEY_DEFINE(name) static const char RK_##name[] = #name;

@@ -844,6 +844,66 @@ static void test_lockstat_kernel_names(void)
 	g_free(dir);
 }
 
+/* A variant of one replica that swapped @pswpout pages and whose shrinkers
+ * scanned @scanned objects, in @elapsed_ns. */
+static json_t *swapping_variant(const char *name, double pswpout, double scanned, double elapsed_ns)
+{
+	json_t *rep =
+	    json_pack("{s:f, s:{}, s:[], s:{s:f}, s:{s:{s:f, s:f}}}", "sim_time_ns", elapsed_ns,
+		      "cpu_time_ns", "locks", "metrics", "elapsed_ns", elapsed_ns, "memcg",
+		      "reclaim", "pswpout", pswpout, "slab_scanned", scanned);
+	return result_variant(name, NULL, json_pack("[o]", rep));
+}
+
+/* The summary of @doc (written to a file in @dir). */
+static char *summary_of(json_t *doc, const char *dir)
+{
+	char *in = g_build_filename(dir, "r.json", NULL);
+	g_assert_cmpint(json_dump_file(doc, in, 0), ==, 0);
+	char *out, *err;
+	int rc = mcs_cli((const char *[]){"report", in, "--summary", NULL}, &out, &err);
+	if (rc)
+		g_error("report: %d: %s", rc, err);
+	g_free(err);
+	g_free(in);
+	return out;
+}
+
+/* A shrunk run (issue 39, item 6): its --set left at 0 what the scenario
+ * exercises (b's shrinkers scanned nothing), so the summary says it does not
+ * stand for the scenario, before its figures, and marks the published block
+ * not comparable; the unmodified run shows the published figures, and says
+ * nothing of the kind. */
+static void test_shrunk_run(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	json_t *doc = json_pack(
+	    "{s:s, s:s, s:i, s:{s:s, s:s, s:{s:f, s:f}}, s:[s, s], s:[s], s:[o, o]}", "format",
+	    RESULT_FORMAT, "scenario", "s", "seed", 1, "published", "source", "a paper", "metric",
+	    "elapsed_ns", "values", "a", 2e9, "b", 1e9, "exercises", "memcg.reclaim.pswpout",
+	    "b:memcg.reclaim.slab_scanned", "overrides", "workloads.0.size_mb=96", "variants",
+	    swapping_variant("a", 5, 0, 1.0e9), swapping_variant("b", 5, 0, 0.9e9));
+	char *out = summary_of(doc, dir);
+	g_assert_nonnull(
+	    strstr(out, "Not the scenario: this run's --set (workloads.0.size_mb=96) leaves at 0 "
+			"what\n  the unmodified scenario exercises (memcg.reclaim.slab_scanned in "
+			"b); its\n  figures do not stand for the scenario's.\n\nvariant"));
+	g_assert_nonnull(strstr(out, "Published: a paper\nNot comparable: its figures stand for "
+				     "the unmodified scenario; this run\n                changed "
+				     "it (workloads.0.size_mb=96)\n"));
+	g_assert_null(strstr(out, "published    change"));
+	g_free(out);
+	json_object_del(doc, "overrides");
+	out = summary_of(doc, dir);
+	g_assert_null(strstr(out, "Not the scenario"));
+	g_assert_null(strstr(out, "Not comparable"));
+	g_assert_nonnull(strstr(out, "published    change"));
+	g_free(out);
+	json_decref(doc);
+	mcs_rm_tree(dir);
+	g_free(dir);
+}
+
 /* /proc/lock_stat, version 0.4, written by hand after
  * Documentation/locking/lockstat.rst: every class with its 12 numbers
  * (times in us, kept in ns), read/write states and subclasses as named; the
@@ -1336,6 +1396,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/hostile-result", test_hostile_result);
 	g_test_add_func("/report/metric-info", test_metric_info);
 	g_test_add_func("/lockstat/kernel-names", test_lockstat_kernel_names);
+	g_test_add_func("/report/shrunk-run", test_shrunk_run);
 	g_test_add_func("/report/metric-info/run", test_metric_info_of_run);
 	g_test_add_func("/report/zero-baseline", test_zero_baseline);
 	g_test_add_func("/report/md/fences", test_md_fences);

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Whether a run stands for its scenario (issue 39, item 6): a result whose
+ * run changed the scenario (its "overrides", --set) and left at 0 a figure
+ * the unmodified scenario exercises (its "exercises", "[VARIANT:]PATH") does
+ * not: the reports say so before their figures, and the summary's published
+ * block, which stands for the unmodified scenario, is marked not comparable. */
+#include "report_sections.h"
+#include "report_util.h"
+#include "result_keys.h"
+#include <math.h>
+#include <string.h>
+
+/* The number at dotted @path under @v; NAN when there is none. */
+static double figure_at(json_t *v, const char *path)
+{
+	char **keys = g_strsplit(path, ".", -1);
+	for (char **k = keys; *k && v; k++)
+		v = json_object_get(v, *k);
+	g_strfreev(keys);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The overrides, "A=1, B=2"; NULL when the run is the unmodified scenario
+ * (or the result is from before overrides were recorded). g_free it. */
+char *report_overrides(json_t *result)
+{
+	json_t *sets = json_object_get(result, RK_overrides);
+	if (!json_array_size(sets))
+		return NULL;
+	GString *s = g_string_new(NULL);
+	size_t i;
+	json_t *e;
+	json_array_foreach (sets, i, e)
+		g_string_append_printf(s, "%s%s", i ? ", " : "", json_string_value(e));
+	return g_string_free(s, FALSE);
+}
+
+/* "PATH in VARIANT" for each exercised figure at 0 (or absent) here. */
+static GString *unexercised(json_t *result)
+{
+	GString *gone = g_string_new(NULL);
+	size_t i, j;
+	json_t *e, *v;
+	json_array_foreach (json_object_get(result, RK_exercises), i, e) {
+		const char *s = json_string_value(e), *colon = strchr(s, ':');
+		const char *path = colon ? colon + 1 : s;
+		json_array_foreach (json_object_get(result, RK_variants), j, v) {
+			const char *name = json_string_value(json_object_get(v, "name"));
+			if (colon && (strlen(name) != (size_t)(colon - s) ||
+				      strncmp(name, s, (size_t)(colon - s)) != 0))
+				continue;
+			double x = figure_at(v, path);
+			if (!(x > 0))
+				g_string_append_printf(gone, "%s%s in %s", gone->len ? ", " : "",
+						       path, name);
+		}
+	}
+	return gone;
+}
+
+void report_standing(json_t *result, GString *out)
+{
+	char *sets = report_overrides(result);
+	if (!sets)
+		return;
+	GString *gone = unexercised(result);
+	if (gone->len) {
+		char *text = g_strdup_printf(
+		    "Not the scenario: this run's --set (%s) leaves at 0 what the unmodified "
+		    "scenario exercises (%s); its figures do not stand for the scenario's.",
+		    sets, gone->str);
+		report_hanging(out, text, 78, 2);
+		g_free(text);
+	}
+	g_string_free(gone, TRUE);
+	g_free(sets);
+}
