@@ -176,14 +176,23 @@ static bool run_options_valid(struct cli *c, struct runner_trace *t)
 	return true;
 }
 
-/* The --set overrides but replicas (which changes no run), as the result's
- * "overrides": a run that is not the unmodified scenario. */
+/* The --set overrides that change what runs, as the result's "overrides": a
+ * run that is not the unmodified scenario. Not replicas (more of the same
+ * runs) nor what only the reports read. */
 static void run_overrides(const struct cli *c, json_t *result)
 {
+	static const char *const unchanged[] = {"replicas",  "published",   "comparisons",
+						"exercises", "description", "name",
+						"sweep",     NULL};
 	json_t *sets = json_array();
-	for (char **s = c->sets; s && *s; s++)
-		if (!g_str_has_prefix(*s, "replicas="))
+	for (char **s = c->sets; s && *s; s++) {
+		bool runs = true;
+		for (const char *const *u = unchanged; runs && *u; u++)
+			runs = !(g_str_has_prefix(*s, *u) &&
+				 ((*s)[strlen(*u)] == '=' || (*s)[strlen(*u)] == '.'));
+		if (runs)
 			json_array_append_new(sets, json_string(*s));
+	}
 	if (json_array_size(sets))
 		json_object_set_new(result, RK_overrides, sets);
 	else

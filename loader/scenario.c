@@ -105,6 +105,16 @@ static const struct spec_field top_fields[] = {
 				 "source, the metric and a figure a variant",
 			  .fields = published_fields},
      false, NULL, 0},
+    {"comparisons",
+     &(const struct spec){.kind = SPEC_ARRAY,
+			  .doc = "the comparisons the scenario exists for, each given a verdict "
+				 "in the reports: \"A..B\" (B against A), or \"A..B vs C..D\" (the "
+				 "change of D against C less that of B against A: a difference "
+				 "of differences)",
+			  .min = 0,
+			  .max = 16,
+			  .items = &(const struct spec){.kind = SPEC_STRING, .min = 4, .max = 512}},
+     false, NULL, 0},
     {"exercises",
      &(const struct spec){.kind = SPEC_ARRAY,
 			  .doc =

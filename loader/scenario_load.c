@@ -103,6 +103,56 @@ static bool check_published(json_t *doc, GHashTable *locs, GError **err)
 	return true;
 }
 
+/* Is "A..B" @pair two variants of @doc? */
+static bool pair_valid(json_t *doc, const char *pair, char **bad)
+{
+	const char *dots = strstr(pair, "..");
+	*bad = NULL;
+	if (!dots || dots == pair || !dots[2] || strstr(dots + 2, ".."))
+		return false;
+	char *names[2] = {g_strndup(pair, (gsize)(dots - pair)), g_strdup(dots + 2)};
+	for (int k = 0; k < 2; k++) {
+		g_strstrip(names[k]);
+		if (!*bad &&
+		    !mcs_json_find(json_object_get(doc, "variants"), "name", names[k], NULL))
+			*bad = g_strdup(names[k]);
+	}
+	g_free(names[0]);
+	g_free(names[1]);
+	return !*bad;
+}
+
+/* comparisons: each "A..B" or "A..B vs C..D", of the scenario's variants. */
+static bool check_comparisons(json_t *doc, GHashTable *locs, GError **err)
+{
+	json_t *list = json_object_get(doc, "comparisons");
+	size_t i;
+	json_t *e;
+	json_array_foreach (list, i, e) {
+		char **pairs = g_strsplit(json_string_value(e), " vs ", -1);
+		guint n = g_strv_length(pairs);
+		char *bad = NULL;
+		bool ok = n >= 1 && n <= 2;
+		for (guint k = 0; ok && k < n; k++)
+			ok = pair_valid(doc, pairs[k], &bad);
+		g_strfreev(pairs);
+		if (ok)
+			continue;
+		char key[24], *at = g_strdup_printf("comparisons.%zu", i);
+		g_snprintf(key, sizeof(key), "%zu", i);
+		if (bad)
+			spec_fail(locs, list, key, at, err, "no variant \"%s\" in the scenario",
+				  bad);
+		else
+			spec_fail(locs, list, key, at, err,
+				  "expected \"A..B\" or \"A..B vs C..D\", of variants' names");
+		g_free(bad);
+		g_free(at);
+		return false;
+	}
+	return true;
+}
+
 /* exercises: each "[VARIANT:]PATH", the variant one of the scenario's, the
  * path dotted names. */
 static bool check_exercises(json_t *doc, GHashTable *locs, GError **err)
@@ -139,7 +189,8 @@ static bool check_exercises(json_t *doc, GHashTable *locs, GError **err)
  * only variants run). */
 static bool check_doc(json_t *doc, GHashTable *locs, GError **err)
 {
-	if (!check_published(doc, locs, err) || !check_exercises(doc, locs, err))
+	if (!check_published(doc, locs, err) || !check_exercises(doc, locs, err) ||
+	    !check_comparisons(doc, locs, err))
 		return false;
 	struct run_config *cfg = scenario_config_new(doc, locs, err);
 	scenario_config_free(cfg);

@@ -23,7 +23,7 @@ static char *head_title(json_t *result)
 static const struct report_section_type report_section_types[] = {
     {MCS_NAME("head", "the scenario and seed; the result's description and the command "
 		      "that made it"),
-     head_title, report_about, .scope = REPORT_HEAD, .sweep = report_sweep_head,
+     head_title, report_head_about, .scope = REPORT_HEAD, .sweep = report_sweep_head,
      .compare = report_compare_head, .summary = report_brief_head,
      .summary_sweep = report_brief_sweep_head},
     {MCS_NAME("summary", "simulated time and CPUs, CPU time by category, the metrics, the "
@@ -52,7 +52,7 @@ static const struct report_section_type report_section_types[] = {
      NULL, report_per_page, .scope = REPORT_VARIANT},
     {MCS_NAME("comparison", "the mmtests comparison of the variants and their durations"),
      report_comparison_title, .render_opts = report_comparison, .scope = REPORT_COMPARISON,
-     .html_first = 2, .sweep = report_sweep_points, .compare = report_compare_variants},
+     .html_first = 3, .sweep = report_sweep_points, .compare = report_compare_variants},
     {MCS_NAME("changes", "with cost draws, each variant's change with its intervals and "
 			 "verdict"),
      report_changes_title, .render_opts = report_changes, .scope = REPORT_COMPARISON},
@@ -63,10 +63,15 @@ static const struct report_section_type report_section_types[] = {
     {MCS_NAME("measured", "with --lock-stat: the machine's lock statistics beside the model's"),
      report_measured_title, .render_opts = report_measured_section, .scope = REPORT_VARIANTS,
      .measured = true, .summary = report_brief_measured},
-    {MCS_NAME("verdict", "the report's last line: the winner on the main figure"),
+    {MCS_NAME("verdict", "the report's last line but the comparisons asked: the winner on "
+			 "the main figure"),
      report_verdict_title, .render_opts = report_verdict, .scope = REPORT_COMPARISON,
-     .html_first = 1, .sweep = report_sweep_verdicts, .compare = report_compare_verdicts,
+     .html_first = 2, .sweep = report_sweep_verdicts, .compare = report_compare_verdicts,
      .summary_sweep = report_brief_sweep_verdicts},
+    {MCS_NAME("asked", "the comparisons the scenario exists for (its comparisons), each with "
+		       "its verdict and interval"),
+     report_asked_title, .render_opts = report_asked, .scope = REPORT_END, .html_first = 1,
+     .summary = report_brief_asked},
     {MCS_NAME("more", "the summary's last line: where the rest is"), .summary = report_brief_more,
      .summary_sweep = report_brief_sweep_more},
 };
@@ -96,6 +101,8 @@ static bool section_comes(const struct report_section_type *t, enum report_scope
 	if (scope == REPORT_VARIANTS)
 		return t->scope == REPORT_VARIANTS ||
 		       (t->scope == REPORT_COMPARISON && nvariants >= 2);
+	if (scope == REPORT_END)
+		return t->scope == REPORT_END && nvariants >= 2;
 	return t->scope == scope;
 }
 
@@ -128,6 +135,7 @@ GPtrArray *report_sections(json_t *result, const struct report_opts *o)
 	json_array_foreach (variants, i, v)
 		render_scope(REPORT_VARIANT, v, n, o, sections);
 	render_scope(REPORT_VARIANTS, variants, n, o, sections); /* and the comparison's */
+	render_scope(REPORT_END, result, n, o, sections);
 	return sections;
 }
 

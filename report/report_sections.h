@@ -22,6 +22,7 @@ enum report_scope {
 	REPORT_VARIANT,	   /* once a variant, in the result's order: of the variant */
 	REPORT_COMPARISON, /* once, when there are two variants or more: of the variants */
 	REPORT_VARIANTS,   /* once, after the variants' sections: of the variants */
+	REPORT_END,	   /* once, last, when there are two variants or more: of the result */
 };
 
 /* What compare renders: two results, their labels, and --change's pair of
@@ -74,10 +75,17 @@ struct report_section_type {
 	void (*summary_sweep)(json_t *sweep, const struct report_opts *o, GString *out);
 };
 
+/* report_asked.c: the comparisons the scenario exists for, each with its
+ * verdict (the full report's section, the summary's lines) */
+char *report_asked_title(json_t *result);
+void report_asked(json_t *result, const struct report_opts *o, GString *out);
+void report_brief_asked(const struct report_brief *b, GString *out);
 /* report_standing.c: a run that changed its scenario (--set) and left at 0
  * a figure the scenario exercises, said (nothing else); and the overrides,
  * "A=1, B=2", NULL for the unmodified scenario (g_free it). */
 void report_standing(json_t *result, GString *out);
+/* A result's head: report_about, then report_standing. */
+void report_head_about(json_t *result, GString *out);
 char *report_overrides(json_t *result);
 /* report_summary.c: a variant's title, its summary (simulated time, CPU
  * time, metrics, failed replicas), lockdep's reports and the first

@@ -75,3 +75,9 @@ void report_standing(json_t *result, GString *out)
 	g_string_free(gone, TRUE);
 	g_free(sets);
 }
+
+void report_head_about(json_t *result, GString *out)
+{
+	report_about(result, out);
+	report_standing(result, out);
+}

@@ -3,8 +3,6 @@
 #include "report_util.h"
 #include "identity.h"
 #include "report.h"
-#include "report_sections.h"
-#include "result_keys.h"
 #include <math.h>
 #include <string.h>
 
@@ -41,8 +39,6 @@ void report_about(json_t *doc, GString *out)
 	const char *model = json_string_value(json_object_get(doc, IDENTITY_KEY));
 	if (model)
 		g_string_append_printf(out, "Model: %s\n", model);
-	if (json_object_get(doc, RK_variants)) /* a result's, not a sweep's */
-		report_standing(doc, out);
 }
 
 /* @text wrapped at @width columns (characters), the first line indented

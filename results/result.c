@@ -528,9 +528,12 @@ json_t *result_document(json_t *base, json_t *variants, const char *model)
 	json_t *published = json_object_get(base, RK_published);
 	if (published) /* the scenario's, for the reports */
 		json_object_set_new(doc, RK_published, json_deep_copy(published));
-	json_t *exercises = json_object_get(base, RK_exercises);
-	if (json_array_size(exercises))
-		json_object_set_new(doc, RK_exercises, json_deep_copy(exercises));
+	const char *carried[] = {RK_exercises, RK_comparisons};
+	for (size_t i = 0; i < G_N_ELEMENTS(carried); i++) { /* the scenario's */
+		json_t *list = json_object_get(base, carried[i]);
+		if (json_array_size(list))
+			json_object_set_new(doc, carried[i], json_deep_copy(list));
+	}
 	return doc;
 }
 

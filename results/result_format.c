@@ -96,6 +96,8 @@ static const struct result_key result_keys[] = {
     {RK_published, RESULT_OBJECT, false, NULL, NULL, "the published figures it gives"},
     {RK_exercises, RESULT_STRINGS, false, NULL, NULL,
      "the figures the unmodified scenario makes more than 0"},
+    {RK_comparisons, RESULT_STRINGS, false, NULL, NULL,
+     "the comparisons the scenario exists for, \"A..B\" or \"A..B vs C..D\""},
     {RK_overrides, RESULT_STRINGS, false, NULL, NULL,
      "the run's --set overrides (but replicas): not the unmodified scenario"},
     {RK_variants, RESULT_OBJECTS, true, &variant, NULL, "the baseline first"},

@@ -22,6 +22,7 @@
 	X(batches)                                                                                 \
 	X(published)                                                                               \
 	X(exercises)                                                                               \
+	X(comparisons)                                                                             \
 	X(overrides)                                                                               \
 	X(points)
 

@@ -904,6 +904,52 @@ static void test_shrunk_run(void)
 	g_free(dir);
 }
 
+/* A variant of two replicas whose x_ns are @x0 and @x1. */
+static json_t *two_replicas(const char *name, double x0, double x1)
+{
+	json_t *reps = json_array();
+	for (int i = 0; i < 2; i++)
+		json_array_append_new(reps, json_pack("{s:f, s:{}, s:[], s:{s:f}}", "sim_time_ns",
+						      1.0, "cpu_time_ns", "locks", "metrics",
+						      "x_ns", i ? x1 : x0));
+	return result_variant(name, NULL, reps);
+}
+
+/* The comparisons a scenario exists for (issue 39, item 5), in the summary
+ * and the text report: b against a, 100 - 91 / 101 = +9.90% (a time: less
+ * is better); d against c, 100 - 96 / 101 = +4.95%; their difference,
+ * +4.95% - +9.90% = -4.95%; one naming a variant that did not run, said. */
+static void test_asked_comparisons(void)
+{
+	json_t *doc =
+	    json_pack("{s:s, s:s, s:i, s:[s, s, s], s:[o, o, o, o]}", "format", RESULT_FORMAT,
+		      "scenario", "s", "seed", 1, "comparisons", "a..b", "a..b vs c..d", "a..e",
+		      "variants", two_replicas("a", 100, 102), two_replicas("b", 90, 92),
+		      two_replicas("c", 100, 102), two_replicas("d", 95, 97));
+	char *dir = g_dir_make_tmp("memcgsim-report-XXXXXX", NULL);
+	char *out = summary_of(doc, dir);
+	static const char *const want[] = {
+	    "\nAsked: the comparisons the scenario exists for\nb against a on x_ns: +9.90% (",
+	    "\nd against c, less b against a, on x_ns: +4.95% less +9.90% = -4.95% (the two",
+	    "\nNot run here (their variants did not run: --variant): a..e.\n",
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(want); i++)
+		if (!strstr(out, want[i]))
+			g_error("no \"%s\" in:\n%s", want[i], out);
+	g_free(out);
+	char *in = g_build_filename(dir, "r.json", NULL);
+	char *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"report", in, NULL}, &out, &err), ==, 0);
+	g_assert_nonnull(strstr(out, "== the comparisons the scenario exists for ==\nb against a "
+				     "on x_ns: +9.90% ("));
+	g_free(out);
+	g_free(err);
+	g_free(in);
+	json_decref(doc);
+	mcs_rm_tree(dir);
+	g_free(dir);
+}
+
 /* /proc/lock_stat, version 0.4, written by hand after
  * Documentation/locking/lockstat.rst: every class with its 12 numbers
  * (times in us, kept in ns), read/write states and subclasses as named; the
@@ -1397,6 +1443,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/metric-info", test_metric_info);
 	g_test_add_func("/lockstat/kernel-names", test_lockstat_kernel_names);
 	g_test_add_func("/report/shrunk-run", test_shrunk_run);
+	g_test_add_func("/report/asked-comparisons", test_asked_comparisons);
 	g_test_add_func("/report/metric-info/run", test_metric_info_of_run);
 	g_test_add_func("/report/zero-baseline", test_zero_baseline);
 	g_test_add_func("/report/md/fences", test_md_fences);
