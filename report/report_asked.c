@@ -12,24 +12,28 @@
 #include <math.h>
 #include <string.h>
 
-/* A pair "A..B" of @variants: the change of B against A on @metric, false
- * (and @why) when one of them did not run. */
-static bool pair_change(json_t *variants, const char *pair, const char *metric,
-			const struct change_resolution *r, struct change *c, char **names,
-			GString *why)
+/* @comparison's variant names, into @names (g_free each): 2 for "A..B",
+ * 4 for "A..B vs C..D" (the loader checked its shape). */
+static guint comparison_names(const char *comparison, char *names[4])
 {
-	const char *dots = strstr(pair, "..");
-	names[0] = g_strstrip(g_strndup(pair, (gsize)(dots - pair)));
-	names[1] = g_strstrip(g_strdup(dots + 2));
-	json_t *v[2];
-	for (int k = 0; k < 2; k++)
-		if (!(v[k] = mcs_json_find(variants, "name", names[k], NULL))) {
-			g_string_append_printf(why, "%s did not run (give --variant with %s, %s)",
-					       names[k], names[0], names[1]);
-			return false;
-		}
-	change_of(v[0], v[1], metric, r, c);
-	return true;
+	char **pairs = g_strsplit(comparison, " vs ", 2);
+	guint n = 0;
+	for (char **p = pairs; *p && n < 4; p++) {
+		char **two = g_strsplit(*p, "..", 2);
+		for (char **t = two; *t && n < 4; t++)
+			names[n++] = g_strstrip(g_strdup(*t));
+		g_strfreev(two);
+	}
+	g_strfreev(pairs);
+	return n;
+}
+
+/* The change of @names[1] against @names[0] in @variants, on @metric. */
+static void pair_change(json_t *variants, char **names, const char *metric,
+			const struct change_resolution *r, struct change *c)
+{
+	change_of(mcs_json_find(variants, "name", names[0], NULL),
+		  mcs_json_find(variants, "name", names[1], NULL), metric, r, c);
 }
 
 /* The 95% interval of @c in %, when it has one. */
@@ -45,13 +49,11 @@ static bool interval_of(const struct change *c, double *lo, double *hi)
 	return c->seeds || c->draws;
 }
 
-static void one_pair(json_t *variants, const char *pair, const char *metric,
+static void one_pair(json_t *variants, char **n, const char *metric,
 		     const struct change_resolution *r, GString *text)
 {
 	struct change c;
-	char *n[2] = {NULL, NULL};
-	if (!pair_change(variants, pair, metric, r, &c, n, text))
-		goto done;
+	pair_change(variants, n, metric, r, &c);
 	char *verdict = change_verdict(&c);
 	char buf[32];
 	g_string_append_printf(text, "%s against %s on %s: %s (", n[1], n[0], metric,
@@ -64,20 +66,15 @@ static void one_pair(json_t *variants, const char *pair, const char *metric,
 		g_string_append_printf(text, "; 95%% interval [%+.2f%%, %+.2f%%]", lo, hi);
 	g_string_append_printf(text, "): %s.", verdict);
 	g_free(verdict);
-done:
-	g_free(n[0]);
-	g_free(n[1]);
 }
 
 /* "A..B vs C..D": D's change against C less B's against A. */
-static void difference(json_t *variants, char **pairs, const char *metric,
+static void difference(json_t *variants, char **n, const char *metric,
 		       const struct change_resolution *r, GString *text)
 {
 	struct change c[2];
-	char *n[4] = {NULL, NULL, NULL, NULL};
-	if (!pair_change(variants, pairs[0], metric, r, &c[0], n, text) ||
-	    !pair_change(variants, pairs[1], metric, r, &c[1], n + 2, text))
-		goto done;
+	pair_change(variants, n, metric, r, &c[0]);
+	pair_change(variants, n + 2, metric, r, &c[1]);
 	double d = c[1].pct - c[0].pct, lo[2], hi[2];
 	char b0[32], b1[32], b2[32];
 	g_string_append_printf(
@@ -100,24 +97,15 @@ static void difference(json_t *variants, char **pairs, const char *metric,
 		g_string_append(text, ": not decided (a change without an interval: give "
 				      "--replicas 3).");
 	}
-done:
-	for (int k = 0; k < 4; k++)
-		g_free(n[k]);
 }
 
-/* Do all the variants @comparison names appear in @variants? */
-static bool all_ran(json_t *variants, const char *comparison)
+/* Do all the @n variants @names name appear in @variants? */
+static bool all_ran(json_t *variants, char **names, guint n)
 {
-	char **pairs = g_strsplit(comparison, " vs ", 2);
-	bool ran = true;
-	for (char **p = pairs; ran && *p; p++) {
-		char **names = g_strsplit(*p, "..", 2);
-		for (char **n = names; ran && *n; n++)
-			ran = mcs_json_find(variants, "name", g_strstrip(*n), NULL) != NULL;
-		g_strfreev(names);
-	}
-	g_strfreev(pairs);
-	return ran;
+	for (guint k = 0; k < n; k++)
+		if (!mcs_json_find(variants, "name", names[k], NULL))
+			return false;
+	return true;
 }
 
 /* Each of @result's comparisons whose variants ran, a paragraph each,
@@ -135,20 +123,22 @@ static void asked(json_t *result, const struct change_resolution *r, int width, 
 	json_t *e;
 	GString *not_run = g_string_new(NULL);
 	json_array_foreach (json_object_get(result, RK_comparisons), i, e) {
-		if (!all_ran(variants, json_string_value(e))) {
+		char *names[4];
+		guint n = comparison_names(json_string_value(e), names);
+		if (!all_ran(variants, names, n)) {
 			g_string_append_printf(not_run, "%s%s", not_run->len ? "; " : "",
 					       json_string_value(e));
-			continue;
+		} else {
+			GString *text = g_string_new(NULL);
+			if (n == 4)
+				difference(variants, names, metric, r, text);
+			else
+				one_pair(variants, names, metric, r, text);
+			report_hanging(out, text->str, width, 2);
+			g_string_free(text, TRUE);
 		}
-		char **pairs = g_strsplit(json_string_value(e), " vs ", 2);
-		GString *text = g_string_new(NULL);
-		if (pairs[1])
-			difference(variants, pairs, metric, r, text);
-		else
-			one_pair(variants, pairs[0], metric, r, text);
-		g_strfreev(pairs);
-		report_hanging(out, text->str, width, 2);
-		g_string_free(text, TRUE);
+		for (guint k = 0; k < n; k++)
+			g_free(names[k]);
 	}
 	if (not_run->len) {
 		g_string_prepend(not_run, "Not run here (their variants did not run: --variant): ");
