@@ -49,12 +49,12 @@ struct runner_job {
 	gint64 started;
 };
 
-/* The job of variant @v's cost draw @d (its config, seed and draw). */
 /* The lock classes a run of @config makes, each with the sites that took it
  * in its first @run_for of simulated time (run_lock_classes(), run.h), from
  * a child process; NULL (@err) when it failed. */
 json_t *runner_lock_classes(const struct run_config *config, uint64_t seed, sim_time_t run_for,
 			    GError **err);
+/* The job of variant @v's cost draw @d (its config, seed and draw). */
 struct runner_job runner_draw_job(const struct scenario_variant *v, int d);
 
 /* What runner_jobs and sweeps have to say that is not an error (-j reduced
