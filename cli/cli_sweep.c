@@ -78,8 +78,9 @@ static int cmd_sweep(struct cli *c)
 	o.sets = (const char *const *)sets->pdata;
 	struct sweep_plan *pl = sweep_plan_new(&o, &err);
 	int rc;
-	if (!pl) {
-		rc = cli_error(err, "");
+	if (!pl) { /* a scenario's error says where; another (a signal's) is memcgsim's */
+		rc = cli_error(
+		    err, g_error_matches(err, MCS_ERROR, MCS_ERROR_INPUT) ? "" : "memcgsim: ");
 	} else {
 		print_warnings(pl);
 		struct sweep_outcome so;
