@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <jansson.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #define DATA MCS_SOURCE_DIR "/data/contention/"
 
@@ -151,12 +152,77 @@ static void test_errors(void)
 						    "near end of file\n");
 }
 
+/* memcgsim-probe on this machine's two CPUs (issue 39, item 4): the files'
+ * form and their pipeline, not the numbers. It writes a curve of 1 and 2
+ * threads that data/contention/check.sh accepts, and a fit file calibrate
+ * runs to its table on the one contended point; bad arguments, exit 2. */
+static void test_probe(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-probe-XXXXXX", NULL);
+	char *out, *err;
+	int status;
+	const char *probe[] = {MCS_PROBE, "--out", dir,	     "--cpus", "2",
+			       "--ops",	  "20000", "--runs", "3",      NULL};
+	g_assert_true(g_spawn_sync(NULL, (char **)probe, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+				   &err, &status, NULL));
+	g_assert_cmpstr(err, ==, "");
+	g_assert_true(g_spawn_check_wait_status(status, NULL));
+	g_free(out);
+	g_free(err);
+	char *curve = g_build_filename(dir, "probe-atomic-counter.json", NULL);
+	json_t *doc = json_load_file(curve, 0, NULL);
+	g_assert_nonnull(doc);
+	json_t *points = json_object_get(doc, "points");
+	g_assert_cmpuint(json_array_size(points), ==, 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *p = json_array_get(points, i);
+		g_assert_cmpint(json_integer_value(json_object_get(p, "x")), ==, (json_int_t)i + 1);
+		g_assert_cmpfloat(json_number_value(json_object_get(p, "min")), <=,
+				  json_number_value(json_object_get(p, "value")));
+		g_assert_cmpfloat(json_number_value(json_object_get(p, "value")), >, 0);
+	}
+	json_decref(doc);
+	const char *check[] = {MCS_SOURCE_DIR "/data/contention/check.sh", curve, NULL};
+	g_assert_true(g_spawn_sync(NULL, (char **)check, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+				   &err, &status, NULL));
+	g_assert_cmpstr(out, ==, "1 files OK\n");
+	g_assert_true(g_spawn_check_wait_status(status, NULL));
+	g_free(out);
+	g_free(err);
+	char *fit = g_build_filename(dir, "fit-probe.json", NULL);
+	g_assert_cmpint(mcs_cli((const char *[]){"calibrate", fit, "-j", "2", NULL}, &out, &err),
+			==, 0);
+	g_assert_cmpstr(err, ==, "");
+	char *head = g_strdup_printf("memcgsim calibrate: %s: preset milan-2s (family milan-2s)\n"
+				     "1 curves, 1 points, 1 parameters, 21 runs; bound 25%%\n",
+				     fit);
+	g_assert_true(g_str_has_prefix(out, head));
+	g_assert_nonnull(strstr(out, "\n== probe-atomic-counter ==\n"));
+	g_free(head);
+	g_free(out);
+	g_free(err);
+	const char *bad[] = {MCS_PROBE, "--out", dir, "--cpus", "1", NULL};
+	g_assert_true(g_spawn_sync(NULL, (char **)bad, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+				   &err, &status, NULL));
+	g_assert_cmpstr(err, ==,
+			"memcgsim-probe: bad arguments (--out DIR; --cpus 2 to the CPUs online; "
+			"--ops 1 to 1e9; --runs 1 to 101)\n");
+	g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(curve);
+	g_free(fit);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/calibrate/shipped/cascadelake-2s", test_shipped_cascadelake);
 	g_test_add_func("/calibrate/shipped/broadwell-2s", test_shipped_broadwell);
 	g_test_add_func("/calibrate/recovers", test_recovers);
+	g_test_add_func("/calibrate/probe", test_probe);
 	g_test_add_func("/calibrate/errors", test_errors);
 	return g_test_run();
 }

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* memcgsim-probe: this machine's contended atomic counter, measured, as a
+ * measurement file that `memcgsim calibrate` fits a preset's contention
+ * parameters to (data/contention/README.md, "memcgsim-measurement-1").
+ *
+ * For T = 1 .. N threads, thread i pinned to CPU i, every thread waits for a
+ * start flag and then makes OPS increments of one shared counter
+ * (__atomic_fetch_add, relaxed: a lock xadd on x86), the T threads' ops
+ * over the wall time from the flag to the last thread's end; the median of
+ * RUNS runs is the point. Written to DIR: probe-atomic-counter.json, the
+ * curve, with its model block (scenarios/validation/atomic_counter.json on
+ * this machine's CPUs, with the preset given), and fit-probe.json, the fit
+ * of that preset's line_pileup_ns to it. The numbers are this machine's;
+ * only the files' form is tested. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <glib.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_THREADS 256
+
+struct probe {
+	int threads;
+	long ops;
+	atomic_int ready;
+	atomic_int go;
+	char pad1[64];
+	long counter; /* the shared line */
+	char pad2[64];
+};
+
+struct worker {
+	struct probe *p;
+	int cpu;
+	bool pinned;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	w->pinned = pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+	atomic_fetch_add(&w->p->ready, 1);
+	while (!atomic_load_explicit(&w->p->go, memory_order_acquire))
+		;
+	for (long i = 0; i < w->p->ops; i++)
+		__atomic_fetch_add(&w->p->counter, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One run of @threads threads on CPUs 0 .. @threads - 1: total ops a second;
+ * -1 when a thread could not start or be pinned. */
+static double one_run(int threads, long ops)
+{
+	struct probe *p = g_malloc0(sizeof(*p));
+	p->threads = threads;
+	p->ops = ops;
+	pthread_t tid[MAX_THREADS];
+	struct worker w[MAX_THREADS];
+	int started = 0;
+	for (; started < threads; started++) {
+		w[started] = (struct worker){p, started, false};
+		if (pthread_create(&tid[started], NULL, worker_main, &w[started]) != 0)
+			break;
+	}
+	while (atomic_load(&p->ready) < started)
+		;
+	double t0 = now_s();
+	atomic_store_explicit(&p->go, 1, memory_order_release);
+	bool pinned = true;
+	for (int i = 0; i < started; i++) {
+		pthread_join(tid[i], NULL);
+		pinned &= w[i].pinned;
+	}
+	double wall = now_s() - t0;
+	bool ok = started == threads && pinned && p->counter == (long)threads * ops && wall > 0;
+	g_free(p);
+	return ok ? (double)threads * (double)ops / wall : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The curve: a point a thread count, the median of @runs runs. */
+static json_t *curve_points(int n, long ops, int runs)
+{
+	json_t *points = json_array();
+	double *v = g_new(double, (gsize)runs);
+	for (int t = 1; t <= n; t++) {
+		for (int r = 0; r < runs; r++)
+			if ((v[r] = one_run(t, ops)) < 0) {
+				g_free(v);
+				json_decref(points);
+				return NULL;
+			}
+		qsort(v, (size_t)runs, sizeof(double), cmp_double);
+		json_array_append_new(points,
+				      json_pack("{s:i, s:f, s:f, s:f}", "x", t, "value",
+						v[runs / 2], "min", v[0], "max", v[runs - 1]));
+	}
+	g_free(v);
+	return points;
+}
+
+static json_t *measurement(json_t *points, int n, long ops, int runs, const char *scenario,
+			   const char *preset)
+{
+	json_t *xs = json_array();
+	for (int t = 2; t <= n; t++) /* one thread: no contention, as the shipped curves */
+		json_array_append_new(xs, json_integer(t));
+	char *cpu = NULL;
+	g_file_get_contents("/proc/cpuinfo", &cpu, NULL, NULL);
+	char *model = cpu ? strstr(cpu, "model name") : NULL;
+	char *name = model && strchr(model, ':')
+			 ? g_strstrip(g_strndup(strchr(model, ':') + 1,
+						strcspn(strchr(model, ':') + 1, "\n")))
+			 : g_strdup("unknown");
+	g_free(cpu);
+	json_t *doc = json_pack(
+	    "{s:s, s:s, s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s, s:n, s:i, s:n, s:n, s:b}, "
+	    "s:{s:s, s:s}, s:{s:s, s:n, s:s, s:s, s:s, s:n, s:i, s:i, s:s, s:i}, "
+	    "s:{s:s, s:s}, s:{s:s, s:s, s:s, s:s}, s:s, s:o}",
+	    "format", "memcgsim-measurement-1", "name", "probe-atomic-counter", "source",
+	    "memcgsim-probe on this machine (bench/probe.c)", "brief_section",
+	    "none: measured here", "read", "directly", "model",
+	    json_pack("{s:s, s:s, s:{s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:i}, s:s, s:s, s:f, s:o, "
+		      "s:s}",
+		      "scenario", scenario, "variant", "gambhir", "set", "machine.preset", preset,
+		      "machine.nodes", 1, "machine.cpus_per_node", n, "machine.threads_per_core", 1,
+		      "machine.cores_per_llc", n, "machine.contention", "transfer",
+		      "workloads.0.placement", "cores", "workloads.0.start_ns", 1000, "x",
+		      "workloads.0.cpus", "metric", "ops_per_us", "scale", 1e-6, "points", xs,
+		      "note", "ops/s to ops/us; 1 thread left out: no contention"),
+	    "machine", "description", "the machine memcgsim-probe ran on", "cpu", name, "family",
+	    preset, "sockets", "cores_per_socket", n, "threads_per_core", "ghz", "virtualised",
+	    false, "placement", "kind", "cores-socket-first", "text",
+	    "thread i pinned to CPU i (pthread_setaffinity_np)", "benchmark", "kind",
+	    "atomic-counter", "lock", "critical_section",
+	    "none: __atomic_fetch_add(1, relaxed) on one shared counter", "work_outside",
+	    "none: a tight loop of increments", "compiler", "the project's build",
+	    "lines_in_critical_section", "shared_lines", 1, "work_outside_ns", 0, "ops_per_thread",
+	    "see notes", "runs_per_point", runs, "x", "name", "threads", "text",
+	    "T, the number of threads, thread i pinned to CPU i", "measure", "quantity",
+	    "ops_per_s_total", "unit", "ops/s", "text",
+	    "T x OPS increments over the wall time from the start flag to the last thread's end, "
+	    "median of the runs (min and max beside it)",
+	    "derived", "ns per operation machine-wide = 1e9 / value (not stored)", "notes", "",
+	    "points", points);
+	g_free(name);
+	char *notes = g_strdup_printf("OPS = %ld increments a thread; %d runs a point", ops, runs);
+	json_object_set_new(doc, "notes", json_string(notes));
+	json_object_set_new(json_object_get(doc, "benchmark"), "ops_per_thread", json_integer(ops));
+	g_free(notes);
+	return doc;
+}
+
+static json_t *fit(const char *preset)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:f, s:[{s:s, s:i, s:i, s:f}], s:[s]}", "format",
+			 "memcgsim-fit-1", "preset", preset, "family", preset, "description",
+			 "machine.contention transfer's pile-up fitted to this machine's shared "
+			 "counter, as memcgsim-probe measured it",
+			 "bound", 0.25, "params", "key", "line_pileup_ns", "lo", 0, "hi", 1, "step",
+			 0.05, "curves", "probe-atomic-counter.json");
+}
+
+static bool write_doc(const char *dir, const char *file, json_t *doc)
+{
+	char *path = g_build_filename(dir, file, NULL);
+	bool ok = json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
+	if (!ok)
+		fprintf(stderr, "memcgsim-probe: %s: cannot write: %s\n", path, g_strerror(errno));
+	g_free(path);
+	json_decref(doc);
+	return ok;
+}
+
+/* The source tree's atomic_counter.json, else the installed one beside the
+ * executable (share/memcgsim/scenarios). */
+static char *default_scenario(void)
+{
+	static const char rel[] = "scenarios/validation/atomic_counter.json";
+	char *src = g_build_filename(MCS_SOURCE_DIR, rel, NULL);
+	if (g_file_test(src, G_FILE_TEST_IS_REGULAR))
+		return src;
+	g_free(src);
+	char *exe = g_file_read_link("/proc/self/exe", NULL);
+	char *bin = exe ? g_path_get_dirname(exe) : g_strdup(".");
+	char *installed = g_build_filename(bin, "..", "share", "memcgsim", rel, NULL);
+	g_free(bin);
+	g_free(exe);
+	return installed;
+}
+
+int main(int argc, char **argv)
+{
+	char *out = NULL, *scenario = NULL, *preset = NULL;
+	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), runs = 5;
+	gint64 ops = 2000000;
+	GOptionEntry entries[] = {
+	    {"out", 0, 0, G_OPTION_ARG_FILENAME, &out, "Write the files into DIR", "DIR"},
+	    {"cpus", 0, 0, G_OPTION_ARG_INT, &cpus, "Up to N threads (default: the CPUs online)",
+	     "N"},
+	    {"ops", 0, 0, G_OPTION_ARG_INT64, &ops, "Increments a thread (default 2000000)", "OPS"},
+	    {"runs", 0, 0, G_OPTION_ARG_INT, &runs, "Runs a point, the median kept (default 5)",
+	     "R"},
+	    {"scenario", 0, 0, G_OPTION_ARG_FILENAME, &scenario,
+	     "The model's scenario (default: the source tree's "
+	     "scenarios/validation/atomic_counter.json)",
+	     "FILE"},
+	    {"preset", 0, 0, G_OPTION_ARG_STRING, &preset,
+	     "The preset fitted, whose costs the model runs (default milan-2s)", "NAME"},
+	    {NULL}};
+	GOptionContext *ctx = g_option_context_new("- measure this machine's contended counter");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	GError *err = NULL;
+	bool ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	g_option_context_free(ctx);
+	if (!ok || !out || cpus < 2 || cpus > MAX_THREADS ||
+	    cpus > (int)sysconf(_SC_NPROCESSORS_ONLN) || ops < 1 || ops > 1000000000L || runs < 1 ||
+	    runs > 101) {
+		fprintf(stderr,
+			"memcgsim-probe: %s (--out DIR; --cpus 2 to the CPUs online; --ops 1 to "
+			"1e9; --runs 1 to 101)\n",
+			err ? err->message : "bad arguments");
+		g_clear_error(&err);
+		return 2;
+	}
+	if (!scenario)
+		scenario = default_scenario();
+	if (!preset)
+		preset = g_strdup("milan-2s");
+	json_t *points = curve_points(cpus, (long)ops, runs);
+	if (!points) {
+		fprintf(stderr,
+			"memcgsim-probe: a thread could not start or be pinned to its CPU\n");
+		return 1;
+	}
+	ok = write_doc(out, "probe-atomic-counter.json",
+		       measurement(points, cpus, (long)ops, runs, scenario, preset)) &&
+	     write_doc(out, "fit-probe.json", fit(preset));
+	g_free(out);
+	g_free(scenario);
+	g_free(preset);
+	return ok ? 0 : 1;
+}
