@@ -5,6 +5,7 @@
  * what-if names a class its variant has (cli_lock_classes_check). */
 #include "cli_util.h"
 #include "kernel.h"
+#include "mcs_json.h"
 #include "runner.h"
 #include "scenario.h"
 #include <stdio.h>
@@ -13,18 +14,6 @@
 static struct {
 	double for_ns; /* --for NS: the sites seen in a run's first NS */
 } locks_args = {.for_ns = 1e9};
-
-/* The names in @classes (run_lock_classes' list), NULL-terminated: free
- * the array alone (g_free), the names are @classes'. */
-static const char **class_names(json_t *classes)
-{
-	const char **names = g_new0(const char *, json_array_size(classes) + 1);
-	size_t i;
-	json_t *c;
-	json_array_foreach (classes, i, c)
-		names[i] = json_string_value(json_object_get(c, "class"));
-	return names;
-}
 
 /* Is there a what-if that names a lock class in @sc? */
 static bool names_classes(const struct scenario *sc)
@@ -83,7 +72,7 @@ bool cli_lock_classes_check(const struct scenario *sc, GHashTable *lacking, GErr
 	bool ok = all_classes(sc, lists, any, err);
 	GArray *idx = g_array_new(FALSE, FALSE, sizeof(size_t));
 	for (guint i = 0; ok && i < sc->variants->len; i++) {
-		const char **own = class_names(lists->pdata[i]);
+		const char **own = mcs_json_strings(lists->pdata[i], "class");
 		g_array_set_size(idx, 0);
 		ok = scenario_lock_classes_check(sc, sc->variants->pdata[i], own,
 						 (const char *const *)any->pdata, idx, err);

@@ -25,19 +25,6 @@ bool scenario_variant_name_check(GHashTable *locs, json_t *variant, size_t i, GE
 	return false;
 }
 
-/* The variants' names in @base's "variants", NULL-terminated (g_free the
- * array alone). */
-static const char **base_names(json_t *base)
-{
-	json_t *vs = json_object_get(base, "variants");
-	const char **names = g_new0(const char *, json_array_size(vs) + 1);
-	size_t i;
-	json_t *v;
-	json_array_foreach (vs, i, v)
-		names[i] = json_string_value(json_object_get(v, "name"));
-	return names;
-}
-
 /* A variant's set may not choose what runs: that is the whole scenario's. */
 static bool defaults_not_in_sets(const struct scenario *sc, GError **err)
 {
@@ -93,7 +80,7 @@ bool scenario_defaults_check(struct scenario *sc, GError **err)
 	json_t *list = json_object_get(sc->base, "default_variants");
 	if (!list)
 		return true;
-	const char **names = base_names(sc->base);
+	const char **names = mcs_json_strings(json_object_get(sc->base, "variants"), "name");
 	bool ok = true;
 	for (size_t i = 0; ok && i < json_array_size(list); i++)
 		ok = default_valid(sc, list, i, names, err);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mcs_json: the few JSON accessors every layer uses (jansson). */
 #pragma once
+#include <glib.h>
 #include <jansson.h>
 #include <string.h>
 
@@ -27,4 +28,16 @@ static inline json_t *mcs_json_find(json_t *array, const char *key, const char *
 		}
 	}
 	return NULL;
+}
+
+/* The string member @key of each element of @array, NULL-terminated (NULL
+ * where one has none); g_free the array alone: the strings are @array's. */
+static inline const char **mcs_json_strings(json_t *array, const char *key)
+{
+	const char **names = g_new0(const char *, json_array_size(array) + 1);
+	size_t i;
+	json_t *v;
+	json_array_foreach (array, i, v)
+		names[i] = json_string_value(json_object_get(v, key));
+	return names;
 }
