@@ -64,3 +64,4 @@ extern const struct cli_command cli_compare_command;
 extern const struct cli_command cli_list_command;
 extern const struct cli_command cli_calibrate_command;
 extern const struct cli_command cli_locks_command;
+extern const struct cli_command cli_fit_command;

@@ -54,6 +54,7 @@ static const struct mcs_named *const commands[] = {&cli_run_command.named,
 						   &cli_list_command.named,
 						   &cli_locks_command.named,
 						   &cli_calibrate_command.named,
+						   &cli_fit_command.named,
 						   NULL};
 
 /* What memcgsim --help says after its options, and after an unknown

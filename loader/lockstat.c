@@ -168,6 +168,26 @@ static bool proc_class(struct lockstat *ls, const char *path, int at, const char
 	return true;
 }
 
+/* A contention point without its address, "NAME COUNT SYMBOL", as
+ * memcgsim's own lock_stat section writes it: under 13 words, the last
+ * but one a count. */
+static bool bare_point(const char *l)
+{
+	char **w = g_strsplit_set(l, " \t", -1);
+	GPtrArray *words = g_ptr_array_new();
+	for (char **p = w; *p; p++)
+		if (**p)
+			g_ptr_array_add(words, *p);
+	bool point = words->len >= 3 && words->len <= PROC_NUMBERS;
+	const char *count = point ? words->pdata[words->len - 2] : "";
+	for (const char *c = count; point && *c; c++)
+		point = g_ascii_isdigit(*c);
+	point = point && *count;
+	g_ptr_array_free(words, TRUE);
+	g_strfreev(w);
+	return point;
+}
+
 /* From @lines[@first], "lock_stat version 0.4" (line @first + 1). */
 static bool parse_proc(struct lockstat *ls, const char *path, char **lines, int first, GError **err)
 {
@@ -181,7 +201,8 @@ static bool parse_proc(struct lockstat *ls, const char *path, char **lines, int 
 		const char *l = lines[i];
 		if (blank(l) || rule_of(l, '-') || rule_of(l, '.') || strstr(l, "class name"))
 			continue;
-		if (strstr(l, "[<")) /* a contention point: its class line said it all */
+		if (strstr(l, "[<") || bare_point(l)) /* a contention point: its class line
+							  said it all */
 			continue;
 		if (!proc_class(ls, path, i + 1, l, err))
 			return false;

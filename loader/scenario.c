@@ -34,6 +34,7 @@ static const struct spec overrides_spec = {
 static const struct spec_field variant_fields[] = {{"name", &variant_name_spec, true, NULL, 0},
 						   {"description", &text_spec, false, "\"\"", 0},
 						   {"set", &overrides_spec, false, "{}", 0},
+						   {"measured", &scenario_measured_spec, false, NULL, 0},
 						   {NULL}};
 static const struct spec variants_spec = {
     .kind = SPEC_ARRAY,
@@ -185,6 +186,7 @@ static void variant_free(gpointer p)
 	g_free(v->name);
 	g_free(v->description);
 	scenario_config_free(v->config);
+	scenario_measured_free(v->measured);
 	g_free(v);
 }
 

@@ -260,6 +260,10 @@ static bool build_variants(struct scenario *sc, json_t *raw, const char *const *
 			}
 			return false;
 		}
+		struct scenario_variant *built = sc->variants->pdata[sc->variants->len - 1];
+		if (json_object_get(v, "measured") &&
+		    !(built->measured = scenario_measured_read(sc, v, i, err)))
+			return false;
 	}
 	return true;
 }

@@ -40,3 +40,11 @@ bool scenario_variant_name_check(GHashTable *locs, json_t *variant, size_t i, GE
 /* default_variants: only at the top (not in a variant's set), each a
  * variant of the scenario, once; decoded into sc->default_variants. */
 bool scenario_defaults_check(struct scenario *sc, GError **err);
+
+/* A variant's "measured" (scenario_measured.c): its spec, and item @i of
+ * the variants, @variant, read (its lock file too): NULL without one, or
+ * with @err set when the file is not there or not a lock statistics file. */
+extern const struct spec scenario_measured_spec;
+struct scenario_measured *scenario_measured_read(struct scenario *sc, json_t *variant, size_t i,
+						 GError **err);
+void scenario_measured_free(struct scenario_measured *m);

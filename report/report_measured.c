@@ -27,13 +27,6 @@
 
 #define CLASS_W 30
 
-struct figures {
-	double acquisitions, contentions, wait_total, wait_max, hold_total, hold_max;
-	bool holds; /* acquisitions and holds known (not perf lock contention's) */
-	int matched;
-	double seconds; /* counts shown a second over this long; 0: as counts; NaN: unknown */
-};
-
 /* The simulated seconds a result variant's lock figures add up: every
  * replica's. */
 static double model_seconds(json_t *variant)
@@ -89,9 +82,9 @@ static bool keys_match(const char *m, const char *k)
 	return *k && (g_str_equal(m, k) || (strlen(m) >= 34 && g_str_has_prefix(k, m)));
 }
 
-/* The variant's figures for measured class @c. */
-static void model_figures(json_t *variant, const struct lockstat *ls,
-			  const struct lockstat_class *c, struct figures *f)
+void report_measured_match(json_t *variant, const struct lockstat *ls,
+			   const struct lockstat_class *c, struct report_lock_figures *f,
+			   GPtrArray *classes)
 {
 	memset(f, 0, sizeof(*f));
 	f->holds = ls->source == LOCKSTAT_PROC;
@@ -106,6 +99,9 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 					      c->name))
 					continue;
 				f->matched++;
+				if (classes)
+					g_ptr_array_add(classes, (gpointer)json_string_value(
+								     json_object_get(l, "class")));
 				f->contentions += mcs_json_num(p, "count");
 				f->wait_total += mcs_json_num(p, "wait_total_ns");
 				f->wait_max = MAX(f->wait_max, mcs_json_num(p, "wait_max_ns"));
@@ -115,6 +111,9 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 		char *key = model_key(l);
 		if (keys_match(want, key)) {
 			f->matched++;
+			if (classes)
+				g_ptr_array_add(classes, (gpointer)json_string_value(
+							     json_object_get(l, "class")));
 			f->acquisitions += mcs_json_num(l, "acquisitions");
 			f->contentions += mcs_json_num(l, "contentions");
 			f->wait_total += mcs_json_num(json_object_get(l, "wait_ns"), "total");
@@ -130,17 +129,17 @@ static void model_figures(json_t *variant, const struct lockstat *ls,
 }
 
 static void measured_figures(const struct lockstat *ls, const struct lockstat_class *c,
-			     struct figures *f)
+			     struct report_lock_figures *f)
 {
-	*f = (struct figures){c->acquisitions,
-			      c->contentions,
-			      c->wait_total,
-			      c->wait_max,
-			      c->hold_total,
-			      c->hold_max,
-			      ls->source == LOCKSTAT_PROC,
-			      1,
-			      ls->seconds};
+	*f = (struct report_lock_figures){c->acquisitions,
+					  c->contentions,
+					  c->wait_total,
+					  c->wait_max,
+					  c->hold_total,
+					  c->hold_max,
+					  ls->source == LOCKSTAT_PROC,
+					  1,
+					  ls->seconds};
 }
 
 /* A count, or a rate a second when @seconds > 0 (decimals under 100). */
@@ -166,7 +165,7 @@ static void put_ns(GString *out, bool known, double ns)
 /* @f's figures, after its source: the counts (acquisitions @acq_w wide),
  * the average wait and hold, with @maxima each followed by its longest; a
  * variant without the class says so. */
-static void figures_line(GString *out, const struct figures *f, int acq_w, bool maxima)
+static void figures_line(GString *out, const struct report_lock_figures *f, int acq_w, bool maxima)
 {
 	if (!f->matched) {
 		g_string_append(out, " (not in this variant)\n");
@@ -184,7 +183,8 @@ static void figures_line(GString *out, const struct figures *f, int acq_w, bool 
 	g_string_append_c(out, '\n');
 }
 
-static void row(GString *out, const char *cls, const char *source, const struct figures *f)
+static void row(GString *out, const char *cls, const char *source,
+		const struct report_lock_figures *f)
 {
 	report_cut(out, cls, CLASS_W);
 	g_string_append_printf(out, " %-14s", source);
@@ -202,7 +202,8 @@ static void head(GString *out, const struct lockstat *ls)
 
 /* The summary's: the class on a line of its own, each source under it
  * without the longest wait and hold, 72 columns. */
-static void brief_row(GString *out, const char *cls, const char *source, const struct figures *f)
+static void brief_row(GString *out, const char *cls, const char *source,
+		      const struct report_lock_figures *f)
 {
 	if (*cls) {
 		GString *name = g_string_new(NULL);
@@ -229,7 +230,8 @@ static void brief_head(GString *out, const struct lockstat *ls)
 struct layout {
 	guint max_classes; /* 0: every one */
 	void (*head)(GString *out, const struct lockstat *ls);
-	void (*row)(GString *out, const char *cls, const char *source, const struct figures *f);
+	void (*row)(GString *out, const char *cls, const char *source,
+		    const struct report_lock_figures *f);
 };
 static const struct layout full_layout = {0, head, row};
 static const struct layout brief_layout = {3, brief_head, brief_row};
@@ -248,16 +250,16 @@ static gint by_measured_wait(gconstpointer a, gconstpointer b)
 static bool class_rows(GString *rows, json_t *variants, const struct lockstat *ls,
 		       const struct lockstat_class *c, const struct layout *lay)
 {
-	struct figures f[64];
+	struct report_lock_figures f[64];
 	size_t nv = MIN(json_array_size(variants), G_N_ELEMENTS(f));
 	bool any = false;
 	for (size_t v = 0; v < nv; v++) {
-		model_figures(json_array_get(variants, v), ls, c, &f[v]);
+		report_measured_match(json_array_get(variants, v), ls, c, &f[v], NULL);
 		any |= f[v].matched > 0;
 	}
 	if (!any)
 		return false;
-	struct figures m;
+	struct report_lock_figures m;
 	measured_figures(ls, c, &m);
 	lay->row(rows, c->name, "measured", &m);
 	for (size_t v = 0; v < nv; v++)

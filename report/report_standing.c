@@ -58,8 +58,42 @@ static GString *unexercised(json_t *result)
 	return gone;
 }
 
+/* A result of memcgsim fit: which variant was fitted, to what and how
+ * well, with what, and that the others are predictions. */
+static void fitted(json_t *result, GString *out)
+{
+	json_t *fit = json_object_get(result, RK_fit);
+	if (!fit)
+		return;
+	GString *t = g_string_new(NULL);
+	g_string_append_printf(
+	    t,
+	    "Fitted: variant %s's lock holds were fitted to its measurement (%s, %g s: %s) in %d "
+	    "runs%s:",
+	    json_string_value(json_object_get(fit, "variant")),
+	    json_string_value(json_object_get(fit, "locks")),
+	    json_number_value(json_object_get(fit, "seconds")),
+	    json_string_value(json_object_get(fit, "source")),
+	    (int)json_integer_value(json_object_get(fit, "rounds")),
+	    json_is_true(json_object_get(fit, "converged")) ? "" : ", not every class settled");
+	size_t i, j;
+	json_t *c, *n;
+	json_array_foreach (json_object_get(fit, "classes"), i, c) {
+		g_string_append(t, i ? ";" : "");
+		json_array_foreach (json_object_get(c, "classes"), j, n)
+			g_string_append_printf(t, "%s %s", j ? "," : "", json_string_value(n));
+		g_string_append_printf(t, " +%.1f ns (%s)",
+				       json_number_value(json_object_get(c, "extra_ns")),
+				       json_string_value(json_object_get(c, "state")));
+	}
+	g_string_append(t, ". Every other variant is a prediction with these values.");
+	report_hanging(out, t->str, 78, 2);
+	g_string_free(t, TRUE);
+}
+
 void report_standing(json_t *result, GString *out)
 {
+	fitted(result, out);
 	char *sets = report_overrides(result);
 	if (!sets)
 		return;

@@ -87,6 +87,8 @@ static const struct result_key variant_keys[] = {
     {RK_per_replica, RESULT_NONEMPTY, false, NULL, "at least one replica", "one at least"},
     {"memcg", RESULT_OBJECT, false, NULL, NULL, "the memcg model's figures"},
     {"lockdep", RESULT_ARRAY, false, NULL, NULL, "lockdep's reports"},
+    {RK_fit_role, RESULT_STRING, false, NULL, NULL,
+     "memcgsim fit's: \"fitted\" (to its measurement) or \"predicted\" (with the fit)"},
     END,
 };
 static const struct result_shape variant = {"VARIANT", variant_keys, false};
@@ -100,6 +102,9 @@ static const struct result_key result_keys[] = {
      "the comparisons the scenario exists for, \"A..B\" or \"A..B vs C..D\""},
     {RK_overrides, RESULT_STRINGS, false, NULL, NULL,
      "the run's --set overrides (but replicas): not the unmodified scenario"},
+    {RK_fit, RESULT_OBJECT, false, NULL, NULL,
+     "memcgsim fit's: the variant fitted to its measurement and how; every other variant "
+     "is a prediction with its values"},
     {RK_variants, RESULT_OBJECTS, true, &variant, NULL, "the baseline first"},
     {RK_variants, RESULT_NONEMPTY, false, NULL, "at least one variant", "one at least"},
     END,

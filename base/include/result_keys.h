@@ -24,6 +24,8 @@
 	X(exercises)                                                                               \
 	X(comparisons)                                                                             \
 	X(overrides)                                                                               \
+	X(fit)                                                                                     \
+	X(fit_role)                                                                                \
 	X(points)
 
 #define RESULT_KEY_DEFINE(name) static const char RK_##name[] = #name;

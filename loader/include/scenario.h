@@ -6,6 +6,7 @@
  * ranges and cross-key rules, for the base and for every variant, with
  * --set overrides applied. Errors read "FILE:LINE:COLUMN: PATH: message". */
 #pragma once
+#include "lockstat.h"
 #include "run.h"
 #include "spec_json.h"
 #include <stdint.h>
@@ -26,6 +27,21 @@
 #define SCENARIO_MAX_RESULT_BYTES (4.0 * 1024 * 1024 * 1024)
 #define SCENARIO_MAX_DRAWS 10000
 
+/* time(1) of a measured run, in s; NAN: not given. */
+struct scenario_time {
+	double real_s, user_s, sys_s;
+};
+
+/* A variant's "measured" (scenario_measured.c): what a machine measured for
+ * the kernel it stands for, which `memcgsim fit` fits its costs to. */
+struct scenario_measured {
+	char *source;
+	char *locks_path;	    /* as written, relative to the scenario's directory */
+	double seconds;		    /* how long the lock statistics were gathered */
+	struct scenario_time *time; /* NULL: not given */
+	struct lockstat *locks;	    /* read at load, its seconds set */
+};
+
 /* A design to run: the base with the variant's and the command line's
  * overrides, decoded. */
 struct scenario_variant {
@@ -39,6 +55,7 @@ struct scenario_variant {
 	int draws;
 	uint64_t draw_seed;
 	struct run_config *config;
+	struct scenario_measured *measured; /* NULL: none given */
 };
 
 /* What a scenario probably does not mean (scenario_warn.c): said on

@@ -46,6 +46,24 @@ struct report_opts {
 	const struct change_resolution *resolution;
 };
 
+struct lockstat;
+struct lockstat_class;
+/* A measured lock class's (or perf lock contention caller's) figures, the
+ * machine's or a variant's (report_measured.c). */
+struct report_lock_figures {
+	double acquisitions, contentions, wait_total, wait_max, hold_total, hold_max; /* ns */
+	bool holds;	/* acquisitions and holds known (not perf lock contention's) */
+	int matched;	/* the model's classes (contention points, for a caller) it matched */
+	double seconds; /* counts shown a second over this long; 0: as counts; NaN: unknown */
+};
+/* Result variant @variant's figures for the measured class (or caller) @c
+ * of @ls: its classes of @c's kernel name added up, or its contention
+ * points of @c's caller; the names of the model classes matched appended
+ * to @classes (borrowed from @variant; NULL: not wanted). */
+void report_measured_match(json_t *variant, const struct lockstat *ls,
+			   const struct lockstat_class *c, struct report_lock_figures *f,
+			   GPtrArray *classes);
+
 /* The format named @name (a --format value); NULL for an unknown one. */
 const struct report_format *report_format_find(const char *name);
 /* The format's name closest to @name, when it looks like a typo of one. */

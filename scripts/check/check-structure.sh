@@ -28,7 +28,7 @@
 # Prints each violation and exits 1 when there is one.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-layers="base sim models loader results runner sweep report calib cli bench fuzz"
+layers="base sim models loader results runner sweep report calib baseline cli bench fuzz"
 # (a tree without one of them, as the test's small trees, checks the others)
 layers=$(for d in $layers; do if [ -d "$d" ]; then echo "$d"; fi; done)
 status=0

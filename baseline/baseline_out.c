@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The fit shown (baseline.h): beside the measurement, as text, and as the
+ * result's "fit" member. */
+#include "baseline.h"
+#include "lockstat.h"
+#include "mcs_json.h"
+#include "result_keys.h"
+#include <math.h>
+
+/* @x's classes, "A, B" (into @out). */
+static void classes_text(GString *out, const struct baseline_target *x)
+{
+	for (guint i = 0; i < x->classes->len; i++)
+		g_string_append_printf(out, "%s%s", i ? ", " : "",
+				       (const char *)x->classes->pdata[i]);
+}
+
+static const char *target_state(const struct baseline_target *x)
+{
+	return x->done ? "fitted" : x->at_bound ? "at its bound" : "not converged";
+}
+
+/* The variant's CPUs busy as time(1) counts @what ("sys": the kernel's
+ * time, its spinning, interrupts and unexplained rest too; "user") over its
+ * simulated time. */
+static double model_cpus(json_t *variant, const char *what)
+{
+	static const char *const sys[] = {"sys", "spin", "irq", "unexplained", NULL};
+	static const char *const user[] = {"user", NULL};
+	json_t *cpu = json_object_get(variant, RK_cpu_time_ns);
+	double t = mcs_json_num(variant, RK_sim_time_ns), busy = 0;
+	for (const char *const *c = g_str_equal(what, "sys") ? sys : user; *c; c++)
+		busy += mcs_json_num(cpu, *c);
+	return t > 0 ? busy / t : NAN;
+}
+
+static void time_text(const struct baseline_fit *f, GString *out)
+{
+	const struct scenario_time *tm = f->measured->time;
+	if (!tm || !(tm->real_s > 0))
+		return;
+	g_string_append(out, "\ntime(1), as CPUs busy on average (not fitted):");
+	const char *cats[] = {"sys", "user"};
+	double measured[] = {tm->sys_s, tm->user_s};
+	for (size_t i = 0; i < G_N_ELEMENTS(cats); i++)
+		if (!isnan(measured[i]))
+			g_string_append_printf(out, " %s %.2f measured, %.2f model;", cats[i],
+					       measured[i] / tm->real_s,
+					       model_cpus(f->last, cats[i]));
+	out->str[out->len - 1] = '.';
+	g_string_append_c(out, '\n');
+}
+
+void baseline_fit_text(const struct baseline_fit *f, GString *out)
+{
+	const struct scenario_measured *m = f->measured;
+	g_string_append_printf(
+	    out, "Fit of variant %s to its measurement (%s over %g s): %d %s, %s\n", f->variant,
+	    lockstat_source_name(m->locks), m->seconds, f->rounds, f->rounds == 1 ? "run" : "runs",
+	    f->converged ? "every class settled" : "not every class settled");
+	g_string_append_printf(out, "Measured: %s\n\n", m->source);
+	g_string_append_printf(out, "%-30s %12s %12s %12s %11s\n", "class (wait: CPUs waiting)",
+			       "measured", "model, +0", "model, fit", "hold added");
+	for (guint t = 0; t < f->targets->len; t++) {
+		const struct baseline_target *x = f->targets->pdata[t];
+		GString *name = g_string_new(NULL);
+		classes_text(name, x);
+		g_string_append_printf(out, "%-30s %12.4f %12.4f %12.4f %8.1f ns  %s\n", name->str,
+				       x->measured * 1e-9, x->model0 * 1e-9, x->model * 1e-9,
+				       x->extra_ns, target_state(x));
+		g_string_free(name, TRUE);
+		g_string_append(out, "  measured as:");
+		for (guint r = 0; r < x->rows->len; r++)
+			g_string_append_printf(
+			    out, "%s %s", r ? "," : "",
+			    ((const struct lockstat_class *)x->rows->pdata[r])->name);
+		g_string_append_c(out, '\n');
+	}
+	if (f->unmatched->len) {
+		g_string_append(out, "Measured, not in the model (unexplained, CPUs waiting):");
+		for (guint r = 0; r < f->unmatched->len; r++) {
+			const struct lockstat_class *c = f->unmatched->pdata[r];
+			g_string_append_printf(out, "%s %s %.4f", r ? "," : "", c->name,
+					       c->wait_total / m->seconds * 1e-9);
+		}
+		g_string_append_c(out, '\n');
+	}
+	time_text(f, out);
+	char *set = baseline_fit_set(f);
+	g_string_append_printf(out, "\nThe fit, as an override: --set '%s'\n", set);
+	g_free(set);
+}
+
+json_t *baseline_fit_json(const struct baseline_fit *f)
+{
+	json_t *classes = json_array(), *unmatched = json_array();
+	for (guint t = 0; t < f->targets->len; t++) {
+		const struct baseline_target *x = f->targets->pdata[t];
+		json_t *names = json_array(), *rows = json_array();
+		for (guint i = 0; i < x->classes->len; i++)
+			json_array_append_new(names, json_string(x->classes->pdata[i]));
+		for (guint r = 0; r < x->rows->len; r++)
+			json_array_append_new(
+			    rows,
+			    json_string(((const struct lockstat_class *)x->rows->pdata[r])->name));
+		json_array_append_new(
+		    classes,
+		    json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:s}", "classes", names,
+			      "measured_as", rows, "measured_wait_ns_per_s", x->measured,
+			      "model_wait_ns_per_s_unfitted", x->model0, "model_wait_ns_per_s",
+			      x->model, "extra_ns", x->extra_ns, "state", target_state(x)));
+	}
+	for (guint r = 0; r < f->unmatched->len; r++) {
+		const struct lockstat_class *c = f->unmatched->pdata[r];
+		json_array_append_new(unmatched, json_pack("{s:s, s:f}", "measured_as", c->name,
+							   "measured_wait_ns_per_s",
+							   c->wait_total / f->measured->seconds));
+	}
+	char *set = baseline_fit_set(f);
+	json_t *o =
+	    json_pack("{s:s, s:s, s:s, s:f, s:i, s:b, s:s, s:o, s:o}", "variant", f->variant,
+		      "source", f->measured->source, "locks", f->measured->locks_path, "seconds",
+		      f->measured->seconds, "rounds", f->rounds, "converged", f->converged, "set",
+		      set, "classes", classes, "unmatched", unmatched);
+	g_free(set);
+	return o;
+}
