@@ -44,18 +44,11 @@ static const GOptionEntry top_options[] = {
     {"version", 0, 0, G_OPTION_ARG_NONE, &cli_args.version, "Print the version", NULL}, {NULL}};
 
 /* The commands, in the order --help lists them. */
-static const struct mcs_named *const commands[] = {&cli_run_command.named,
-						   &cli_validate_command.named,
-						   &cli_schema_command.named,
-						   &cli_sweep_command.named,
-						   &cli_merge_command.named,
-						   &cli_report_command.named,
-						   &cli_compare_command.named,
-						   &cli_list_command.named,
-						   &cli_locks_command.named,
-						   &cli_calibrate_command.named,
-						   &cli_fit_command.named,
-						   NULL};
+static const struct mcs_named *const commands[] = {
+    &cli_run_command.named,	  &cli_validate_command.named, &cli_schema_command.named,
+    &cli_sweep_command.named,	  &cli_merge_command.named,    &cli_report_command.named,
+    &cli_compare_command.named,	  &cli_list_command.named,     &cli_locks_command.named,
+    &cli_calibrate_command.named, &cli_fit_command.named,      NULL};
 
 /* What memcgsim --help says after its options, and after an unknown
  * command: the commands, each with its doc. g_free it. */

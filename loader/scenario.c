@@ -31,11 +31,12 @@ static const struct spec overrides_spec = {
     .kind = SPEC_OVERRIDES,
     .doc = "\"dotted.path\": value overrides of the base scenario",
     .max = 256};
-static const struct spec_field variant_fields[] = {{"name", &variant_name_spec, true, NULL, 0},
-						   {"description", &text_spec, false, "\"\"", 0},
-						   {"set", &overrides_spec, false, "{}", 0},
-						   {"measured", &scenario_measured_spec, false, NULL, 0},
-						   {NULL}};
+static const struct spec_field variant_fields[] = {
+    {"name", &variant_name_spec, true, NULL, 0},
+    {"description", &text_spec, false, "\"\"", 0},
+    {"set", &overrides_spec, false, "{}", 0},
+    {"measured", &scenario_measured_spec, false, NULL, 0},
+    {NULL}};
 static const struct spec variants_spec = {
     .kind = SPEC_ARRAY,
     .doc = "named designs to compare; the first is the baseline",

@@ -23,9 +23,9 @@ char *report_variant_title(json_t *v)
 		g_string_append_printf(t, ", %zu cost draw%s", draws, draws == 1 ? "" : "s");
 	const char *role = json_string_value(json_object_get(v, RK_fit_role));
 	if (role)
-		g_string_append_printf(t, ", %s", g_str_equal(role, "fitted")
-						      ? "fitted to its measurement"
-						      : "a prediction from the fit");
+		g_string_append_printf(t, ", %s",
+				       g_str_equal(role, "fitted") ? "fitted to its measurement"
+								   : "a prediction from the fit");
 	g_string_append_c(t, ')');
 	return g_string_free(t, FALSE);
 }
