@@ -10,12 +10,6 @@
 #include "runner.h"
 #include <math.h>
 
-/* The simulated seconds a result variant's figures add up: every replica's. */
-static double model_seconds(json_t *variant)
-{
-	return mcs_json_num(variant, "replicas") * mcs_json_num(variant, RK_sim_time_ns) * 1e-9;
-}
-
 static struct baseline_target *target_of(GPtrArray *targets, GPtrArray *classes)
 {
 	for (guint t = 0; t < targets->len; t++) {
@@ -75,13 +69,13 @@ static void targets_make(struct baseline_fit *f, json_t *variant)
 static double target_wait(const struct baseline_fit *f, const struct baseline_target *x,
 			  json_t *variant)
 {
-	double total = 0;
+	double total = 0, s = 0; /* s: the replicas' simulated seconds, the match's */
 	for (guint r = 0; r < x->rows->len; r++) {
 		struct report_lock_figures fig;
 		report_measured_match(variant, f->measured->locks, x->rows->pdata[r], &fig, NULL);
 		total += fig.wait_total;
+		s = fig.seconds;
 	}
-	double s = model_seconds(variant);
 	return s > 0 ? total / s : 0;
 }
 
