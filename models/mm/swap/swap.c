@@ -63,7 +63,9 @@ static void swap_lockdep_names(struct swap_device *si)
 	/* alloc_swap_info: spin_lock_init(&p->lock) */
 	lock_class_lockdep_name(lock_class_get("&si->lock"), old ? "swap_lock" : "&p->lock");
 	/* swapon's spin_lock_init(&((cluster_info + ci)->lock)) (5.11 .. 6.10);
-	 * 6.12's setup_clusters: spin_lock_init(&cluster_info[i].lock) */
+	 * 6.12's and 6.14's setup_clusters: spin_lock_init(&cluster_info[i].lock)
+	 * (6.14's per-CPU cluster local_lock, "&cluster->lock", is
+	 * preempt_disable without PREEMPT_RT: not a lock here) */
 	lock_class_lockdep_name(lock_class_get("&ci->lock"), old ? ""
 							     : v < KERNEL_6_12
 								 ? "&((cluster_info + ci)->lock)"
@@ -91,6 +93,12 @@ void swap_device_init(const struct swap_params *p, const struct list_lru_scope_o
 	spin_lock_init(&si->avail_lock, lock_class_get("swap_avail_lock"));
 	line_init(&si->nr_swap_pages, line_class_get("nr_swap_pages"), 0);
 	spin_lock_init(&si->lock, lock_class_get("&si->lock"));
+	if (kernel_version() >= KERNEL_6_14) { /* the fields 6.14's si->lock no longer covers */
+		line_init(&si->lists, line_class_get("struct swap_info_struct: cluster lists"), 0);
+		line_init(&si->inuse_pages,
+			  line_class_get("struct swap_info_struct: frag_cluster_nr, inuse_pages"),
+			  0);
+	}
 	/* the clusters' class with the device, before any cluster: a run's
 	 * classes are all made at set-up (memcgsim locks, validate) */
 	si->cluster_class = lock_class_get("&ci->lock");
