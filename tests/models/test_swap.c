@@ -342,7 +342,7 @@ static void task_614(struct sim_task *t, void *arg)
 	g_assert_cmpint(rmws("swap_cgroup map"), ==, 1100);
 	g_assert_cmpint(rmws("nr_swap_pages"), ==, 18);
 	for (long c = 0; c < 3; c++)
-		g_assert_cmpint(swap_active->clusters[c]->flags, ==,
+		g_assert_cmpint(swap_active->cstate[c].flags, ==,
 				c < 2 ? CLUSTER_FLAG_FULL : CLUSTER_FLAG_FRAG);
 	swap_exit_entries(t, job);
 	const struct lock_count after_exit[] = {{"&si->lock", 8 + 3},
@@ -356,8 +356,8 @@ static void task_614(struct sim_task *t, void *arg)
 	g_assert_cmpint(rmws("nr_swap_pages"), ==, 18 + 3);
 	g_assert_cmpint(swap_active->stat.slots_freed, ==, 1100);
 	for (long c = 0; c < 3; c++) {
-		g_assert_cmpint(swap_active->clusters[c]->count, ==, c < 2 ? 0 : 52);
-		g_assert_cmpint(swap_active->clusters[c]->flags, ==,
+		g_assert_cmpint(swap_active->cstate[c].count, ==, c < 2 ? 0 : 52);
+		g_assert_cmpint(swap_active->cstate[c].flags, ==,
 				c < 2 ? CLUSTER_FLAG_FREE : CLUSTER_FLAG_NONFULL);
 	}
 	/* the order reversed: move_cluster takes si->lock inside ci->lock;

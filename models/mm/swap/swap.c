@@ -106,6 +106,8 @@ void swap_device_init(const struct swap_params *p, const struct list_lru_scope_o
 	si->slots_cache = g_new0(struct swap_slots_cache, ncpus);
 	si->nr_clusters = (pages + SWAPFILE_CLUSTER - 1) / SWAPFILE_CLUSTER;
 	si->clusters = g_new0(struct swap_cluster *, si->nr_clusters);
+	if (kernel_version() >= KERNEL_6_14)
+		si->cstate = g_new0(struct swap_cluster_state, si->nr_clusters);
 	si->nr_spaces = (int)((pages + SWAP_ADDRESS_SPACE_PAGES - 1) / SWAP_ADDRESS_SPACE_PAGES);
 	si->spaces = g_new0(struct swap_space, si->nr_spaces);
 	struct lock_class *xa = lock_class_get("&xa->xa_lock (swapper_spaces)");
@@ -162,6 +164,9 @@ double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long mem
 	 * on consecutive slots of its CPU's cache, one run (16 bytes) */
 	double clusters = ceil(sp->size_mb * 256 / SWAPFILE_CLUSTER) * sizeof(void *) +
 			  ceil(slots / SWAPFILE_CLUSTER) * sizeof(struct swap_cluster);
+	if (cfg->kernel->version >= KERNEL_6_14) /* every cluster's count and flags */
+		clusters +=
+		    ceil(sp->size_mb * 256 / SWAPFILE_CLUSTER) * sizeof(struct swap_cluster_state);
 	return (double)memcgs * list_lru_memcg_bytes(cfg->machine.nodes) +
 	       ceil(slots / XA_CHUNK_SIZE) * SWAP_XA_NODE_BYTES + clusters +
 	       ceil(slots / SWAP_CLUSTER_MAX) * sizeof(struct swap_run);

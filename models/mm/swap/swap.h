@@ -37,11 +37,14 @@ struct swap_slots_cache {
 	int n_ret;
 };
 
-/* struct swap_cluster_info: ci->lock, allocated at the cluster's first use;
- * 6.14's count and flags (which list it is on), kept as the kernel keeps
- * them so that the list moves come where they do (6.12 paths leave them). */
+/* struct swap_cluster_info: ci->lock, allocated at the cluster's first use. */
 struct swap_cluster {
 	struct spinlock lock;
+};
+
+/* 6.14's ci->count and ci->flags (which list it is on), kept as the kernel
+ * keeps them so that the list moves come where they do. */
+struct swap_cluster_state {
 	int count;
 	int flags; /* enum swap_cluster_flags */
 };
@@ -103,6 +106,7 @@ struct swap_device {
 	struct swap_slots_cache *slots_cache; /* [ncpus] */
 	struct swap_cluster **clusters;	      /* by cluster, NULL until used */
 	struct lock_class *cluster_class;     /* their locks' (made with the device) */
+	struct swap_cluster_state *cstate;    /* [nr_clusters], 6.14 only */
 	long nr_clusters;
 	struct zram zram;
 	bool zswap_invalidate_erase; /* zswap_invalidate xa_erases with zswap off (6.12) */
@@ -161,7 +165,7 @@ struct swap_cluster *swap_cluster_of(struct swap_device *si, long slot);
 long next_free_cluster(struct swap_device *si);
 void swap_cluster_update(struct sim_task *t, long slot, const char *site);
 int cluster_alloc_swap(struct sim_task *t, struct swap_device *si, long *slots, int goal);
-void swap_cluster_freed(struct sim_task *t, struct swap_device *si, struct swap_cluster *ci);
+void swap_cluster_freed(struct sim_task *t, struct swap_device *si, long slot);
 void swap_clusters_destroy(struct swap_device *si);
 
 /* swap_free.c: zswap_invalidate of a freed slot; 6.14's

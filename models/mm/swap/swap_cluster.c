@@ -76,7 +76,7 @@ static sim_time_t lists_section(struct sim_task *t, void *arg)
 
 /* move_cluster (6.14), ci->lock held: si->lock around the list move;
  * frag_cluster_nr counts the frag list's clusters (an atomic). */
-static void move_cluster(struct sim_task *t, struct swap_device *si, struct swap_cluster *ci,
+static void move_cluster(struct sim_task *t, struct swap_device *si, struct swap_cluster_state *ci,
 			 int flags)
 {
 	spin_lock_hold_fn(t, &si->lock, lists_section, si, SIM_CAT_SYS, SPIN_PLAIN, "move_cluster");
@@ -94,9 +94,9 @@ static int cluster_size(struct swap_device *si, long slot)
 
 /* relocate_cluster after an allocation, ci->lock held: onto frag_clusters
  * while partly used, full_clusters once full. */
-static void relocate_cluster(struct sim_task *t, struct swap_device *si, struct swap_cluster *ci,
-			     long slot)
+static void relocate_cluster(struct sim_task *t, struct swap_device *si, long slot)
 {
+	struct swap_cluster_state *ci = &si->cstate[slot / SWAPFILE_CLUSTER];
 	if (ci->count != cluster_size(si, slot)) {
 		if (ci->flags != CLUSTER_FLAG_FRAG)
 			move_cluster(t, si, ci, CLUSTER_FLAG_FRAG);
@@ -107,8 +107,9 @@ static void relocate_cluster(struct sim_task *t, struct swap_device *si, struct 
 /* After a free, ci->lock held: free_cluster (its last slot freed: onto
  * free_clusters, no discard without swapon --discard) or
  * partial_free_cluster (onto nonfull_clusters, once). */
-void swap_cluster_freed(struct sim_task *t, struct swap_device *si, struct swap_cluster *ci)
+void swap_cluster_freed(struct sim_task *t, struct swap_device *si, long slot)
 {
+	struct swap_cluster_state *ci = &si->cstate[slot / SWAPFILE_CLUSTER];
 	if (!ci->count)
 		move_cluster(t, si, ci, CLUSTER_FLAG_FREE);
 	else if (ci->flags != CLUSTER_FLAG_NONFULL)
@@ -130,7 +131,7 @@ static struct swap_cluster *isolate_lock_cluster(struct sim_task *t, struct swap
 		*held = spin_trylock(t, &ci->lock, SPIN_PLAIN, "isolate_lock_cluster");
 		g_assert(*held); /* a free cluster's lock is nobody's */
 		sim_task_charge(t, SIM_CAT_SYS, lists_section(t, si)); /* list_del */
-		ci->flags = CLUSTER_FLAG_NONE;
+		si->cstate[c].flags = CLUSTER_FLAG_NONE;
 	}
 	spin_unlock(t, &si->lock, e);
 	return ci;
@@ -160,8 +161,8 @@ static long cluster_alloc_swap_entry(struct sim_task *t, struct swap_device *si)
 	 * swap_range_alloc -> swap_usage_add's atomic_long_add_return */
 	sim_task_charge(t, SIM_CAT_SYS, cluster_section(t, ci));
 	line_atomic(t, &si->inuse_pages, SIM_CAT_SYS, "swap_usage_add");
-	ci->count++;
-	relocate_cluster(t, si, ci, slot);
+	si->cstate[slot / SWAPFILE_CLUSTER].count++;
+	relocate_cluster(t, si, slot);
 	spin_unlock(t, &ci->lock, e);
 	return slot;
 }
@@ -186,4 +187,5 @@ void swap_clusters_destroy(struct swap_device *si)
 			g_free(si->clusters[c]);
 		}
 	g_free(si->clusters);
+	g_free(si->cstate);
 }

@@ -58,11 +58,11 @@ static void swap_entry_range_free(struct sim_task *t, struct swap_device *si,
 				  long n)
 {
 	swap_map_update(t, ci, "swap_entry_range_free");
-	ci->count -= (int)n;
+	si->cstate[first / SWAPFILE_CLUSTER].count -= (int)n;
 	mem_cgroup_uncharge_swap(t, memcg, n);
 	swap_range_free(t, si, first, n);
 	si->stat.slots_freed += n;
-	swap_cluster_freed(t, si, ci); /* free_cluster, partial_free_cluster */
+	swap_cluster_freed(t, si, first); /* free_cluster, partial_free_cluster */
 }
 
 /* __swap_entry_free (6.14): one slot under its cluster's lock. */
