@@ -164,7 +164,8 @@ double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long mem
 	 * on consecutive slots of its CPU's cache, one run (16 bytes) */
 	double clusters = ceil(sp->size_mb * 256 / SWAPFILE_CLUSTER) * sizeof(void *) +
 			  ceil(slots / SWAPFILE_CLUSTER) * sizeof(struct swap_cluster);
-	if (cfg->kernel->version >= KERNEL_6_14) /* every cluster's count and flags */
+	if (cfg->kernel &&
+	    cfg->kernel->version >= KERNEL_6_14) /* every cluster's count and flags */
 		clusters +=
 		    ceil(sp->size_mb * 256 / SWAPFILE_CLUSTER) * sizeof(struct swap_cluster_state);
 	return (double)memcgs * list_lru_memcg_bytes(cfg->machine.nodes) +
