@@ -3,7 +3,9 @@
  * mm/swap_slots.c and mm/swap_state.c: slots handed out to a per-CPU slot
  * cache 64 at a time from per-CPU clusters of SWAPFILE_CLUSTER, one
  * swap-cache address space (xarray, i_pages lock) per 64 MiB of slots,
- * xarray nodes of 64 slots that keep shadow entries after swap-out.
+ * xarray nodes of 64 slots that keep shadow entries after swap-out;
+ * kernel.version 6.14: the allocator and the frees under the cluster lock,
+ * si->lock only for the cluster lists (swap_cluster.c, swap_free.c).
  *   swap.c        the device, its parameters and results
  *   swap_slots.c  folio_alloc_swap, get_swap_pages
  *   swap_cluster.c the cluster locks; 6.14's allocator and cluster lists
