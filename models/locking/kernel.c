@@ -92,12 +92,16 @@ static const struct spec_field kernel_fields[] = {
 		"a process's exit frees its swap slots one at a time through the "
 		"per-CPU slot cache, as 6.10 and 6.11 do, and so does every version "
 		"before 6.12 here); 6.12: the batched exit (__swap_entries_free); "
+		"6.14: the swap slot allocator and frees under the cluster lock, "
+		"si->lock only to move a cluster between lists (move_cluster, "
+		"isolate_lock_cluster), no slot cache on the free path, swap_cgroup's "
+		"ids without ctrl->lock; "
 		"2.6.32: a memcg charge takes a css reference and an uncharge drops "
 		"one a page, atomics on the memcg's line; "
 		"other paths run 6.12's whatever the version until their audit says "
 		"otherwise",
 	 .values = (const char *const[]){"2.6.32", "5.11", "6.0", "6.1", "mm-2024-06", "6.12",
-					 "6.13", NULL}},
+					 "6.13", "6.14", NULL}},
      false, "\"6.12\"", AT(version)},
     {"critical_section_extra",
      &(const struct spec){

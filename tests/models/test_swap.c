@@ -292,6 +292,91 @@ static void test_exit_2024(void)
 	teardown();
 }
 
+/* --- 6.14: the allocator and the frees under the cluster lock ----------- */
+
+/* 1100 folios of one task on one CPU, as 6.14.0's mm/swapfile.c takes the
+ * locks. The slot cache is refilled 64 at a time: ceil(1100 / 64) = 18
+ * refills allocate 1152 slots, 0-1151 (the 64 MiB device is one address
+ * space: clusters 0, 1, 2 in order), 52 of them left in the cache.
+ *   swap_avail_lock  get_swap_pages, once per refill: 18
+ *   &si->lock        no longer around the refill's scan: only
+ *                    isolate_lock_cluster (clusters 0, 1, 2: 3), move_cluster
+ *                    to frag_clusters after each cluster's first slot (3)
+ *                    and to full_clusters after its 512th (0, 1: 2): 8,
+ *                    where 6.12 takes it once per refill, 18 times
+ *   &ci->lock        once per slot allocated (lock_cluster, or
+ *                    isolate_lock_cluster's trylock): 1152; then
+ *                    swap_duplicate, swap_swapcount, put_swap_folio per
+ *                    folio: 3 x 1100
+ *   &ctrl->lock      none: swap_cgroup_record's cmpxchg, 1100 RMWs
+ *   inuse_pages      swap_usage_add per slot (1152), frag_cluster_nr per
+ *                    move onto (3) or off (2) the frag list: 1157 RMWs
+ * The exit: zap_pte_range's batches [0, 512), [512, 1024), [1024, 1100),
+ * each inside one cluster: __swap_entries_free's cluster lock once a batch
+ * (3); the first two empty clusters 0 and 1 (free_cluster's move_cluster
+ * onto free_clusters), the third leaves cluster 2 with its 52 cached slots
+ * (partial_free_cluster's move onto nonfull_clusters, off the frag list: one
+ * frag_cluster_nr RMW): 3 si->lock; swap_usage_sub once a batch (3); 1100
+ * cmpxchgs clearing the ids; nr_swap_pages: 18 subs, then 3 adds. */
+static const struct lock_count swapout_614[] = {
+    {"swap_avail_lock", 18}, {"&si->lock", 8}, {"&ci->lock", 1152 + 3 * 1100},
+    {"&ctrl->lock", 0},	     {NULL, 0},
+};
+
+static void check_counts(const struct lock_count *c, const char *when)
+{
+	for (; c->cls; c++)
+		if (acquisitions(c->cls) != c->n)
+			g_error("%s: %s: %" G_GUINT64_FORMAT
+				" acquisitions, the kernel's %" G_GUINT64_FORMAT,
+				when, c->cls, acquisitions(c->cls), c->n);
+}
+
+#define INUSE_614 "struct swap_info_struct: frag_cluster_nr, inuse_pages"
+
+static void task_614(struct sim_task *t, void *arg)
+{
+	g_assert_cmpint(swap_writeout_folios(t, job, 0, 1100), ==, 1100);
+	check_counts(swapout_614, "swap-out");
+	g_assert_cmpint(rmws(INUSE_614), ==, 1157);
+	g_assert_cmpint(rmws("swap_cgroup map"), ==, 1100);
+	g_assert_cmpint(rmws("nr_swap_pages"), ==, 18);
+	for (long c = 0; c < 3; c++)
+		g_assert_cmpint(swap_active->cstate[c].flags, ==,
+				c < 2 ? CLUSTER_FLAG_FULL : CLUSTER_FLAG_FRAG);
+	swap_exit_entries(t, job);
+	const struct lock_count after_exit[] = {{"&si->lock", 8 + 3},
+						{"&ci->lock", 1152 + 3 * 1100 + 3},
+						{"&ctrl->lock", 0},
+						{"swap_avail_lock", 18},
+						{NULL, 0}};
+	check_counts(after_exit, "exit");
+	g_assert_cmpint(rmws(INUSE_614), ==, 1157 + 3 + 1);
+	g_assert_cmpint(rmws("swap_cgroup map"), ==, 2 * 1100);
+	g_assert_cmpint(rmws("nr_swap_pages"), ==, 18 + 3);
+	g_assert_cmpint(swap_active->stat.slots_freed, ==, 1100);
+	for (long c = 0; c < 3; c++) {
+		g_assert_cmpint(swap_active->cstate[c].count, ==, c < 2 ? 0 : 52);
+		g_assert_cmpint(swap_active->cstate[c].flags, ==,
+				c < 2 ? CLUSTER_FLAG_FREE : CLUSTER_FLAG_NONFULL);
+	}
+	/* the order reversed: move_cluster takes si->lock inside ci->lock;
+	 * isolate_lock_cluster only trylocks ci->lock inside si->lock */
+	struct lock_class *si = lock_class_get("&si->lock"), *ci = lock_class_get("&ci->lock");
+	g_assert_true(lockdep_depends(ci, si));
+	g_assert_false(lockdep_depends(si, ci));
+}
+
+static void test_swap_614(void)
+{
+	kernel_setup(&(struct kernel_params){.version = KERNEL_6_14});
+	setup(SWAP_SHADOW_ROOT, ZSWAP_INVALIDATE_CHECK_EMPTY);
+	sim_task_create("t", 0, task_614, NULL);
+	g_assert_true(sim_engine_run());
+	teardown();
+	kernel_teardown();
+}
+
 /* --- the shrinker on unaccounted nodes ----------------------------------- */
 
 /* Mainline: 640 folios of the job leave 10 shadow-only nodes, all on the
@@ -353,6 +438,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/swap/exit/6.12", test_exit_612);
 	mcs_test_add_subprocess("/swap/exit/6.13", test_exit_613);
 	mcs_test_add_subprocess("/swap/exit/mm-2024-06", test_exit_2024);
+	mcs_test_add_subprocess("/swap/6.14/cluster-locks", test_swap_614);
 	mcs_test_add_subprocess("/swap/shrinker/unaccounted", test_shrinker_unaccounted);
 	mcs_test_add_subprocess("/swap/free-clusters/column-order", test_column_order);
 	return g_test_run();

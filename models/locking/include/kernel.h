@@ -33,6 +33,7 @@ enum kernel_version {
 	KERNEL_MM_2024_06, /* the mm tree of June 2024, between 6.9 and 6.11-rc */
 	KERNEL_6_12,
 	KERNEL_6_13,
+	KERNEL_6_14, /* the swap allocator's locks reworked (Kairui Song's series) */
 };
 
 /* The kernel section. */

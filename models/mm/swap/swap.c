@@ -63,7 +63,9 @@ static void swap_lockdep_names(struct swap_device *si)
 	/* alloc_swap_info: spin_lock_init(&p->lock) */
 	lock_class_lockdep_name(lock_class_get("&si->lock"), old ? "swap_lock" : "&p->lock");
 	/* swapon's spin_lock_init(&((cluster_info + ci)->lock)) (5.11 .. 6.10);
-	 * 6.12's setup_clusters: spin_lock_init(&cluster_info[i].lock) */
+	 * 6.12's and 6.14's setup_clusters: spin_lock_init(&cluster_info[i].lock)
+	 * (6.14's per-CPU cluster local_lock, "&cluster->lock", is
+	 * preempt_disable without PREEMPT_RT: not a lock here) */
 	lock_class_lockdep_name(lock_class_get("&ci->lock"), old ? ""
 							     : v < KERNEL_6_12
 								 ? "&((cluster_info + ci)->lock)"
@@ -91,6 +93,12 @@ void swap_device_init(const struct swap_params *p, const struct list_lru_scope_o
 	spin_lock_init(&si->avail_lock, lock_class_get("swap_avail_lock"));
 	line_init(&si->nr_swap_pages, line_class_get("nr_swap_pages"), 0);
 	spin_lock_init(&si->lock, lock_class_get("&si->lock"));
+	if (kernel_version() >= KERNEL_6_14) { /* the fields 6.14's si->lock no longer covers */
+		line_init(&si->lists, line_class_get("struct swap_info_struct: cluster lists"), 0);
+		line_init(&si->inuse_pages,
+			  line_class_get("struct swap_info_struct: frag_cluster_nr, inuse_pages"),
+			  0);
+	}
 	/* the clusters' class with the device, before any cluster: a run's
 	 * classes are all made at set-up (memcgsim locks, validate) */
 	si->cluster_class = lock_class_get("&ci->lock");
@@ -98,6 +106,8 @@ void swap_device_init(const struct swap_params *p, const struct list_lru_scope_o
 	si->slots_cache = g_new0(struct swap_slots_cache, ncpus);
 	si->nr_clusters = (pages + SWAPFILE_CLUSTER - 1) / SWAPFILE_CLUSTER;
 	si->clusters = g_new0(struct swap_cluster *, si->nr_clusters);
+	if (kernel_version() >= KERNEL_6_14)
+		si->cstate = g_new0(struct swap_cluster_state, si->nr_clusters);
 	si->nr_spaces = (int)((pages + SWAP_ADDRESS_SPACE_PAGES - 1) / SWAP_ADDRESS_SPACE_PAGES);
 	si->spaces = g_new0(struct swap_space, si->nr_spaces);
 	struct lock_class *xa = lock_class_get("&xa->xa_lock (swapper_spaces)");
@@ -154,6 +164,10 @@ double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long mem
 	 * on consecutive slots of its CPU's cache, one run (16 bytes) */
 	double clusters = ceil(sp->size_mb * 256 / SWAPFILE_CLUSTER) * sizeof(void *) +
 			  ceil(slots / SWAPFILE_CLUSTER) * sizeof(struct swap_cluster);
+	if (cfg->kernel &&
+	    cfg->kernel->version >= KERNEL_6_14) /* every cluster's count and flags */
+		clusters +=
+		    ceil(sp->size_mb * 256 / SWAPFILE_CLUSTER) * sizeof(struct swap_cluster_state);
 	return (double)memcgs * list_lru_memcg_bytes(cfg->machine.nodes) +
 	       ceil(slots / XA_CHUNK_SIZE) * SWAP_XA_NODE_BYTES + clusters +
 	       ceil(slots / SWAP_CLUSTER_MAX) * sizeof(struct swap_run);

@@ -3,9 +3,13 @@
  * mm/swap_slots.c and mm/swap_state.c: slots handed out to a per-CPU slot
  * cache 64 at a time from per-CPU clusters of SWAPFILE_CLUSTER, one
  * swap-cache address space (xarray, i_pages lock) per 64 MiB of slots,
- * xarray nodes of 64 slots that keep shadow entries after swap-out.
+ * xarray nodes of 64 slots that keep shadow entries after swap-out;
+ * kernel.version 6.14: the allocator and the frees under the cluster lock,
+ * si->lock only for the cluster lists (swap_cluster.c, swap_free.c).
  *   swap.c        the device, its parameters and results
- *   swap_slots.c  folio_alloc_swap, get_swap_pages, the cluster locks
+ *   swap_slots.c  folio_alloc_swap, get_swap_pages
+ *   swap_cluster.c the cluster locks; 6.14's allocator and cluster lists
+ *   swap_free.c   6.14's frees under the cluster lock
  *   swap_state.c  add_to_swap_cache, __remove_mapping's half, the shadows
  *   swap_out.c    shrink_folio_list's anonymous branch, one folio at a time
  *   swap_exit.c   a process's exit: its swap entries freed
@@ -38,6 +42,23 @@ struct swap_slots_cache {
 /* struct swap_cluster_info: ci->lock, allocated at the cluster's first use. */
 struct swap_cluster {
 	struct spinlock lock;
+};
+
+/* 6.14's ci->count and ci->flags (which list it is on), kept as the kernel
+ * keeps them so that the list moves come where they do. */
+struct swap_cluster_state {
+	int count;
+	int flags; /* enum swap_cluster_flags */
+};
+
+/* enum swap_cluster_flags (include/linux/swap.h, 6.14): the list a cluster
+ * is on; NONE while isolated. */
+enum {
+	CLUSTER_FLAG_NONE,
+	CLUSTER_FLAG_FREE,
+	CLUSTER_FLAG_NONFULL,
+	CLUSTER_FLAG_FRAG,
+	CLUSTER_FLAG_FULL
 };
 
 /* struct zram: the device's stats atomics, one line (struct zram_stats:
@@ -78,13 +99,16 @@ struct swap_device {
 	long next_cluster;	    /* si->lock: the free list's head, as a position in its order */
 	struct spinlock avail_lock; /* swap_avail_lock, and swap_avail_heads with it */
 	struct cacheline nr_swap_pages; /* the global atomic_long_t */
-	struct spinlock lock;		/* si->lock: the slot allocator */
+	struct spinlock lock;		/* si->lock: the slot allocator; 6.14: the cluster lists */
+	struct cacheline lists;		/* 6.14: the cluster lists' heads (si->lock) */
+	struct cacheline inuse_pages;	/* 6.14: atomic inuse_pages, frag_cluster_nr */
 	struct {
 		long next, end;
 	} * percpu_cluster;
 	struct swap_slots_cache *slots_cache; /* [ncpus] */
 	struct swap_cluster **clusters;	      /* by cluster, NULL until used */
 	struct lock_class *cluster_class;     /* their locks' (made with the device) */
+	struct swap_cluster_state *cstate;    /* [nr_clusters], 6.14 only */
 	long nr_clusters;
 	struct zram zram;
 	bool zswap_invalidate_erase; /* zswap_invalidate xa_erases with zswap off (6.12) */
@@ -129,12 +153,28 @@ void swap_device_destroy(void);
 /* swap_available, swap_writeout_folios (swap_out.c): mm.h. */
 
 /* swap_slots.c: folio_alloc_swap's slot for one folio (the per-CPU slot
- * cache, refilled by get_swap_pages), or -1 when the device is full; the
- * cluster lock around a slot's swap_map update (swap_duplicate,
- * put_swap_folio, the frees). */
+ * cache, refilled by get_swap_pages), or -1 when the device is full. */
 long folio_alloc_swap(struct sim_task *t, struct mem_cgroup *memcg);
-void swap_cluster_update(struct sim_task *t, long slot, const char *site);
 void swap_slots_destroy(struct swap_device *si);
+
+/* swap_cluster.c: a slot's cluster; the head of the free cluster list
+ * (-1: none); the cluster lock around a slot's swap_map update
+ * (swap_duplicate, put_swap_folio, the frees); 6.14's cluster_alloc_swap of
+ * up to @goal slots into @slots without si->lock (the number given), and
+ * the list moves after a free under ci->lock (free_cluster,
+ * partial_free_cluster); the clusters freed. */
+struct swap_cluster *swap_cluster_of(struct swap_device *si, long slot);
+long next_free_cluster(struct swap_device *si);
+void swap_cluster_update(struct sim_task *t, long slot, const char *site);
+int cluster_alloc_swap(struct sim_task *t, struct swap_device *si, long *slots, int goal);
+void swap_cluster_freed(struct sim_task *t, struct swap_device *si, long slot);
+void swap_clusters_destroy(struct swap_device *si);
+
+/* swap_free.c: zswap_invalidate of a freed slot; 6.14's
+ * __swap_entries_free of @n slots of @memcg from @first, under the
+ * cluster lock. */
+void zswap_invalidate(struct sim_task *t, long slot);
+void swap_entries_free_614(struct sim_task *t, struct mem_cgroup *memcg, long first, long n);
 
 /* swap_exit.c: the slots @memcg's task swapped out, in order; at its exit,
  * zap_pte_range's free_swap_and_cache_nr over them. */

@@ -7,7 +7,7 @@
  * records the memcg's id for the entry with swap_cgroup_record
  * (mm/swap_cgroup.c): under the swap device's one ctrl->lock
  * (spin_lock_irqsave: every CPU, every folio, until 6.14 packed the ids
- * into atomics and dropped the lock), a 2-byte store into the device's id
+ * into atomics and dropped the lock: kernel.version 6.14), a 2-byte store into the device's id
  * map. The root's own pages
  * charge no counter. With memory+swap accounting (cgroup v1's memsw) the
  * swap counter is not used: the page's memsw charge carries over. */
@@ -36,9 +36,19 @@ static sim_time_t swap_cgroup_record_section(struct sim_task *t, void *arg)
 	return spent;
 }
 
-/* swap_cgroup_record(ent, id, nr_ents) for @nr_ents consecutive entries. */
+/* swap_cgroup_record(ent, id, nr_ents) for @nr_ents consecutive entries;
+ * 6.14 (swap_cgroup_record, swap_cgroup_clear): no ctrl->lock, each id an
+ * atomic_try_cmpxchg on the word packing it (__swap_cgroup_id_xchg). */
 static void swap_cgroup_record(struct sim_task *t, struct swap_cgroup_ctrl *ctrl, long nr_ents)
 {
+	if (kernel_version() >= KERNEL_6_14) {
+		for (long i = 0; i < nr_ents; i++) {
+			sim_task_charge(t, SIM_CAT_SYS, insn_cost(INSN_SWAP_CGROUP_RECORD));
+			line_touch(t, &ctrl->map[sim_task_cpu(t)], LINE_RMW,
+				   "__swap_cgroup_id_xchg");
+		}
+		return;
+	}
 	struct swap_cgroup_record r = {ctrl, nr_ents};
 	spin_lock_hold_fn(t, &ctrl->lock, swap_cgroup_record_section, &r, SIM_CAT_SYS, SPIN_IRQSAVE,
 			  "swap_cgroup_record");
@@ -68,9 +78,10 @@ void swap_cgroup_swapon(struct swap_cgroup_ctrl *ctrl)
 {
 	int ncpus = sim_ncpus();
 	struct lock_class *lock_cls = lock_class_get("&ctrl->lock");
-	/* swap_cgroup_swapon (mm/swap_cgroup.c, 5.11+): spin_lock_init(
-	 * &ctrl->lock); 2.6.32's swap_cgroup_record took no spinlock */
-	if (kernel_version() == KERNEL_2_6_32)
+	/* swap_cgroup_swapon (mm/swap_cgroup.c, 5.11 .. 6.13): spin_lock_init(
+	 * &ctrl->lock); 2.6.32's swap_cgroup_record took no spinlock, nor does
+	 * 6.14's */
+	if (kernel_version() == KERNEL_2_6_32 || kernel_version() >= KERNEL_6_14)
 		lock_class_lockdep_name(lock_cls, "");
 	spin_lock_init(&ctrl->lock, lock_cls);
 	ctrl->map = g_new0(struct cacheline, ncpus);

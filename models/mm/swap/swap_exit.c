@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A process's swap entries at its exit, Linux 6.12 (kernel.version 6.12 and
- * 6.13); before 6.12 (mm-2024-06: 6.10, 6.11) every slot takes the per-slot
- * path below, the batch fast path not yet there. 6.12: zap_pte_range batches
- * swap ptes whose slots are consecutive (swap_pte_batch, within one page
- * table: 512 ptes) and calls free_swap_and_cache_nr (mm/swapfile.c) on each
- * batch. A batch of more than one slot that stays inside one cluster, each
- * mapped once and out of the swap cache, takes the fast path of
+ * 6.13; 6.14's frees under the cluster lock are swap_free.c's); before 6.12
+ * (mm-2024-06: 6.10, 6.11) every slot takes the per-slot path below, the batch fast path not yet
+ * there. 6.12: zap_pte_range batches swap ptes whose slots are consecutive (swap_pte_batch, within
+ * one page table: 512 ptes) and calls free_swap_and_cache_nr (mm/swapfile.c) on each batch. A batch
+ * of more than one slot that stays inside one cluster, each mapped once and out of the swap cache,
+ * takes the fast path of
  * __swap_entries_free (a batch that crosses a cluster boundary falls back
  * to the per-slot path as a whole): the
  * cluster lock once for the batch, zswap_invalidate per slot (6.12: xa_erase
@@ -24,7 +24,6 @@
  * slots are not handed out again (the allocator takes only fresh
  * clusters). */
 #include "cost.h"
-#include "insn.h"
 #include "kernel.h"
 #include "swap.h"
 
@@ -44,17 +43,6 @@ void swap_entries_record(struct mem_cgroup *memcg, long slot)
 		last->n++;
 	else
 		g_array_append_val(runs, ((struct swap_run){slot, 1}));
-}
-
-/* zswap_invalidate: 6.12 erases under the tree's xa_lock; 6.13 returns
- * first when the tree is empty (xa_empty), as it is with zswap off. */
-static void zswap_invalidate(struct sim_task *t, long slot)
-{
-	struct swap_space *space = swap_space_of(swap_active, slot);
-	if (!swap_active->zswap_invalidate_erase)
-		return;
-	spin_lock_hold(t, &space->zswap, insn_cost(INSN_XA_LOAD), SIM_CAT_SYS, SPIN_PLAIN,
-		       "zswap_invalidate");
 }
 
 /* swap_entry_range_free with si->lock held: @n slots of @memcg from @first. */
@@ -103,6 +91,10 @@ static void free_swap_slot(struct sim_task *t, struct mem_cgroup *memcg, long sl
 static void free_swap_and_cache_nr(struct sim_task *t, struct mem_cgroup *memcg, long first, long n)
 {
 	struct swap_device *si = swap_active;
+	if (kernel_version() >= KERNEL_6_14) {
+		swap_entries_free_614(t, memcg, first, n); /* swap_free.c */
+		return;
+	}
 	if (n == 1 || n > SWAPFILE_CLUSTER - first % SWAPFILE_CLUSTER ||
 	    kernel_version() < KERNEL_6_12) {
 		for (long s = first; s < first + n; s++) { /* __swap_entry_free */

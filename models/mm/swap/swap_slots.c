@@ -8,60 +8,14 @@
  * (alloc_swap_scan_cluster: lock_cluster, cluster_alloc_range, unlock).
  * Each slot's swap_map byte is updated again under the cluster lock by
  * swap_duplicate (try_to_unmap_one's swap pte) and put_swap_folio
- * (__remove_mapping drops SWAP_HAS_CACHE). */
-#include "cost.h"
-#include "insn.h"
+ * (__remove_mapping drops SWAP_HAS_CACHE). 6.14 keeps the slot cache and
+ * get_swap_pages' swap_avail_lock section but drops si->lock around the
+ * scan: cluster_alloc_swap (swap_cluster.c). */
+#include "kernel.h"
 #include "swap.h"
 
-static struct swap_cluster *swap_cluster_of(struct swap_device *si, long slot)
-{
-	long c = slot / SWAPFILE_CLUSTER;
-	if (!si->clusters[c]) {
-		struct swap_cluster *ci = g_new0(struct swap_cluster, 1);
-		spin_lock_init(&ci->lock, si->cluster_class);
-		spin_lock_set_local(&ci->lock); /* the cluster is a CPU's (percpu_cluster) */
-		si->clusters[c] = ci;
-	}
-	return si->clusters[c];
-}
-
-/* SWAP_CLUSTER_COLS (6.12 mm/swapfile.c): the clusters of an address space. */
-#define SWAP_CLUSTER_COLS (SWAP_ADDRESS_SPACE_PAGES / SWAPFILE_CLUSTER)
-
-/* The head of si->free_clusters, taken off (under si->lock): in device
- * order (sequential), or in the order 6.12's setup_clusters lists them
- * (interleave): column by column, the j-th cluster of every address space,
- * then the (j+1)-th, so that consecutive takes, by whichever CPU, fall in
- * different address spaces. -1: none left. */
-static long next_free_cluster(struct swap_device *si)
-{
-	long rows = (si->nr_clusters + SWAP_CLUSTER_COLS - 1) / SWAP_CLUSTER_COLS;
-	long positions = si->interleave ? rows * SWAP_CLUSTER_COLS : si->nr_clusters;
-	while (si->next_cluster < positions) { /* a ragged last space skips its missing columns */
-		long k = si->next_cluster++;
-		long idx = si->interleave ? (k % rows) * SWAP_CLUSTER_COLS + k / rows : k;
-		if (idx < si->nr_clusters)
-			return idx;
-	}
-	return -1;
-}
-
-/* Under ci->lock: the slot's swap_map byte and the cluster's count. */
-static sim_time_t cluster_section(struct sim_task *t, void *arg)
-{
-	struct swap_cluster *ci = arg;
-	return insn_cost(INSN_SWAP_MAP_UPDATE) +
-	       spin_held_access(t, &ci->lock, ci->lock.line, LINE_STORE, "swap_map");
-}
-
-void swap_cluster_update(struct sim_task *t, long slot, const char *site)
-{
-	struct swap_cluster *ci = swap_cluster_of(swap_active, slot);
-	spin_lock_hold_fn(t, &ci->lock, cluster_section, ci, SIM_CAT_SYS, SPIN_PLAIN, site);
-}
-
-/* cluster_alloc_swap_entry: this CPU's cluster's next slot, or a new cluster
- * from the free list when it is used up. Under si->lock. */
+/* cluster_alloc_swap_entry (6.12): this CPU's cluster's next slot, or a new
+ * cluster from the free list when it is used up. Under si->lock. */
 static long cluster_alloc_swap_entry(struct sim_task *t, struct swap_device *si)
 {
 	int cpu = sim_task_cpu(t);
@@ -119,7 +73,9 @@ static void refill_swap_slots_cache(struct sim_task *t, struct swap_device *si,
 	struct scan_swap_map s = {si, cache,
 				  MIN(SWAP_SLOTS_CACHE_SIZE, si->nr_slots - si->stat.slots_used)};
 	cache->nr = cache->cur = 0;
-	if (s.goal > 0)
+	if (s.goal > 0 && kernel_version() >= KERNEL_6_14)
+		cache->nr = cluster_alloc_swap(t, si, cache->slots, (int)s.goal);
+	else if (s.goal > 0)
 		spin_lock_hold_fn(t, &si->lock, scan_swap_map_slots, &s, SIM_CAT_SYS, SPIN_PLAIN,
 				  "get_swap_pages");
 }
@@ -140,11 +96,6 @@ long folio_alloc_swap(struct sim_task *t, struct mem_cgroup *memcg)
 
 void swap_slots_destroy(struct swap_device *si)
 {
-	for (long c = 0; c < si->nr_clusters; c++)
-		if (si->clusters[c]) {
-			spin_lock_destroy(&si->clusters[c]->lock);
-			g_free(si->clusters[c]);
-		}
-	g_free(si->clusters);
+	swap_clusters_destroy(si);
 	g_free(si->slots_cache);
 }
