@@ -7,7 +7,8 @@
 # only a scenario's default_variants), and compare the outputs byte for
 # byte, less the line of the model identity (which differs whenever the
 # sources do: docs/results.md, "Model identity") and the command line (which
-# names --variant all only for a build that has it); then each result's
+# names --variant all only for a build that has it), and standard error
+# less its progress lines (at wall-clock intervals); then each result's
 # reports (`report --format text`, md, csv, html and summary, and `compare`
 # of the result with itself) rendered by the build that made it, compared
 # with the model identity masked wherever it appears. Exit 0 when all are
@@ -58,6 +59,8 @@ while IFS= read -r s; do
 		grep -q -- '--variant=.*all' <<<"$("$bin" run --help)" && all=(--variant all)
 		"$bin" run "$s" --set replicas=1 "${all[@]}" --format json >"$out/$side/$name.raw" \
 			2>"$out/$side/$name.err" || rc=$?
+		# the progress lines without a terminal come at wall-clock intervals
+		sed -i -E '/^memcgsim: [0-9]+ of [0-9]+ simulations? done/d' "$out/$side/$name.err"
 		[ "$rc" -eq 0 ] || echo "exit $rc" >>"$out/$side/$name.err"
 		if [ -n "${MCS_DROP:-}" ] && [ "$rc" -eq 0 ]; then
 			jq --indent 2 --arg ks "$MCS_DROP" \
