@@ -11,7 +11,8 @@
  * list_lrus, "&lru->node[i].lock" each, as the kernel's one class). A
  * result from before the kernel names matches by the model's names, less
  * their " (instance)". A row of perf lock contention (a caller) matches the
- * model's contention points of that function. Waits are per contention, holds per acquisition, as
+ * model's contention points of that function, or of a function inlined
+ * into it (inlined_into below). Waits are per contention, holds per acquisition, as
  * lock_stat's averages are. Counts are over the machine's measurement and
  * over the model's replicas' simulated time; with the measurement's length
  * (--lock-stat-seconds) both are a second. */
@@ -82,6 +83,29 @@ static bool keys_match(const char *m, const char *k)
 	return *k && (g_str_equal(m, k) || (strlen(m) >= 34 && g_str_has_prefix(k, m)));
 }
 
+/* The modelled sites that are static functions with one caller, which the
+ * compiler folds into it, so that perf lock contention names the caller:
+ * mm/swapfile.c of 6.12, __swap_entries_free (si->lock) into
+ * free_swap_and_cache_nr, its only caller, which Kairui Song's perf table
+ * shows taking a spinlock at +0x350 (shared/brief/contention-data.md, 7b).
+ * The site's own name matches too, for a build that did not inline it. */
+static const struct {
+	const char *site, *caller;
+} inlined_into[] = {
+    {"__swap_entries_free", "free_swap_and_cache_nr"},
+};
+
+/* Whether perf's @caller is the model's @site or the function it is inlined into. */
+static bool perf_caller_is(const char *site, const char *caller)
+{
+	if (!g_strcmp0(site, caller))
+		return true;
+	for (size_t i = 0; site && i < G_N_ELEMENTS(inlined_into); i++)
+		if (g_str_equal(site, inlined_into[i].site))
+			return g_str_equal(caller, inlined_into[i].caller);
+	return false;
+}
+
 void report_measured_match(json_t *variant, const struct lockstat *ls,
 			   const struct lockstat_class *c, struct report_lock_figures *f,
 			   GPtrArray *classes)
@@ -95,8 +119,8 @@ void report_measured_match(json_t *variant, const struct lockstat *ls,
 	json_array_foreach (json_object_get(variant, RK_locks), i, l) {
 		if (ls->source == LOCKSTAT_PERF) { /* a caller: the model's points of it */
 			json_array_foreach (json_object_get(l, "contention_points"), j, p) {
-				if (g_strcmp0(json_string_value(json_object_get(p, "site")),
-					      c->name))
+				if (!perf_caller_is(json_string_value(json_object_get(p, "site")),
+						    c->name))
 					continue;
 				f->matched++;
 				if (classes)
