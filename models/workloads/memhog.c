@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* memhog: each task writes its size of anonymous memory once (numactl's
  * memhog), faulting pages in and charging them to its cgroup in batches of
- * MEMCG_CHARGE_BATCH pages; over the limit, the charge reclaims. */
+ * MEMCG_CHARGE_BATCH pages; over the limit, the charge reclaims. With
+ * `jobs` above 1 a task is a stream of processes, as one slot of make -j:
+ * each job writes its memory, works `user_ns` in user mode and exits, its
+ * swap slots freed and, but for the last job's, its resident pages freed
+ * too (the next job starts with an empty cgroup). */
 #include "cost.h"
 #include "memcg.h"
 #include "memcg_rstat.h"
@@ -15,6 +19,8 @@ struct memhog_params {
 	double size_mb;
 	int placement;
 	double start_spread_ns;
+	long jobs;
+	double user_ns;
 };
 
 #define AT(member) SPEC_AT(struct memhog_params, member)
@@ -26,6 +32,15 @@ static const struct spec_field memhog_fields[] = {
     {"size_mb", &workload_size_spec, true, NULL, AT(size_mb)},
     {"placement", &workload_placement_spec, false, "\"spread\"", AT(placement)},
     {"start_spread_ns", &workload_start_spread_spec, false, "2000000", AT(start_spread_ns)},
+    {"jobs",
+     &(const struct spec){.kind = SPEC_INTEGER,
+			  .doc =
+			      "processes each task runs one after another (a make -j slot): each "
+			      "writes size_mb, works user_ns, exits",
+			  .min = 1,
+			  .max = 1e6},
+     false, "1", AT(jobs)},
+    {"user_ns", &workload_time_spec, false, "0", AT(user_ns)},
     {NULL},
 };
 #undef AT
@@ -38,7 +53,8 @@ static const struct spec memhog_spec = {
 
 struct memhog_task {
 	struct mem_cgroup *memcg;
-	long pages;
+	long pages, jobs;
+	sim_time_t user;
 	sim_time_t start; /* launched this long after the run starts */
 };
 
@@ -47,11 +63,8 @@ struct memhog {
 	struct memhog_task *tasks;
 };
 
-static void memhog_loop(struct sim_task *t, void *arg)
+static void memhog_write(struct sim_task *t, struct memhog_task *mt)
 {
-	struct memhog_task *mt = arg;
-	if (mt->start)
-		sim_task_sleep(t, mt->start);
 	for (long done = 0; done < mt->pages;) {
 		long n = MIN(MEMCG_CHARGE_BATCH, mt->pages - done);
 		cost_run_flat(t, SIM_CAT_USER, COST_MEMSET_PAGE, n);
@@ -64,8 +77,23 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		lru_add_pages(t, mt->memcg, sim_cpu_node(sim_task_cpu(t)), n, 0);
 		done += n;
 	}
-	sim_work_exit();	    /* the first ends the run's steady part */
-	mm_exit_swap(t, mt->memcg); /* do_exit -> exit_mmap -> zap_pte_range */
+}
+
+static void memhog_loop(struct sim_task *t, void *arg)
+{
+	struct memhog_task *mt = arg;
+	if (mt->start)
+		sim_task_sleep(t, mt->start);
+	for (long j = 0; j < mt->jobs; j++) {
+		memhog_write(t, mt);
+		if (mt->user)
+			sim_task_run(t, SIM_CAT_USER, mt->user);
+		if (j + 1 == mt->jobs)
+			sim_work_exit();    /* the first ends the run's steady part */
+		mm_exit_swap(t, mt->memcg); /* do_exit -> exit_mmap -> zap_pte_range */
+		if (j + 1 < mt->jobs)
+			lru_release_anon(t, mt->memcg);
+	}
 }
 
 static void *memhog_setup(const void *params, int index)
@@ -81,7 +109,9 @@ static void *memhog_setup(const void *params, int index)
 		char *cg = workload_task_cgroup(&p->tasks, i);
 		mh->tasks[i].memcg = mem_cgroup_lookup(cg);
 		mh->tasks[i].pages = pages;
-		sim_work_plan(pages);
+		mh->tasks[i].jobs = p->jobs;
+		mh->tasks[i].user = sim_from_ns(p->user_ns);
+		sim_work_plan(pages * p->jobs);
 		g_free(cg);
 		sim_task_createf(workload_cpu_for(i, p->placement), memhog_loop, &mh->tasks[i],
 				 "memhog.%d.%d", index, i);
@@ -94,8 +124,10 @@ static void *memhog_setup(const void *params, int index)
 static double memhog_planned_ns(const void *params, const struct run_config *cfg)
 {
 	const struct memhog_params *p = params;
-	return p->size_mb * 256 *
-	       sim_to_ns(cfg->machine.cost[COST_MEMSET_PAGE] + cfg->machine.cost[COST_ANON_FAULT]);
+	return (double)p->jobs * (p->size_mb * 256 *
+				      sim_to_ns(cfg->machine.cost[COST_MEMSET_PAGE] +
+						cfg->machine.cost[COST_ANON_FAULT]) +
+				  p->user_ns);
 }
 
 static void memhog_destroy(void *state)
@@ -109,7 +141,8 @@ static void memhog_destroy(void *state)
 static double memhog_memory_bytes(const void *params, const struct run_config *cfg)
 {
 	const struct memhog_params *p = params;
-	return mm_swap_memory_bytes(cfg, (double)p->tasks.count * p->size_mb * 256, p->tasks.count);
+	return mm_swap_memory_bytes(cfg, (double)p->tasks.count * p->jobs * p->size_mb * 256,
+				    p->tasks.count);
 }
 
 const struct workload_type memhog_workload = {

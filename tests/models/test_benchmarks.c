@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The two list_lru benchmark scenarios, scaled down, end to end in both lock
  * scopes: the list_lru checker finds nothing, and the books balance. */
+#include "cost.h"
 #include "mcs_json.h"
 #include "runner.h"
 #include "scenario.h"
@@ -404,10 +405,45 @@ static void test_swap_stopped_midway(void)
 	json_decref(r);
 }
 
+/* memhog's jobs (a make slot): three jobs of 1 MiB (256 pages) in a cgroup
+ * without a limit, each working 1 ms. Every job charges its 256 pages and
+ * puts them on the LRU in 4 batches of MEMCG_CHARGE_BATCH (64); the exits
+ * of the first two free their resident pages, 9 folio batches of at most
+ * 31 each (folios_put_refs under the lru_lock) and uncharge them, the last
+ * job's left as a one-job memhog leaves them. User time: 3 x (256 memset
+ * pages + 1 ms); sys: 768 anon faults and 512 unmapped pages, and under
+ * 1 us for each lock section and charge besides. */
+static void test_memhog_jobs(void)
+{
+	const char *file = MCS_SOURCE_DIR "/tests/fixtures/memhog_jobs.json";
+	GError *err = NULL;
+	struct scenario *sc = scenario_load_file(file, (const char *[]){NULL}, &err);
+	g_assert_no_error(err);
+	const struct run_config *cfg = scenario_variant_find(sc, "base")->config;
+	double memset = sim_to_ns(cfg->machine.cost[COST_MEMSET_PAGE]);
+	double fault = sim_to_ns(cfg->machine.cost[COST_ANON_FAULT]);
+	double zap = sim_to_ns(cfg->machine.cost[COST_ZAP_PAGE]);
+	scenario_free(sc);
+	json_t *r = run_variant(file, "base", (const char *[]){NULL});
+	json_t *cg = json_array_get(json_object_get(json_object_get(r, "memcg"), "cgroups"), 0);
+	g_assert_cmpfloat(mcs_json_num(cg, "charged"), ==, 768);
+	g_assert_cmpfloat(mcs_json_num(cg, "uncharged"), ==, 512);
+	g_assert_cmpfloat(mcs_json_num(cg, "usage_pages"), ==, 256);
+	g_assert_cmpfloat(lock_acquisitions(r, "&lruvec->lru_lock"), ==, 3 * 4 + 2 * 9);
+	json_t *cpu = json_object_get(r, "cpu_time_ns");
+	g_assert_cmpfloat_with_epsilon(mcs_json_num(cpu, "user"), 3 * (256 * memset + 1e6), 1e-3);
+	/* the rest of sys: the 30 lru_lock sections and the charges' counters */
+	double rest = mcs_json_num(cpu, "sys") - (768 * fault + 512 * zap);
+	g_assert_cmpfloat(rest, >, 0);
+	g_assert_cmpfloat(rest, <, 30 * 1000.0);
+	json_decref(r);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/benchmarks/swap/stopped-midway", test_swap_stopped_midway);
+	g_test_add_func("/benchmarks/memhog/jobs", test_memhog_jobs);
 	g_test_add_data_func("/benchmarks/pagefault-loop/no-memcg", "no-memcg",
 			     test_pagefault_loop);
 	g_test_add_data_func("/benchmarks/pagefault-loop/root", "root", test_pagefault_loop);

@@ -145,6 +145,30 @@ void folio_batch_add_file(struct sim_task *t, struct folio_batch *fb, struct mem
 		folio_batch_move_lru(t, fb);
 }
 
+/* exit_mmap -> zap_pte_range, Linux 6.12: each present pte's page unmapped
+ * (zap_page_ns) and freed by tlb_flush_mmu's free_pages_and_swap_cache ->
+ * folios_put_refs, a folio_batch at a time (PAGEVEC_SIZE 31,
+ * include/linux/pagevec.h of 6.12): __page_cache_release takes each off its
+ * LRU under the lruvec's lru_lock, held across the batch, then the batch's
+ * mem_cgroup_uncharge_folios. */
+#define FOLIOS_PUT_BATCH 31L
+long lru_release_anon(struct sim_task *t, struct mem_cgroup *memcg)
+{
+	long freed = 0;
+	for (int nid = 0; nid < memcg_tree->nodes; nid++) {
+		struct lruvec *lv = &memcg->nodeinfo[nid];
+		while (lv->nr_anon > 0) {
+			long n = MIN(FOLIOS_PUT_BATCH, lv->nr_anon);
+			cost_charge_flat(t, SIM_CAT_SYS, COST_ZAP_PAGE, n);
+			lruvec_lock_pages(t, lv, n, "folios_put_refs");
+			lv->nr_anon -= n;
+			mem_cgroup_uncharge(t, memcg, n);
+			freed += n;
+		}
+	}
+	return freed;
+}
+
 long lruvec_pages(struct mem_cgroup *memcg, int nid)
 {
 	return memcg->nodeinfo[nid].nr_anon + memcg->nodeinfo[nid].nr_file;
