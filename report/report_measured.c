@@ -116,19 +116,24 @@ void report_measured_match(json_t *variant, const struct lockstat *ls,
 	char *want = measured_key(c->name);
 	size_t i, j;
 	json_t *l, *p;
+	const char *most = NULL; /* a caller's class with the most wait there */
+	double most_wait = -1;
 	json_array_foreach (json_object_get(variant, RK_locks), i, l) {
 		if (ls->source == LOCKSTAT_PERF) { /* a caller: the model's points of it */
+			double w = -1;
 			json_array_foreach (json_object_get(l, "contention_points"), j, p) {
 				if (!perf_caller_is(json_string_value(json_object_get(p, "site")),
 						    c->name))
 					continue;
 				f->matched++;
-				if (classes)
-					g_ptr_array_add(classes, (gpointer)json_string_value(
-								     json_object_get(l, "class")));
+				w = MAX(w, 0) + mcs_json_num(p, "wait_total_ns");
 				f->contentions += mcs_json_num(p, "count");
 				f->wait_total += mcs_json_num(p, "wait_total_ns");
 				f->wait_max = MAX(f->wait_max, mcs_json_num(p, "wait_max_ns"));
+			}
+			if (w > most_wait) {
+				most_wait = w;
+				most = json_string_value(json_object_get(l, "class"));
 			}
 			continue;
 		}
@@ -149,6 +154,8 @@ void report_measured_match(json_t *variant, const struct lockstat *ls,
 		}
 		g_free(key);
 	}
+	if (classes && most)
+		g_ptr_array_add(classes, (gpointer)most);
 	g_free(want);
 }
 

@@ -59,7 +59,9 @@ struct report_lock_figures {
 /* Result variant @variant's figures for the measured class (or caller) @c
  * of @ls: its classes of @c's kernel name added up, or its contention
  * points of @c's caller; the names of the model classes matched appended
- * to @classes (borrowed from @variant; NULL: not wanted). */
+ * to @classes (borrowed from @variant; NULL: not wanted): for a caller, the
+ * one class with the most of the model's wait there (perf's row is one
+ * call of spin_lock, so one lock; 6.12's get_swap_pages takes two). */
 void report_measured_match(json_t *variant, const struct lockstat *ls,
 			   const struct lockstat_class *c, struct report_lock_figures *f,
 			   GPtrArray *classes);

@@ -8,6 +8,7 @@
 #include "lockstat.h"
 #include "metrics.h"
 #include "plot.h"
+#include "report.h"
 #include "result.h"
 #include "result_format.h"
 #include "run.h"
@@ -1080,6 +1081,41 @@ static void test_lockstat_perf_inlined(void)
 	g_free(text);
 }
 
+/* A caller whose function takes two of the model's classes (6.12's
+ * get_swap_pages: swap_avail_lock, then si->lock) is one perf row, one
+ * call of spin_lock: its figures add up both classes' points there, and
+ * the class it names (the fit's) is the one with most of the wait. */
+static void test_lockstat_perf_one_class(void)
+{
+	const char perf[] =
+	    " contended   total wait     max wait     avg wait         type   caller\n\n"
+	    "     16569     40.05 s       6.45 ms      2.42 ms     spinlock   "
+	    "get_swap_pages+0x231\n";
+	GError *err = NULL;
+	struct lockstat *ls = lockstat_parse("perf.txt", perf, strlen(perf), &err);
+	g_assert_no_error(err);
+	json_t *v = json_pack(
+	    "{s:[{s:s, s:[{s:s, s:i, s:f, s:f}]}, {s:s, s:[{s:s, s:i, s:f, s:f}, {s:s, s:i, s:f, "
+	    "s:f}]}]}",
+	    "locks", "class", "swap_avail_lock", "contention_points", "site", "get_swap_pages",
+	    "count", 36, "wait_total_ns", 16590.0, "wait_max_ns", 620.0, "class", "&si->lock",
+	    "contention_points", "site", "get_swap_pages", "count", 2069, "wait_total_ns", 9.9e7,
+	    "wait_max_ns", 209100.0, "site", "__swap_entries_free", "count", 50, "wait_total_ns",
+	    2.1e6, "wait_max_ns", 80000.0);
+	struct report_lock_figures f;
+	GPtrArray *classes = g_ptr_array_new();
+	report_measured_match(v, ls, ls->classes->pdata[0], &f, classes);
+	g_assert_cmpint(f.matched, ==, 2);
+	g_assert_cmpfloat(f.contentions, ==, 36 + 2069);
+	g_assert_cmpfloat(f.wait_total, ==, 16590.0 + 9.9e7);
+	g_assert_cmpfloat(f.wait_max, ==, 209100.0);
+	g_assert_cmpuint(classes->len, ==, 1);
+	g_assert_cmpstr(classes->pdata[0], ==, "&si->lock");
+	g_ptr_array_free(classes, TRUE);
+	json_decref(v);
+	lockstat_free(ls);
+}
+
 /* --lock-stat-seconds: counts become rates a second, the machine's over
  * the given length, the model's over its replicas' simulated time: the
  * fixture's 3 replicas of 200 us make 2822 acquisitions 4703333.3 a second
@@ -1505,6 +1541,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/lockstat/proc", test_lockstat_proc);
 	g_test_add_func("/lockstat/perf", test_lockstat_perf);
 	g_test_add_func("/lockstat/perf/inlined", test_lockstat_perf_inlined);
+	g_test_add_func("/lockstat/perf/one-class", test_lockstat_perf_one_class);
 	g_test_add_func("/lockstat/seconds", test_lockstat_seconds);
 	g_test_add_func("/lockstat/summary-cut", test_lockstat_summary_cut);
 	g_test_add_func("/lockstat/errors", test_lockstat_errors);
