@@ -21,7 +21,7 @@ static bool names_classes(const struct scenario *sc)
 	for (guint i = 0; i < sc->variants->len; i++) {
 		const struct kernel_params *k =
 		    ((const struct scenario_variant *)sc->variants->pdata[i])->config->kernel;
-		if (k && k->hold_extra.n)
+		if (k && (k->hold_extra.n || k->whatif.n))
 			return true;
 	}
 	return false;

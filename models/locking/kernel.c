@@ -2,6 +2,7 @@
 /* The scenario's kernel section: build choices of the simulated kernel that
  * are not a model's own parameters (which spinlock implementation it has). */
 #include "kernel.h"
+#include "lock_whatif.h"
 #include "sim_engine.h"
 #include "spinlock.h"
 
@@ -29,6 +30,42 @@ static const struct spec_field hold_extra_fields[] = {
     {NULL},
 };
 #undef EXTRA
+
+#define WHATIF(member) SPEC_AT(struct kernel_lock_whatif, member)
+static const struct spec_field whatif_fields[] = {
+    {"lock",
+     &(const struct spec){.kind = SPEC_STRING,
+			  .doc =
+			      "the lock class, as the report names it (memcgsim locks lists them)",
+			  .min = 1,
+			  .max = 256},
+     true, NULL, WHATIF(lock)},
+    {"kind",
+     &(const struct spec){
+	 .kind = SPEC_ENUM,
+	 .doc = "scope: every acquisition takes the class's lock of the taker's scope "
+		"instead (the sections and their data unchanged); atomic: no lock, its "
+		"acquisition a locked RMW on the lock's line, the section's work "
+		"unserialised; rcu_readers: at the sites named, rcu_read_lock in place of "
+		"the lock (the other sites, the writers, keep it); remove: no lock",
+	 .values = (const char *const[]){"scope", "atomic", "rcu_readers", "remove", NULL}},
+     true, NULL, WHATIF(kind)},
+    {"scope",
+     &(const struct spec){.kind = SPEC_ENUM,
+			  .doc = "for a scope: one lock for every instance (global), one a NUMA "
+				 "node (node), one a CPU (cpu)",
+			  .values = (const char *const[]){"global", "node", "cpu", NULL}},
+     false, "\"global\"", WHATIF(scope)},
+    {"sites",
+     &(const struct spec){.kind = SPEC_ARRAY,
+			  .doc = "for rcu_readers: the reader sites (contention points' names)",
+			  .min = 0,
+			  .max = 64,
+			  .items = &(const struct spec){.kind = SPEC_STRING, .min = 1, .max = 256}},
+     false, "[]", WHATIF(sites)},
+    {NULL},
+};
+#undef WHATIF
 
 #define VM(member) SPEC_AT(struct kernel_vm, member)
 static const struct spec_field vm_fields[] = {
@@ -115,6 +152,18 @@ static const struct spec_field kernel_fields[] = {
 				       .fields = hold_extra_fields,
 				       .size = sizeof(struct kernel_hold_extra)}},
      false, "[]", AT(hold_extra)},
+    {"lock_whatif",
+     &(const struct spec){
+	 .kind = SPEC_ARRAY,
+	 .doc = "lock classes changed without C: another scope, an atomic, RCU for "
+		"readers, or no lock (docs/scenario.md, \"What-ifs on a lock class\")",
+	 .min = 0,
+	 .max = 32,
+	 .items = &(const struct spec){.kind = SPEC_OBJECT,
+				       .doc = "one lock class and its change",
+				       .fields = whatif_fields,
+				       .size = sizeof(struct kernel_lock_whatif)}},
+     false, "[]", AT(whatif)},
     {NULL},
 };
 #undef AT
@@ -143,6 +192,10 @@ void kernel_setup(const struct kernel_params *k)
 		const struct kernel_hold_extra *x = k->hold_extra.items[i];
 		sim_time_t d = sim_from_ns(x->ns + x->cycles / sim_machine()->clock_ghz);
 		spinlock_add_hold(x->lock, x->site, d);
+	}
+	for (size_t i = 0; i < k->whatif.n; i++) {
+		const struct kernel_lock_whatif *w = k->whatif.items[i];
+		lock_whatif_add(w->lock, w->kind, w->scope, w->sites.items, w->sites.n);
 	}
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "spinlock.h"
 #include "cost.h"
+#include "lock_whatif.h"
 #include "lockdep.h"
 #include "sim_rng.h"
 #include "sim_smt.h"
@@ -198,6 +199,7 @@ void spinlock_use(const struct spinlock_ops *ops)
 {
 	impl = ops ? ops : &spinlock_queued;
 	debug_mode = SPIN_DEBUG_NONE;
+	lock_whatif_reset();
 	for (int i = 0; i < vm.ncpus; i++)
 		sim_rng_free(vm.rng[i]);
 	g_free(vm.rng);
@@ -276,6 +278,23 @@ static sim_time_t added_hold(const struct lock_class *cls, const char *site)
 	return d;
 }
 
+/* What a section taken without a lock (kernel.lock_whatif) holds: nothing
+ * to release. */
+static struct spin_entry unlocked_entry;
+
+/* @l as kernel.lock_whatif has it taken at @site: the lock to take, or NULL
+ * when none is (what replaces it charged, and the section's added time). */
+static struct spinlock *whatif_take(struct sim_task *t, struct spinlock *l, const char *site)
+{
+	if (!lock_whatif_any)
+		return l;
+	sim_time_t instead;
+	struct spinlock *in = lock_whatif_lock(t, l, site, &instead);
+	if (!in)
+		sim_task_charge(t, SIM_CAT_SYS, instead + added_hold(l->cls, site));
+	return in;
+}
+
 void spin_lock_init_in(struct spinlock *l, struct lock_class *cls, struct cacheline *line)
 {
 	memset(l, 0, sizeof(*l));
@@ -296,6 +315,8 @@ sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cache
 			    enum line_op op, const char *site)
 {
 	int cpu = sim_task_cpu(t);
+	if (lock_whatif_any) /* its scope's instance, which the section holds */
+		l = lock_whatif_instance(l, cpu);
 	int spinner = l->spinner;
 	if (l->unflushed && line->owner != cpu) { /* another CPU's line: in order */
 		l->unflushed = false;
@@ -598,6 +619,10 @@ static bool spin_local_free(struct sim_task *t, struct spinlock *l)
 void spin_lock_hold_fn(struct sim_task *t, struct spinlock *l, spin_section_fn section, void *arg,
 		       enum sim_cat cat, enum spin_flavour fl, const char *site)
 {
+	if (!(l = whatif_take(t, l, site))) { /* no lock: the section's work, unserialised */
+		sim_task_charge(t, cat, section(t, arg));
+		return;
+	}
 	sim_task_preempt_disable(t);
 	irq_off(t, fl);
 	lock_acquire(t, l->cls, site, false);
@@ -633,6 +658,8 @@ void spin_lock_hold_fn(struct sim_task *t, struct spinlock *l, spin_section_fn s
 struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,
 			     const char *site)
 {
+	if (!(l = whatif_take(t, l, site)))
+		return &unlocked_entry;
 	sim_task_preempt_disable(t);
 	irq_off(t, fl);
 	lock_acquire(t, l->cls, site, false);
@@ -647,6 +674,8 @@ struct spin_entry *spin_lock(struct sim_task *t, struct spinlock *l, enum spin_f
 struct spin_entry *spin_trylock(struct sim_task *t, struct spinlock *l, enum spin_flavour fl,
 				const char *site)
 {
+	if (!(l = whatif_take(t, l, site)))
+		return &unlocked_entry;
 	sim_task_flush(t);
 	if (spin_is_locked(l, sim_now())) {
 		l->cls->trylock_failures++;
@@ -663,6 +692,10 @@ struct spin_entry *spin_trylock(struct sim_task *t, struct spinlock *l, enum spi
 
 void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held)
 {
+	if (held == &unlocked_entry)
+		return;
+	if (lock_whatif_any)
+		l = lock_whatif_instance(l, held->cpu);
 	sim_task_charge(t, SIM_CAT_IDLE, vm_stolen(held->cpu, sim_task_clock(t) - held->grant));
 	sim_task_flush(t);
 	sim_time_t now = sim_now();

@@ -15,6 +15,15 @@ struct kernel_hold_extra {
 	double ns, cycles; /* added, at the machine's clock for cycles */
 };
 
+/* kernel.lock_whatif: a lock class changed (lock_whatif.h): its scope,
+ * an atomic, RCU readers at @sites, or removed. */
+struct kernel_lock_whatif {
+	char *lock;
+	int kind;  /* enum lock_whatif_kind */
+	int scope; /* enum lock_whatif_scope, for a scope */
+	SPEC_LIST(char *) sites;
+};
+
 /* kernel.vm: the kernel as a KVM guest (a test-environment hypothesis). */
 struct kernel_vm {
 	bool pv_spinlock;     /* paravirt qspinlock: the unlock is a cmpxchg */
@@ -42,6 +51,7 @@ struct kernel_params {
 	int debug_locks;      /* SPIN_DEBUG_* (spinlock.h) */
 	struct kernel_vm *vm; /* NULL: bare metal */
 	SPEC_LIST(struct kernel_hold_extra *) hold_extra;
+	SPEC_LIST(struct kernel_lock_whatif *) whatif;
 	int version; /* enum kernel_version */
 };
 extern const struct spec kernel_params_spec;
