@@ -103,23 +103,25 @@ static bool check_published(json_t *doc, GHashTable *locs, GError **err)
 	return true;
 }
 
-/* Is "A..B" @pair two variants of @doc? */
-static bool pair_valid(json_t *doc, const char *pair, char **bad)
+unsigned scenario_comparison_names(const char *comparison, char *names[4])
 {
-	const char *dots = strstr(pair, "..");
-	*bad = NULL;
-	if (!dots || dots == pair || !dots[2] || strstr(dots + 2, ".."))
-		return false;
-	char *names[2] = {g_strndup(pair, (gsize)(dots - pair)), g_strdup(dots + 2)};
-	for (int k = 0; k < 2; k++) {
-		g_strstrip(names[k]);
-		if (!*bad &&
-		    !mcs_json_find(json_object_get(doc, "variants"), "name", names[k], NULL))
-			*bad = g_strdup(names[k]);
+	char **pairs = g_strsplit(comparison, " vs ", -1);
+	guint n = g_strv_length(pairs), got = 0;
+	bool ok = n >= 1 && n <= 2;
+	for (guint k = 0; ok && k < n; k++) {
+		const char *dots = strstr(pairs[k], "..");
+		ok = dots && dots != pairs[k] && dots[2] && !strstr(dots + 2, "..");
+		if (ok) {
+			names[got++] = g_strstrip(g_strndup(pairs[k], (gsize)(dots - pairs[k])));
+			names[got++] = g_strstrip(g_strdup(dots + 2));
+		}
 	}
-	g_free(names[0]);
-	g_free(names[1]);
-	return !*bad;
+	g_strfreev(pairs);
+	if (ok)
+		return got;
+	for (guint k = 0; k < got; k++)
+		g_free(names[k]);
+	return 0;
 }
 
 /* comparisons: each "A..B" or "A..B vs C..D", of the scenario's variants. */
@@ -129,26 +131,27 @@ static bool check_comparisons(json_t *doc, GHashTable *locs, GError **err)
 	size_t i;
 	json_t *e;
 	json_array_foreach (list, i, e) {
-		char **pairs = g_strsplit(json_string_value(e), " vs ", -1);
-		guint n = g_strv_length(pairs);
-		char *bad = NULL;
-		bool ok = n >= 1 && n <= 2;
-		for (guint k = 0; ok && k < n; k++)
-			ok = pair_valid(doc, pairs[k], &bad);
-		g_strfreev(pairs);
-		if (ok)
-			continue;
+		char *names[4];
+		unsigned n = scenario_comparison_names(json_string_value(e), names);
+		const char *bad = NULL;
+		for (unsigned k = 0; k < n; k++)
+			if (!bad && !mcs_json_find(json_object_get(doc, "variants"), "name",
+						   names[k], NULL))
+				bad = names[k];
+		bool ok = n && !bad;
 		char key[24], *at = g_strdup_printf("comparisons.%zu", i);
 		g_snprintf(key, sizeof(key), "%zu", i);
 		if (bad)
 			spec_fail(locs, list, key, at, err, "no variant \"%s\" in the scenario",
 				  bad);
-		else
+		else if (!n)
 			spec_fail(locs, list, key, at, err,
 				  "expected \"A..B\" or \"A..B vs C..D\", of variants' names");
-		g_free(bad);
 		g_free(at);
-		return false;
+		for (unsigned k = 0; k < n; k++)
+			g_free(names[k]);
+		if (!ok)
+			return false;
 	}
 	return true;
 }

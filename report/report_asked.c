@@ -9,24 +9,9 @@
 #include "report_sections.h"
 #include "report_util.h"
 #include "result_keys.h"
+#include "scenario.h"
 #include <math.h>
 #include <string.h>
-
-/* @comparison's variant names, into @names (g_free each): 2 for "A..B",
- * 4 for "A..B vs C..D" (the loader checked its shape). */
-static guint comparison_names(const char *comparison, char *names[4])
-{
-	char **pairs = g_strsplit(comparison, " vs ", 2);
-	guint n = 0;
-	for (char **p = pairs; *p && n < 4; p++) {
-		char **two = g_strsplit(*p, "..", 2);
-		for (char **t = two; *t && n < 4; t++)
-			names[n++] = g_strstrip(g_strdup(*t));
-		g_strfreev(two);
-	}
-	g_strfreev(pairs);
-	return n;
-}
 
 /* The change of @names[1] against @names[0] in @variants, on @metric. */
 static void pair_change(json_t *variants, char **names, const char *metric,
@@ -124,7 +109,9 @@ static void asked(json_t *result, const struct change_resolution *r, int width, 
 	GString *not_run = g_string_new(NULL);
 	json_array_foreach (json_object_get(result, RK_comparisons), i, e) {
 		char *names[4];
-		guint n = comparison_names(json_string_value(e), names);
+		guint n = scenario_comparison_names(json_string_value(e), names);
+		if (!n) /* not a comparison's shape: the result checker's to refuse */
+			continue;
 		if (!all_ran(variants, names, n)) {
 			g_string_append_printf(not_run, "%s%s", not_run->len ? "; " : "",
 					       json_string_value(e));

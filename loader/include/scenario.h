@@ -81,6 +81,10 @@ struct scenario *scenario_load(const char *file, const char *text, size_t len,
 			       const char *const *sets, GError **err);
 struct scenario *scenario_load_file(const char *path, const char *const *sets, GError **err);
 void scenario_free(struct scenario *sc);
+/* A "comparisons" entry's variant names (docs/scenario.md), into @names
+ * (stripped; g_free each): 2 for "A..B", 4 for "A..B vs C..D"; 0, and none
+ * set, when it is neither shape (a side empty, a third "..", a third pair). */
+unsigned scenario_comparison_names(const char *comparison, char *names[4]);
 /* Free what only checking @sc and placing its errors needed (its base
  * document and its positions: base and locs become NULL), keeping its
  * variants, for a sweep that holds a scenario at every grid point. */

@@ -195,11 +195,32 @@ static struct {
 	int ncpus;
 } vm; /* kernel.vm */
 
+/* kernel.lock_whatif's scopes: each scoped class's locks (a struct
+ * scope_locks by its lock_class), made at first use, each with its own
+ * line homed on its scope's node. */
+struct scope_locks {
+	struct spinlock *locks;
+	int n;
+};
+static GHashTable *scopes;
+
+static void scope_locks_free(gpointer p)
+{
+	struct scope_locks *s = p;
+	for (int i = 0; i < s->n; i++)
+		spin_lock_destroy(&s->locks[i]);
+	g_free(s->locks);
+	g_free(s);
+}
+
 void spinlock_use(const struct spinlock_ops *ops)
 {
 	impl = ops ? ops : &spinlock_queued;
 	debug_mode = SPIN_DEBUG_NONE;
 	lock_whatif_reset();
+	if (scopes)
+		g_hash_table_destroy(scopes);
+	scopes = NULL;
 	for (int i = 0; i < vm.ncpus; i++)
 		sim_rng_free(vm.rng[i]);
 	g_free(vm.rng);
@@ -282,17 +303,62 @@ static sim_time_t added_hold(const struct lock_class *cls, const char *site)
  * to release. */
 static struct spin_entry unlocked_entry;
 
+/* Lock @i of the @n of @l's class's scope. */
+static struct spinlock *scope_lock(struct spinlock *l, int i, int n)
+{
+	if (!scopes)
+		scopes =
+		    g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, scope_locks_free);
+	struct scope_locks *s = g_hash_table_lookup(scopes, l->cls);
+	if (!s) {
+		if (!l->cls->line) /* a lock in a structure's line: now its own */
+			l->cls->line = line_class_get(l->cls->name);
+		s = g_new0(struct scope_locks, 1);
+		s->n = n;
+		s->locks = g_new0(struct spinlock, n);
+		for (int k = 0; k < n; k++) {
+			int node = n == sim_ncpus() ? sim_cpu_node(k) : n > 1 ? k : 0;
+			spin_lock_init_in(&s->locks[k], l->cls, &s->locks[k].own);
+			line_init(&s->locks[k].own, l->cls->line, node);
+		}
+		g_hash_table_insert(scopes, l->cls, s);
+	}
+	return &s->locks[i];
+}
+
+/* The lock @l stands for on @cpu inside its section: its scope's, if any. */
+static struct spinlock *whatif_instance(struct spinlock *l, int cpu)
+{
+	int i, n;
+	if (lock_whatif_how(l->cls->name, NULL, cpu, &i, &n) != LOCK_WHATIF_SCOPE)
+		return l;
+	return scope_lock(l, i, n);
+}
+
 /* @l as kernel.lock_whatif has it taken at @site: the lock to take, or NULL
  * when none is (what replaces it charged, and the section's added time). */
 static struct spinlock *whatif_take(struct sim_task *t, struct spinlock *l, const char *site)
 {
 	if (!lock_whatif_any)
 		return l;
-	sim_time_t instead;
-	struct spinlock *in = lock_whatif_lock(t, l, site, &instead);
-	if (!in)
-		sim_task_charge(t, SIM_CAT_SYS, instead + added_hold(l->cls, site));
-	return in;
+	int i, n;
+	sim_time_t instead = 0;
+	switch (lock_whatif_how(l->cls->name, site, sim_task_cpu(t), &i, &n)) {
+	case LOCK_WHATIF_AS_IS:
+		return l;
+	case LOCK_WHATIF_SCOPE:
+		return scope_lock(l, i, n);
+	case LOCK_WHATIF_ATOMIC: /* charged and waited for by line_atomic */
+		line_atomic(t, l->line, SIM_CAT_SYS, site);
+		break;
+	case LOCK_WHATIF_RCU_READERS:
+		instead = cost(COST_RCU_READ_LOCK);
+		break;
+	case LOCK_WHATIF_REMOVE:
+		break;
+	}
+	sim_task_charge(t, SIM_CAT_SYS, instead + added_hold(l->cls, site));
+	return NULL;
 }
 
 void spin_lock_init_in(struct spinlock *l, struct lock_class *cls, struct cacheline *line)
@@ -316,7 +382,7 @@ sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cache
 {
 	int cpu = sim_task_cpu(t);
 	if (lock_whatif_any) /* its scope's instance, which the section holds */
-		l = lock_whatif_instance(l, cpu);
+		l = whatif_instance(l, cpu);
 	int spinner = l->spinner;
 	if (l->unflushed && line->owner != cpu) { /* another CPU's line: in order */
 		l->unflushed = false;
@@ -695,7 +761,7 @@ void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held
 	if (held == &unlocked_entry)
 		return;
 	if (lock_whatif_any)
-		l = lock_whatif_instance(l, held->cpu);
+		l = whatif_instance(l, held->cpu);
 	sim_task_charge(t, SIM_CAT_IDLE, vm_stolen(held->cpu, sim_task_clock(t) - held->grant));
 	sim_task_flush(t);
 	sim_time_t now = sim_now();

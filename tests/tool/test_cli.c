@@ -1222,13 +1222,20 @@ static void test_lock_classes(void)
 	    "--set:1:41: kernel.critical_section_extra.0.lock: no variant has a lock class "
 	    "\"&lb->lokc\" (did you mean \"&lb->lock\"? memcgsim locks lists each variant's "
 	    "classes)\n";
-	for (int r = 0; r < 2; r++) {
-		g_assert_cmpint(
-		    run((const char *[]){r ? "run" : "validate", SCEN, "--set", typo, NULL}, &out,
-			&err),
-		    ==, 2);
+	/* kernel.lock_whatif's class, the same */
+	static const char *const whatif_typo =
+	    "kernel.lock_whatif=[{\"lock\": \"&lb->lokc\", \"kind\": \"remove\"}]";
+	static const char *const whatif_refused =
+	    "--set:1:30: kernel.lock_whatif.0.lock: no variant has a lock class "
+	    "\"&lb->lokc\" (did you mean \"&lb->lock\"? memcgsim locks lists each variant's "
+	    "classes)\n";
+	for (int r = 0; r < 4; r++) {
+		g_assert_cmpint(run((const char *[]){r % 2 ? "run" : "validate", SCEN, "--set",
+						     r < 2 ? typo : whatif_typo, NULL},
+				    &out, &err),
+				==, 2);
 		g_assert_cmpstr(out, ==, "");
-		g_assert_cmpstr(err, ==, refused);
+		g_assert_cmpstr(err, ==, r < 2 ? refused : whatif_refused);
 		g_free(out);
 		g_free(err);
 	}

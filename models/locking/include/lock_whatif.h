@@ -3,30 +3,31 @@
  * (lock_whatif.c): given another scope (one lock for all its instances, one
  * a NUMA node, one a CPU), replaced by an atomic on its data, taken by RCU
  * readers at named sites, or removed. The spinlock calls ask it how each
- * acquisition goes. */
+ * acquisition goes, and keep the scopes' locks themselves. */
 #pragma once
-#include "spinlock.h"
+#include <stdbool.h>
+#include <stddef.h>
 
-enum lock_whatif_kind {
-	LOCK_WHATIF_SCOPE,	 /* another instance of the class: by scope */
-	LOCK_WHATIF_ATOMIC,	 /* no lock: a locked RMW on the lock's line, then the work */
-	LOCK_WHATIF_RCU_READERS, /* at the reader sites: rcu_read_lock, then the work */
-	LOCK_WHATIF_REMOVE,	 /* no lock: the work alone */
+enum lock_whatif_kind {			    /* in kernel.lock_whatif's "kind" order */
+			LOCK_WHATIF_SCOPE,  /* another lock of the class: its scope's instance */
+			LOCK_WHATIF_ATOMIC, /* no lock: a locked RMW on the lock's line, then the
+					       work */
+			LOCK_WHATIF_RCU_READERS, /* at a reader site: rcu_read_lock, then the work
+						  */
+			LOCK_WHATIF_REMOVE,	 /* no lock: the work alone */
+			LOCK_WHATIF_AS_IS, /* unchanged (a class without one, a writer's site) */
 };
 enum lock_whatif_scope { LOCK_WHATIF_GLOBAL, LOCK_WHATIF_NODE, LOCK_WHATIF_CPU };
 
 /* Change lock class @cls as @kind says (@scope for a scope, @sites, @n of
  * them, the readers' for rcu_readers). */
 void lock_whatif_add(const char *cls, int kind, int scope, char *const *sites, size_t n);
-/* Forget the changes, and the locks a scope made. */
+/* Forget the changes. */
 void lock_whatif_reset(void);
 /* Is any class changed? (The spinlock calls' fast path.) */
 extern bool lock_whatif_any;
-/* How @l is taken at @site on @cpu: the lock to take instead (@l itself,
- * or its scope's instance), or NULL with *@instead what replaces the lock
- * (taken without one). */
-struct spinlock *lock_whatif_lock(struct sim_task *t, struct spinlock *l, const char *site,
-				  sim_time_t *instead);
-/* The lock @l stands for on @cpu inside a section (no cost; @l itself when
- * its class has no scope change). */
-struct spinlock *lock_whatif_instance(struct spinlock *l, int cpu);
+
+/* How class @cls is taken at @site (NULL: inside a section) on @cpu: the
+ * kind; for a scope, *@instance of *@instances the lock to take. */
+enum lock_whatif_kind lock_whatif_how(const char *cls, const char *site, int cpu, int *instance,
+				      int *instances);
