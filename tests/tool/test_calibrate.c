@@ -153,16 +153,18 @@ static void test_errors(void)
 }
 
 /* memcgsim-probe on this machine's two CPUs (issue 39, item 4): the files'
- * form and their pipeline, not the numbers. It writes a curve of 1 and 2
- * threads that data/contention/check.sh accepts, and a fit file calibrate
- * runs to its table on the one contended point; bad arguments, exit 2. */
+ * form and their pipeline, not the numbers. It writes two curves of 1 and 2
+ * threads (the shared counter; a ticket lock handed over with 2 lines in its
+ * section) that data/contention/check.sh accepts, and a fit file each that
+ * calibrate runs to its table on the one contended point; bad arguments,
+ * exit 2. */
 static void test_probe(void)
 {
 	char *dir = g_dir_make_tmp("memcgsim-probe-XXXXXX", NULL);
 	char *out, *err;
 	int status;
-	const char *probe[] = {MCS_PROBE, "--out", dir,	     "--cpus", "2",
-			       "--ops",	  "20000", "--runs", "3",      NULL};
+	const char *probe[] = {MCS_PROBE, "--out",  dir, "--cpus",  "2", "--ops",
+			       "20000",	  "--runs", "3", "--lines", "2", NULL};
 	g_assert_true(g_spawn_sync(NULL, (char **)probe, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
 				   &err, &status, NULL));
 	g_assert_cmpstr(err, ==, "");
@@ -182,10 +184,22 @@ static void test_probe(void)
 		g_assert_cmpfloat(json_number_value(json_object_get(p, "value")), >, 0);
 	}
 	json_decref(doc);
-	const char *check[] = {MCS_SOURCE_DIR "/data/contention/check.sh", curve, NULL};
+	char *lock = g_build_filename(dir, "probe-lock-handover.json", NULL);
+	doc = json_load_file(lock, 0, NULL);
+	g_assert_nonnull(doc);
+	g_assert_cmpuint(json_array_size(json_object_get(doc, "points")), ==, 2);
+	g_assert_cmpint(json_integer_value(json_object_get(json_object_get(doc, "benchmark"),
+							   "lines_in_critical_section")),
+			==, 2);
+	g_assert_cmpint(
+	    json_integer_value(json_object_get(
+		json_object_get(json_object_get(doc, "model"), "set"), "workloads.0.data_lines")),
+	    ==, 2);
+	json_decref(doc);
+	const char *check[] = {MCS_SOURCE_DIR "/data/contention/check.sh", curve, lock, NULL};
 	g_assert_true(g_spawn_sync(NULL, (char **)check, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
 				   &err, &status, NULL));
-	g_assert_cmpstr(out, ==, "1 files OK\n");
+	g_assert_cmpstr(out, ==, "2 files OK\n");
 	g_assert_true(g_spawn_check_wait_status(status, NULL));
 	g_free(out);
 	g_free(err);
@@ -201,12 +215,26 @@ static void test_probe(void)
 	g_free(head);
 	g_free(out);
 	g_free(err);
+	char *fit_lock = g_build_filename(dir, "fit-probe-lock.json", NULL);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"calibrate", fit_lock, "-j", "2", NULL}, &out, &err), ==, 0);
+	g_assert_cmpstr(err, ==, "");
+	head = g_strdup_printf("memcgsim calibrate: %s: preset milan-2s (family milan-2s)\n"
+			       "1 curves, 1 points, 1 parameters, 21 runs; bound 25%%\n",
+			       fit_lock);
+	g_assert_true(g_str_has_prefix(out, head));
+	g_assert_nonnull(strstr(out, "\n== probe-lock-handover ==\n"));
+	g_free(head);
+	g_free(out);
+	g_free(err);
+	g_free(fit_lock);
+	g_free(lock);
 	const char *bad[] = {MCS_PROBE, "--out", dir, "--cpus", "1", NULL};
 	g_assert_true(g_spawn_sync(NULL, (char **)bad, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
 				   &err, &status, NULL));
 	g_assert_cmpstr(err, ==,
 			"memcgsim-probe: bad arguments (--out DIR; --cpus 2 to the CPUs online; "
-			"--ops 1 to 1e9; --runs 1 to 101)\n");
+			"--ops 1 to 1e9; --runs 1 to 101; --lines 0 to 64)\n");
 	g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
 	g_free(out);
 	g_free(err);
