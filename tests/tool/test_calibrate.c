@@ -152,6 +152,27 @@ static void test_errors(void)
 						    "near end of file\n");
 }
 
+/* calibrate runs the probe's fit file @file in @dir, its one curve @curve. */
+static void probe_calibrates(const char *dir, const char *file, const char *curve)
+{
+	char *out, *err;
+	char *fit = g_build_filename(dir, file, NULL);
+	g_assert_cmpint(mcs_cli((const char *[]){"calibrate", fit, "-j", "2", NULL}, &out, &err),
+			==, 0);
+	g_assert_cmpstr(err, ==, "");
+	char *head = g_strdup_printf("memcgsim calibrate: %s: preset milan-2s (family milan-2s)\n"
+				     "1 curves, 1 points, 1 parameters, 21 runs; bound 25%%\n",
+				     fit);
+	g_assert_true(g_str_has_prefix(out, head));
+	char *title = g_strdup_printf("\n== %s ==\n", curve);
+	g_assert_nonnull(strstr(out, title));
+	g_free(title);
+	g_free(head);
+	g_free(out);
+	g_free(err);
+	g_free(fit);
+}
+
 /* memcgsim-probe on this machine's two CPUs (issue 39, item 4): the files'
  * form and their pipeline, not the numbers. It writes two curves of 1 and 2
  * threads (the shared counter; a ticket lock handed over with 2 lines in its
@@ -203,31 +224,8 @@ static void test_probe(void)
 	g_assert_true(g_spawn_check_wait_status(status, NULL));
 	g_free(out);
 	g_free(err);
-	char *fit = g_build_filename(dir, "fit-probe.json", NULL);
-	g_assert_cmpint(mcs_cli((const char *[]){"calibrate", fit, "-j", "2", NULL}, &out, &err),
-			==, 0);
-	g_assert_cmpstr(err, ==, "");
-	char *head = g_strdup_printf("memcgsim calibrate: %s: preset milan-2s (family milan-2s)\n"
-				     "1 curves, 1 points, 1 parameters, 21 runs; bound 25%%\n",
-				     fit);
-	g_assert_true(g_str_has_prefix(out, head));
-	g_assert_nonnull(strstr(out, "\n== probe-atomic-counter ==\n"));
-	g_free(head);
-	g_free(out);
-	g_free(err);
-	char *fit_lock = g_build_filename(dir, "fit-probe-lock.json", NULL);
-	g_assert_cmpint(
-	    mcs_cli((const char *[]){"calibrate", fit_lock, "-j", "2", NULL}, &out, &err), ==, 0);
-	g_assert_cmpstr(err, ==, "");
-	head = g_strdup_printf("memcgsim calibrate: %s: preset milan-2s (family milan-2s)\n"
-			       "1 curves, 1 points, 1 parameters, 21 runs; bound 25%%\n",
-			       fit_lock);
-	g_assert_true(g_str_has_prefix(out, head));
-	g_assert_nonnull(strstr(out, "\n== probe-lock-handover ==\n"));
-	g_free(head);
-	g_free(out);
-	g_free(err);
-	g_free(fit_lock);
+	probe_calibrates(dir, "fit-probe.json", "probe-atomic-counter");
+	probe_calibrates(dir, "fit-probe-lock.json", "probe-lock-handover");
 	g_free(lock);
 	const char *bad[] = {MCS_PROBE, "--out", dir, "--cpus", "1", NULL};
 	g_assert_true(g_spawn_sync(NULL, (char **)bad, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
@@ -240,7 +238,6 @@ static void test_probe(void)
 	g_free(err);
 	mcs_rm_tree(dir);
 	g_free(curve);
-	g_free(fit);
 	g_free(dir);
 }
 
