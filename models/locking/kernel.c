@@ -6,14 +6,16 @@
 #include "sim_engine.h"
 #include "spinlock.h"
 
+/* A what-if's lock class: critical_section_extra's and lock_whatif's. */
+static const struct spec lock_class_spec = {
+    .kind = SPEC_STRING,
+    .doc = "the lock class, as the report names it (\"&nlru->lock\"; memcgsim locks lists them)",
+    .min = 1,
+    .max = 256};
+
 #define EXTRA(member) SPEC_AT(struct kernel_hold_extra, member)
 static const struct spec_field hold_extra_fields[] = {
-    {"lock",
-     &(const struct spec){.kind = SPEC_STRING,
-			  .doc = "the lock class, as the report names it (\"&nlru->lock\")",
-			  .min = 1,
-			  .max = 256},
-     true, NULL, EXTRA(lock)},
+    {"lock", &lock_class_spec, true, NULL, EXTRA(lock)},
     {"site",
      &(const struct spec){.kind = SPEC_STRING,
 			  .doc = "only the critical sections taken at this site (the model "
@@ -33,13 +35,7 @@ static const struct spec_field hold_extra_fields[] = {
 
 #define WHATIF(member) SPEC_AT(struct kernel_lock_whatif, member)
 static const struct spec_field whatif_fields[] = {
-    {"lock",
-     &(const struct spec){.kind = SPEC_STRING,
-			  .doc =
-			      "the lock class, as the report names it (memcgsim locks lists them)",
-			  .min = 1,
-			  .max = 256},
-     true, NULL, WHATIF(lock)},
+    {"lock", &lock_class_spec, true, NULL, WHATIF(lock)},
     {"kind",
      &(const struct spec){
 	 .kind = SPEC_ENUM,
