@@ -135,39 +135,50 @@ static void target_step(struct baseline_target *x, double w, double hold,
 	x->next_ns = x->lo + t * (x->hi - x->lo);
 }
 
-/* The override of the extras that ran (or, @next, of those to try next). */
-static char *baseline_set(const struct baseline_fit *f, bool next)
+/* The overrides of the extras and constants that ran (or, @next, of those
+ * to try next), NULL-terminated; g_strfreev it. */
+static char **baseline_sets(const struct baseline_fit *f, bool next)
 {
-	json_t *list = json_array();
-	for (guint t = 0; t < f->targets->len; t++) {
-		const struct baseline_target *x = f->targets->pdata[t];
-		double ns = next ? x->next_ns : x->extra_ns;
-		for (guint i = 0; i < x->classes->len; i++)
-			json_array_append_new(list, json_pack("{s:s, s:f}", "lock",
-							      (const char *)x->classes->pdata[i],
-							      "ns", round(ns * 1000) / 1000));
+	GPtrArray *sets = g_ptr_array_new();
+	if (f->targets->len) {
+		json_t *list = json_array();
+		for (guint t = 0; t < f->targets->len; t++) {
+			const struct baseline_target *x = f->targets->pdata[t];
+			double ns = next ? x->next_ns : x->extra_ns;
+			for (guint i = 0; i < x->classes->len; i++)
+				json_array_append_new(list,
+						      json_pack("{s:s, s:f}", "lock",
+								(const char *)x->classes->pdata[i],
+								"ns", round(ns * 1000) / 1000));
+		}
+		char *text = json_dumps(list, JSON_COMPACT | JSON_REAL_PRECISION(12));
+		json_decref(list);
+		g_ptr_array_add(sets, g_strdup_printf("kernel.critical_section_extra=%s", text));
+		free(text);
 	}
-	char *text = json_dumps(list, JSON_COMPACT | JSON_REAL_PRECISION(12));
-	json_decref(list);
-	char *set = g_strdup_printf("kernel.critical_section_extra=%s", text);
-	free(text);
-	return set;
+	if (f->time)
+		baseline_time_sets(f->time, next, sets);
+	g_ptr_array_add(sets, NULL);
+	return (char **)g_ptr_array_free(sets, FALSE);
 }
 
-char *baseline_fit_set(const struct baseline_fit *f)
+char **baseline_fit_sets(const struct baseline_fit *f)
 {
-	return baseline_set(f, false);
+	return baseline_sets(f, false);
 }
 
-/* One run of the variant with the targets' current extras; its result's
- * variant (a new reference), or NULL with @err. */
-static json_t *fit_round(const struct baseline_fit *f, const struct baseline_opts *o, GError **err)
+/* One run of the variant with the targets' current extras and constants;
+ * its result's variant (a new reference), or NULL with @err. The first
+ * round makes the time target, from the variant as the scenario has it. */
+static json_t *fit_round(struct baseline_fit *f, const struct baseline_opts *o, GError **err)
 {
-	char *set = f->targets->len ? baseline_set(f, true) : NULL;
-	struct scenario *sc = o->load(set, o->ctx, err);
-	g_free(set);
+	char **sets = baseline_sets(f, true);
+	struct scenario *sc = o->load((const char *const *)sets, o->ctx, err);
+	g_strfreev(sets);
 	if (!sc)
 		return NULL;
+	if (!f->rounds && sc->variants->len)
+		f->time = baseline_time_new(f->measured->time, sc->variants->pdata[0]);
 	struct runner_opts ro = {.note = o->note};
 	bool violation = false;
 	json_t *result = runner_run(sc, o->jobs, NULL, &ro, &violation, err);
@@ -183,6 +194,8 @@ static json_t *fit_round(const struct baseline_fit *f, const struct baseline_opt
 
 static bool all_settled(const struct baseline_fit *f)
 {
+	if (f->time && !f->time->done && !f->time->at_bound)
+		return false;
 	for (guint t = 0; t < f->targets->len; t++) {
 		const struct baseline_target *x = f->targets->pdata[t];
 		if (!x->done && !x->at_bound)
@@ -202,6 +215,14 @@ static void round_note(const struct baseline_fit *f, const struct baseline_opts 
 		g_string_append_printf(s, "%s %s %.0f ns: %.4g of %.4g ns/s", t ? ";" : "",
 				       (const char *)x->classes->pdata[0], x->extra_ns, x->model,
 				       x->measured);
+	}
+	if (f->time) {
+		char at[32];
+		g_snprintf(at, sizeof at, "%.3f of their ranges", f->time->t);
+		g_string_append_printf(s, "%s private constants at %s: %.4g of %.4g CPUs in sys",
+				       f->targets->len ? ";" : "",
+				       isnan(f->time->t) ? "the scenario's values" : at,
+				       f->time->model, f->time->measured);
 	}
 	o->note(s->str);
 	g_string_free(s, TRUE);
@@ -237,6 +258,10 @@ struct baseline_fit *baseline_fit_run(const struct scenario_measured *measured, 
 			else
 				target_step(x, w, target_hold(x, v), o);
 		}
+		if (f->time) {
+			f->time->t = f->time->next_t; /* what this round ran */
+			baseline_time_step(f->time, baseline_model_cpus(v, "sys"), o->tolerance);
+		}
 		round_note(f, o);
 		if ((f->converged = all_settled(f)))
 			break;
@@ -251,6 +276,7 @@ void baseline_fit_free(struct baseline_fit *f)
 	g_free(f->variant);
 	g_ptr_array_free(f->targets, TRUE);
 	g_ptr_array_free(f->unmatched, TRUE);
+	g_free(f->time);
 	json_decref(f->last);
 	g_free(f);
 }

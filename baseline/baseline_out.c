@@ -20,10 +20,7 @@ static const char *target_state(const struct baseline_target *x)
 	return x->done ? "fitted" : x->at_bound ? "at its bound" : "not converged";
 }
 
-/* The variant's CPUs busy as time(1) counts @what ("sys": the kernel's
- * time, its spinning, interrupts and unexplained rest too; "user") over its
- * simulated time. */
-static double model_cpus(json_t *variant, const char *what)
+double baseline_model_cpus(json_t *variant, const char *what)
 {
 	static const char *const sys[] = {"sys", "spin", "irq", "unexplained", NULL};
 	static const char *const user[] = {"user", NULL};
@@ -34,21 +31,25 @@ static double model_cpus(json_t *variant, const char *what)
 	return t > 0 ? busy / t : NAN;
 }
 
+/* time(1) beside the model, as CPUs busy on average: what the fit did not
+ * fit (user, and sys when no private constant has a range). */
 static void time_text(const struct baseline_fit *f, GString *out)
 {
 	const struct scenario_time *tm = f->measured->time;
 	if (!tm || !(tm->real_s > 0))
 		return;
-	g_string_append(out, "\ntime(1), as CPUs busy on average (not fitted):");
 	const char *cats[] = {"sys", "user"};
-	double measured[] = {tm->sys_s, tm->user_s};
+	double measured[] = {f->time ? NAN : tm->sys_s, tm->user_s}; /* sys: fitted above */
+	GString *line = g_string_new(NULL);
 	for (size_t i = 0; i < G_N_ELEMENTS(cats); i++)
 		if (!isnan(measured[i]))
-			g_string_append_printf(out, " %s %.2f measured, %.2f model;", cats[i],
-					       measured[i] / tm->real_s,
-					       model_cpus(f->last, cats[i]));
-	out->str[out->len - 1] = '.';
-	g_string_append_c(out, '\n');
+			g_string_append_printf(
+			    line, "%s %s %.2f measured, %.2f model", line->len ? ";" : "", cats[i],
+			    measured[i] / tm->real_s, baseline_model_cpus(f->last, cats[i]));
+	if (line->len)
+		g_string_append_printf(out, "\ntime(1), as CPUs busy on average (not fitted):%s.\n",
+				       line->str);
+	g_string_free(line, TRUE);
 }
 
 void baseline_fit_text(const struct baseline_fit *f, GString *out)
@@ -59,8 +60,10 @@ void baseline_fit_text(const struct baseline_fit *f, GString *out)
 	    lockstat_source_name(m->locks), m->seconds, f->rounds, f->rounds == 1 ? "run" : "runs",
 	    f->converged ? "every class settled" : "not every class settled");
 	g_string_append_printf(out, "Measured: %s\n\n", m->source);
-	g_string_append_printf(out, "%-30s %12s %12s %12s %11s\n", "class (wait: CPUs waiting)",
-			       "measured", "model, +0", "model, fit", "hold added");
+	if (f->targets->len)
+		g_string_append_printf(out, "%-30s %12s %12s %12s %11s\n",
+				       "class (wait: CPUs waiting)", "measured", "model, +0",
+				       "model, fit", "hold added");
 	for (guint t = 0; t < f->targets->len; t++) {
 		const struct baseline_target *x = f->targets->pdata[t];
 		GString *name = g_string_new(NULL);
@@ -85,10 +88,17 @@ void baseline_fit_text(const struct baseline_fit *f, GString *out)
 		}
 		g_string_append_c(out, '\n');
 	}
+	if (f->time)
+		baseline_time_text(f->time, out);
 	time_text(f, out);
-	char *set = baseline_fit_set(f);
-	g_string_append_printf(out, "\nThe fit, as an override: --set '%s'\n", set);
-	g_free(set);
+	char **sets = baseline_fit_sets(f);
+	g_string_append(out, "\nThe fit, as overrides:");
+	for (char **s = sets; *s; s++)
+		g_string_append_printf(out, " --set '%s'", *s);
+	if (!*sets)
+		g_string_append(out, " none");
+	g_string_append_c(out, '\n');
+	g_strfreev(sets);
 }
 
 json_t *baseline_fit_json(const struct baseline_fit *f)
@@ -116,12 +126,17 @@ json_t *baseline_fit_json(const struct baseline_fit *f)
 							   "measured_wait_ns_per_s",
 							   c->wait_total / f->measured->seconds));
 	}
-	char *set = baseline_fit_set(f);
+	char **sets = baseline_fit_sets(f);
+	json_t *set = json_array();
+	for (char **s = sets; *s; s++)
+		json_array_append_new(set, json_string(*s));
+	g_strfreev(sets);
 	json_t *o =
-	    json_pack("{s:s, s:s, s:s, s:f, s:i, s:b, s:s, s:o, s:o}", "variant", f->variant,
+	    json_pack("{s:s, s:s, s:s, s:f, s:i, s:b, s:o, s:o, s:o}", "variant", f->variant,
 		      "source", f->measured->source, "locks", f->measured->locks_path, "seconds",
 		      f->measured->seconds, "rounds", f->rounds, "converged", f->converged, "set",
 		      set, "classes", classes, "unmatched", unmatched);
-	g_free(set);
+	if (f->time)
+		json_object_set_new(o, "time", baseline_time_json(f->time));
 	return o;
 }

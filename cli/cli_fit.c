@@ -22,15 +22,16 @@ static struct {
 struct fit_load {
 	struct cli *c;
 	const char *variant; /* the fitted one; NULL: the choice the run makes */
-	const char *extra;   /* the fit's --set for the predictions; NULL: none */
 };
 
-/* The scenario with the command line's --set, then @set, and one choice. */
-static struct scenario *load_with(struct cli *c, const char *set, const char *choice, GError **err)
+/* The scenario with the command line's --set, then @more (NULL-terminated,
+ * or NULL), and one choice. */
+static struct scenario *load_with(struct cli *c, const char *const *more, const char *choice,
+				  GError **err)
 {
 	GPtrArray *sets = cli_collect_sets(c);
-	if (set)
-		g_ptr_array_insert(sets, (gint)sets->len - 1, g_strdup(set));
+	for (const char *const *s = more; s && *s; s++)
+		g_ptr_array_insert(sets, (gint)sets->len - 1, g_strdup(*s));
 	struct scenario *sc =
 	    scenario_load_file(c->files[0], (const char *const *)sets->pdata, err);
 	g_ptr_array_free(sets, TRUE);
@@ -41,10 +42,10 @@ static struct scenario *load_with(struct cli *c, const char *set, const char *ch
 	return sc;
 }
 
-static struct scenario *fit_load_round(const char *set, void *ctx, GError **err)
+static struct scenario *fit_load_round(const char *const *sets, void *ctx, GError **err)
 {
 	struct fit_load *l = ctx;
-	return load_with(l->c, set, l->variant, err);
+	return load_with(l->c, sets, l->variant, err);
 }
 
 /* The scenario, every variant loaded, and the one to fit in *@v: --variant's,
@@ -103,8 +104,8 @@ static json_t *predictions(struct cli *c, const struct scenario *all, const stru
 			   GError **err)
 {
 	char *choice = prediction_choice(all, f->variant);
-	char *set = baseline_fit_set(f);
-	struct scenario *sc = load_with(c, set, choice, err);
+	char **sets = baseline_fit_sets(f);
+	struct scenario *sc = load_with(c, (const char *const *)sets, choice, err);
 	g_free(choice);
 	json_t *result = NULL;
 	if (sc) {
@@ -115,13 +116,13 @@ static json_t *predictions(struct cli *c, const struct scenario *all, const stru
 	}
 	if (result) {
 		json_object_set_new(result, RK_fit, baseline_fit_json(f));
-		json_t *sets = json_array(); /* the fit's own is in "fit" */
+		json_t *overrides = json_array(); /* the fit's own is in "fit" */
 		for (char **s = c->sets; s && *s; s++)
-			json_array_append_new(sets, json_string(*s));
-		if (json_array_size(sets))
-			json_object_set_new(result, RK_overrides, sets);
+			json_array_append_new(overrides, json_string(*s));
+		if (json_array_size(overrides))
+			json_object_set_new(result, RK_overrides, overrides);
 		else
-			json_decref(sets);
+			json_decref(overrides);
 		size_t i;
 		json_t *v;
 		json_array_foreach (json_object_get(result, RK_variants), i, v)
@@ -132,7 +133,7 @@ static json_t *predictions(struct cli *c, const struct scenario *all, const stru
 					    ? "fitted"
 					    : "predicted"));
 	}
-	g_free(set);
+	g_strfreev(sets);
 	return result;
 }
 
@@ -165,7 +166,7 @@ static int cmd_fit(struct cli *c)
 	struct scenario *all = fitted_variant(c, &v, &err);
 	if (!all)
 		return cli_error(err, "");
-	struct fit_load l = {c, v->name, NULL};
+	struct fit_load l = {c, v->name};
 	struct baseline_opts o = {.rounds = fit_args.rounds,
 				  .tolerance = fit_args.tolerance,
 				  .max_extra_ns = fit_args.max_extra_ns,
@@ -219,8 +220,10 @@ static const GOptionEntry fit_options[] = {
 
 const struct cli_command cli_fit_command = {
     .name = "fit",
-    .doc = "fit a variant's lock costs to its measurement, then predict the others",
-    .synopsis = "FILE - fit the measured variant's lock holds, and predict the other variants",
+    .doc = "fit a variant's lock costs and private constants to its measurement, then "
+	   "predict the others",
+    .synopsis = "FILE - fit the measured variant's lock holds and private constants, and "
+		"predict the other variants",
     .options = fit_options,
     .files = 1,
     .files_what = "scenario FILE",

@@ -30,6 +30,18 @@ static const struct spec private_spec = {
     .doc = "flat per-call costs' bounds of their private work, in ns, by cost key; a cost "
 	   "without one is all private",
     .fields = private_fields};
+static const struct spec private_lo_ns_spec = {
+    .kind = SPEC_NUMBER,
+    .doc = "the bottom-up low bound of this flat cost's private work, ns (docs/flat-costs.md): "
+	   "with private_ns, its range, which memcgsim fit moves it within",
+    .min = 0,
+    .max = 1e9};
+static struct spec_field private_lo_fields[COST_N + 1];
+static const struct spec private_lo_spec = {
+    .kind = SPEC_OBJECT,
+    .doc = "flat per-call costs' low bounds of their private work, in ns, by cost key: a "
+	   "sys cost with both bounds is one memcgsim fit moves, within them, to time(1)'s sys",
+    .fields = private_lo_fields};
 static struct spec insn_specs[INSN_N];
 static struct spec_field insn_fields[INSN_N + 1];
 static char *insn_defaults[INSN_N];
@@ -184,6 +196,7 @@ static const struct spec_field machine_fields[] = {
      false, "\"balance\"", 0},
     {"costs", &costs_spec, false, "{}", 0},
     {"private_ns", &private_spec, false, "{}", 0},
+    {"private_lo_ns", &private_lo_spec, false, "{}", 0},
     {"insns", &insns_spec, false, "{}", 0},
     {"interrupts", &interrupts_spec, false, "[]", 0},
     {NULL}};
@@ -223,6 +236,8 @@ void scenario_machine_spec_init(void)
 		cost_fields[i] =
 		    (struct spec_field){d->key, &cost_specs[i], false, cost_defaults[i], 0};
 		private_fields[i] = (struct spec_field){d->key, &private_ns_spec, false, NULL, 0};
+		private_lo_fields[i] =
+		    (struct spec_field){d->key, &private_lo_ns_spec, false, NULL, 0};
 	}
 	for (int i = 0; i < INSN_N; i++) {
 		const struct insn_desc *d = &insn_table[i];
@@ -349,11 +364,15 @@ static void machine_decode(json_t *mj, struct sim_machine *m)
 	m->sched_slice = sim_from_ns(mcs_json_num(mj, "sched_slice_ns"));
 	m->migration = strcmp(json_string_value(json_object_get(mj, "migration")), "balance") == 0;
 	json_t *private = json_object_get(mj, "private_ns");
+	json_t *private_lo = json_object_get(mj, "private_lo_ns");
 	for (int i = 0; i < COST_N; i++) {
 		m->cost[i] = sim_from_ns(mcs_json_num(costs, cost_table[i].key));
 		json_t *bound = json_object_get(private, cost_table[i].key);
 		m->cost_private[i] =
 		    json_is_number(bound) ? sim_from_ns(json_number_value(bound)) : 0;
+		bound = json_object_get(private_lo, cost_table[i].key);
+		m->cost_private_lo[i] =
+		    json_is_number(bound) ? sim_from_ns(json_number_value(bound)) : -1;
 	}
 	m->context_switch = m->cost[COST_CONTEXT_SWITCH];
 	json_t *insns = json_object_get(mj, "insns");

@@ -67,9 +67,7 @@ static void fitted(json_t *result, GString *out)
 		return;
 	GString *t = g_string_new(NULL);
 	g_string_append_printf(
-	    t,
-	    "Fitted: variant %s's lock holds were fitted to its measurement (%s, %g s: %s) in %d "
-	    "runs%s:",
+	    t, "Fitted: variant %s was fitted to its measurement (%s, %g s: %s) in %d runs%s",
 	    json_string_value(json_object_get(fit, "variant")),
 	    json_string_value(json_object_get(fit, "locks")),
 	    json_number_value(json_object_get(fit, "seconds")),
@@ -79,12 +77,24 @@ static void fitted(json_t *result, GString *out)
 	size_t i, j;
 	json_t *c, *n;
 	json_array_foreach (json_object_get(fit, "classes"), i, c) {
-		g_string_append(t, i ? ";" : "");
+		g_string_append(t, i ? ";" : "; lock holds:");
 		json_array_foreach (json_object_get(c, "classes"), j, n)
 			g_string_append_printf(t, "%s %s", j ? "," : "", json_string_value(n));
 		g_string_append_printf(t, " +%.1f ns (%s)",
 				       json_number_value(json_object_get(c, "extra_ns")),
 				       json_string_value(json_object_get(c, "state")));
+	}
+	json_t *tm = json_object_get(fit, "time");
+	if (json_number_value(json_object_get(tm, "position")) > -1) {
+		g_string_append_printf(t,
+				       "; to time(1)'s sys, private constants at %.3f of their "
+				       "ranges (%s):",
+				       json_number_value(json_object_get(tm, "position")),
+				       json_string_value(json_object_get(tm, "state")));
+		json_array_foreach (json_object_get(tm, "constants"), i, c)
+			g_string_append_printf(t, "%s %s %.1f ns", i ? "," : "",
+					       json_string_value(json_object_get(c, "key")),
+					       json_number_value(json_object_get(c, "ns")));
 	}
 	g_string_append(t, ". Every other variant is a prediction with these values.");
 	report_hanging(out, t->str, 78, 2);

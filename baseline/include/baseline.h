@@ -17,7 +17,17 @@
  * (doubling the lower until there is an upper). A class whose wait the
  * bound (max_extra_ns) leaves short, or that waits more than measured with
  * nothing added, is marked at its bound: that wait the model does not
- * explain. */
+ * explain.
+ *
+ * With time(1)'s sys measured, the variant's private constants are fitted
+ * too (baseline_time.c): the flat sys costs that carry both bounds of their
+ * private work (machine.private_lo_ns and private_ns, docs/flat-costs.md)
+ * move together, each to lo + t (hi - lo) for one t in [0, 1], so that the
+ * model's CPUs in sys (sys, spin, irq and unexplained, as time(1) counts a
+ * spinning CPU) are the measured sys over real. Where t = 1 leaves it short
+ * (or t = 0 over), the rest is reported as unexplained, not put in a
+ * constant. The user cost (memset_page_ns) is not moved: a workload's user
+ * time is its own parameter. */
 #pragma once
 #include "scenario.h"
 #include <glib.h>
@@ -28,9 +38,9 @@ struct baseline_opts {
 	double tolerance;    /* a class is fitted within this share of its measured wait */
 	double max_extra_ns; /* the most a class's hold may gain */
 	int jobs;	     /* simulations at once */
-	/* The scenario with one more --set (NULL: none), its one variant the
-	 * fitted one; NULL with @err when it does not load. */
-	struct scenario *(*load)(const char *set, void *ctx, GError **err);
+	/* The scenario with more --sets (@sets NULL-terminated, or NULL: none),
+	 * its one variant the fitted one; NULL with @err when it does not load. */
+	struct scenario *(*load)(const char *const *sets, void *ctx, GError **err);
 	void *ctx;
 	void (*note)(const char *msg); /* each round's line; NULL: nothing said */
 };
@@ -48,11 +58,25 @@ struct baseline_target {
 	double lo, hi, w_lo, w_hi; /* the values below and above (hi < 0: none yet) */
 };
 
+/* The private constants fitted to time(1)'s sys (baseline_time.c). */
+struct baseline_time {
+	double measured;		/* time(1)'s sys over real: CPUs in sys on average */
+	double model0;			/* the model's, the constants as the scenario has them */
+	double model;			/* at t */
+	int n;				/* constants moved */
+	int ids[SIM_MACHINE_MAX_COSTS]; /* their cost ids (enum cost_id) */
+	double lo_ns[SIM_MACHINE_MAX_COSTS], hi_ns[SIM_MACHINE_MAX_COSTS];
+	double t, next_t; /* the position that ran last; the next to try (NAN: none yet) */
+	bool done, at_bound;
+	double lo, hi, w_lo, w_hi; /* the positions below and above (w < 0: not run) */
+};
+
 struct baseline_fit {
 	char *variant;
 	const struct scenario_measured *measured; /* the scenario's, borrowed */
 	GPtrArray *targets;			  /* struct baseline_target * */
 	GPtrArray *unmatched;			  /* measured rows no model class has (borrowed) */
+	struct baseline_time *time; /* NULL: no sys measured, or no constant with a range */
 	int rounds;
 	bool converged;
 	json_t *last; /* the variant's result in the last round */
@@ -62,8 +86,25 @@ struct baseline_fit {
 struct baseline_fit *baseline_fit_run(const struct scenario_measured *measured, const char *variant,
 				      const struct baseline_opts *o, GError **err);
 void baseline_fit_free(struct baseline_fit *f);
-/* The fit as an override: "kernel.critical_section_extra=[...]"; g_free it. */
-char *baseline_fit_set(const struct baseline_fit *f);
+/* The fit as overrides: "kernel.critical_section_extra=[...]" and each
+ * private constant's "machine.costs.KEY=NS"; NULL-terminated, g_strfreev it. */
+char **baseline_fit_sets(const struct baseline_fit *f);
+/* The variant's CPUs busy as time(1) counts @what ("sys": the kernel's
+ * time, its spinning, interrupts and unexplained rest too; "user") over its
+ * simulated time, in result variant @variant. */
+double baseline_model_cpus(json_t *variant, const char *what);
+
+/* baseline_time.c: the time target of @fitted (the scenario's fitted
+ * variant, loaded once) for time(1) @tm, or NULL when there is none. */
+struct baseline_time *baseline_time_new(const struct scenario_time *tm,
+					const struct scenario_variant *fitted);
+/* After a round that gave the model @cpus in sys: done, at a bound, or the
+ * next t. */
+void baseline_time_step(struct baseline_time *x, double cpus, double tolerance);
+/* The constants at @x's next (@next) or last position, as --sets appended to @sets. */
+void baseline_time_sets(const struct baseline_time *x, bool next, GPtrArray *sets);
+void baseline_time_text(const struct baseline_time *x, GString *out);
+json_t *baseline_time_json(const struct baseline_time *x);
 /* The fit beside the measurement, as text (78 columns). */
 void baseline_fit_text(const struct baseline_fit *f, GString *out);
 /* The fit as the result's "fit" member. */

@@ -70,6 +70,10 @@ struct sim_machine {
 	/* machine.private_ns: a flat cost's bottom-up bound of its private work,
 	 * by id; 0 where none is given (cost_charge_flat) */
 	sim_time_t cost_private[SIM_MACHINE_MAX_COSTS];
+	/* machine.private_lo_ns: its low bound, by id; -1 where none is given.
+	 * Only memcgsim fit reads it (baseline.h): a cost with both bounds is
+	 * one it may move within them. */
+	sim_time_t cost_private_lo[SIM_MACHINE_MAX_COSTS];
 	/* "queued": the kernel steps' instructions, by id (models/hw/include/insn.h),
 	 * and the cycles an instruction takes with its data in L1 */
 	double insns[SIM_MACHINE_MAX_INSNS];

@@ -3,7 +3,8 @@
  * measurement the model itself made with a known extra hold recover that
  * extra, from /proc/lock_stat and from perf lock contention; the other
  * variants are labelled predictions; a measured row the model has not is
- * listed; bad measurements get exact errors. */
+ * listed; a private constant with a range recovers the value that made a
+ * measured time(1)'s sys; bad measurements get exact errors. */
 #include "test_util.h"
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -165,6 +166,92 @@ static void test_recovers_perf_lock(void)
 	recovers(true);
 }
 
+/* The private constants: four make slots of 1 MiB jobs, anon_fault_ns
+ * given the range [500, 1500]; the measurement is the model's time(1) at
+ * 900 ns (t = 0.4), its lock_stat one row the model lacks. */
+#define PRIVATE_TRUE_NS 900.0
+static const char private_scenario[] =
+    "{\"name\": \"fit-private\", \"seed\": 1,\n"
+    " \"machine\": {\"preset\": \"cascadelake-2s\", \"nodes\": 1, \"cpus_per_node\": 4, "
+    "\"threads_per_core\": 1, \"cores_per_llc\": 4, \"private_lo_ns\": {\"anon_fault_ns\": "
+    "500}, \"private_ns\": {\"anon_fault_ns\": 1500}},\n"
+    " \"memcg\": {\"cgroups\": [{\"name\": \"slot%%d\", \"count\": 4}]},\n"
+    " \"workloads\": [{\"type\": \"memhog\", \"cgroup\": \"slot%%d\", \"count\": 4, "
+    "\"size_mb\": 1, \"jobs\": 1000, \"user_ns\": 200000, \"start_spread_ns\": 0}],\n"
+    " \"stop\": {\"type\": \"duration\", \"duration_ns\": 20000000},\n"
+    " \"variants\": [{\"name\": \"base\"%s}]}\n";
+
+static char *write_private(const char *dir, const char *name, const char *measured)
+{
+	char *path = g_build_filename(dir, name, NULL);
+	char *text = g_strdup_printf(private_scenario, measured ? measured : "");
+	g_assert_true(g_file_set_contents(path, text, -1, NULL));
+	g_free(text);
+	return path;
+}
+
+static void test_recovers_private(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-fit-XXXXXX", NULL);
+	char *plain = write_private(dir, "plain.json", NULL);
+	char *out, *err;
+	g_assert_cmpint(mcs_cli((const char *[]){"run", plain, "-q", "--format", "json", "--set",
+						 "machine.costs.anon_fault_ns=900", NULL},
+				&out, &err),
+			==, 0);
+	json_t *truth = json_loads(out, 0, NULL);
+	g_assert_nonnull(truth);
+	g_free(out);
+	g_free(err);
+	json_t *v = json_array_get(json_object_get(truth, "variants"), 0);
+	json_t *cpu = json_object_get(v, "cpu_time_ns");
+	double real = json_number_value(json_object_get(v, "sim_time_ns")) * 1e-9, sys = 0;
+	for (const char *const *c =
+		 (const char *const[]){"sys", "spin", "irq", "unexplained", NULL};
+	     *c; c++)
+		sys += json_number_value(json_object_get(cpu, *c)) * 1e-9;
+	g_assert_cmpfloat(sys, >, 0);
+	char *mpath = g_build_filename(dir, "measured.txt", NULL);
+	g_assert_true(
+	    g_file_set_contents(mpath,
+				"lock_stat version 0.4\n"
+				"                           &fake->lock:  1  1  0.10  0.10  "
+				"0.10  0.10  1  1  0.10  0.10  0.10  0.10\n",
+				-1, NULL));
+	char *measured = g_strdup_printf(
+	    ", \"measured\": {\"source\": \"the model at 900 ns\", \"locks\": \"measured.txt\", "
+	    "\"seconds\": %.17g, \"time\": {\"real_s\": %.17g, \"sys_s\": %.17g}}",
+	    real, real, sys);
+	char *scen = write_private(dir, "fit.json", measured);
+	json_t *doc = fit(scen);
+	json_t *tm = json_object_get(json_object_get(doc, "fit"), "time");
+	g_assert_cmpstr(json_string_value(json_object_get(tm, "state")), ==, "fitted");
+	json_t *k = json_array_get(json_object_get(tm, "constants"), 0);
+	g_assert_cmpint(json_array_size(json_object_get(tm, "constants")), ==, 1);
+	g_assert_cmpstr(json_string_value(json_object_get(k, "key")), ==, "anon_fault_ns");
+	double ns = json_number_value(json_object_get(k, "ns"));
+	g_test_message("fitted %.2f ns against %.0f", ns, PRIVATE_TRUE_NS);
+	g_assert_cmpfloat(fabs(ns - PRIVATE_TRUE_NS), <, 0.05 * PRIVATE_TRUE_NS);
+	double m = json_number_value(json_object_get(tm, "measured_sys_cpus"));
+	g_assert_cmpfloat(fabs(m - sys / real), <, 1e-9);
+	g_assert_cmpfloat(fabs(json_number_value(json_object_get(tm, "model_sys_cpus")) / m - 1),
+			  <=, 0.01);
+	/* as given (cost.c's 1000 ns), the model is over */
+	g_assert_cmpfloat(json_number_value(json_object_get(tm, "model_sys_cpus_unfitted")), >, m);
+	json_t *set = json_object_get(json_object_get(doc, "fit"), "set");
+	g_assert_cmpint(json_array_size(set), ==, 1);
+	g_assert_true(g_str_has_prefix(json_string_value(json_array_get(set, 0)),
+				       "machine.costs.anon_fault_ns="));
+	json_decref(doc);
+	json_decref(truth);
+	g_free(measured);
+	g_free(mpath);
+	g_free(scen);
+	g_free(plain);
+	mcs_rm_tree(dir);
+	g_free(dir);
+}
+
 /* Exact errors: no measured variant; a measurement that is not there. */
 static void test_errors(void)
 {
@@ -202,6 +289,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/fit/recovers/lock_stat", test_recovers_lock_stat);
 	g_test_add_func("/fit/recovers/perf_lock", test_recovers_perf_lock);
+	g_test_add_func("/fit/recovers/private", test_recovers_private);
 	g_test_add_func("/fit/errors", test_errors);
 	return g_test_run();
 }

@@ -70,6 +70,13 @@ static inline bool cost_queued_only(enum cost_id id)
 	return id >= COST_LINE_QUEUE_LLC && id <= COST_LINE_ISSUE;
 }
 
+/* The one flat cost charged as user time (memhog's memset_page_ns); every
+ * other cost_charge_flat and cost_run_flat charges sys. */
+static inline bool cost_charged_as_user(enum cost_id id)
+{
+	return id == COST_MEMSET_PAGE;
+}
+
 /* @n calls of the flat cost @id charged to @t: as @cat up to the bound of
  * its private work (machine.private_ns), the rest as unexplained time
  * (SIM_CAT_UNEXPLAINED). With no bound, all of it as @cat. */
