@@ -37,7 +37,7 @@ static void target_free(gpointer p)
 static void targets_make(struct baseline_fit *f, json_t *variant)
 {
 	const struct lockstat *ls = f->measured->locks;
-	for (guint r = 0; r < ls->classes->len; r++) {
+	for (guint r = 0; ls && r < ls->classes->len; r++) {
 		const struct lockstat_class *c = ls->classes->pdata[r];
 		struct report_lock_figures fig;
 		GPtrArray *classes = g_ptr_array_new();

@@ -55,13 +55,16 @@ static void time_text(const struct baseline_fit *f, GString *out)
 void baseline_fit_text(const struct baseline_fit *f, GString *out)
 {
 	const struct scenario_measured *m = f->measured;
-	g_string_append_printf(
-	    out, "Fit of variant %s to its measurement (%s over %g s): %d %s, %s\n", f->variant,
-	    lockstat_source_name(m->locks), m->seconds, f->rounds, f->rounds == 1 ? "run" : "runs",
-	    f->converged ? "every class settled" : "not every class settled");
-	g_string_append_printf(out, "Measured: %s\n\n", m->source);
+	char *what = m->locks ? g_strdup_printf("%s over %g s%s", lockstat_source_name(m->locks),
+						m->seconds, m->time ? ", and time(1)" : "")
+			      : g_strdup("time(1)");
+	g_string_append_printf(out, "Fit of variant %s to its measurement (%s): %d %s, %s\n",
+			       f->variant, what, f->rounds, f->rounds == 1 ? "run" : "runs",
+			       f->converged ? "every class settled" : "not every class settled");
+	g_free(what);
+	g_string_append_printf(out, "Measured: %s\n", m->source);
 	if (f->targets->len)
-		g_string_append_printf(out, "%-30s %12s %12s %12s %11s\n",
+		g_string_append_printf(out, "\n%-30s %12s %12s %12s %11s\n",
 				       "class (wait: CPUs waiting)", "measured", "model, +0",
 				       "model, fit", "hold added");
 	for (guint t = 0; t < f->targets->len; t++) {
@@ -131,11 +134,13 @@ json_t *baseline_fit_json(const struct baseline_fit *f)
 	for (char **s = sets; *s; s++)
 		json_array_append_new(set, json_string(*s));
 	g_strfreev(sets);
-	json_t *o =
-	    json_pack("{s:s, s:s, s:s, s:f, s:i, s:b, s:o, s:o, s:o}", "variant", f->variant,
-		      "source", f->measured->source, "locks", f->measured->locks_path, "seconds",
-		      f->measured->seconds, "rounds", f->rounds, "converged", f->converged, "set",
-		      set, "classes", classes, "unmatched", unmatched);
+	json_t *o = json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o}", "variant", f->variant,
+			      "source", f->measured->source, "rounds", f->rounds, "converged",
+			      f->converged, "set", set, "classes", classes, "unmatched", unmatched);
+	if (f->measured->locks) {
+		json_object_set_new(o, "locks", json_string(f->measured->locks_path));
+		json_object_set_new(o, "seconds", json_real(f->measured->seconds));
+	}
 	if (f->time)
 		json_object_set_new(o, "time", baseline_time_json(f->time));
 	return o;

@@ -37,17 +37,18 @@ static const struct spec_field measured_fields[] = {
 				 "relative to the scenario's directory",
 			  .min = 1,
 			  .max = 4096},
-     true, NULL, AT(locks_path)},
+     false, NULL, AT(locks_path)},
     {"seconds",
      &(const struct spec){.kind = SPEC_NUMBER,
 			  .doc = "how long the lock statistics were gathered, in s (perf lock "
-				 "contention -a sleep S: S)",
+				 "contention -a sleep S: S); required with locks",
 			  .min = 1e-6,
 			  .max = 1e7},
-     true, NULL, AT(seconds)},
+     false, NULL, AT(seconds)},
     {"time",
      &(const struct spec){.kind = SPEC_OBJECT,
-			  .doc = "time(1) of the measured run, shown beside the model's CPU time",
+			  .doc = "time(1) of the measured run: its sys fits the private constants, "
+				 "its user is shown beside the model's",
 			  .fields = time_fields,
 			  .size = sizeof(struct scenario_time)},
      false, NULL, AT(time)},
@@ -69,6 +70,20 @@ struct scenario_measured *scenario_measured_read(struct scenario *sc, json_t *va
 	if (!m)
 		return NULL;
 	struct scenario_measured *out = spec_decode(&scenario_measured_spec, m);
+	char *at = g_strdup_printf("variants.%zu.measured", i);
+	bool ok = out->locks_path || out->time;
+	if (!ok)
+		spec_fail(sc->locs, variant, "measured", at, err,
+			  "expected \"locks\" (with \"seconds\"), \"time\", or both");
+	else if (out->locks_path && !(out->seconds > 0))
+		ok = spec_fail(sc->locs, variant, "measured", at, err,
+			       "\"locks\" needs \"seconds\": how long they were gathered");
+	g_free(at);
+	if (!ok || !out->locks_path) {
+		if (!ok)
+			scenario_measured_free(out);
+		return ok ? out : NULL;
+	}
 	char *dir = g_path_get_dirname(sc->file);
 	char *path = g_path_is_absolute(out->locks_path) || g_str_equal(sc->file, "-")
 			 ? g_strdup(out->locks_path)
@@ -78,9 +93,9 @@ struct scenario_measured *scenario_measured_read(struct scenario *sc, json_t *va
 	out->locks = lockstat_read(path, &e);
 	g_free(path);
 	if (!out->locks) {
-		char *at = g_strdup_printf("variants.%zu.measured.locks", i);
-		spec_fail(sc->locs, m, "locks", at, err, "%s", e->message);
-		g_free(at);
+		char *where = g_strdup_printf("variants.%zu.measured.locks", i);
+		spec_fail(sc->locs, m, "locks", where, err, "%s", e->message);
+		g_free(where);
 		g_error_free(e);
 		scenario_measured_free(out);
 		return NULL;

@@ -66,14 +66,17 @@ static void fitted(json_t *result, GString *out)
 	if (!fit)
 		return;
 	GString *t = g_string_new(NULL);
+	json_t *locks = json_object_get(fit, "locks");
+	char *what = locks ? g_strdup_printf("%s, %g s", json_string_value(locks),
+					     json_number_value(json_object_get(fit, "seconds")))
+			   : g_strdup("time(1)");
 	g_string_append_printf(
-	    t, "Fitted: variant %s was fitted to its measurement (%s, %g s: %s) in %d runs%s",
-	    json_string_value(json_object_get(fit, "variant")),
-	    json_string_value(json_object_get(fit, "locks")),
-	    json_number_value(json_object_get(fit, "seconds")),
+	    t, "Fitted: variant %s was fitted to its measurement (%s: %s) in %d runs%s",
+	    json_string_value(json_object_get(fit, "variant")), what,
 	    json_string_value(json_object_get(fit, "source")),
 	    (int)json_integer_value(json_object_get(fit, "rounds")),
 	    json_is_true(json_object_get(fit, "converged")) ? "" : ", not every class settled");
+	g_free(what);
 	size_t i, j;
 	json_t *c, *n;
 	json_array_foreach (json_object_get(fit, "classes"), i, c) {

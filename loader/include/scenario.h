@@ -36,10 +36,10 @@ struct scenario_time {
  * the kernel it stands for, which `memcgsim fit` fits its costs to. */
 struct scenario_measured {
 	char *source;
-	char *locks_path;	    /* as written, relative to the scenario's directory */
-	double seconds;		    /* how long the lock statistics were gathered */
+	char *locks_path; /* as written, relative to the scenario's directory; NULL: none */
+	double seconds;	  /* how long the lock statistics were gathered */
 	struct scenario_time *time; /* NULL: not given */
-	struct lockstat *locks;	    /* read at load, its seconds set */
+	struct lockstat *locks;	    /* read at load, its seconds set; NULL: none */
 };
 
 /* A design to run: the base with the variant's and the command line's

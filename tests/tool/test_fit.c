@@ -279,6 +279,24 @@ static void test_errors(void)
 	g_free(out);
 	g_free(err);
 	g_free(scen);
+	/* neither locks nor time; locks without their seconds */
+	const char *cases[][2] = {
+	    {"", "expected \"locks\" (with \"seconds\"), \"time\", or both"},
+	    {", \"locks\": \"m.txt\"", "\"locks\" needs \"seconds\": how long they were gathered"}};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		char *m = g_strdup_printf(", \"measured\": {\"source\": \"x\"%s}", cases[i][0]);
+		scen = write_private(dir, "bad.json", m);
+		g_assert_cmpint(mcs_cli((const char *[]){"validate", scen, NULL}, &out, &err), ==,
+				2);
+		want = g_strdup_printf("%s:6:44: variants.0.measured: %s\n", scen, cases[i][1]);
+		g_assert_cmpstr(err, ==, want);
+		g_assert_cmpstr(out, ==, "");
+		g_free(want);
+		g_free(m);
+		g_free(out);
+		g_free(err);
+		g_free(scen);
+	}
 	g_free(plain);
 	mcs_rm_tree(dir);
 	g_free(dir);
