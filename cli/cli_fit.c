@@ -76,20 +76,52 @@ static struct scenario *fitted_variant(struct cli *c, const struct scenario_vari
 	return sc;
 }
 
-/* The variants the predictions run: the fitted one first, then the
- * scenario's default_variants (every variant without them), as --variant's
- * list; g_free it. */
+/* The comparisons' variants that a comparison naming @fitted names (into
+ * @list, once each); false when no comparison names it. */
+static bool compared_with(const struct scenario *sc, const char *fitted, GPtrArray *list)
+{
+	size_t i;
+	json_t *c;
+	bool named = false;
+	json_array_foreach (json_object_get(sc->base, "comparisons"), i, c) {
+		char *names[4];
+		unsigned n = scenario_comparison_names(json_string_value(c), names);
+		bool has = false;
+		for (unsigned k = 0; k < n; k++)
+			has = has || g_str_equal(names[k], fitted);
+		for (unsigned k = 0; k < n; k++) {
+			if (has &&
+			    !g_ptr_array_find_with_equal_func(list, names[k], g_str_equal, NULL))
+				g_ptr_array_add(list, g_strdup(names[k]));
+			g_free(names[k]);
+		}
+		named = named || has;
+	}
+	return named;
+}
+
+/* The variants the predictions run, as --variant's list (g_free it): the
+ * fitted one and those the scenario's comparisons pair with it, or, when
+ * none names it, the scenario's default_variants (every variant without
+ * them). */
 static char *prediction_choice(const struct scenario *sc, const char *fitted)
 {
-	GString *list = g_string_new(fitted);
-	for (guint i = 0; i < sc->variants->len; i++) {
-		const char *name = ((const struct scenario_variant *)sc->variants->pdata[i])->name;
-		bool runs = !sc->default_variants ||
+	GPtrArray *list = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(list, g_strdup(fitted));
+	if (!compared_with(sc, fitted, list))
+		for (guint i = 0; i < sc->variants->len; i++) {
+			const char *name =
+			    ((const struct scenario_variant *)sc->variants->pdata[i])->name;
+			bool runs =
+			    !sc->default_variants ||
 			    g_strv_contains((const char *const *)sc->default_variants, name);
-		if (runs && !g_str_equal(name, fitted))
-			g_string_append_printf(list, ",%s", name);
-	}
-	return g_string_free(list, FALSE);
+			if (runs && !g_str_equal(name, fitted))
+				g_ptr_array_add(list, g_strdup(name));
+		}
+	g_ptr_array_add(list, NULL);
+	char *choice = g_strjoinv(",", (char **)list->pdata);
+	g_ptr_array_free(list, TRUE);
+	return choice;
 }
 
 static void fit_note(const char *msg)

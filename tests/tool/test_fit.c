@@ -252,6 +252,40 @@ static void test_recovers_private(void)
 	g_free(dir);
 }
 
+/* The predictions are the variants a comparison pairs with the fitted
+ * one, or every default variant when none does. */
+static void test_predicts_compared(void)
+{
+	char *dir = g_dir_make_tmp("memcgsim-fit-XXXXXX", NULL);
+	char *scen = write_private(dir, "fit.json",
+				   ", \"measured\": {\"source\": \"x\", \"time\": {\"real_s\": 1, "
+				   "\"sys_s\": 2}}}, {\"name\": \"other\"}, {\"name\": \"third\"");
+	const char *want[][4] = {{"comparisons=[\"third..base\"]", "base", "third", NULL},
+				 {"comparisons=[]", "base", "other", "third"}};
+	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+		char *out, *err;
+		g_assert_cmpint(
+		    mcs_cli((const char *[]){"fit", scen, "-q", "--rounds", "1", "--format", "json",
+					     "--set", want[i][0], NULL},
+			    &out, &err),
+		    ==, 0);
+		json_t *doc = json_loads(out, 0, NULL);
+		g_assert_nonnull(doc);
+		json_t *vs = json_object_get(doc, "variants");
+		g_assert_cmpint(json_array_size(vs), ==, want[i][3] ? 3 : 2);
+		for (size_t k = 0; k < json_array_size(vs); k++)
+			g_assert_cmpstr(
+			    json_string_value(json_object_get(json_array_get(vs, k), "name")), ==,
+			    want[i][1 + k]);
+		json_decref(doc);
+		g_free(out);
+		g_free(err);
+	}
+	g_free(scen);
+	mcs_rm_tree(dir);
+	g_free(dir);
+}
+
 /* Exact errors: no measured variant; a measurement that is not there. */
 static void test_errors(void)
 {
@@ -308,6 +342,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/fit/recovers/lock_stat", test_recovers_lock_stat);
 	g_test_add_func("/fit/recovers/perf_lock", test_recovers_perf_lock);
 	g_test_add_func("/fit/recovers/private", test_recovers_private);
+	g_test_add_func("/fit/predicts/compared", test_predicts_compared);
 	g_test_add_func("/fit/errors", test_errors);
 	return g_test_run();
 }
