@@ -61,21 +61,25 @@ static void targets_make(struct baseline_fit *f, json_t *variant)
 				g_ptr_array_add(x->classes, g_strdup(classes->pdata[i]));
 		g_ptr_array_add(x->rows, (gpointer)c);
 		x->measured += c->wait_total / f->measured->seconds;
+		x->measured_contentions += c->contentions / f->measured->seconds;
 		g_ptr_array_free(classes, TRUE);
 	}
 }
 
-/* The model's wait a second on @x's rows in result variant @variant. */
+/* The model's wait a second on @x's rows in result variant @variant; its
+ * contentions a second into *@contentions. */
 static double target_wait(const struct baseline_fit *f, const struct baseline_target *x,
-			  json_t *variant)
+			  json_t *variant, double *contentions)
 {
-	double total = 0, s = 0; /* s: the replicas' simulated seconds, the match's */
+	double total = 0, n = 0, s = 0; /* s: the replicas' simulated seconds, the match's */
 	for (guint r = 0; r < x->rows->len; r++) {
 		struct report_lock_figures fig;
 		report_measured_match(variant, f->measured->locks, x->rows->pdata[r], &fig, NULL);
 		total += fig.wait_total;
+		n += fig.contentions;
 		s = fig.seconds;
 	}
+	*contentions = s > 0 ? n / s : 0;
 	return s > 0 ? total / s : 0;
 }
 
@@ -249,7 +253,7 @@ struct baseline_fit *baseline_fit_run(const struct scenario_measured *measured, 
 		f->last = v;
 		for (guint t = 0; t < f->targets->len; t++) {
 			struct baseline_target *x = f->targets->pdata[t];
-			double w = target_wait(f, x, v);
+			double w = target_wait(f, x, v, &x->model_contentions);
 			if (f->rounds == 1)
 				x->model0 = w;
 			x->extra_ns = x->next_ns; /* what this round ran */

@@ -75,6 +75,14 @@ void baseline_fit_text(const struct baseline_fit *f, GString *out)
 				       x->measured * 1e-9, x->model0 * 1e-9, x->model * 1e-9,
 				       x->extra_ns, target_state(x));
 		g_string_free(name, TRUE);
+		g_string_append_printf(
+		    out, "  contentions a second: %.4g measured, %.4g model fitted; wait each %s",
+		    x->measured_contentions, x->model_contentions,
+		    x->measured_contentions > 0 && x->model_contentions > 0 ? "" : "-\n");
+		if (x->measured_contentions > 0 && x->model_contentions > 0)
+			g_string_append_printf(out, "%.3g us measured, %.3g us model\n",
+					       x->measured / x->measured_contentions * 1e-3,
+					       x->model / x->model_contentions * 1e-3);
 		g_string_append(out, "  measured as:");
 		for (guint r = 0; r < x->rows->len; r++)
 			g_string_append_printf(
@@ -118,10 +126,12 @@ json_t *baseline_fit_json(const struct baseline_fit *f)
 			    json_string(((const struct lockstat_class *)x->rows->pdata[r])->name));
 		json_array_append_new(
 		    classes,
-		    json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:s}", "classes", names,
+		    json_pack("{s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:f, s:s}", "classes", names,
 			      "measured_as", rows, "measured_wait_ns_per_s", x->measured,
 			      "model_wait_ns_per_s_unfitted", x->model0, "model_wait_ns_per_s",
-			      x->model, "extra_ns", x->extra_ns, "state", target_state(x)));
+			      x->model, "measured_contentions_per_s", x->measured_contentions,
+			      "model_contentions_per_s", x->model_contentions, "extra_ns",
+			      x->extra_ns, "state", target_state(x)));
 	}
 	for (guint r = 0; r < f->unmatched->len; r++) {
 		const struct lockstat_class *c = f->unmatched->pdata[r];

@@ -47,14 +47,18 @@ struct baseline_opts {
 
 /* One fitted class (or classes sharing a measured row). */
 struct baseline_target {
-	GPtrArray *classes;  /* the model's class names (char *, owned) */
-	GPtrArray *rows;     /* the measured rows matched (struct lockstat_class *, borrowed) */
-	double measured;     /* the rows' measured wait, ns a second */
-	double model0;	     /* the model's, nothing added (ns a second) */
-	double model;	     /* with extra_ns */
-	double extra_ns;     /* the hold added in the last run, the fit */
-	double next_ns;	     /* the next to try */
-	bool done, at_bound; /* within tolerance; or the bound stopped it */
+	GPtrArray *classes; /* the model's class names (char *, owned) */
+	GPtrArray *rows;    /* the measured rows matched (struct lockstat_class *, borrowed) */
+	double measured;    /* the rows' measured wait, ns a second */
+	/* Their contentions a second, measured and the model's in the last
+	 * run: not fitted, shown beside the wait (the same wait from more
+	 * contentions of shorter waits is a different lock) */
+	double measured_contentions, model_contentions;
+	double model0;		   /* the model's, nothing added (ns a second) */
+	double model;		   /* with extra_ns */
+	double extra_ns;	   /* the hold added in the last run, the fit */
+	double next_ns;		   /* the next to try */
+	bool done, at_bound;	   /* within tolerance; or the bound stopped it */
 	double lo, hi, w_lo, w_hi; /* the values below and above (hi < 0: none yet) */
 };
 

@@ -113,6 +113,12 @@ static void assert_recovered(json_t *doc, const char *row, const char *unmatched
 	double measured = json_number_value(json_object_get(c, "measured_wait_ns_per_s"));
 	double model = json_number_value(json_object_get(c, "model_wait_ns_per_s"));
 	g_assert_cmpfloat(fabs(model / measured - 1), <=, 0.01);
+	/* not fitted, but the same lock: its contentions within 5% */
+	double mc = json_number_value(json_object_get(c, "measured_contentions_per_s"));
+	g_assert_cmpfloat(mc, >, 0);
+	g_assert_cmpfloat(
+	    fabs(json_number_value(json_object_get(c, "model_contentions_per_s")) / mc - 1), <,
+	    0.05);
 	/* nothing added, the model waits less than the measurement */
 	g_assert_cmpfloat(json_number_value(json_object_get(c, "model_wait_ns_per_s_unfitted")), <,
 			  0.8 * measured);
