@@ -17,9 +17,11 @@
  *    lines and no hold time besides.
  * Each with the preset given, and a fit file for each (fit-probe.json: the
  * counter's line_pileup_ns; fit-probe-lock.json: the hand-over's
- * line_queue_llc_ns). The numbers are this machine's; only the files' form
- * and their pipeline are tested. */
+ * line_queue_llc_ns). And one line passed between CPU 0 and a CPU of each
+ * distance class (probe-line-pairs.json, probe_pairs.h). The numbers are
+ * this machine's; only the files' form and their pipeline are tested. */
 #define _GNU_SOURCE
+#include "probe_pairs.h"
 #include <errno.h>
 #include <glib.h>
 #include <jansson.h>
@@ -201,7 +203,7 @@ static json_t *measurement(json_t *points, int n, long ops, int runs, const char
 		      "note", "ops/s to ops/us; 1 thread left out: no contention"),
 	    "machine", "description", "the machine memcgsim-probe ran on", "cpu", name, "family",
 	    preset, "sockets", "cores_per_socket", n, "threads_per_core", "ghz", "virtualised",
-	    false, "placement", "kind", "cores-socket-first", "text",
+	    probe_virtualised(), "placement", "kind", "cores-socket-first", "text",
 	    "thread i pinned to CPU i (pthread_setaffinity_np)", "benchmark", "kind",
 	    "atomic-counter", "lock", "critical_section",
 	    "none: __atomic_fetch_add(1, relaxed) on one shared counter", "work_outside",
@@ -308,9 +310,9 @@ static const struct curve counter_curve = {"probe-atomic-counter", "probe-atomic
 			  lock_curve = {"probe-lock-handover", "probe-lock-handover.json",
 					lock_ops};
 
-/* Both curves and their fits into @out. */
+/* Both curves and their fits, and the pairs, into @out. */
 static int probe_all(const char *out, int cpus, long ops, int runs, int lines, const char *scenario,
-		     const char *preset)
+		     const char *preset, const char *sysfs)
 {
 	curve_now = &counter_curve;
 	json_t *counter = curve_points(cpus, ops, runs, 0);
@@ -320,6 +322,12 @@ static int probe_all(const char *out, int cpus, long ops, int runs, int lines, c
 		json_decref(counter);
 		fprintf(stderr,
 			"memcgsim-probe: a thread could not start or be pinned to its CPU\n");
+		return 1;
+	}
+	json_t *pairs = probe_pairs_measure(sysfs, cpus, ops, runs); /* before any is written */
+	if (!pairs) {
+		json_decref(counter);
+		json_decref(lock);
 		return 1;
 	}
 	char *handover = default_scenario("scenarios/validation/lock_handover.json");
@@ -339,12 +347,14 @@ static int probe_all(const char *out, int cpus, long ops, int runs, int lines, c
 			  "ticket lock hand-over, as memcgsim-probe measured it",
 			  "line_queue_llc_ns", 0, 40, 2, lock_curve.file));
 	g_free(handover);
+	ok = ok && write_doc(out, "probe-line-pairs.json", json_incref(pairs));
+	json_decref(pairs);
 	return ok ? 0 : 1;
 }
 
 int main(int argc, char **argv)
 {
-	char *out = NULL, *scenario = NULL, *preset = NULL;
+	char *out = NULL, *scenario = NULL, *preset = NULL, *sysfs = NULL;
 	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), runs = 5, lines = 1;
 	gint64 ops = 2000000;
 	GOptionEntry entries[] = {
@@ -363,6 +373,9 @@ int main(int argc, char **argv)
 	     "FILE"},
 	    {"preset", 0, 0, G_OPTION_ARG_STRING, &preset,
 	     "The preset fitted, whose costs the model runs (default milan-2s)", "NAME"},
+	    {"sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs,
+	     "Where the CPUs' topology is read, DIR/cpu/cpuN/... (default /sys/devices/system)",
+	     "DIR"},
 	    {NULL}};
 	GOptionContext *ctx = g_option_context_new("- measure this machine's contended lines");
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -383,7 +396,10 @@ int main(int argc, char **argv)
 		scenario = default_scenario("scenarios/validation/atomic_counter.json");
 	if (!preset)
 		preset = g_strdup("milan-2s");
-	int rc = probe_all(out, cpus, (long)ops, runs, lines, scenario, preset);
+	if (!sysfs)
+		sysfs = g_strdup("/sys/devices/system");
+	int rc = probe_all(out, cpus, (long)ops, runs, lines, scenario, preset, sysfs);
+	g_free(sysfs);
 	g_free(out);
 	g_free(scenario);
 	g_free(preset);

@@ -84,17 +84,17 @@ if type != "object" then "top level is not an object" else
     ( if ($d.read | type) == "string" and (["directly", "secondary", "figure"] | index($d.read)) == null
       then "read is \"\($d.read)\", expected directly, secondary or figure" else empty end ),
     ( if ($d.placement | type) == "object" and ($d.placement.kind | type) == "string"
-         and (["cores-socket-first", "alternating-sockets", "all-hardware-threads", "unknown"] | index($d.placement.kind)) == null
+         and (["cores-socket-first", "alternating-sockets", "all-hardware-threads", "cpu-pairs", "unknown"] | index($d.placement.kind)) == null
       then "placement.kind is \"\($d.placement.kind)\", not a declared kind" else empty end ),
     ( if ($d.benchmark | type) == "object" and ($d.benchmark.kind | type) == "string"
-         and (["atomic-counter", "lock", "atomics-independent-lines", "cas-loop"] | index($d.benchmark.kind)) == null
+         and (["atomic-counter", "lock", "atomics-independent-lines", "cas-loop", "line-ping-pong"] | index($d.benchmark.kind)) == null
       then "benchmark.kind is \"\($d.benchmark.kind)\", not a declared kind" else empty end ),
     ( if ($d.x | type) == "object" and ($d.x.name | type) == "string"
-         and (["threads", "n_argument"] | index($d.x.name)) == null
+         and (["threads", "n_argument", "distance"] | index($d.x.name)) == null
       then "x.name is \"\($d.x.name)\", not a declared name" else empty end ),
     ( if ($d.measure | type) == "object" and ($d.measure.quantity | type) == "string"
          and (["ns_per_update_per_thread", "ops_per_s_total", "acquisitions_per_s", "ns_per_iter_per_thread",
-               "acquisitions_per_ms", "acquisitions_total"] | index($d.measure.quantity)) == null
+               "acquisitions_per_ms", "acquisitions_total", "ns_per_transfer"] | index($d.measure.quantity)) == null
       then "measure.quantity is \"\($d.measure.quantity)\", not a declared quantity" else empty end ),
     ( if ($d.points | type) == "array" then
         ( if ($d.points | length) == 0 then "no points" else empty end ),

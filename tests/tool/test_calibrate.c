@@ -217,16 +217,23 @@ static void test_probe(void)
 		json_object_get(json_object_get(doc, "model"), "set"), "workloads.0.data_lines")),
 	    ==, 2);
 	json_decref(doc);
-	const char *check[] = {MCS_SOURCE_DIR "/data/contention/check.sh", curve, lock, NULL};
+	char *pairs = g_build_filename(dir, "probe-line-pairs.json", NULL);
+	doc = json_load_file(pairs, 0, NULL);
+	g_assert_nonnull(doc);
+	g_assert_cmpuint(json_array_size(json_object_get(doc, "points")), >=, 1);
+	json_decref(doc);
+	const char *check[] = {MCS_SOURCE_DIR "/data/contention/check.sh", curve, lock, pairs,
+			       NULL};
 	g_assert_true(g_spawn_sync(NULL, (char **)check, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
 				   &err, &status, NULL));
-	g_assert_cmpstr(out, ==, "2 files OK\n");
+	g_assert_cmpstr(out, ==, "3 files OK\n");
 	g_assert_true(g_spawn_check_wait_status(status, NULL));
 	g_free(out);
 	g_free(err);
 	probe_calibrates(dir, "fit-probe.json", "probe-atomic-counter");
 	probe_calibrates(dir, "fit-probe-lock.json", "probe-lock-handover");
 	g_free(lock);
+	g_free(pairs);
 	const char *bad[] = {MCS_PROBE, "--out", dir, "--cpus", "1", NULL};
 	g_assert_true(g_spawn_sync(NULL, (char **)bad, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
 				   &err, &status, NULL));
@@ -241,6 +248,90 @@ static void test_probe(void)
 	g_free(dir);
 }
 
+/* Write CPU @cpu's topology under @sys: its core's and LLC's CPU lists
+ * and its package (NULL: not written). */
+static void fake_cpu(const char *sys, int cpu, const char *core, const char *llc, const char *pkg)
+{
+	const char *files[][2] = {{"topology/core_cpus_list", core},
+				  {"cache/index3/shared_cpu_list", llc},
+				  {"topology/physical_package_id", pkg}};
+	for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+		if (!files[i][1])
+			continue;
+		char *path = g_strdup_printf("%s/cpu/cpu%d/%s", sys, cpu, files[i][0]);
+		char *parent = g_path_get_dirname(path);
+		g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
+		char *text = g_strdup_printf("%s\n", files[i][1]);
+		g_assert_true(g_file_set_contents(path, text, -1, NULL));
+		g_free(text);
+		g_free(parent);
+		g_free(path);
+	}
+}
+
+/* The pairs' distance classes from a hand-made sysfs: CPUs 0 and 1 as SMT
+ * siblings, then in one LLC, one socket, two sockets; with no topology,
+ * an exact error and no file written. */
+static void test_probe_pairs(void)
+{
+	const struct {
+		const char *core0, *llc0, *pkg1;
+		int x;
+		const char *cls;
+	} cases[] = {{"0-1", "0-1", "0", 1, "smt"},
+		     {"0", "0-1", "0", 2, "llc"},
+		     {"0", "0,2-3", "0", 3, "socket"},
+		     {"0", "0", "1", 4, "remote"}};
+	for (size_t i = 0; i <= G_N_ELEMENTS(cases); i++) {
+		char *dir = g_dir_make_tmp("memcgsim-probe-XXXXXX", NULL);
+		char *sys = g_build_filename(dir, "sys", NULL);
+		char *out, *err;
+		int status;
+		if (i < G_N_ELEMENTS(cases)) {
+			fake_cpu(sys, 0, cases[i].core0, cases[i].llc0, "0");
+			fake_cpu(sys, 1, NULL, NULL, cases[i].pkg1);
+		}
+		const char *probe[] = {MCS_PROBE, "--out",  dir, "--cpus",  "2", "--ops",
+				       "2000",	  "--runs", "1", "--sysfs", sys, NULL};
+		g_assert_true(g_spawn_sync(NULL, (char **)probe, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+					   &out, &err, &status, NULL));
+		char *pairs = g_build_filename(dir, "probe-line-pairs.json", NULL);
+		char *counter = g_build_filename(dir, "probe-atomic-counter.json", NULL);
+		if (i == G_N_ELEMENTS(cases)) { /* nothing written */
+			g_assert_false(g_file_test(counter, G_FILE_TEST_EXISTS));
+			char *want = g_strdup_printf(
+			    "memcgsim-probe: %s/cpu: no CPU's distance from CPU 0 is known\n", sys);
+			g_assert_cmpstr(err, ==, want);
+			g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+			g_assert_false(g_file_test(pairs, G_FILE_TEST_EXISTS));
+			g_free(want);
+		} else {
+			g_assert_cmpstr(err, ==, "");
+			json_t *doc = json_load_file(pairs, 0, NULL);
+			g_assert_nonnull(doc);
+			json_t *points = json_object_get(doc, "points");
+			g_assert_cmpuint(json_array_size(points), ==, 1);
+			json_t *p = json_array_get(points, 0);
+			g_assert_cmpint(json_integer_value(json_object_get(p, "x")), ==,
+					cases[i].x);
+			g_assert_cmpstr(json_string_value(json_object_get(p, "class")), ==,
+					cases[i].cls);
+			g_assert_cmpint(
+			    json_integer_value(json_array_get(json_object_get(p, "cpus"), 1)), ==,
+			    1);
+			g_assert_cmpfloat(json_number_value(json_object_get(p, "value")), >, 0);
+			json_decref(doc);
+		}
+		g_free(pairs);
+		g_free(counter);
+		g_free(out);
+		g_free(err);
+		mcs_rm_tree(dir);
+		g_free(sys);
+		g_free(dir);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -248,6 +339,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/calibrate/shipped/broadwell-2s", test_shipped_broadwell);
 	g_test_add_func("/calibrate/recovers", test_recovers);
 	g_test_add_func("/calibrate/probe", test_probe);
+	g_test_add_func("/calibrate/probe/pairs", test_probe_pairs);
 	g_test_add_func("/calibrate/errors", test_errors);
 	return g_test_run();
 }
