@@ -275,6 +275,32 @@ static bool topology_check(json_t *mj, GHashTable *locs, GError **err)
 	return true;
 }
 
+/* A low bound of a private part (private_lo_ns) goes with its high bound
+ * (private_ns), and is below it. */
+static bool private_range_check(json_t *mj, GHashTable *locs, GError **err)
+{
+	json_t *lo = json_object_get(mj, "private_lo_ns");
+	json_t *hi = json_object_get(mj, "private_ns");
+	const char *key;
+	json_t *v;
+	json_object_foreach (lo, key, v) {
+		json_t *h = json_object_get(hi, key);
+		char *path = g_strdup_printf("machine.private_lo_ns.%s", key);
+		bool ok = true;
+		if (!h)
+			ok = spec_fail(locs, lo, key, path, err,
+				       "needs machine.private_ns.%s, the range's high bound", key);
+		else if (json_number_value(v) >= json_number_value(h))
+			ok = spec_fail(locs, lo, key, path, err,
+				       "expected less than machine.private_ns.%s (%g), got %g", key,
+				       json_number_value(h), json_number_value(v));
+		g_free(path);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 static void irq_cpu_mask(json_t *o, int ncpus, uint64_t *mask);
 
 /* Interrupts that would keep a CPU busy all the time (a rate times its
@@ -317,7 +343,7 @@ bool scenario_machine_check(json_t *doc, GHashTable *locs, GError **err)
 	json_t *mj = json_object_get(doc, "machine");
 	long nodes = (long)mcs_json_num(mj, "nodes");
 	long per_node = (long)mcs_json_num(mj, "cpus_per_node");
-	if (!topology_check(mj, locs, err))
+	if (!topology_check(mj, locs, err) || !private_range_check(mj, locs, err))
 		return false;
 	size_t i;
 	json_t *irq;
