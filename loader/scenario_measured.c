@@ -75,6 +75,10 @@ struct scenario_measured *scenario_measured_read(struct scenario *sc, json_t *va
 	if (!ok)
 		spec_fail(sc->locs, variant, "measured", at, err,
 			  "expected \"locks\" (with \"seconds\"), \"time\", or both");
+	else if (out->time && !(out->time->real_s > 0))
+		ok =
+		    spec_fail(sc->locs, variant, "measured", at, err,
+			      "\"time\" needs \"real_s\" more than 0: what its CPU times are over");
 	else if (out->locks_path && !(out->seconds > 0))
 		ok = spec_fail(sc->locs, variant, "measured", at, err,
 			       "\"locks\" needs \"seconds\": how long they were gathered");

@@ -322,7 +322,9 @@ static void test_errors(void)
 	/* neither locks nor time; locks without their seconds */
 	const char *cases[][2] = {
 	    {"", "expected \"locks\" (with \"seconds\"), \"time\", or both"},
-	    {", \"locks\": \"m.txt\"", "\"locks\" needs \"seconds\": how long they were gathered"}};
+	    {", \"locks\": \"m.txt\"", "\"locks\" needs \"seconds\": how long they were gathered"},
+	    {", \"time\": {\"sys_s\": 3}",
+	     "\"time\" needs \"real_s\" more than 0: what its CPU times are over"}};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		char *m = g_strdup_printf(", \"measured\": {\"source\": \"x\"%s}", cases[i][0]);
 		scen = write_private(dir, "bad.json", m);
