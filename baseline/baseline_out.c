@@ -3,8 +3,6 @@
  * result's "fit" member. */
 #include "baseline.h"
 #include "lockstat.h"
-#include "mcs_json.h"
-#include "result_keys.h"
 #include <math.h>
 
 /* @x's classes, "A, B" (into @out). */
@@ -18,17 +16,6 @@ static void classes_text(GString *out, const struct baseline_target *x)
 static const char *target_state(const struct baseline_target *x)
 {
 	return x->done ? "fitted" : x->at_bound ? "at its bound" : "not converged";
-}
-
-double baseline_model_cpus(json_t *variant, const char *what)
-{
-	static const char *const sys[] = {"sys", "spin", "irq", "unexplained", NULL};
-	static const char *const user[] = {"user", NULL};
-	json_t *cpu = json_object_get(variant, RK_cpu_time_ns);
-	double t = mcs_json_num(variant, RK_sim_time_ns), busy = 0;
-	for (const char *const *c = g_str_equal(what, "sys") ? sys : user; *c; c++)
-		busy += mcs_json_num(cpu, *c);
-	return t > 0 ? busy / t : NAN;
 }
 
 /* time(1) beside the model, as CPUs busy on average: what the fit did not

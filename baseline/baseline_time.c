@@ -4,8 +4,21 @@
  * together through their ranges by one position t. */
 #include "baseline.h"
 #include "cost.h"
+#include "mcs_json.h"
+#include "result_keys.h"
 #include "runner.h"
 #include <math.h>
+
+double baseline_model_cpus(json_t *variant, const char *what)
+{
+	static const char *const sys[] = {"sys", "spin", "irq", "unexplained", NULL};
+	static const char *const user[] = {"user", NULL};
+	json_t *cpu = json_object_get(variant, RK_cpu_time_ns);
+	double t = mcs_json_num(variant, RK_sim_time_ns), busy = 0;
+	for (const char *const *c = g_str_equal(what, "sys") ? sys : user; *c; c++)
+		busy += mcs_json_num(cpu, *c);
+	return t > 0 ? busy / t : NAN;
+}
 
 struct baseline_time *baseline_time_new(const struct scenario_time *tm,
 					const struct scenario_variant *fitted)
