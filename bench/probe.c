@@ -22,17 +22,16 @@
  * this machine's; only the files' form and their pipeline are tested. */
 #define _GNU_SOURCE
 #include "probe_pairs.h"
+#include "probe_util.h"
 #include <errno.h>
 #include <glib.h>
 #include <jansson.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_THREADS 256
@@ -94,22 +93,12 @@ static const struct curve *curve_now;
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(w->cpu, &set);
-	w->pinned = pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+	w->pinned = probe_pin(w->cpu);
 	atomic_fetch_add(&w->p->ready, 1);
 	while (!atomic_load_explicit(&w->p->go, memory_order_acquire))
 		;
 	curve_now->ops(w->p);
 	return NULL;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* One run of @threads threads on CPUs 0 .. @threads - 1: total ops a second;
@@ -130,25 +119,19 @@ static double one_run(int threads, long ops, int lines)
 	}
 	while (atomic_load(&p->ready) < started)
 		;
-	double t0 = now_s();
+	double t0 = probe_now_s();
 	atomic_store_explicit(&p->go, 1, memory_order_release);
 	bool pinned = true;
 	for (int i = 0; i < started; i++) {
 		pthread_join(tid[i], NULL);
 		pinned &= w[i].pinned;
 	}
-	double wall = now_s() - t0;
+	double wall = probe_now_s() - t0;
 	long done = curve_now->ops == counter_ops ? p->counter : (long)p->serving;
 	bool ok = started == threads && pinned && done == (long)threads * ops && wall > 0 &&
 		  (!lines || p->data[0].v == (long)threads * ops);
 	g_free(p);
 	return ok ? (double)threads * (double)ops / wall : -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* The curve: a point a thread count, the median of @runs runs. */
@@ -163,7 +146,7 @@ static json_t *curve_points(int n, long ops, int runs, int lines)
 				json_decref(points);
 				return NULL;
 			}
-		qsort(v, (size_t)runs, sizeof(double), cmp_double);
+		qsort(v, (size_t)runs, sizeof(double), probe_cmp_double);
 		json_array_append_new(points,
 				      json_pack("{s:i, s:f, s:f, s:f}", "x", t, "value",
 						v[runs / 2], "min", v[0], "max", v[runs - 1]));
@@ -178,21 +161,11 @@ static json_t *measurement(json_t *points, int n, long ops, int runs, const char
 	json_t *xs = json_array();
 	for (int t = 2; t <= n; t++) /* one thread: no contention, as the shipped curves */
 		json_array_append_new(xs, json_integer(t));
-	char *cpu = NULL;
-	g_file_get_contents("/proc/cpuinfo", &cpu, NULL, NULL);
-	char *model = cpu ? strstr(cpu, "model name") : NULL;
-	char *name = model && strchr(model, ':')
-			 ? g_strstrip(g_strndup(strchr(model, ':') + 1,
-						strcspn(strchr(model, ':') + 1, "\n")))
-			 : g_strdup("unknown");
-	g_free(cpu);
-	json_t *doc = json_pack(
-	    "{s:s, s:s, s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s, s:n, s:i, s:n, s:n, s:b}, "
-	    "s:{s:s, s:s}, s:{s:s, s:n, s:s, s:s, s:s, s:n, s:i, s:i, s:s, s:i}, "
+	json_t *doc = probe_doc("probe-atomic-counter", "bench/probe.c", preset, n);
+	json_t *rest = json_pack(
+	    "{s:o, s:{s:s, s:s}, s:{s:s, s:n, s:s, s:s, s:s, s:n, s:i, s:i, s:s, s:i}, "
 	    "s:{s:s, s:s}, s:{s:s, s:s, s:s, s:s}, s:s, s:o}",
-	    "format", "memcgsim-measurement-1", "name", "probe-atomic-counter", "source",
-	    "memcgsim-probe on this machine (bench/probe.c)", "brief_section",
-	    "none: measured here", "read", "directly", "model",
+	    "model",
 	    json_pack("{s:s, s:s, s:{s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:i}, s:s, s:s, s:f, s:o, "
 		      "s:s}",
 		      "scenario", scenario, "variant", "gambhir", "set", "machine.preset", preset,
@@ -201,9 +174,7 @@ static json_t *measurement(json_t *points, int n, long ops, int runs, const char
 		      "workloads.0.placement", "cores", "workloads.0.start_ns", 1000, "x",
 		      "workloads.0.cpus", "metric", "ops_per_us", "scale", 1e-6, "points", xs,
 		      "note", "ops/s to ops/us; 1 thread left out: no contention"),
-	    "machine", "description", "the machine memcgsim-probe ran on", "cpu", name, "family",
-	    preset, "sockets", "cores_per_socket", n, "threads_per_core", "ghz", "virtualised",
-	    probe_virtualised(), "placement", "kind", "cores-socket-first", "text",
+	    "placement", "kind", "cores-socket-first", "text",
 	    "thread i pinned to CPU i (pthread_setaffinity_np)", "benchmark", "kind",
 	    "atomic-counter", "lock", "critical_section",
 	    "none: __atomic_fetch_add(1, relaxed) on one shared counter", "work_outside",
@@ -216,7 +187,8 @@ static json_t *measurement(json_t *points, int n, long ops, int runs, const char
 	    "median of the runs (min and max beside it)",
 	    "derived", "ns per operation machine-wide = 1e9 / value (not stored)", "notes", "",
 	    "points", points);
-	g_free(name);
+	json_object_update(doc, rest);
+	json_decref(rest);
 	char *notes = g_strdup_printf("OPS = %ld increments a thread; %d runs a point", ops, runs);
 	json_object_set_new(doc, "notes", json_string(notes));
 	json_object_set_new(json_object_get(doc, "benchmark"), "ops_per_thread", json_integer(ops));

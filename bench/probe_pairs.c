@@ -2,28 +2,17 @@
 /* One line passed between two CPUs of each distance class (probe_pairs.h). */
 #define _GNU_SOURCE
 #include "probe_pairs.h"
+#include "probe_util.h"
 #include <glib.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 static const char *const class_names[PROBE_CLASSES] = {"smt", "llc", "socket", "remote"};
 static const char *const class_costs[PROBE_CLASSES] = {"line_smt_ns", "line_llc_ns",
 						       "line_socket_ns", "line_remote_ns"};
-
-bool probe_virtualised(void)
-{
-	char *cpuinfo = NULL;
-	bool v = g_file_get_contents("/proc/cpuinfo", &cpuinfo, NULL, NULL) &&
-		 strstr(cpuinfo, " hypervisor") != NULL;
-	g_free(cpuinfo);
-	return v;
-}
 
 /* sysfs file @rel of CPU @cpu, stripped; NULL when it cannot be read. */
 static char *cpu_file(const char *sysfs, int cpu, const char *rel)
@@ -94,10 +83,7 @@ struct side {
 static void *side_main(void *arg)
 {
 	struct side *s = arg;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(s->cpu, &set);
-	s->pinned = pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+	s->pinned = probe_pin(s->cpu);
 	atomic_fetch_add(&s->p->ready, 1);
 	while (!atomic_load_explicit(&s->p->go, memory_order_acquire))
 		;
@@ -109,13 +95,6 @@ static void *side_main(void *arg)
 		atomic_store_explicit(&s->p->line, want + 1, memory_order_release);
 	}
 	return NULL;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* One run between CPU 0 and CPU @k: ns a transfer; -1 when a thread could
@@ -134,33 +113,22 @@ static double one_pair(int k, long ops)
 		atomic_store(&p->rounds, 0);
 	while (atomic_load(&p->ready) < started)
 		;
-	double t0 = now_s();
+	double t0 = probe_now_s();
 	atomic_store_explicit(&p->go, 1, memory_order_release);
 	for (int i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
-	double wall = now_s() - t0;
+	double wall = probe_now_s() - t0;
 	bool ok = started == 2 && s[0].pinned && s[1].pinned && atomic_load(&p->line) == 2 * ops;
 	g_free(p);
 	return ok ? wall * 1e9 / (2.0 * (double)ops) : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static json_t *pairs_doc(json_t *points, long ops, int runs)
 {
-	json_t *doc = json_pack(
-	    "{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:n, s:s, s:n, s:n, s:n, s:n, s:b}, s:{s:s, s:s}, "
-	    "s:{s:s, s:n, s:s, s:s, s:n, s:i, s:I, s:i}, s:{s:s, s:s}, s:{s:s, s:s, s:s, s:s}, "
-	    "s:s, s:o}",
-	    "format", "memcgsim-measurement-1", "name", "probe-line-pairs", "source",
-	    "memcgsim-probe on this machine (bench/probe_pairs.c)", "brief_section",
-	    "none: measured here", "read", "directly", "machine", "description",
-	    "the machine memcgsim-probe ran on", "cpu", "family", "unknown", "sockets",
-	    "cores_per_socket", "threads_per_core", "ghz", "virtualised", probe_virtualised(),
+	json_t *doc = probe_doc("probe-line-pairs", "bench/probe_pairs.c", "unknown", 0);
+	json_t *rest = json_pack(
+	    "{s:{s:s, s:s}, s:{s:s, s:n, s:s, s:s, s:n, s:i, s:I, s:i}, s:{s:s, s:s}, "
+	    "s:{s:s, s:s, s:s, s:s}, s:s, s:o}",
 	    "placement", "kind", "cpu-pairs", "text",
 	    "CPU 0 and the first CPU of each distance class from it (sysfs topology), each "
 	    "thread pinned (pthread_setaffinity_np)",
@@ -179,6 +147,8 @@ static json_t *pairs_doc(json_t *points, long ops, int runs)
 	    "transfer cost of the class; mctop's idle_cas_latency_cycles are the published "
 	    "figures of the same, in cycles",
 	    "points", points);
+	json_object_update(doc, rest);
+	json_decref(rest);
 	return doc;
 }
 
@@ -205,7 +175,7 @@ json_t *probe_pairs_measure(const char *sysfs, int cpus, long ops, int runs)
 				json_decref(points);
 				return NULL;
 			}
-		qsort(v, (size_t)runs, sizeof(double), cmp_double);
+		qsort(v, (size_t)runs, sizeof(double), probe_cmp_double);
 		json_array_append_new(points,
 				      json_pack("{s:i, s:s, s:s, s:[i, i], s:f, s:f, s:f}", "x",
 						c + 1, "class", class_names[c], "cost",

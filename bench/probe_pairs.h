@@ -12,12 +12,9 @@
  * stores its own): one transfer is the run's wall time over 2 x OPS. */
 #pragma once
 #include <jansson.h>
-#include <stdbool.h>
 
 enum probe_class { PROBE_SMT, PROBE_LLC, PROBE_SOCKET, PROBE_REMOTE, PROBE_CLASSES };
 
-/* Is this a guest VM (/proc/cpuinfo's "hypervisor" flag)? */
-bool probe_virtualised(void);
 /* The class of CPU @k against CPU 0 under @sysfs; -1 when sysfs does not
  * say (a file missing or unreadable). */
 int probe_pair_class(const char *sysfs, int k);
