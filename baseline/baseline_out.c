@@ -63,13 +63,14 @@ void baseline_fit_text(const struct baseline_fit *f, GString *out)
 				       x->extra_ns, target_state(x));
 		g_string_free(name, TRUE);
 		g_string_append_printf(
-		    out, "  contentions a second: %.4g measured, %.4g model fitted; wait each %s",
-		    x->measured_contentions, x->model_contentions,
-		    x->measured_contentions > 0 && x->model_contentions > 0 ? "" : "-\n");
+		    out, "  contentions a second: %.0f measured, %.0f model fitted; wait each",
+		    x->measured_contentions, x->model_contentions);
 		if (x->measured_contentions > 0 && x->model_contentions > 0)
-			g_string_append_printf(out, "%.3g us measured, %.3g us model\n",
+			g_string_append_printf(out, " %.2f us measured, %.2f us model\n",
 					       x->measured / x->measured_contentions * 1e-3,
 					       x->model / x->model_contentions * 1e-3);
+		else
+			g_string_append(out, " -\n");
 		g_string_append(out, "  measured as:");
 		for (guint r = 0; r < x->rows->len; r++)
 			g_string_append_printf(
