@@ -210,13 +210,15 @@ static bool parse_proc(struct lockstat *ls, const char *path, char **lines, int 
 	return true;
 }
 
-/* "12.34 ms" at @w[0], @w[1]: ns. */
+/* "12.34 ms" at @w[0], @w[1]: ns. perf's units (tools/perf/builtin-lock.c,
+ * lock_stat_key_print_time, 6.12): ns, us, ms, s, m (minutes), h (hours). */
 static bool perf_time(char **w, double *ns)
 {
 	static const struct {
 		const char *unit;
 		double ns;
-	} units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+	} units[] = {{"ns", 1},	 {"us", 1e3},	  {"ms", 1e6},
+		     {"s", 1e9}, {"m", 60 * 1e9}, {"h", 3600 * 1e9}};
 	if (!number(w[0], ns))
 		return false;
 	for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
@@ -244,9 +246,10 @@ static bool perf_row(struct lockstat *ls, GHashTable *by_name, const char *path,
 		  perf_time(w + 1, &total) && perf_time(w + 3, &max) && perf_time(w + 5, &avg);
 	if (!ok) {
 		g_strfreev(w);
-		return fail(err, path, at,
-			    "expected a row of perf lock contention: a count, three times with "
-			    "their units (ns, us, ms or s), the lock type and the caller or lock");
+		return fail(
+		    err, path, at,
+		    "expected a row of perf lock contention: a count, three times with "
+		    "their units (ns, us, ms, s, m or h), the lock type and the caller or lock");
 	}
 	GString *name = g_string_new(w[8]);
 	for (int i = 9; i < n; i++)

@@ -83,16 +83,26 @@ static bool keys_match(const char *m, const char *k)
 	return *k && (g_str_equal(m, k) || (strlen(m) >= 34 && g_str_has_prefix(k, m)));
 }
 
-/* The modelled sites that are static functions with one caller, which the
- * compiler folds into it, so that perf lock contention names the caller:
- * mm/swapfile.c of 6.12, __swap_entries_free (si->lock) into
- * free_swap_and_cache_nr, its only caller, which Kairui Song's perf table
- * shows taking a spinlock at +0x350 (shared/brief/contention-data.md, 7b).
- * The site's own name matches too, for a build that did not inline it. */
+/* The modelled sites that perf lock contention names by another function:
+ * its caller is the first function on the stack below the lock's own.
+ *  - A static function with one caller, which the compiler folds into it:
+ *    6.12's mm/swapfile.c __swap_entries_free (si->lock) into
+ *    free_swap_and_cache_nr, its only caller, which Kairui Song's perf table
+ *    shows taking a spinlock at +0x350 (shared/brief/contention-data.md, 7b).
+ *  - A section whose lock a helper takes: 6.12's folio_batch_move_lru
+ *    (mm/swap.c) and folios_put_refs (through __page_cache_release) take the
+ *    lruvec's lru_lock by folio_lruvec_relock_irqsave, an inline of
+ *    include/linux/memcontrol.h that calls folio_lruvec_lock_irqsave, out of
+ *    line in mm/memcontrol.c, which calls spin_lock_irqsave; Bharata B Rao's
+ *    perf table names it (folio_lruvec_lock_irqsave+0x64, 7d).
+ * The site's own name matches too, for a build that did not inline it or a
+ * kernel of another era. */
 static const struct {
 	const char *site, *caller;
 } inlined_into[] = {
     {"__swap_entries_free", "free_swap_and_cache_nr"},
+    {"folio_batch_move_lru", "folio_lruvec_lock_irqsave"},
+    {"folios_put_refs", "folio_lruvec_lock_irqsave"},
 };
 
 /* Whether perf's @caller is the model's @site or the function it is inlined into. */

@@ -14,7 +14,7 @@
  * - `perf lock contention` (tools/perf/Documentation/perf-lock.txt): a
  *   header "contended total wait max wait avg wait type caller" (or
  *   "... type lock" with -l, "... type address symbol"), then per row the
- *   count, three times with their units (ns, us, ms, s), the lock type and
+ *   count, three times with their units (ns, us, ms, s, m, h), the lock type and
  *   the caller or the lock; a caller's "+0x.." offset is dropped, and rows
  *   of the same name add up.
  *

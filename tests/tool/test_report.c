@@ -1033,33 +1033,50 @@ static void test_lockstat_perf(void)
 	g_free(err_text);
 }
 
-/* A site the compiler folds into its only caller is matched by that
- * caller, as perf names it: the fixture's one contention point renamed
- * __swap_entries_free (6.12's, inlined into free_swap_and_cache_nr) is
- * the model's side of a free_swap_and_cache_nr row; its own name still
- * matches, for a build that did not inline it. */
-static void test_lockstat_perf_inlined(void)
+/* The lockbench fixture's one contention point renamed @site, matched to
+ * perf rows @rows (a header prepended): the report's text. */
+static char *perf_renamed(const char *site, const char *rows)
 {
 	char *text = mcs_slurp(FIXTURE);
 	g_assert_nonnull(text);
 	char **parts = g_strsplit(text, "\"lockbench_critical_section\"", -1);
-	char *renamed = g_strjoinv("\"__swap_entries_free\"", parts);
+	char *quoted = g_strdup_printf("\"%s\"", site);
+	char *renamed = g_strjoinv(quoted, parts);
 	char *dir = g_dir_make_tmp("memcgsim-inlined-XXXXXX", NULL);
 	char *result = g_build_filename(dir, "r.json", NULL);
 	char *perf = g_build_filename(dir, "perf.txt", NULL);
+	char *table = g_strdup_printf(
+	    " contended   total wait     max wait     avg wait         type   caller\n\n%s", rows);
 	g_assert_true(g_file_set_contents(result, renamed, -1, NULL));
-	g_assert_true(g_file_set_contents(
-	    perf,
-	    " contended   total wait     max wait     avg wait         type   caller\n\n"
-	    "     34948     53.63 s       7.11 ms      1.53 ms     spinlock   "
-	    "free_swap_and_cache_nr+0x350\n"
-	    "        10     10.00 us      1.00 us      1.00 us     spinlock   "
-	    "__swap_entries_free+0x10\n",
-	    -1, NULL));
+	g_assert_true(g_file_set_contents(perf, table, -1, NULL));
 	char *out, *err;
 	g_assert_cmpint(
 	    mcs_cli((const char *[]){"report", result, "--lock-stat", perf, NULL}, &out, &err), ==,
 	    0);
+	g_free(err);
+	mcs_rm_tree(dir);
+	g_free(table);
+	g_free(result);
+	g_free(perf);
+	g_free(dir);
+	g_free(renamed);
+	g_free(quoted);
+	g_strfreev(parts);
+	g_free(text);
+	return out;
+}
+
+/* A site inlined into its only caller matches that caller (6.12's
+ * __swap_entries_free as free_swap_and_cache_nr), and its own name; a
+ * section whose lock a helper takes matches the helper (folios_put_refs as
+ * folio_lruvec_lock_irqsave). */
+static void test_lockstat_perf_inlined(void)
+{
+	char *out = perf_renamed("__swap_entries_free",
+				 "     34948     53.63 s       7.11 ms      1.53 ms     spinlock   "
+				 "free_swap_and_cache_nr+0x350\n"
+				 "        10     10.00 us      1.00 us      1.00 us     spinlock   "
+				 "__swap_entries_free+0x10\n");
 	g_assert_nonnull(strstr(out, "2 callers, 2 of them the model's too"));
 	g_assert_nonnull(strstr(out, "free_swap_and_cache_nr         measured                   -"
 				     "        34948    1.53 ms    7.11 ms          -          -\n"
@@ -1069,16 +1086,14 @@ static void test_lockstat_perf_inlined(void)
 				     "           10    1.00 us    1.00 us          -          -\n"
 				     "                               global"));
 	g_free(out);
-	g_free(err);
-	g_unlink(result);
-	g_unlink(perf);
-	g_rmdir(dir);
-	g_free(result);
-	g_free(perf);
-	g_free(dir);
-	g_free(renamed);
-	g_strfreev(parts);
-	g_free(text);
+	out = perf_renamed("folios_put_refs",
+			   "   9448820     14.96 m      1.54 ms     95.01 us     spinlock   "
+			   "folio_lruvec_lock_irqsave+0x64\n");
+	g_assert_nonnull(strstr(out, "folio_lruvec_lock_irqsave      measured                   -"
+				     "      9448820   95.00 us    1.54 ms          -          -\n"
+				     "                               global                     -"
+				     "         2819    5.89 us"));
+	g_free(out);
 }
 
 /* A caller whose function takes two of the model's classes (6.12's
@@ -1229,7 +1244,7 @@ static void test_lockstat_errors(void)
 			      "contention point (\"NAME COUNT [<IP>] SYMBOL\") or a separator\n"},
 	    {"bad_perf_unit.txt",
 	     "bad_perf_unit.txt:3: expected a row of perf lock contention: a count, three times "
-	     "with their units (ns, us, ms or s), the lock type and the caller or lock\n"},
+	     "with their units (ns, us, ms, s, m or h), the lock type and the caller or lock\n"},
 	    {"neither.txt", "neither.txt:1: expected /proc/lock_stat (its first line \"lock_stat "
 			    "version 0.4\") or perf lock contention's output (a header "
 			    "\"contended   total wait   max wait   avg wait ...\")\n"},
@@ -1280,7 +1295,7 @@ static void test_lockstat_errors(void)
 	    {" contended   total wait     max wait     avg wait         type   caller\n"
 	     "      -0  1 s  1 s  1 s  spinlock  f+0x1d\n",
 	     "r.txt:2: expected a row of perf lock contention: a count, three times with their "
-	     "units (ns, us, ms or s), the lock type and the caller or lock"},
+	     "units (ns, us, ms, s, m or h), the lock type and the caller or lock"},
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(ranges); i++) {
 		g_assert_null(lockstat_parse("r.txt", ranges[i].text, strlen(ranges[i].text), &e));
