@@ -65,6 +65,7 @@ struct sim_task {
 	enum sim_cat irq_cat;	      /* what the handler interrupted */
 	sim_time_t preempt_off_until; /* when its last preempt-off section ended */
 	void *model;		      /* per-task state of the models (lockdep) */
+	int group;		      /* its cgroup, a model's id: sim_task_set_group */
 	bool blocked;		      /* blocked while owning its CPU */
 	enum sim_cat blocked_cat;
 	sim_task_fn fn;
@@ -838,6 +839,16 @@ bool sim_task_irqs_enabled(const struct sim_task *t)
 void **sim_task_model(struct sim_task *t)
 {
 	return &t->model;
+}
+
+void sim_task_set_group(struct sim_task *t, int group)
+{
+	t->group = group;
+}
+
+int sim_task_group(const struct sim_task *t)
+{
+	return t->group;
 }
 
 void sim_engine_abort(void)

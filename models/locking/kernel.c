@@ -49,8 +49,10 @@ static const struct spec_field whatif_fields[] = {
     {"scope",
      &(const struct spec){.kind = SPEC_ENUM,
 			  .doc = "for a scope: one lock for every instance (global), one a NUMA "
-				 "node (node), one a CPU (cpu)",
-			  .values = (const char *const[]){"global", "node", "cpu", NULL}},
+				 "node (node), one a CPU (cpu), one a memcg (memcg: the memcg of "
+				 "the task that takes it, a workload's cgroup; the root's for a "
+				 "task of none, or of a memcg made during the run)",
+			  .values = (const char *const[]){"global", "node", "cpu", "memcg", NULL}},
      false, "\"global\"", WHATIF(scope)},
     {"sites",
      &(const struct spec){.kind = SPEC_ARRAY,

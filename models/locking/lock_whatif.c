@@ -20,6 +20,7 @@ struct whatif {
 };
 
 static GPtrArray *whatifs;
+static int memcgs = 1; /* the run's at its start: a per-memcg scope's locks */
 bool lock_whatif_any;
 
 static void whatif_free(gpointer p)
@@ -51,10 +52,16 @@ void lock_whatif_reset(void)
 		g_ptr_array_free(whatifs, TRUE);
 	whatifs = NULL;
 	lock_whatif_any = false;
+	memcgs = 1;
 }
 
-enum lock_whatif_kind lock_whatif_how(const char *cls, const char *site, int cpu, int *instance,
-				      int *instances)
+void lock_whatif_memcgs(int n)
+{
+	memcgs = n > 0 ? n : 1;
+}
+
+enum lock_whatif_kind lock_whatif_how(const char *cls, const char *site, struct sim_task *t,
+				      int *instance, int *instances, int *home)
 {
 	const struct whatif *w = NULL;
 	for (guint i = 0; whatifs && !w && i < whatifs->len; i++)
@@ -63,13 +70,22 @@ enum lock_whatif_kind lock_whatif_how(const char *cls, const char *site, int cpu
 	if (!w)
 		return LOCK_WHATIF_AS_IS;
 	if (w->kind == LOCK_WHATIF_SCOPE) {
-		int ncpus = sim_ncpus();
-		*instances = w->scope == LOCK_WHATIF_CPU    ? ncpus
-			     : w->scope == LOCK_WHATIF_NODE ? sim_cpu_node(ncpus - 1) + 1
-							    : 1;
-		*instance = w->scope == LOCK_WHATIF_CPU	   ? cpu
-			    : w->scope == LOCK_WHATIF_NODE ? sim_cpu_node(cpu)
-							   : 0;
+		int ncpus = sim_ncpus(), cpu = sim_task_cpu(t), group = sim_task_group(t);
+		switch (w->scope) {
+		case LOCK_WHATIF_CPU:
+			*instances = ncpus, *instance = cpu, *home = sim_cpu_node(cpu);
+			break;
+		case LOCK_WHATIF_NODE:
+			*instances = sim_cpu_node(ncpus - 1) + 1;
+			*instance = *home = sim_cpu_node(cpu);
+			break;
+		case LOCK_WHATIF_MEMCG:
+			*instances = memcgs, *home = 0;
+			*instance = group >= 0 && group < memcgs ? group : 0;
+			break;
+		default:
+			*instances = 1, *instance = *home = 0;
+		}
 	}
 	if (w->kind == LOCK_WHATIF_RCU_READERS &&
 	    (!site || !g_strv_contains((const char *const *)w->sites, site)))

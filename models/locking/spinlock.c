@@ -196,10 +196,11 @@ static struct {
 } vm; /* kernel.vm */
 
 /* kernel.lock_whatif's scopes: each scoped class's locks (a struct
- * scope_locks by its lock_class), made at first use, each with its own
- * line homed on its scope's node. */
+ * scope_locks by its lock_class), each made at its first use with its own
+ * line, homed on its scope's node. */
 struct scope_locks {
 	struct spinlock *locks;
+	bool *made;
 	int n;
 };
 static GHashTable *scopes;
@@ -208,8 +209,10 @@ static void scope_locks_free(gpointer p)
 {
 	struct scope_locks *s = p;
 	for (int i = 0; i < s->n; i++)
-		spin_lock_destroy(&s->locks[i]);
+		if (s->made[i])
+			spin_lock_destroy(&s->locks[i]);
 	g_free(s->locks);
+	g_free(s->made);
 	g_free(s);
 }
 
@@ -303,8 +306,8 @@ static sim_time_t added_hold(const struct lock_class *cls, const char *site)
  * to release. */
 static struct spin_entry unlocked_entry;
 
-/* Lock @i of the @n of @l's class's scope. */
-static struct spinlock *scope_lock(struct spinlock *l, int i, int n)
+/* Lock @i of the @n of @l's class's scope, its line homed on node @home. */
+static struct spinlock *scope_lock(struct spinlock *l, int i, int n, int home)
 {
 	if (!scopes)
 		scopes =
@@ -316,23 +319,24 @@ static struct spinlock *scope_lock(struct spinlock *l, int i, int n)
 		s = g_new0(struct scope_locks, 1);
 		s->n = n;
 		s->locks = g_new0(struct spinlock, n);
-		for (int k = 0; k < n; k++) {
-			int node = n == sim_ncpus() ? sim_cpu_node(k) : n > 1 ? k : 0;
-			spin_lock_init_in(&s->locks[k], l->cls, &s->locks[k].own);
-			line_init(&s->locks[k].own, l->cls->line, node);
-		}
+		s->made = g_new0(bool, n);
 		g_hash_table_insert(scopes, l->cls, s);
+	}
+	if (!s->made[i]) {
+		spin_lock_init_in(&s->locks[i], l->cls, &s->locks[i].own);
+		line_init(&s->locks[i].own, l->cls->line, home);
+		s->made[i] = true;
 	}
 	return &s->locks[i];
 }
 
-/* The lock @l stands for on @cpu inside its section: its scope's, if any. */
-static struct spinlock *whatif_instance(struct spinlock *l, int cpu)
+/* The lock @l stands for to @t inside its section: its scope's, if any. */
+static struct spinlock *whatif_instance(struct spinlock *l, struct sim_task *t)
 {
-	int i, n;
-	if (lock_whatif_how(l->cls->name, NULL, cpu, &i, &n) != LOCK_WHATIF_SCOPE)
+	int i, n, home;
+	if (lock_whatif_how(l->cls->name, NULL, t, &i, &n, &home) != LOCK_WHATIF_SCOPE)
 		return l;
-	return scope_lock(l, i, n);
+	return scope_lock(l, i, n, home);
 }
 
 /* @l as kernel.lock_whatif has it taken at @site: the lock to take, or NULL
@@ -341,13 +345,13 @@ static struct spinlock *whatif_take(struct sim_task *t, struct spinlock *l, cons
 {
 	if (!lock_whatif_any)
 		return l;
-	int i, n;
+	int i, n, home;
 	sim_time_t instead = 0;
-	switch (lock_whatif_how(l->cls->name, site, sim_task_cpu(t), &i, &n)) {
+	switch (lock_whatif_how(l->cls->name, site, t, &i, &n, &home)) {
 	case LOCK_WHATIF_AS_IS:
 		return l;
 	case LOCK_WHATIF_SCOPE:
-		return scope_lock(l, i, n);
+		return scope_lock(l, i, n, home);
 	case LOCK_WHATIF_ATOMIC: /* charged and waited for by line_atomic */
 		line_atomic(t, l->line, SIM_CAT_SYS, site);
 		break;
@@ -382,7 +386,7 @@ sim_time_t spin_held_access(struct sim_task *t, struct spinlock *l, struct cache
 {
 	int cpu = sim_task_cpu(t);
 	if (lock_whatif_any) /* its scope's instance, which the section holds */
-		l = whatif_instance(l, cpu);
+		l = whatif_instance(l, t);
 	int spinner = l->spinner;
 	if (l->unflushed && line->owner != cpu) { /* another CPU's line: in order */
 		l->unflushed = false;
@@ -761,7 +765,7 @@ void spin_unlock(struct sim_task *t, struct spinlock *l, struct spin_entry *held
 	if (held == &unlocked_entry)
 		return;
 	if (lock_whatif_any)
-		l = whatif_instance(l, held->cpu);
+		l = whatif_instance(l, t);
 	sim_task_charge(t, SIM_CAT_IDLE, vm_stolen(held->cpu, sim_task_clock(t) - held->grant));
 	sim_task_flush(t);
 	sim_time_t now = sim_now();

@@ -2,6 +2,7 @@
 #include "mm.h"
 #include "charge.h"
 #include "list_lru.h"
+#include "lock_whatif.h"
 #include "lru_check.h"
 #include "run_config.h"
 #include "shrinker.h"
@@ -61,6 +62,7 @@ void mm_setup(const struct run_config *cfg)
 	memcg_tree->lru_lock_scope = mm->lru_lock_scope;
 	shrinker_registry_init();
 	cgroups_setup(mm);
+	lock_whatif_memcgs((int)memcg_tree->all->len); /* a per-memcg what-if's locks */
 	for (int i = 0; mm_subsystems[i]; i++)
 		if (mm_subsystems[i]->setup)
 			mm_subsystems[i]->setup(mm);

@@ -70,6 +70,7 @@ static void fileread_loop(struct sim_task *t, void *arg)
 	if (ft->start)
 		sim_task_sleep(t, ft->start);
 	struct mem_cgroup *memcg = mem_cgroup_lookup(ft->cgroup);
+	sim_task_set_group(t, memcg->id);
 	struct folio_batch fb = {0};
 	for (long i = 0; i < ft->files; i++)
 		fs_read_file(t, ft->sb, memcg, &fb);

@@ -51,6 +51,22 @@ static const struct spec memhog_spec = {
     .fields = memhog_fields,
     .size = sizeof(struct memhog_params)};
 
+/* The model keeps a process's pages by its cgroup (its LRU), so an early
+ * exit (jobs) frees its cgroup's: a memhog of several jobs needs a cgroup a
+ * task. */
+static bool memhog_check(const void *params, const struct run_config *cfg, const char *path,
+			 struct spec_check *chk)
+{
+	const struct memhog_params *p = params;
+	(void)cfg;
+	if (p->tasks.per_cgroup > 1 && p->jobs > 1)
+		return spec_check_fail(chk, path, "tasks_per_cgroup",
+				       "expected 1 with jobs above 1, got %ld: a job's exit frees "
+				       "its cgroup's pages, its neighbours' too",
+				       p->tasks.per_cgroup);
+	return true;
+}
+
 struct memhog_task {
 	struct mem_cgroup *memcg;
 	long pages, jobs;
@@ -113,8 +129,10 @@ static void *memhog_setup(const void *params, int index)
 		mh->tasks[i].user = sim_from_ns(p->user_ns);
 		sim_work_plan(pages * p->jobs);
 		g_free(cg);
-		sim_task_createf(workload_cpu_for(i, p->placement), memhog_loop, &mh->tasks[i],
-				 "memhog.%d.%d", index, i);
+		struct sim_task *t =
+		    sim_task_createf(workload_cpu_for(i, p->placement), memhog_loop, &mh->tasks[i],
+				     "memhog.%d.%d", index, i);
+		sim_task_set_group(t, mh->tasks[i].memcg->id);
 	}
 	g_free(start);
 	return mh;
@@ -153,6 +171,7 @@ const struct workload_type memhog_workload = {
     .tasks = workload_tasks_count,
     .planned_ns = memhog_planned_ns,
     .memory_bytes = memhog_memory_bytes,
+    .check = memhog_check,
     .setup = memhog_setup,
     .destroy = memhog_destroy,
 };

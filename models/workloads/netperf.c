@@ -172,6 +172,8 @@ static void *netperf_setup(const void *params, int index)
 		np->sender = sim_task_createf(tx, netperf_send, np, "netperf.%d.%d", index, i);
 		np->receiver =
 		    sim_task_createf(rx, netperf_receive, np, "netserver.%d.%d", index, i);
+		sim_task_set_group(np->sender, np->memcg->id);
+		sim_task_set_group(np->receiver, np->memcg->id);
 	}
 	return n;
 }

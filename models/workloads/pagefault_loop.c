@@ -161,8 +161,9 @@ static void *pagefault_loop_setup(const void *params, int index)
 		pl->tasks[i].memcg = *cg ? mem_cgroup_lookup(cg) : memcg_tree->root;
 		g_free(cg);
 		pl->tasks[i].region_pages = MAX(1, (long)(p->region_mb * 256));
-		sim_task_createf(i, pagefault_loop_task, &pl->tasks[i], "pagefault_loop.%d.%d",
-				 index, i);
+		struct sim_task *t = sim_task_createf(i, pagefault_loop_task, &pl->tasks[i],
+						      "pagefault_loop.%d.%d", index, i);
+		sim_task_set_group(t, pl->tasks[i].memcg->id);
 	}
 	g_free(start);
 	return pl;

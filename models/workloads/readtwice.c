@@ -110,8 +110,10 @@ static void *readtwice_setup(const void *params, int index)
 			struct reader *r = &rt->readers[c * p->readers + j];
 			r->file = file;
 			r->warmup = sim_from_ns(p->warmup_ns);
-			sim_task_createf((int)((c * p->readers + j) % sim_ncpus()), dd_read, r,
-					 "dd.%d.%ld.%ld", index, c, j);
+			struct sim_task *t =
+			    sim_task_createf((int)((c * p->readers + j) % sim_ncpus()), dd_read, r,
+					     "dd.%d.%ld.%ld", index, c, j);
+			sim_task_set_group(t, memcg->id);
 		}
 	}
 	return rt;

@@ -184,6 +184,11 @@ void sim_engine_on_preempt_enable(void (*hook)(struct sim_task *t));
 bool sim_task_irqs_enabled(const struct sim_task *t);
 /* A slot for the models' per-task state, g_free'd with the task. */
 void **sim_task_model(struct sim_task *t);
+/* The cgroup a task runs in, as the model that made it numbers its cgroups
+ * (the memcg's id; 0, every task's at first, the root): what a per-memcg
+ * lock what-if takes its lock by (lock_whatif.h). */
+void sim_task_set_group(struct sim_task *t, int group);
+int sim_task_group(const struct sim_task *t);
 /* Stop the run now (a model found a deadlock): every actor is killed and
  * sim_engine_run returns false. Called from a task; does not return. */
 void sim_engine_abort(void) G_GNUC_NORETURN;

@@ -70,6 +70,59 @@ static const struct expect expects[] = {
     {"node-global", 80100, 59800, "&lb->node_lock", 200, 199},
 };
 
+#define MEMCG_FIXTURE MCS_SOURCE_DIR "/tests/fixtures/lock_whatif_memcg.json"
+
+/* Variant @name of the per-memcg fixture, run. */
+static json_t *memcg_run(const struct scenario *sc, const char *name)
+{
+	GError *err = NULL;
+	const struct scenario_variant *v = scenario_variant_find(sc, name);
+	g_assert_nonnull(v);
+	bool violation = true;
+	json_t *r = runner_run_one(v->config, 1, &violation, &err);
+	g_assert_no_error(err);
+	g_assert_false(violation);
+	return r;
+}
+
+/* @r's &si->lock row. */
+static json_t *si_lock(json_t *r)
+{
+	size_t i;
+	json_t *l;
+	json_array_foreach (json_object_get(r, "locks"), i, l)
+		if (g_str_equal(json_string_value(json_object_get(l, "class")), "&si->lock"))
+			return l;
+	g_assert_not_reached();
+}
+
+/* A per-memcg scope (tests/fixtures/lock_whatif_memcg.json): two memhogs
+ * swapping, each in its own cgroup and on its own CPU, tasks not moved.
+ * si->lock made one a memcg is then one a CPU: the two runs the same to
+ * the last figure (the time, every CPU-time category, every lock's row);
+ * as is, the two tasks contend on it. */
+static void test_memcg(void)
+{
+	GError *err = NULL;
+	struct scenario *sc = scenario_load_file(MEMCG_FIXTURE, (const char *[]){NULL}, &err);
+	g_assert_no_error(err);
+	json_t *as_is = memcg_run(sc, "as-is"), *cpu = memcg_run(sc, "per-cpu"),
+	       *memcg = memcg_run(sc, "per-memcg");
+	g_assert_true(
+	    json_equal(json_object_get(memcg, "metrics"), json_object_get(cpu, "metrics")));
+	g_assert_true(
+	    json_equal(json_object_get(memcg, "cpu_time_ns"), json_object_get(cpu, "cpu_time_ns")));
+	g_assert_true(json_equal(json_object_get(memcg, "locks"), json_object_get(cpu, "locks")));
+	g_assert_cmpfloat(mcs_json_num(si_lock(memcg), "contentions"), ==, 0);
+	g_assert_cmpfloat(mcs_json_num(si_lock(as_is), "contentions"), >, 0);
+	g_assert_cmpfloat(mcs_json_num(si_lock(memcg), "acquisitions"), ==,
+			  mcs_json_num(si_lock(as_is), "acquisitions"));
+	json_decref(as_is);
+	json_decref(cpu);
+	json_decref(memcg);
+	scenario_free(sc);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -78,5 +131,6 @@ int main(int argc, char **argv)
 		g_test_add_data_func(path, &expects[i], check);
 		g_free(path);
 	}
+	g_test_add_func("/whatif/memcg", test_memcg);
 	return g_test_run();
 }
