@@ -101,12 +101,14 @@ static void memhog_loop(struct sim_task *t, void *arg)
 	if (mt->start)
 		sim_task_sleep(t, mt->start);
 	for (long j = 0; j < mt->jobs; j++) {
+		mt->memcg->nr_procs++; /* the job's process, forked into its cgroup */
 		memhog_write(t, mt);
 		if (mt->user)
 			sim_task_run(t, SIM_CAT_USER, mt->user);
 		if (j + 1 == mt->jobs)
 			sim_work_exit();    /* the first ends the run's steady part */
 		mm_exit_swap(t, mt->memcg); /* do_exit -> exit_mmap -> zap_pte_range */
+		mt->memcg->nr_procs--;
 		if (j + 1 < mt->jobs)
 			lru_release_anon(t, mt->memcg);
 	}

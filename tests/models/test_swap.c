@@ -200,7 +200,7 @@ static void exit_check(struct sim_task *t, const struct exit_want *w)
 		before[i] = acquisitions(exit_classes[i]);
 	long deleted = swap_active->shadow_nodes.stat.deleted;
 	uint64_t zram = rmws("zram->stats");
-	swap_exit_entries(t, job);
+	swap_exit_entries(t, job, 1);
 	for (guint i = 0; i < G_N_ELEMENTS(exit_classes); i++)
 		if (acquisitions(exit_classes[i]) - before[i] != w->acquisitions[i])
 			g_error("exit: %s: %" G_GUINT64_FORMAT
@@ -344,7 +344,7 @@ static void task_614(struct sim_task *t, void *arg)
 	for (long c = 0; c < 3; c++)
 		g_assert_cmpint(swap_active->cstate[c].flags, ==,
 				c < 2 ? CLUSTER_FLAG_FULL : CLUSTER_FLAG_FRAG);
-	swap_exit_entries(t, job);
+	swap_exit_entries(t, job, 1);
 	const struct lock_count after_exit[] = {{"&si->lock", 8 + 3},
 						{"&ci->lock", 1152 + 3 * 1100 + 3},
 						{"&ctrl->lock", 0},
@@ -429,6 +429,37 @@ static void test_column_order(void)
 	teardown();
 }
 
+/* Two processes in one cgroup: the model keeps their swapped pages by
+ * cgroup, so the first to exit frees the first half of the cgroup's slots
+ * (300 of the 600 above, splitting the first run), taken off the table
+ * before any is freed; the last frees the rest, and the table has nothing
+ * left of it. */
+static void shared_task(struct sim_task *t, void *arg)
+{
+	g_assert_cmpint(swap_writeout_folios(t, job, 0, 600), ==, 600);
+	swap_exit_entries(t, job, 2);
+	g_assert_cmpint(swap_active->stat.slots_freed, ==, 300);
+	GArray *runs = g_hash_table_lookup(swap_active->entries, job);
+	g_assert_cmpint(runs->len, ==, 2);
+	g_assert_cmpint(g_array_index(runs, struct swap_run, 0).first, ==, 300);
+	g_assert_cmpint(g_array_index(runs, struct swap_run, 0).n, ==, 212);
+	g_assert_cmpint(g_array_index(runs, struct swap_run, 1).n, ==, 88);
+	g_assert_cmpint(job->swap.usage, ==, 300);
+	swap_exit_entries(t, job, 1);
+	g_assert_cmpint(swap_active->stat.slots_freed, ==, 600);
+	g_assert_null(g_hash_table_lookup(swap_active->entries, job));
+	g_assert_cmpint(job->swap.usage, ==, 0);
+}
+
+static void test_exit_shared(void)
+{
+	device_mb = 256;
+	setup(SWAP_SHADOW_ROOT, ZSWAP_INVALIDATE_ERASE);
+	sim_task_create("t", 0, shared_task, NULL);
+	g_assert_true(sim_engine_run());
+	teardown();
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -438,6 +469,7 @@ int main(int argc, char **argv)
 	mcs_test_add_subprocess("/swap/exit/6.12", test_exit_612);
 	mcs_test_add_subprocess("/swap/exit/6.13", test_exit_613);
 	mcs_test_add_subprocess("/swap/exit/mm-2024-06", test_exit_2024);
+	mcs_test_add_subprocess("/swap/exit/shared-cgroup", test_exit_shared);
 	mcs_test_add_subprocess("/swap/6.14/cluster-locks", test_swap_614);
 	mcs_test_add_subprocess("/swap/shrinker/unaccounted", test_shrinker_unaccounted);
 	mcs_test_add_subprocess("/swap/free-clusters/column-order", test_column_order);

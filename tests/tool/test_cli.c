@@ -1389,6 +1389,35 @@ static void test_tasks_per_cgroup(void)
 				  "task 2's cgroup \"job2\" is not in memcg.cgroups\n");
 }
 
+/* Two memhogs in one 2 MiB cgroup, swapping: the first to exit frees its
+ * half of the cgroup's swap entries, the second the rest (once an
+ * assertion in page_counter_cancel, both exits freeing them all). Every
+ * slot comes back but those the per-CPU slots_ret caches hold (64 a CPU). */
+static void test_tasks_per_cgroup_swap_exit(void)
+{
+	const char *swap = MCS_SOURCE_DIR "/scenarios/seeds/list_lru_swap.json";
+	char *out, *err;
+	g_assert_cmpint(
+	    run((const char *[]){"run", swap, "--set", "memcg.cgroups.0.count=1", "--set",
+				 "memcg.cgroups.0.memory_max_mb=2", "--set", "workloads.0.count=2",
+				 "--set", "workloads.0.tasks_per_cgroup=2", "--set",
+				 "workloads.0.size_mb=64", "--variant", "v1-before", "--format",
+				 "json", "-q", NULL},
+		&out, &err),
+	    ==, 0);
+	json_t *doc = json_loads(out, 0, NULL);
+	json_t *sw = json_object_get(
+	    json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "memcg"), "swap");
+	double used = json_number_value(json_object_get(sw, "slots_used"));
+	double freed = json_number_value(json_object_get(sw, "slots_freed"));
+	g_assert_cmpfloat(used, >, 2 * 62 * 256); /* 64 MiB each, 2 MiB resident */
+	g_assert_cmpfloat(freed, <=, used);
+	g_assert_cmpfloat(used - freed, <, 64 * 32);
+	json_decref(doc);
+	g_free(out);
+	g_free(err);
+}
+
 /* Three variants of the microsecond scenario, 1, 5 and 3 simulated us long
  * (so that their work estimates differ), written as DIR/@file; with
  * @defaults, a run without --variant runs "short" and "long". g_free it. */
@@ -1600,6 +1629,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/scenario-warnings", test_scenario_warnings);
 	g_test_add_func("/cli/unread-key-warnings", test_unread_key_warnings);
 	g_test_add_func("/cli/tasks-per-cgroup", test_tasks_per_cgroup);
+	g_test_add_func("/cli/tasks-per-cgroup/swap-exit", test_tasks_per_cgroup_swap_exit);
 	g_test_add_func("/cli/variant/choice", test_variant_choice);
 	g_test_add_func("/cli/variant/sweep", test_variant_sweep);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);

@@ -80,6 +80,7 @@ struct mem_cgroup {
 	struct page_counter swap;  /* memory.swap (cgroup v2): swap entries, charged at swap-out */
 	int kmemcg_id;		   /* list_lru index; the root and offline memcgs: -1 */
 	bool online;
+	int nr_procs; /* processes in it that exit_mmap at their end (memhog's), not yet exited */
 	struct lruvec *nodeinfo; /* [nodes] */
 	uint64_t *shrinker_bits; /* [nodes]: bit per shrinker id */
 	long *nr_deferred;	 /* [nodes x SHRINKER_MAX]: deferred scan work */

@@ -112,7 +112,9 @@ bool swap_available(void);
 long swap_writeout_folios(struct sim_task *t, struct mem_cgroup *memcg, int nid, long nr);
 long swap_shadow_nodes_off_list(void);
 /* exit_mmap's swap ptes: the swap entries @memcg's task swapped out are
- * freed, their shadows cleared (swap_exit.c); nothing without swap. */
+ * freed, their shadows cleared (swap_exit.c); nothing without swap. The
+ * model keeps swapped pages by cgroup: the task's are a 1/memcg->nr_procs
+ * share of its cgroup's (the caller counts the processes in). */
 void mm_exit_swap(struct sim_task *t, struct mem_cgroup *memcg);
 /* How many shrinkers the memcg section registers: the swap device's
  * shadow-node shrinker, with memcg.swap (checked at validation with the

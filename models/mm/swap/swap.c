@@ -176,7 +176,7 @@ double mm_swap_memory_bytes(const struct run_config *cfg, double pages, long mem
 void mm_exit_swap(struct sim_task *t, struct mem_cgroup *memcg)
 {
 	if (swap_active)
-		swap_exit_entries(t, memcg);
+		swap_exit_entries(t, memcg, memcg->nr_procs);
 }
 
 int mm_shrinkers(const struct run_config *cfg)

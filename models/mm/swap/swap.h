@@ -176,10 +176,11 @@ void swap_clusters_destroy(struct swap_device *si);
 void zswap_invalidate(struct sim_task *t, long slot);
 void swap_entries_free_614(struct sim_task *t, struct mem_cgroup *memcg, long first, long n);
 
-/* swap_exit.c: the slots @memcg's task swapped out, in order; at its exit,
- * zap_pte_range's free_swap_and_cache_nr over them. */
+/* swap_exit.c: the slots @memcg's tasks swapped out, in order; at a task's
+ * exit, zap_pte_range's free_swap_and_cache_nr over its share of them, one
+ * of @procs alive in @memcg. */
 void swap_entries_record(struct mem_cgroup *memcg, long slot);
-void swap_exit_entries(struct sim_task *t, struct mem_cgroup *memcg);
+void swap_exit_entries(struct sim_task *t, struct mem_cgroup *memcg, int procs);
 void swap_entries_init(struct swap_device *si);
 void swap_entries_destroy(struct swap_device *si);
 

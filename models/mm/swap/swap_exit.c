@@ -111,12 +111,50 @@ static void free_swap_and_cache_nr(struct sim_task *t, struct mem_cgroup *memcg,
 	spin_unlock(t, &si->lock, e);
 }
 
+/* One of @procs processes' share of @memcg's runs, the first 1/@procs of
+ * its slots (all of them for the last), taken off its table before any is
+ * freed: a neighbour swapping out or exiting meanwhile sees only the rest. */
+static GArray *swap_entries_take(struct swap_device *si, struct mem_cgroup *memcg, int procs)
+{
+	GArray *runs = g_hash_table_lookup(si->entries, memcg);
+	if (!runs)
+		return NULL;
+	long total = 0;
+	for (guint i = 0; i < runs->len; i++)
+		total += g_array_index(runs, struct swap_run, i).n;
+	long share = procs > 1 ? total / procs : total;
+	if (share >= total) {
+		g_hash_table_steal(si->entries, memcg);
+		return runs;
+	}
+	GArray *mine = g_array_new(FALSE, FALSE, sizeof(struct swap_run));
+	guint i = 0;
+	for (; share > 0; i++) {
+		struct swap_run *r = &g_array_index(runs, struct swap_run, i);
+		long n = MIN(r->n, share);
+		g_array_append_val(mine, ((struct swap_run){r->first, n}));
+		share -= n;
+		if (n < r->n) { /* the run is split: its tail stays */
+			r->first += n;
+			r->n -= n;
+			break;
+		}
+	}
+	g_array_remove_range(runs, 0, i);
+	return mine;
+}
+
 /* zap_pte_range over the task's swap ptes, in the order they were swapped
- * out (its virtual addresses, since memhog writes them in order). */
-void swap_exit_entries(struct sim_task *t, struct mem_cgroup *memcg)
+ * out (its virtual addresses, since memhog writes them in order). The model
+ * keeps swapped pages by cgroup, not by process: of @procs processes of
+ * @memcg alive, the exiting one owns the first 1/@procs of its entries
+ * (all of them when it is the last). */
+void swap_exit_entries(struct sim_task *t, struct mem_cgroup *memcg, int procs)
 {
 	struct swap_device *si = swap_active;
-	GArray *runs = si ? g_hash_table_lookup(si->entries, memcg) : NULL;
+	if (!si)
+		return;
+	GArray *runs = swap_entries_take(si, memcg, procs);
 	if (!runs)
 		return;
 	long pte = 0; /* the entry's place in its page table */
@@ -131,7 +169,7 @@ void swap_exit_entries(struct sim_task *t, struct mem_cgroup *memcg)
 			pte += n;
 		}
 	}
-	g_hash_table_remove(si->entries, memcg);
+	g_array_free(runs, TRUE);
 	long ns = (long)sim_to_ns(sim_task_clock(t) - start);
 	si->stat.exit_ns += ns;
 	si->stat.exit_max_ns = MAX(si->stat.exit_max_ns, ns);
