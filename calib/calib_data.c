@@ -1,81 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* calib: reading a fit file and its measurement files (calib.h). */
 #include "calib.h"
+#include "calib_in.h"
 #include "jpos.h"
 #include "mcs_error.h"
 #include "mcs_file.h"
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
-
-#define CALIB_FILE_MAX (1 << 20)
-
-/* An input file being read: its text, for the positions of errors. */
-struct calib_in {
-	const char *path;
-	char *text;
-	gsize len;
-};
-
-/* @in's file parsed, or NULL with "PATH:LINE:COL: (root): ..." in @err. */
-static json_t *calib_json_load(struct calib_in *in, GError **err)
-{
-	in->text = mcs_file_read_input(in->path, CALIB_FILE_MAX, &in->len, err);
-	if (!in->text)
-		return NULL;
-	json_error_t je;
-	json_t *doc = json_loadb(in->text, in->len, JSON_REJECT_DUPLICATES, &je);
-	if (!doc)
-		g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: (root): %s", in->path,
-			    je.line, je.column, je.text);
-	return doc;
-}
-
-/* "PATH:LINE:COL: WHERE: expected WHAT", placed at the value at the JSON
- * path @where (dotted; the deepest part of it the file has). */
-static bool bad(GError **err, const struct calib_in *in, const char *where, const char *what)
-{
-	char **keys = g_strsplit(where, ".", -1);
-	struct jpos at =
-	    jpos_find(in->text, in->len, (const char *const *)keys, g_strv_length(keys));
-	g_strfreev(keys);
-	g_set_error(err, MCS_ERROR, MCS_ERROR_INPUT, "%s:%d:%d: %s: expected %s", in->path, at.line,
-		    at.col, where, what);
-	return false;
-}
-
-/* "@prefix.@key" (or @key with no prefix): a member's JSON path. */
-static char *member_path(const char *prefix, const char *key)
-{
-	return prefix ? g_strdup_printf("%s.%s", prefix, key) : g_strdup(key);
-}
-
-/* @o's member @key (at @prefix) as a string, or NULL with @err set. */
-static const char *need_string(const struct calib_in *in, json_t *o, const char *prefix,
-			       const char *key, GError **err)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	if (!s || !*s) {
-		char *where = member_path(prefix, key);
-		bad(err, in, where, "a non-empty string");
-		g_free(where);
-	}
-	return s;
-}
-
-static bool need_number(const struct calib_in *in, json_t *o, const char *prefix, const char *key,
-			double *v, GError **err)
-{
-	json_t *n = json_object_get(o, key);
-	if (json_is_number(n) && isfinite(json_number_value(n))) {
-		*v = json_number_value(n);
-		return true;
-	}
-	char *where = member_path(prefix, key);
-	bad(err, in, where, "a finite number");
-	g_free(where);
-	return false;
-}
 
 static void point_free(gpointer p)
 {
@@ -103,7 +35,7 @@ static bool sets_add(GPtrArray *sets, json_t *set, const struct calib_in *in, co
 		     GError **err)
 {
 	if (set && !json_is_object(set))
-		return bad(err, in, where, "an object of --set overrides");
+		return calib_in_bad(err, in, where, "an object of --set overrides");
 	const char *key;
 	json_t *v;
 	json_object_foreach (set, key, v) {
@@ -134,24 +66,24 @@ static bool x_wanted(json_t *xs, double x)
 static bool curve_points(struct calib_curve *c, const struct calib_in *in, json_t *doc,
 			 json_t *model, GError **err)
 {
-	const char *xkey = need_string(in, model, "model", "x", err);
+	const char *xkey = calib_in_string(in, model, "model", "x", err);
 	if (!xkey)
 		return false;
 	double scale = 1;
 	if (json_object_get(model, "scale") &&
-	    !need_number(in, model, "model", "scale", &scale, err))
+	    !calib_in_number(in, model, "model", "scale", &scale, err))
 		return false;
 	json_t *xs = json_object_get(model, "points"), *xset = json_object_get(model, "x_set");
 	json_t *pts = json_object_get(doc, "points");
 	if (!json_is_array(pts))
-		return bad(err, in, "points", "an array");
+		return calib_in_bad(err, in, "points", "an array");
 	size_t i;
 	json_t *p;
 	json_array_foreach (pts, i, p) {
 		double x, v;
 		char *at = g_strdup_printf("points.%zu", i);
-		bool ok = need_number(in, p, at, "x", &x, err) &&
-			  need_number(in, p, at, "value", &v, err);
+		bool ok = calib_in_number(in, p, at, "x", &x, err) &&
+			  calib_in_number(in, p, at, "value", &v, err);
 		g_free(at);
 		if (!ok)
 			return false;
@@ -177,7 +109,7 @@ static bool curve_points(struct calib_curve *c, const struct calib_in *in, json_
 			pt->threads = json_number_value(th);
 	}
 	if (!c->points->len)
-		return bad(err, in, "model.points", "at least one of the file's x values");
+		return calib_in_bad(err, in, "model.points", "at least one of the file's x values");
 	return true;
 }
 
@@ -188,23 +120,23 @@ static struct calib_curve *curve_load(const char *dir, const char *file, GError 
 	c->path = g_path_is_absolute(file) ? g_strdup(file) : g_build_filename(dir, file, NULL);
 	c->points = g_ptr_array_new_with_free_func(point_free);
 	struct calib_in in = {c->path, NULL, 0};
-	json_t *doc = calib_json_load(&in, err);
+	json_t *doc = calib_in_load(&in, err);
 	json_t *model = doc ? json_object_get(doc, "model") : NULL;
 	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
 	bool ok = doc != NULL;
 	if (ok && (!fmt || strcmp(fmt, "memcgsim-measurement-1") != 0))
-		ok = bad(err, &in, "format", "\"memcgsim-measurement-1\"");
+		ok = calib_in_bad(err, &in, "format", "\"memcgsim-measurement-1\"");
 	if (ok && !json_is_object(model))
-		ok = bad(err, &in, "model", "an object: how the model runs this curve");
-	const char *name = ok ? need_string(&in, doc, NULL, "name", err) : NULL;
-	const char *source = name ? need_string(&in, doc, NULL, "source", err) : NULL;
-	const char *scen = source ? need_string(&in, model, "model", "scenario", err) : NULL;
-	const char *variant = scen ? need_string(&in, model, "model", "variant", err) : NULL;
-	const char *metric = variant ? need_string(&in, model, "model", "metric", err) : NULL;
+		ok = calib_in_bad(err, &in, "model", "an object: how the model runs this curve");
+	const char *name = ok ? calib_in_string(&in, doc, NULL, "name", err) : NULL;
+	const char *source = name ? calib_in_string(&in, doc, NULL, "source", err) : NULL;
+	const char *scen = source ? calib_in_string(&in, model, "model", "scenario", err) : NULL;
+	const char *variant = scen ? calib_in_string(&in, model, "model", "variant", err) : NULL;
+	const char *metric = variant ? calib_in_string(&in, model, "model", "metric", err) : NULL;
 	const char *as = metric ? json_string_value(json_object_get(model, "as")) : NULL;
 	ok = metric != NULL;
 	if (ok && as && strcmp(as, "value") != 0 && strcmp(as, "period") != 0)
-		ok = bad(err, &in, "model.as", "\"value\" or \"period\"");
+		ok = calib_in_bad(err, &in, "model.as", "\"value\" or \"period\"");
 	if (ok) {
 		c->name = g_strdup(name);
 		c->source = g_strdup(source);
@@ -231,24 +163,24 @@ static bool params_load(struct calib_spec *s, const struct calib_in *in, json_t 
 			GError **err)
 {
 	if (!json_is_array(params) || !json_array_size(params))
-		return bad(err, in, "params", "a non-empty array");
+		return calib_in_bad(err, in, "params", "a non-empty array");
 	s->nparams = (int)json_array_size(params);
 	s->params = g_new0(struct calib_param, (gsize)s->nparams);
 	for (int i = 0; i < s->nparams; i++) {
 		json_t *p = json_array_get(params, (size_t)i);
 		struct calib_param *cp = &s->params[i];
 		char *at = g_strdup_printf("params.%d", i);
-		const char *key = need_string(in, p, at, "key", err);
-		bool ok = key && need_number(in, p, at, "lo", &cp->lo, err) &&
-			  need_number(in, p, at, "hi", &cp->hi, err) &&
-			  need_number(in, p, at, "step", &cp->step, err);
+		const char *key = calib_in_string(in, p, at, "key", err);
+		bool ok = key && calib_in_number(in, p, at, "lo", &cp->lo, err) &&
+			  calib_in_number(in, p, at, "hi", &cp->hi, err) &&
+			  calib_in_number(in, p, at, "step", &cp->step, err);
 		if (ok)
 			cp->key = g_strdup(key);
 		if (ok &&
 		    (cp->step <= 0 || cp->hi < cp->lo || (cp->hi - cp->lo) / cp->step > 1000)) {
 			char *where = g_strdup_printf("%s.step", at);
-			ok = bad(err, in, where,
-				 "lo <= hi and a step > 0 giving at most 1000 values");
+			ok = calib_in_bad(err, in, where,
+					  "lo <= hi and a step > 0 giving at most 1000 values");
 			g_free(where);
 		}
 		g_free(at);
@@ -262,7 +194,7 @@ static bool params_load(struct calib_spec *s, const struct calib_in *in, json_t 
 struct calib_spec *calib_spec_load(const char *path, GError **err)
 {
 	struct calib_in in = {path, NULL, 0};
-	json_t *doc = calib_json_load(&in, err);
+	json_t *doc = calib_in_load(&in, err);
 	if (!doc) {
 		g_free(in.text);
 		return NULL;
@@ -273,14 +205,14 @@ struct calib_spec *calib_spec_load(const char *path, GError **err)
 	const char *fmt = json_string_value(json_object_get(doc, "format"));
 	bool ok = true;
 	if (!fmt || strcmp(fmt, "memcgsim-fit-1") != 0)
-		ok = bad(err, &in, "format", "\"memcgsim-fit-1\"");
-	const char *preset = ok ? need_string(&in, doc, NULL, "preset", err) : NULL;
-	const char *family = preset ? need_string(&in, doc, NULL, "family", err) : NULL;
-	ok = family && need_number(&in, doc, NULL, "bound", &s->bound, err) &&
+		ok = calib_in_bad(err, &in, "format", "\"memcgsim-fit-1\"");
+	const char *preset = ok ? calib_in_string(&in, doc, NULL, "preset", err) : NULL;
+	const char *family = preset ? calib_in_string(&in, doc, NULL, "family", err) : NULL;
+	ok = family && calib_in_number(&in, doc, NULL, "bound", &s->bound, err) &&
 	     params_load(s, &in, json_object_get(doc, "params"), err);
 	json_t *curves = json_object_get(doc, "curves");
 	if (ok && (!json_is_array(curves) || !json_array_size(curves)))
-		ok = bad(err, &in, "curves", "a non-empty array of measurement files");
+		ok = calib_in_bad(err, &in, "curves", "a non-empty array of measurement files");
 	if (ok) {
 		s->preset = g_strdup(preset);
 		s->family = g_strdup(family);
@@ -293,7 +225,7 @@ struct calib_spec *calib_spec_load(const char *path, GError **err)
 			if (!c) {
 				if (!json_is_string(f)) {
 					char *where = g_strdup_printf("curves.%zu", i);
-					bad(err, &in, where, "a measurement file's name");
+					calib_in_bad(err, &in, where, "a measurement file's name");
 					g_free(where);
 				}
 				ok = false;
