@@ -18,8 +18,10 @@
  * Each with the preset given, and a fit file for each (fit-probe.json: the
  * counter's line_pileup_ns; fit-probe-lock.json: the hand-over's
  * line_queue_llc_ns). And one line passed between CPU 0 and a CPU of each
- * distance class (probe-line-pairs.json, probe_pairs.h). The numbers are
- * this machine's; only the files' form and their pipeline are tested. */
+ * distance class (probe-line-pairs.json, probe_pairs.h), and those
+ * transfers as a machine file (machine-probe-pairs.json: the classes'
+ * line_<class>_ns on the preset, for memcgsim run --machine). The numbers
+ * are this machine's; only the files' form and their pipeline are tested. */
 #define _GNU_SOURCE
 #include "probe_pairs.h"
 #include "probe_util.h"
@@ -319,7 +321,8 @@ static int probe_all(const char *out, int cpus, long ops, int runs, int lines, c
 			  "ticket lock hand-over, as memcgsim-probe measured it",
 			  "line_queue_llc_ns", 0, 40, 2, lock_curve.file));
 	g_free(handover);
-	ok = ok && write_doc(out, "probe-line-pairs.json", json_incref(pairs));
+	ok = ok && write_doc(out, "probe-line-pairs.json", json_incref(pairs)) &&
+	     write_doc(out, "machine-probe-pairs.json", probe_pairs_machine(pairs, preset));
 	json_decref(pairs);
 	return ok ? 0 : 1;
 }

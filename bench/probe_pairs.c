@@ -152,6 +152,28 @@ static json_t *pairs_doc(json_t *points, long ops, int runs)
 	return doc;
 }
 
+json_t *probe_pairs_machine(const json_t *pairs, const char *preset)
+{
+	json_t *costs = json_object();
+	GString *from = g_string_new("memcgsim-probe (bench/probe_pairs.c), probe-line-pairs.json: "
+				     "the median ns a transfer of one line between CPU 0 and");
+	size_t i;
+	json_t *p;
+	json_array_foreach (json_object_get(pairs, "points"), i, p) {
+		json_object_set(costs, json_string_value(json_object_get(p, "cost")),
+				json_object_get(p, "value"));
+		g_string_append_printf(
+		    from, "%s CPU %d (%s)", i ? "," : "",
+		    (int)json_integer_value(json_array_get(json_object_get(p, "cpus"), 1)),
+		    json_string_value(json_object_get(p, "class")));
+	}
+	g_string_append_printf(from, "; the other costs the preset %s's", preset);
+	json_t *doc = json_pack("{s:s, s:s, s:s, s:o}", "format", "memcgsim-machine-1", "source",
+				from->str, "preset", preset, "costs", costs);
+	g_string_free(from, TRUE);
+	return doc;
+}
+
 json_t *probe_pairs_measure(const char *sysfs, int cpus, long ops, int runs)
 {
 	int first[PROBE_CLASSES] = {-1, -1, -1, -1};

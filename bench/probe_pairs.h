@@ -23,3 +23,7 @@ int probe_pair_class(const char *sysfs, int k);
  * point; NULL when no CPU has a class, or a thread could not start or be
  * pinned (said on standard error). */
 json_t *probe_pairs_measure(const char *sysfs, int cpus, long ops, int runs);
+/* The measurement @pairs as a machine file (memcgsim-machine-1, for
+ * memcgsim run --machine): each class's median as its line_<class>_ns, on
+ * the preset @preset otherwise. */
+json_t *probe_pairs_machine(const json_t *pairs, const char *preset);

@@ -17,6 +17,7 @@
 #define CLI_TIMEOUT_UNSET INT_MIN /* no --timeout given (0 given is refused) */
 struct cli {
 	char **sets;
+	char **machines; /* --machine FILE: applied to sets (cli_machines_apply) */
 	char *seed;
 	char *variant;
 	char *format;

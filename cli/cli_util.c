@@ -2,6 +2,7 @@
 /* What several commands share: the values the options set, their checks,
  * errors and exit statuses, the output, the scenario a command loads. */
 #include "cli_util.h"
+#include "calib.h"
 #include "change.h"
 #include "output.h"
 #include "result.h"
@@ -125,6 +126,28 @@ GPtrArray *cli_collect_sets(struct cli *c)
 		g_ptr_array_add(sets, g_strdup_printf("draw_costs=%d", c->draw_costs));
 	g_ptr_array_add(sets, NULL);
 	return sets;
+}
+
+bool cli_machines_apply(struct cli *c)
+{
+	if (!c->machines)
+		return true;
+	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
+	GError *err = NULL;
+	for (char **m = c->machines; *m && !err; m++)
+		calib_machine_sets(*m, sets, &err);
+	if (err) {
+		g_ptr_array_free(sets, TRUE);
+		cli_error(err, "");
+		return false;
+	}
+	g_ptr_array_set_free_func(sets, NULL);
+	for (char **s = c->sets; s && *s; s++)
+		g_ptr_array_add(sets, *s);
+	g_free(c->sets); /* its strings are in @sets now */
+	g_ptr_array_add(sets, NULL);
+	c->sets = (char **)g_ptr_array_free(sets, FALSE);
+	return true;
 }
 
 struct scenario *cli_scenario_load(struct cli *c, GError **err)

@@ -20,6 +20,15 @@ extern struct cli cli_args;
 	 &cli_args.sets,                                                                           \
 	 "Override a scenario value by dotted path (repeatable)",                                  \
 	 "PATH=VALUE"},                                                                            \
+	    {"machine",                                                                            \
+	     0,                                                                                    \
+	     0,                                                                                    \
+	     G_OPTION_ARG_FILENAME_ARRAY,                                                          \
+	     &cli_args.machines,                                                                   \
+	     "A machine file's preset and costs (memcgsim-probe, calibrate --machine-out), as "    \
+	     "--set "                                                                              \
+	     "overrides before the others (repeatable: a later file wins)",                        \
+	     "FILE"},                                                                              \
 	{                                                                                          \
 		"seed", 0, 0, G_OPTION_ARG_STRING, &cli_args.seed, "Override the scenario's seed", \
 		    "N"                                                                            \
@@ -135,6 +144,10 @@ bool cli_draw_costs_valid(const struct cli *c);
 /* The overrides, with --seed N as one more "seed=N" and --draw-costs N as
  * "draw_costs=N"; NULL-terminated. */
 GPtrArray *cli_collect_sets(struct cli *c);
+/* --machine FILE...: each file's overrides (calib_machine_sets) put before
+ * the command line's --set, in c->sets, so that every command and the
+ * result's overrides see them. False, said, on a bad file. */
+bool cli_machines_apply(struct cli *c);
 /* The scenario files[0] with the overrides (cli_collect_sets), only the
  * variants that run kept (--variant, or the scenario's default:
  * scenario_choose), and their warnings said; NULL with @err when it is not

@@ -216,6 +216,7 @@ static bool options_parse(const struct cli_command *cmd, int argc, char **argv)
 static void cli_free(struct cli *c)
 {
 	g_strfreev(c->sets);
+	g_strfreev(c->machines);
 	g_strfreev(c->files);
 	g_free(c->seed);
 	g_free(c->variant);
@@ -287,7 +288,7 @@ int main(int argc, char **argv_in)
 			cli_args.scenario_arg = cli_args.files[0];
 			cli_args.files[0] = path;
 		}
-		if (path || !cmd->scenario)
+		if ((path || !cmd->scenario) && cli_machines_apply(&cli_args))
 			rc = cmd->fn(&cli_args);
 	}
 	rc = stdout_check(rc);

@@ -56,3 +56,13 @@ void calib_spec_free(struct calib_spec *s);
 /* Fit @s's parameters, running points with @self (this program) at most
  * @jobs at once; write the report to @out. False and @err if a run fails. */
 bool calib_fit(struct calib_spec *s, const char *self, int jobs, GString *out, GError **err);
+
+/* A machine file (format "memcgsim-machine-1"; docs/scenario.md, "A machine
+ * file"): one machine's costs, measured (memcgsim-probe) or fitted
+ * (calibrate --machine-out), with their source and the preset they refine.
+ * Its --set overrides ("machine.preset=NAME", then "machine.costs.KEY=NS"
+ * in the file's order) appended to @sets; false, @sets as it was, and @err
+ * (MCS_ERROR_INPUT, "PATH:LINE:COL: JSON.PATH: expected ...") on bad input. */
+bool calib_machine_sets(const char *path, GPtrArray *sets, GError **err);
+/* @s's fitted values as a machine file at @path (atomically, output.h). */
+bool calib_machine_write(const struct calib_spec *s, const char *path, GError **err);

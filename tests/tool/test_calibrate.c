@@ -269,6 +269,32 @@ static void fake_cpu(const char *sys, int cpu, const char *core, const char *llc
 	}
 }
 
+/* The probe's machine file: the pair's class cost at its measured value,
+ * on the preset, and a scenario takes it. */
+static void machine_of_pairs(const char *dir, json_t *point)
+{
+	char *path = g_build_filename(dir, "machine-probe-pairs.json", NULL);
+	json_t *m = json_load_file(path, 0, NULL);
+	g_assert_cmpstr(json_string_value(json_object_get(m, "format")), ==, "memcgsim-machine-1");
+	g_assert_cmpstr(json_string_value(json_object_get(m, "preset")), ==, "milan-2s");
+	json_t *costs = json_object_get(m, "costs");
+	g_assert_cmpuint(json_object_size(costs), ==, 1);
+	g_assert_cmpfloat(json_number_value(json_object_get(
+			      costs, json_string_value(json_object_get(point, "cost")))),
+			  ==, json_number_value(json_object_get(point, "value")));
+	json_decref(m);
+	char *out, *err;
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"validate",
+				     MCS_SOURCE_DIR "/scenarios/validation/atomic_counter.json",
+				     "--machine", path, NULL},
+		    &out, &err),
+	    ==, 0);
+	g_free(out);
+	g_free(err);
+	g_free(path);
+}
+
 /* The pairs' distance classes from a hand-made sysfs: CPUs 0 and 1 as SMT
  * siblings, then in one LLC, one socket, two sockets; with no topology,
  * an exact error and no file written. */
@@ -320,6 +346,7 @@ static void test_probe_pairs(void)
 			    json_integer_value(json_array_get(json_object_get(p, "cpus"), 1)), ==,
 			    1);
 			g_assert_cmpfloat(json_number_value(json_object_get(p, "value")), >, 0);
+			machine_of_pairs(dir, p);
 			json_decref(doc);
 		}
 		g_free(pairs);
