@@ -319,7 +319,7 @@ static int probe_all(const char *out, int cpus, long ops, int runs, int lines, c
 		      fit(preset,
 			  "machine.contention queued's service in an LLC fitted to this machine's "
 			  "ticket lock hand-over, as memcgsim-probe measured it",
-			  "line_queue_llc_ns", 0, 40, 2, lock_curve.file));
+			  "line_queue_llc_ns", 0, 200, 4, lock_curve.file));
 	g_free(handover);
 	ok = ok && write_doc(out, "probe-line-pairs.json", json_incref(pairs)) &&
 	     write_doc(out, "machine-probe-pairs.json", probe_pairs_machine(pairs, preset));
@@ -365,6 +365,16 @@ int main(int argc, char **argv)
 			"1e9; --runs 1 to 101; --lines 0 to 64)\n",
 			err ? err->message : "bad arguments");
 		g_clear_error(&err);
+		return 2;
+	}
+	if (g_mkdir_with_parents(out, 0777) != 0 || access(out, W_OK) != 0) { /* before measuring */
+		fprintf(stderr,
+			"memcgsim-probe: --out %s: cannot make or write the directory: %s\n", out,
+			g_strerror(errno));
+		g_free(out);
+		g_free(scenario);
+		g_free(preset);
+		g_free(sysfs);
 		return 2;
 	}
 	if (!scenario)

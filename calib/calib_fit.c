@@ -175,6 +175,7 @@ bool calib_fit(struct calib_spec *s, const char *self, int jobs, GString *out, G
 		for (guint ci = 0; ci < s->curves->len; ci++)
 			npoints += ((struct calib_curve *)s->curves->pdata[ci])->points->len;
 		struct calib_score sc = score(&k, s, values);
+		s->worst = sc.at_err;
 		g_string_append_printf(
 		    out,
 		    "memcgsim calibrate: %s: preset %s (family %s)\n"

@@ -130,6 +130,14 @@ bool calib_machine_sets(const char *path, GPtrArray *sets, GError **err)
 
 bool calib_machine_write(const struct calib_spec *s, const char *path, GError **err)
 {
+	if (!(fabs(s->worst) <= s->bound)) {
+		g_set_error(err, MCS_ERROR, MCS_ERROR_FAILED,
+			    "--machine-out %s: not written: the fit's largest error, %+.1f%%, is "
+			    "beyond its bound of %g%%; a machine file holds only a fit within it "
+			    "(widen the grid, or give the bound)",
+			    path, 100 * s->worst, 100 * s->bound);
+		return false;
+	}
 	json_t *costs = json_object();
 	for (int i = 0; i < s->nparams; i++)
 		json_object_set_new(costs, s->params[i].key, json_real(s->params[i].fit));

@@ -38,11 +38,11 @@ static int cmd_calibrate(struct cli *c)
 		return cli_error(err, "");
 	GString *out = g_string_new(NULL);
 	bool ok = calib_fit(s, "/proc/self/exe", c->jobs > 0 ? c->jobs : 1, out, &err);
+	if (ok) /* the table first: a machine file refused, it still says why */
+		ok = cli_output(c, out, "the calibration", &err);
 	if (ok && machine_out)
 		ok = calib_machine_write(s, machine_out, &err);
 	calib_spec_free(s);
-	if (ok)
-		ok = cli_output(c, out, "the calibration", &err);
 	g_string_free(out, TRUE);
 	return ok ? 0 : cli_error(err, "memcgsim: ");
 }

@@ -42,6 +42,7 @@ struct calib_param {
 struct calib_spec {
 	char *path, *preset, *family;
 	double bound; /* the largest relative error a range allows */
+	double worst; /* after calib_fit: the largest relative error of the fit, signed */
 	struct calib_param *params;
 	int nparams;
 	GPtrArray *curves; /* struct calib_curve, owned */
@@ -64,5 +65,7 @@ bool calib_fit(struct calib_spec *s, const char *self, int jobs, GString *out, G
  * in the file's order) appended to @sets; false, @sets as it was, and @err
  * (MCS_ERROR_INPUT, "PATH:LINE:COL: JSON.PATH: expected ...") on bad input. */
 bool calib_machine_sets(const char *path, GPtrArray *sets, GError **err);
-/* @s's fitted values as a machine file at @path (atomically, output.h). */
+/* @s's fitted values as a machine file at @path (atomically, output.h),
+ * after calib_fit; refused (MCS_ERROR_FAILED) when the fit's largest error
+ * is beyond its bound: a value at the edge of its grid is no machine's. */
 bool calib_machine_write(const struct calib_spec *s, const char *path, GError **err);

@@ -153,7 +153,7 @@ static void test_errors(void)
 }
 
 /* calibrate runs the probe's fit file @file in @dir, its one curve @curve. */
-static void probe_calibrates(const char *dir, const char *file, const char *curve)
+static void probe_calibrates(const char *dir, const char *file, const char *curve, int runs)
 {
 	char *out, *err;
 	char *fit = g_build_filename(dir, file, NULL);
@@ -161,8 +161,8 @@ static void probe_calibrates(const char *dir, const char *file, const char *curv
 			==, 0);
 	g_assert_cmpstr(err, ==, "");
 	char *head = g_strdup_printf("memcgsim calibrate: %s: preset milan-2s (family milan-2s)\n"
-				     "1 curves, 1 points, 1 parameters, 21 runs; bound 25%%\n",
-				     fit);
+				     "1 curves, 1 points, 1 parameters, %d runs; bound 25%%\n",
+				     fit, runs);
 	g_assert_true(g_str_has_prefix(out, head));
 	char *title = g_strdup_printf("\n== %s ==\n", curve);
 	g_assert_nonnull(strstr(out, title));
@@ -181,7 +181,8 @@ static void probe_calibrates(const char *dir, const char *file, const char *curv
  * exit 2. */
 static void test_probe(void)
 {
-	char *dir = g_dir_make_tmp("memcgsim-probe-XXXXXX", NULL);
+	char *top = g_dir_make_tmp("memcgsim-probe-XXXXXX", NULL);
+	char *dir = g_build_filename(top, "new", "out", NULL); /* made by the probe */
 	char *out, *err;
 	int status;
 	const char *probe[] = {MCS_PROBE, "--out",  dir, "--cpus",  "2", "--ops",
@@ -230,8 +231,8 @@ static void test_probe(void)
 	g_assert_true(g_spawn_check_wait_status(status, NULL));
 	g_free(out);
 	g_free(err);
-	probe_calibrates(dir, "fit-probe.json", "probe-atomic-counter");
-	probe_calibrates(dir, "fit-probe-lock.json", "probe-lock-handover");
+	probe_calibrates(dir, "fit-probe.json", "probe-atomic-counter", 21);	 /* 0-1 by 0.05 */
+	probe_calibrates(dir, "fit-probe-lock.json", "probe-lock-handover", 51); /* 0-200 by 4 */
 	g_free(lock);
 	g_free(pairs);
 	const char *bad[] = {MCS_PROBE, "--out", dir, "--cpus", "1", NULL};
@@ -243,9 +244,24 @@ static void test_probe(void)
 	g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
 	g_free(out);
 	g_free(err);
-	mcs_rm_tree(dir);
+	/* --out made when missing (the files above went into one); not under a file */
+	char *under = g_build_filename(curve, "sub", NULL);
+	const char *file_out[] = {MCS_PROBE, "--out", under, "--cpus", "2", NULL};
+	g_assert_true(g_spawn_sync(NULL, (char **)file_out, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+				   &err, &status, NULL));
+	char *want = g_strdup_printf("memcgsim-probe: --out %s: cannot make or write the "
+				     "directory: Not a directory\n",
+				     under);
+	g_assert_cmpstr(err, ==, want);
+	g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	g_free(want);
+	g_free(under);
+	g_free(out);
+	g_free(err);
+	mcs_rm_tree(top);
 	g_free(curve);
 	g_free(dir);
+	g_free(top);
 }
 
 /* Write CPU @cpu's topology under @sys: its core's and LLC's CPU lists

@@ -131,10 +131,10 @@ static void test_errors(void)
 		    "FILE:1:74: costs.line_llc_ns: expected a cost of 0 ns or more\n");
 }
 
-/* calibrate --machine-out: the fit of a curve the model made at
- * line_pileup_ns 0.6 (test_calibrate's /calibrate/recovers, one point) as
- * a machine file, which run --machine takes; "-" and the fit file itself
- * refused. */
+/* calibrate --machine-out: the fit of line_llc_ns (40 or 42) to one point
+ * of the counter, 100 ns an increment a thread at 4 threads (the model's
+ * is within 25%), as a machine file, which validate --machine takes; a
+ * fit file as its own output refused; a fit beyond its bound writes none. */
 static void test_calibrate_out(void)
 {
 	char *curve = g_strdup_printf(
@@ -142,15 +142,16 @@ static void test_calibrate_out(void)
 	    "model\", \"model\": {\"scenario\": \"%s\", \"variant\": \"perfbook\", \"set\": "
 	    "{\"machine.contention\": \"transfer\", \"workloads.0.start_ns\": 1000, "
 	    "\"machine.costs.line_pileup_ns\": 0.6}, \"x\": \"workloads.0.cpus\", \"metric\": "
-	    "\"ns_per_op_per_thread\"}, \"points\": [{\"x\": 4, \"value\": 1}]}",
+	    "\"ns_per_op_per_thread\"}, \"points\": [{\"x\": 4, \"value\": 100}]}",
 	    COUNTER);
 	g_free(write_file("made.json", curve));
 	g_free(curve);
-	char *fit = write_file("fit.json", "{\"format\": \"memcgsim-fit-1\", \"preset\": "
-					   "\"cascadelake-2s\", \"family\": \"skylake-sp\", "
-					   "\"bound\": 10, \"params\": [{\"key\": \"line_llc_ns\", "
-					   "\"lo\": 40, \"hi\": 42, \"step\": 2}], \"curves\": "
-					   "[\"made.json\"]}");
+	char *fit =
+	    write_file("fit.json", "{\"format\": \"memcgsim-fit-1\", \"preset\": "
+				   "\"cascadelake-2s\", \"family\": \"skylake-sp\", "
+				   "\"bound\": 0.25, \"params\": [{\"key\": \"line_llc_ns\", "
+				   "\"lo\": 40, \"hi\": 42, \"step\": 2}], \"curves\": "
+				   "[\"made.json\"]}");
 	char *machine = g_build_filename(dir, "machine.json", NULL), *out, *err;
 	g_assert_cmpint(
 	    mcs_cli((const char *[]){"calibrate", fit, "--machine-out", machine, "-j", "2", NULL},
@@ -184,6 +185,33 @@ static void test_calibrate_out(void)
 				     "refusing to replace it\n",
 				     fit);
 	g_assert_cmpstr(err, ==, want);
+	g_free(want);
+	g_free(out);
+	g_free(err);
+	/* a fit beyond its bound (here 0.01%): its table, no machine file */
+	g_free(fit);
+	fit = write_file("fit.json", "{\"format\": \"memcgsim-fit-1\", \"preset\": "
+				     "\"cascadelake-2s\", \"family\": \"skylake-sp\", "
+				     "\"bound\": 0.0001, \"params\": [{\"key\": \"line_llc_ns\", "
+				     "\"lo\": 40, \"hi\": 42, \"step\": 2}], \"curves\": "
+				     "[\"made.json\"]}");
+	g_unlink(machine);
+	g_assert_cmpint(
+	    mcs_cli((const char *[]){"calibrate", fit, "--machine-out", machine, "-j", "2", NULL},
+		    &out, &err),
+	    ==, 1);
+	const char *worst = strstr(out, "largest error: ");
+	g_assert_nonnull(worst);
+	char *pct = g_strndup(worst + strlen("largest error: "),
+			      strcspn(worst + strlen("largest error: "), " "));
+	want =
+	    g_strdup_printf("memcgsim: --machine-out %s: not written: the fit's largest "
+			    "error, %s, is beyond its bound of 0.01%%; a machine file holds only a "
+			    "fit within it (widen the grid, or give the bound)\n",
+			    machine, pct);
+	g_assert_cmpstr(err, ==, want);
+	g_assert_false(g_file_test(machine, G_FILE_TEST_EXISTS));
+	g_free(pct);
 	g_free(want);
 	g_free(out);
 	g_free(err);
