@@ -327,6 +327,16 @@ static int probe_all(const char *out, int cpus, long ops, int runs, int lines, c
 	return ok ? 0 : 1;
 }
 
+/* --out DIR made if missing, and writable: before anything is measured. */
+static bool out_ready(const char *out)
+{
+	if (g_mkdir_with_parents(out, 0777) == 0 && access(out, W_OK) == 0)
+		return true;
+	fprintf(stderr, "memcgsim-probe: --out %s: cannot make or write the directory: %s\n", out,
+		g_strerror(errno));
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	char *out = NULL, *scenario = NULL, *preset = NULL, *sysfs = NULL;
@@ -367,10 +377,7 @@ int main(int argc, char **argv)
 		g_clear_error(&err);
 		return 2;
 	}
-	if (g_mkdir_with_parents(out, 0777) != 0 || access(out, W_OK) != 0) { /* before measuring */
-		fprintf(stderr,
-			"memcgsim-probe: --out %s: cannot make or write the directory: %s\n", out,
-			g_strerror(errno));
+	if (!out_ready(out)) {
 		g_free(out);
 		g_free(scenario);
 		g_free(preset);
