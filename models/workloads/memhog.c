@@ -51,22 +51,6 @@ static const struct spec memhog_spec = {
     .fields = memhog_fields,
     .size = sizeof(struct memhog_params)};
 
-/* The model keeps a process's pages by its cgroup (its LRU), so an early
- * exit (jobs) frees its cgroup's: a memhog of several jobs needs a cgroup a
- * task. */
-static bool memhog_check(const void *params, const struct run_config *cfg, const char *path,
-			 struct spec_check *chk)
-{
-	const struct memhog_params *p = params;
-	(void)cfg;
-	if (p->tasks.per_cgroup > 1 && p->jobs > 1)
-		return spec_check_fail(chk, path, "tasks_per_cgroup",
-				       "expected 1 with jobs above 1, got %ld: a job's exit frees "
-				       "its cgroup's pages, its neighbours' too",
-				       p->tasks.per_cgroup);
-	return true;
-}
-
 struct memhog_task {
 	struct mem_cgroup *memcg;
 	long pages, jobs;
@@ -106,11 +90,14 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		if (mt->user)
 			sim_task_run(t, SIM_CAT_USER, mt->user);
 		if (j + 1 == mt->jobs)
-			sim_work_exit();    /* the first ends the run's steady part */
-		mm_exit_swap(t, mt->memcg); /* do_exit -> exit_mmap -> zap_pte_range */
+			sim_work_exit(); /* the first ends the run's steady part */
+		/* do_exit -> exit_mmap -> zap_pte_range: its swap entries, then
+		 * its resident pages, a share of its cgroup's (swap_exit.c); the
+		 * cgroup's last process at the run's end keeps them */
+		mm_exit_swap(t, mt->memcg);
+		if (j + 1 < mt->jobs || mt->memcg->nr_procs > 1)
+			lru_release_anon(t, mt->memcg, mt->memcg->nr_procs);
 		mt->memcg->nr_procs--;
-		if (j + 1 < mt->jobs)
-			lru_release_anon(t, mt->memcg);
 	}
 }
 
@@ -173,7 +160,6 @@ const struct workload_type memhog_workload = {
     .tasks = workload_tasks_count,
     .planned_ns = memhog_planned_ns,
     .memory_bytes = memhog_memory_bytes,
-    .check = memhog_check,
     .setup = memhog_setup,
     .destroy = memhog_destroy,
 };

@@ -1418,6 +1418,40 @@ static void test_tasks_per_cgroup_swap_exit(void)
 	g_free(err);
 }
 
+/* Two memhogs of two jobs each in one 2 MiB cgroup (tests/fixtures/
+ * memhog_shared_jobs.json; refused once, for a crash in page_counter_cancel):
+ * each exit frees its share of the cgroup's swap slots and resident pages,
+ * the last all that is left of the slots, and keeps its pages. So of the
+ * 4 x 4 MiB charged (4096 pages), at most the 2 MiB limit (512) is still
+ * charged, and every slot is back but those the two CPUs' slots_ret
+ * caches hold (64 each). */
+static void test_memhog_shared_jobs(void)
+{
+	char *out, *err;
+	g_assert_cmpint(
+	    run((const char *[]){"run", MCS_SOURCE_DIR "/tests/fixtures/memhog_shared_jobs.json",
+				 "--format", "json", "-q", NULL},
+		&out, &err),
+	    ==, 0);
+	json_t *doc = json_loads(out, 0, NULL);
+	json_t *memcg =
+	    json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "memcg");
+	json_t *reclaim = json_object_get(memcg, "reclaim"), *sw = json_object_get(memcg, "swap");
+	double charged = json_number_value(json_object_get(reclaim, "charged"));
+	double left = charged - json_number_value(json_object_get(reclaim, "uncharged"));
+	double unfreed = json_number_value(json_object_get(sw, "slots_used")) -
+			 json_number_value(json_object_get(sw, "slots_freed"));
+	g_assert_cmpfloat(charged, ==, 4096);
+	g_assert_cmpfloat(left, >=, 0);
+	g_assert_cmpfloat(left, <=, 512);
+	g_assert_cmpfloat(unfreed, >=, 0);
+	g_assert_cmpfloat(unfreed, <, 2 * 64);
+	g_assert_cmpfloat(json_number_value(json_object_get(sw, "slots_used")), >, 4096 - 2 * 512);
+	json_decref(doc);
+	g_free(out);
+	g_free(err);
+}
+
 /* Three variants of the microsecond scenario, 1, 5 and 3 simulated us long
  * (so that their work estimates differ), written as DIR/@file; with
  * @defaults, a run without --variant runs "short" and "long". g_free it. */
@@ -1630,6 +1664,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cli/unread-key-warnings", test_unread_key_warnings);
 	g_test_add_func("/cli/tasks-per-cgroup", test_tasks_per_cgroup);
 	g_test_add_func("/cli/tasks-per-cgroup/swap-exit", test_tasks_per_cgroup_swap_exit);
+	g_test_add_func("/cli/tasks-per-cgroup/jobs", test_memhog_shared_jobs);
 	g_test_add_func("/cli/variant/choice", test_variant_choice);
 	g_test_add_func("/cli/variant/sweep", test_variant_sweep);
 	g_test_add_func("/cli/failure-statuses", test_failure_statuses);

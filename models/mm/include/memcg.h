@@ -194,9 +194,11 @@ void release_pages_anon(struct sim_task *t, struct mem_cgroup *memcg, int nid, l
 /* Add pages to the memcg's LRU on @nid (lru_add under the lruvec lock). */
 void lru_add_pages(struct sim_task *t, struct mem_cgroup *memcg, int nid, long anon, long file);
 long lruvec_pages(struct mem_cgroup *memcg, int nid);
-/* A process's exit with @memcg's resident anonymous pages its own: each
- * node's taken off the LRU and uncharged; returns how many. */
-long lru_release_anon(struct sim_task *t, struct mem_cgroup *memcg);
+/* A process's exit, one of @procs alive in @memcg: its resident anonymous
+ * pages, which the model keeps by cgroup, are a 1/@procs share of each
+ * node's (all of them for the last), taken off the LRU and uncharged;
+ * returns how many. */
+long lru_release_anon(struct sim_task *t, struct mem_cgroup *memcg, int procs);
 /* New file pages wait in a batch before they join their memcg's file LRU
  * (the kernel's per-CPU lru_add folio batch, PAGEVEC_SIZE folios). */
 #define FOLIO_BATCH_SIZE 15

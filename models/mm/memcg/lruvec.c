@@ -152,13 +152,17 @@ void folio_batch_add_file(struct sim_task *t, struct folio_batch *fb, struct mem
  * LRU under the lruvec's lru_lock, held across the batch, then the batch's
  * mem_cgroup_uncharge_folios. */
 #define FOLIOS_PUT_BATCH 31L
-long lru_release_anon(struct sim_task *t, struct mem_cgroup *memcg)
+long lru_release_anon(struct sim_task *t, struct mem_cgroup *memcg, int procs)
 {
 	long freed = 0;
 	for (int nid = 0; nid < memcg_tree->nodes; nid++) {
 		struct lruvec *lv = &memcg->nodeinfo[nid];
-		while (lv->nr_anon > 0) {
-			long n = MIN(FOLIOS_PUT_BATCH, lv->nr_anon);
+		/* its share, fixed before the first batch: reclaim and the
+		 * neighbours' faults move nr_anon meanwhile */
+		long share = procs > 1 ? lv->nr_anon / procs : G_MAXLONG;
+		while (lv->nr_anon > 0 && share > 0) {
+			long n = MIN(MIN(FOLIOS_PUT_BATCH, lv->nr_anon), share);
+			share -= n;
 			cost_charge_flat(t, SIM_CAT_SYS, COST_ZAP_PAGE, n);
 			lruvec_lock_pages(t, lv, n, "folios_put_refs");
 			lv->nr_anon -= n;
