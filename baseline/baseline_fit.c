@@ -99,10 +99,8 @@ static double target_hold(const struct baseline_target *x, json_t *variant)
 	return acq > 0 ? hold / acq : 0;
 }
 
-/* After a run that gave @x the wait @w with its extra: done, at a bound,
- * or the next extra to try. */
-static void target_step(struct baseline_target *x, double w, double hold,
-			const struct baseline_opts *o)
+void baseline_target_step(struct baseline_target *x, double w, double hold,
+			  const struct baseline_opts *o)
 {
 	x->model = w;
 	double h = x->extra_ns;
@@ -196,6 +194,19 @@ static json_t *fit_round(struct baseline_fit *f, const struct baseline_opts *o, 
 	return v;
 }
 
+bool baseline_bound_left(struct baseline_target *x, double w, const struct baseline_opts *o)
+{
+	bool low = x->extra_ns <= 0 && w > (1 + o->tolerance) * x->measured;
+	bool high = x->extra_ns >= o->max_extra_ns && w < (1 - o->tolerance) * x->measured;
+	if (low || high)
+		return false; /* it still binds */
+	x->at_bound = false;
+	x->lo = 0;
+	x->hi = -1;
+	x->w_lo = x->w_hi = 0;
+	return true;
+}
+
 static bool all_settled(const struct baseline_fit *f)
 {
 	if (f->time && !f->time->done && !f->time->at_bound)
@@ -257,10 +268,10 @@ struct baseline_fit *baseline_fit_run(const struct scenario_measured *measured, 
 			if (f->rounds == 1)
 				x->model0 = w;
 			x->extra_ns = x->next_ns; /* what this round ran */
-			if (x->at_bound)
-				x->model = w;
+			if (!x->at_bound || baseline_bound_left(x, w, o))
+				baseline_target_step(x, w, target_hold(x, v), o);
 			else
-				target_step(x, w, target_hold(x, v), o);
+				x->model = w;
 		}
 		if (f->time) {
 			f->time->t = f->time->next_t; /* what this round ran */

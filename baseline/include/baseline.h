@@ -62,6 +62,21 @@ struct baseline_target {
 	double lo, hi, w_lo, w_hi; /* the values below and above (hi < 0: none yet) */
 };
 
+/* The fit's step for one class (baseline_fit.c), after a run that gave
+ * @x the wait @w (ns a second) with its extra_ns, its modelled hold @hold:
+ * done (within the tolerance), at a bound (over the measured with nothing
+ * added; short at max_extra_ns), or the next extra to try (doubling until
+ * the measured is bracketed, then along the logarithms). */
+void baseline_target_step(struct baseline_target *x, double w, double hold,
+			  const struct baseline_opts *o);
+/* A class at a bound is held there only while it binds: the classes move
+ * each other through the throughput (a longer si->lock leaves fewer CPUs
+ * to queue on the next lock), so one over the measured with nothing added
+ * may fall short once the others are fitted, or one short at the largest
+ * extra go over. Then, or when it comes within the tolerance, it leaves
+ * the bound, its bracket started anew (true: step it again). */
+bool baseline_bound_left(struct baseline_target *x, double w, const struct baseline_opts *o);
+
 /* The private constants fitted to time(1)'s sys (baseline_time.c). */
 struct baseline_time {
 	double measured;		/* time(1)'s sys over real: CPUs in sys on average */

@@ -5,6 +5,7 @@
  * variants are labelled predictions; a measured row the model has not is
  * listed; a private constant with a range recovers the value that made a
  * measured time(1)'s sys; bad measurements get exact errors. */
+#include "baseline.h"
 #include "test_util.h"
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -344,6 +345,44 @@ static void test_errors(void)
 	g_free(dir);
 }
 
+/* A class at a bound leaves it when the others' fit moves it (by hand,
+ * measured 100 ns/s, tolerance 10%, at most 1000 ns added): over with
+ * nothing added (300) it stops at 0; the others fitted, it waits 50 at 0:
+ * its bracket starts anew and it tries its modelled hold, 40 ns; then 100
+ * there is done. Short at the most (60 at 1000) it stops there; over
+ * later (150) it leaves and halves; at 1000 within the tolerance (95) it
+ * leaves the bound as done. While the bound binds (250 at 0) it stays. */
+static void test_step_bound_left(void)
+{
+	const struct baseline_opts o = {.tolerance = 0.1, .max_extra_ns = 1000};
+	struct baseline_target x = {.measured = 100, .hi = -1};
+	baseline_target_step(&x, 300, 40, &o);
+	g_assert_true(x.at_bound);
+	g_assert_false(baseline_bound_left(&x, 250, &o));
+	g_assert_true(x.at_bound);
+	g_assert_true(baseline_bound_left(&x, 50, &o));
+	g_assert_false(x.at_bound);
+	baseline_target_step(&x, 50, 40, &o);
+	g_assert_false(x.done);
+	g_assert_cmpfloat(x.next_ns, ==, 40);
+	x.extra_ns = x.next_ns;
+	baseline_target_step(&x, 100, 40, &o);
+	g_assert_true(x.done);
+
+	struct baseline_target y = {.measured = 100, .hi = -1, .extra_ns = 1000};
+	baseline_target_step(&y, 60, 40, &o);
+	g_assert_true(y.at_bound);
+	g_assert_false(baseline_bound_left(&y, 70, &o));
+	g_assert_true(baseline_bound_left(&y, 150, &o));
+	baseline_target_step(&y, 150, 40, &o);
+	g_assert_false(y.at_bound);
+	g_assert_cmpfloat(y.next_ns, ==, 500); /* between 0 and 1000, no wait known at 0 */
+	y.at_bound = true;
+	g_assert_true(baseline_bound_left(&y, 95, &o));
+	baseline_target_step(&y, 95, 40, &o);
+	g_assert_true(y.done);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -352,5 +391,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/fit/recovers/private", test_recovers_private);
 	g_test_add_func("/fit/predicts/compared", test_predicts_compared);
 	g_test_add_func("/fit/errors", test_errors);
+	g_test_add_func("/fit/step/bound-left", test_step_bound_left);
 	return g_test_run();
 }
