@@ -104,6 +104,7 @@ void baseline_target_step(struct baseline_target *x, double w, double hold,
 {
 	x->model = w;
 	double h = x->extra_ns;
+	x->closed = false;
 	x->done = fabs(w - x->measured) <= o->tolerance * x->measured;
 	if (x->done)
 		return;
@@ -131,7 +132,7 @@ void baseline_target_step(struct baseline_target *x, double w, double hold,
 		t = (log(x->measured) - log(x->w_lo)) / (log(x->w_hi) - log(x->w_lo));
 	t = CLAMP(t, 0.1, 0.9);
 	if (x->hi - x->lo < 1e-3 * MAX(x->hi, 1.0)) { /* the bracket closed: as near as it gets */
-		x->done = true;
+		x->done = x->closed = true;
 		return;
 	}
 	x->next_ns = x->lo + t * (x->hi - x->lo);
@@ -200,11 +201,19 @@ bool baseline_bound_left(struct baseline_target *x, double w, const struct basel
 	bool high = x->extra_ns >= o->max_extra_ns && w < (1 - o->tolerance) * x->measured;
 	if (low || high)
 		return false; /* it still binds */
-	x->at_bound = false;
+	x->at_bound = x->closed = false;
 	x->lo = 0;
 	x->hi = -1;
 	x->w_lo = x->w_hi = 0;
 	return true;
+}
+
+static bool any_closed(const struct baseline_fit *f)
+{
+	bool closed = f->time && f->time->closed;
+	for (guint t = 0; t < f->targets->len; t++)
+		closed = closed || ((const struct baseline_target *)f->targets->pdata[t])->closed;
+	return closed;
 }
 
 static bool all_settled(const struct baseline_fit *f)
@@ -278,9 +287,10 @@ struct baseline_fit *baseline_fit_run(const struct scenario_measured *measured, 
 			baseline_time_step(f->time, baseline_model_cpus(v, "sys"), o->tolerance);
 		}
 		round_note(f, o);
-		if ((f->converged = all_settled(f)))
+		if (all_settled(f))
 			break;
 	}
+	f->converged = all_settled(f) && !any_closed(f); /* each within its tolerance, or bound */
 	return f;
 }
 

@@ -15,7 +15,10 @@ static void classes_text(GString *out, const struct baseline_target *x)
 
 static const char *target_state(const struct baseline_target *x)
 {
-	return x->done ? "fitted" : x->at_bound ? "at its bound" : "not converged";
+	return x->closed     ? "no closer: its wait jumps across the measured there"
+	       : x->done     ? "fitted"
+	       : x->at_bound ? "at its bound"
+			     : "not converged";
 }
 
 /* time(1) beside the model, as CPUs busy on average: what the fit did not

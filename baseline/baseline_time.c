@@ -55,6 +55,7 @@ void baseline_time_step(struct baseline_time *x, double cpus, double tolerance)
 		return;
 	}
 	x->next_t = x->t; /* settled: the rounds left keep it */
+	x->closed = false;
 	x->done = fabs(cpus - x->measured) <= tolerance * x->measured;
 	if (x->done)
 		return;
@@ -74,7 +75,7 @@ void baseline_time_step(struct baseline_time *x, double cpus, double tolerance)
 	else if (x->w_lo < 0) /* nothing under yet: the bottom */
 		x->next_t = 0;
 	else if (x->hi - x->lo < 1e-3)
-		x->done = true; /* the bracket closed: as near as it gets */
+		x->done = x->closed = true; /* the bracket closed: as near as it gets */
 	else {
 		double s = 0.5; /* between: a straight line */
 		if (x->w_hi > x->w_lo)
@@ -101,7 +102,10 @@ void baseline_time_sets(const struct baseline_time *x, bool next, GPtrArray *set
 
 static const char *time_state(const struct baseline_time *x)
 {
-	return x->done ? "fitted" : x->at_bound ? "at its bound" : "not converged";
+	return x->closed     ? "no closer: its sys jumps across the measured there"
+	       : x->done     ? "fitted"
+	       : x->at_bound ? "at its bound"
+			     : "not converged";
 }
 
 void baseline_time_text(const struct baseline_time *x, GString *out)

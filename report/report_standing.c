@@ -88,7 +88,7 @@ static void fitted(json_t *result, GString *out)
 				       json_string_value(json_object_get(c, "state")));
 	}
 	json_t *tm = json_object_get(fit, "time");
-	if (json_number_value(json_object_get(tm, "position")) > -1) {
+	if (json_is_object(tm) && json_number_value(json_object_get(tm, "position")) > -1) {
 		g_string_append_printf(t,
 				       "; to time(1)'s sys, private constants at %.3f of their "
 				       "ranges (%s):",

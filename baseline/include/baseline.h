@@ -59,6 +59,7 @@ struct baseline_target {
 	double extra_ns;	   /* the hold added in the last run, the fit */
 	double next_ns;		   /* the next to try */
 	bool done, at_bound;	   /* within tolerance; or the bound stopped it */
+	bool closed;		   /* done, its bracket closed outside the tolerance */
 	double lo, hi, w_lo, w_hi; /* the values below and above (hi < 0: none yet) */
 };
 
@@ -87,6 +88,7 @@ struct baseline_time {
 	double lo_ns[SIM_MACHINE_MAX_COSTS], hi_ns[SIM_MACHINE_MAX_COSTS];
 	double t, next_t; /* the position that ran last; the next to try (NAN: none yet) */
 	bool done, at_bound;
+	bool closed;		   /* done, its bracket closed outside the tolerance */
 	double lo, hi, w_lo, w_hi; /* the positions below and above (w < 0: not run) */
 };
 

@@ -153,6 +153,20 @@ static void recovers(bool perf)
 	json_t *doc = fit(scen);
 	assert_recovered(doc, perf ? "lockbench_critical_section" : "&lb->lock",
 			 perf ? "elsewhere_in_the_kernel" : "&fake->lock");
+	/* its report's Fitted paragraph: the holds, and no time(1) fit it did not make */
+	char *rpath = g_build_filename(dir, "fitted.json", NULL), *out, *err;
+	g_assert_cmpint(json_dump_file(doc, rpath, 0), ==, 0);
+	g_assert_cmpint(mcs_cli((const char *[]){"report", rpath, NULL}, &out, &err), ==, 0);
+	const char *at = strstr(out, "\nFitted: variant eight was fitted");
+	g_assert_nonnull(at);
+	char *para = g_strndup(at, strcspn(at + 1, "=") + 1); /* to the first variant's head */
+	g_assert_null(strstr(para, "time(1)"));
+	g_assert_nonnull(strstr(para, "lock holds: &lb->lock +"));
+	g_assert_nonnull(strstr(para, " ns (fitted)."));
+	g_free(para);
+	g_free(out);
+	g_free(err);
+	g_free(rpath);
 	json_decref(doc);
 	g_free(report);
 	g_free(measured);
