@@ -54,6 +54,7 @@ static const struct spec memhog_spec = {
 struct memhog_task {
 	struct mem_cgroup *memcg;
 	long pages, jobs;
+	long written, done; /* pages written, jobs exited: its figures */
 	sim_time_t user;
 	sim_time_t start; /* launched this long after the run starts */
 };
@@ -76,6 +77,7 @@ static void memhog_write(struct sim_task *t, struct memhog_task *mt)
 		/* the folios come from the node the task runs on (it may move) */
 		lru_add_pages(t, mt->memcg, sim_cpu_node(sim_task_cpu(t)), n, 0);
 		done += n;
+		mt->written += n;
 	}
 }
 
@@ -98,6 +100,7 @@ static void memhog_loop(struct sim_task *t, void *arg)
 		if (j + 1 < mt->jobs || mt->memcg->nr_procs > 1)
 			lru_release_anon(t, mt->memcg, mt->memcg->nr_procs);
 		mt->memcg->nr_procs--;
+		mt->done++;
 	}
 }
 
@@ -137,6 +140,22 @@ static double memhog_planned_ns(const void *params, const struct run_config *cfg
 				  p->user_ns);
 }
 
+/* The build's progress: what a make -j's time measures, as a rate a timed
+ * run can compare (the memory written) and the jobs that finished. */
+static void memhog_metrics(void *state, json_t *metrics)
+{
+	struct memhog *mh = state;
+	double pages = 0, jobs = 0;
+	for (int i = 0; i < mh->count; i++) {
+		pages += (double)mh->tasks[i].written;
+		jobs += (double)mh->tasks[i].done;
+	}
+	double s = sim_to_ns(sim_end()) / 1e9;
+	json_object_set_new(metrics, "written_mb_per_s",
+			    json_real(s > 0 ? pages * PAGE_SIZE_BYTES / s / 1e6 : 0));
+	json_object_set_new(metrics, "jobs_done", json_integer((json_int_t)jobs));
+}
+
 static void memhog_destroy(void *state)
 {
 	struct memhog *mh = state;
@@ -161,5 +180,12 @@ const struct workload_type memhog_workload = {
     .planned_ns = memhog_planned_ns,
     .memory_bytes = memhog_memory_bytes,
     .setup = memhog_setup,
+    .metrics = memhog_metrics,
+    .metric_info =
+	(const struct run_metric[]){
+	    {"written_mb_per_s", true, "MB/s",
+	     "anonymous memory written a second of the run, all tasks (the jobs' progress)"},
+	    {"jobs_done", true, "", "jobs (processes) that wrote their memory and exited"},
+	    {NULL, false, NULL, NULL}},
     .destroy = memhog_destroy,
 };

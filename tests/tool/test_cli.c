@@ -1447,6 +1447,12 @@ static void test_memhog_shared_jobs(void)
 	g_assert_cmpfloat(unfreed, >=, 0);
 	g_assert_cmpfloat(unfreed, <, 2 * 64);
 	g_assert_cmpfloat(json_number_value(json_object_get(sw, "slots_used")), >, 4096 - 2 * 512);
+	/* memhog's figures: the 4 jobs, their 16 MiB over the run's time */
+	json_t *m = json_object_get(json_array_get(json_object_get(doc, "variants"), 0), "metrics");
+	g_assert_cmpfloat(json_number_value(json_object_get(m, "jobs_done")), ==, 4);
+	double s = json_number_value(json_object_get(m, "elapsed_ns")) / 1e9;
+	g_assert_cmpfloat_with_epsilon(json_number_value(json_object_get(m, "written_mb_per_s")),
+				       16.0 * 1048576 / s / 1e6, 1e-6);
 	json_decref(doc);
 	g_free(out);
 	g_free(err);
