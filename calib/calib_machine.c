@@ -21,21 +21,27 @@ static const char *const *cost_keys(void)
 	return keys;
 }
 
+/* "WHERE: expected KIND, not "NAME" (did you mean "NEAR"?)TAIL"; false. */
+static bool unknown(const struct calib_in *in, const char *where, const char *kind,
+		    const char *name, const char *near, const char *tail, GError **err)
+{
+	char *what =
+	    g_strdup_printf("%s, not \"%s\"%s%s%s%s", kind, name, near ? " (did you mean \"" : "",
+			    near ? near : "", near ? "\"?)" : "", tail);
+	calib_in_bad(err, in, where, what);
+	g_free(what);
+	return false;
+}
+
 /* Is @key a cost key? If not, the error, with its did-you-mean. */
 static bool cost_key_check(const struct calib_in *in, const char *key, GError **err)
 {
 	const char *const *keys = cost_keys();
-	for (int i = 0; i < COST_N; i++)
-		if (g_str_equal(keys[i], key))
-			return true;
-	const char *near = mcs_near_miss(key, keys);
+	if (g_strv_contains(keys, key))
+		return true;
 	char *where = calib_in_path("costs", key);
-	char *what = g_strdup_printf("a machine.costs key, not \"%s\"%s%s%s (memcgsim schema "
-				     "lists them)",
-				     key, near ? " (did you mean \"" : "", near ? near : "",
-				     near ? "\"?)" : "");
-	calib_in_bad(err, in, where, what);
-	g_free(what);
+	unknown(in, where, "a machine.costs key", key, mcs_near_miss(key, keys),
+		" (memcgsim schema lists them)", err);
 	g_free(where);
 	return false;
 }
@@ -48,15 +54,9 @@ static bool preset_check(const struct calib_in *in, json_t *doc, GPtrArray *sets
 	const char *name = calib_in_string(in, doc, NULL, "preset", err);
 	if (!name)
 		return false;
-	if (!preset_find(name)) {
-		const char *near = mcs_named_near(presets, name);
-		char *what = g_strdup_printf(
-		    "a preset, not \"%s\"%s%s%s (memcgsim schema lists them)", name,
-		    near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
-		calib_in_bad(err, in, "preset", what);
-		g_free(what);
-		return false;
-	}
+	if (!preset_find(name))
+		return unknown(in, "preset", "a preset", name, mcs_named_near(presets, name),
+			       " (memcgsim schema lists them)", err);
 	g_ptr_array_add(sets, g_strdup_printf("machine.preset=%s", name));
 	return true;
 }
@@ -94,15 +94,9 @@ static bool members_check(const struct calib_in *in, json_t *doc, GError **err)
 	const char *key;
 	json_t *v;
 	json_object_foreach (doc, key, v) {
-		if (g_strv_contains(known, key))
-			continue;
-		const char *near = mcs_near_miss(key, known);
-		char *what = g_strdup_printf(
-		    "one of format, source, preset and costs, not \"%s\"%s%s%s", key,
-		    near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
-		calib_in_bad(err, in, key, what);
-		g_free(what);
-		return false;
+		if (!g_strv_contains(known, key))
+			return unknown(in, key, "one of format, source, preset and costs", key,
+				       mcs_near_miss(key, known), "", err);
 	}
 	return true;
 }
