@@ -74,9 +74,11 @@ static bool costs_sets(const struct calib_in *in, json_t *doc, GPtrArray *sets, 
 		if (!cost_key_check(in, key, err) ||
 		    !calib_in_number(in, costs, "costs", key, &ns, err))
 			return false;
-		if (ns < 0) {
+		if (ns < 0 || ns > COST_MAX_NS) {
 			char *where = calib_in_path("costs", key);
-			calib_in_bad(err, in, where, "a cost of 0 ns or more");
+			char *what = g_strdup_printf("a cost of 0 to %.0f ns", COST_MAX_NS);
+			calib_in_bad(err, in, where, what);
+			g_free(what);
 			g_free(where);
 			return false;
 		}

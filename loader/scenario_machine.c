@@ -232,7 +232,7 @@ void scenario_machine_spec_init(void)
 		const struct sim_cost_desc *d = &cost_table[i];
 		cost_defaults[i] = g_strdup_printf("%.17g", d->default_ns);
 		cost_specs[i] =
-		    (struct spec){.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = 1e9};
+		    (struct spec){.kind = SPEC_NUMBER, .doc = d->doc, .min = 0, .max = COST_MAX_NS};
 		cost_fields[i] =
 		    (struct spec_field){d->key, &cost_specs[i], false, cost_defaults[i], 0};
 		private_fields[i] = (struct spec_field){d->key, &private_ns_spec, false, NULL, 0};

@@ -128,7 +128,9 @@ static void test_errors(void)
 	bad_machine(HEAD "\"costs\": {\"line_llc_ns\": \"1\"}}",
 		    "FILE:1:74: costs.line_llc_ns: expected a finite number\n");
 	bad_machine(HEAD "\"costs\": {\"line_llc_ns\": -1}}",
-		    "FILE:1:74: costs.line_llc_ns: expected a cost of 0 ns or more\n");
+		    "FILE:1:74: costs.line_llc_ns: expected a cost of 0 to 1000000000 ns\n");
+	bad_machine(HEAD "\"costs\": {\"line_llc_ns\": 1e308}}",
+		    "FILE:1:74: costs.line_llc_ns: expected a cost of 0 to 1000000000 ns\n");
 }
 
 /* calibrate --machine-out: the fit of line_llc_ns (40 or 42) to one point

@@ -87,6 +87,9 @@ void cost_run_flat(struct sim_task *t, enum sim_cat cat, enum cost_id id, long n
 
 /* Indexed by enum cost_id. */
 extern const struct sim_cost_desc cost_table[COST_N];
+/* The most a machine.costs value may be, ns (a second: no modelled step
+ * takes longer). */
+#define COST_MAX_NS 1e9
 
 /* The range a preset gives a cost (docs/hardware.md); lo == hi == 0: the
  * cost is exact. A cost draw moves only the costs whose hi > lo. */
