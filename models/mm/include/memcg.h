@@ -199,6 +199,14 @@ long lruvec_pages(struct mem_cgroup *memcg, int nid);
  * node's (all of them for the last), taken off the LRU and uncharged;
  * returns how many. */
 long lru_release_anon(struct sim_task *t, struct mem_cgroup *memcg, int procs);
+/* An exiting process's share of @total things its cgroup holds (pages,
+ * swap slots), the model keeping them by cgroup: with @procs processes
+ * alive there, 1/@procs of them; the last has no bound (G_MAXLONG): all
+ * there are, those that come while it frees too. */
+static inline long mem_cgroup_exit_share(long total, int procs)
+{
+	return procs > 1 ? total / procs : G_MAXLONG;
+}
 /* New file pages wait in a batch before they join their memcg's file LRU
  * (the kernel's per-CPU lru_add folio batch, PAGEVEC_SIZE folios). */
 #define FOLIO_BATCH_SIZE 15

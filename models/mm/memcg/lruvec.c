@@ -159,7 +159,7 @@ long lru_release_anon(struct sim_task *t, struct mem_cgroup *memcg, int procs)
 		struct lruvec *lv = &memcg->nodeinfo[nid];
 		/* its share, fixed before the first batch: reclaim and the
 		 * neighbours' faults move nr_anon meanwhile */
-		long share = procs > 1 ? lv->nr_anon / procs : G_MAXLONG;
+		long share = mem_cgroup_exit_share(lv->nr_anon, procs);
 		while (lv->nr_anon > 0 && share > 0) {
 			long n = MIN(MIN(FOLIOS_PUT_BATCH, lv->nr_anon), share);
 			share -= n;

@@ -122,7 +122,7 @@ static GArray *swap_entries_take(struct swap_device *si, struct mem_cgroup *memc
 	long total = 0;
 	for (guint i = 0; i < runs->len; i++)
 		total += g_array_index(runs, struct swap_run, i).n;
-	long share = procs > 1 ? total / procs : total;
+	long share = mem_cgroup_exit_share(total, procs);
 	if (share >= total) {
 		g_hash_table_steal(si->entries, memcg);
 		return runs;
